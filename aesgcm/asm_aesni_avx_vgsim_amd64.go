@@ -34,16 +34,18 @@ var vgsimAsmAesniAvx = x86sim.MustLoad("asm_aesni_avx_amd64.s", vgsimAsmAesniAvx
 // dangling.
 var vgsimAsmAesniAvxCall = vgsimAsmAesniAvx.Call
 
-// gcmInitAESNIAVX computes the GHASH key powers of the key table t from its round keys: H^1 up to the backend's highest power, each times x^-1, byte-reflected, and their Karatsuba halves.
+// gcmInitAESNIAVX fills the key table t for the keyLen-byte AES key at key (16, 24 or 32 bytes): the round keys in the standard byte order, then the GHASH key powers H^1 up to the backend's highest power, each times x^-1, byte-reflected, and their Karatsuba halves.
 //
-// Secret: t. Public: rounds. Zeroes the vector registers it wrote before returning.
-func gcmInitAESNIAVX(t *[752]byte, rounds int) {
+// Secret: t, key. Public: keyLen. Zeroes the vector registers it wrote before returning.
+func gcmInitAESNIAVX(t *[752]byte, key *byte, keyLen int) {
 	vgsimArgs := struct {
 		t      *[752]byte
-		rounds int
-	}{t: t, rounds: rounds}
-	vgsimAsmAesniAvxCall("gcmInitAESNIAVX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
-		x86sim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: x86sim.Secret})
+		key    *byte
+		keyLen int
+	}{t: t, key: key, keyLen: keyLen}
+	vgsimAsmAesniAvxCall("gcmInitAESNIAVX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 24, Results: 24, SecretWords: 0x0},
+		x86sim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: x86sim.Secret},
+		x86sim.Region{Name: "key", Ptr: unsafe.Pointer(key), Len: uintptr(keyLen) * unsafe.Sizeof(*key), Kind: x86sim.Secret})
 }
 
 // gcmNonceAESNIAVX sets j0 to GHASH(nonce || zero padding || 0^64 || bitlen(nonce)) for the n > 0 bytes at nonce.

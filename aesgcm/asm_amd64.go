@@ -3,7 +3,6 @@
 package aesgcm
 
 import (
-	"encoding/binary"
 	"unsafe"
 
 	"github.com/vgcrypto/vg/stackscratch"
@@ -39,17 +38,12 @@ func (k *asmKey) table() *[asmTableSize]byte {
 	return (*[asmTableSize]byte)(unsafe.Add(unsafe.Pointer(&k.buf), k.off))
 }
 
-// expand aligns the table and fills in the round keys of key; the
-// backend's init function then adds the key powers.
-func (k *asmKey) expand(key []byte) {
+// align places the table at its 16-byte aligned offset and records the
+// number of rounds of a keyLen-byte key; the backend's init function then
+// fills the table from the key (round keys and GHASH key powers).
+func (k *asmKey) align(keyLen int) {
 	k.off = -uintptr(unsafe.Pointer(&k.buf[0])) & 15
-	t := k.table()
-	var w [60]uint32
-	k.rounds = expandKeyWords(key, &w)
-	for i := 0; i < 4*(k.rounds+1); i++ {
-		binary.LittleEndian.PutUint32(t[4*i:], w[i])
-	}
-	stackscratch.WipeWords(w[:])
+	k.rounds = keyLen/4 + 6
 }
 
 // key returns k, for tests that read the table of any backend's key.

@@ -13,8 +13,8 @@ type keyVAESAVX512 struct{ asmKey }
 // newkeyVAESAVX512 is the key constructor of vaes-avx512.
 func newkeyVAESAVX512(key []byte) backend {
 	k := new(keyVAESAVX512)
-	k.expand(key)
-	gcmInitVAESAVX512(k.table(), k.rounds)
+	k.align(len(key))
+	gcmInitVAESAVX512(k.table(), unsafe.SliceData(key), len(key))
 	return k
 }
 
@@ -66,8 +66,8 @@ type keyVAESAVX2 struct{ asmKey }
 // newkeyVAESAVX2 is the key constructor of vaes-avx2.
 func newkeyVAESAVX2(key []byte) backend {
 	k := new(keyVAESAVX2)
-	k.expand(key)
-	gcmInitVAESAVX2(k.table(), k.rounds)
+	k.align(len(key))
+	gcmInitVAESAVX2(k.table(), unsafe.SliceData(key), len(key))
 	return k
 }
 
@@ -119,8 +119,8 @@ type keyAESNIAVX struct{ asmKey }
 // newkeyAESNIAVX is the key constructor of aesni-avx.
 func newkeyAESNIAVX(key []byte) backend {
 	k := new(keyAESNIAVX)
-	k.expand(key)
-	gcmInitAESNIAVX(k.table(), k.rounds)
+	k.align(len(key))
+	gcmInitAESNIAVX(k.table(), unsafe.SliceData(key), len(key))
 	return k
 }
 
@@ -172,8 +172,8 @@ type keyAESNI struct{ asmKey }
 // newkeyAESNI is the key constructor of aesni.
 func newkeyAESNI(key []byte) backend {
 	k := new(keyAESNI)
-	k.expand(key)
-	gcmInitAESNI(k.table(), k.rounds)
+	k.align(len(key))
+	gcmInitAESNI(k.table(), unsafe.SliceData(key), len(key))
 	return k
 }
 

@@ -56,12 +56,810 @@ DATA onesMask<>+16(SB)/8, $0x0000000000000000
 DATA onesMask<>+24(SB)/8, $0x0000000000000000
 GLOBL onesMask<>(SB), RODATA|NOPTR, $32
 
-// func gcmInitVAESAVX2(t *[752]byte, rounds int)
+// func gcmInitVAESAVX2(t *[752]byte, key *byte, keyLen int)
 // Requires: AVX, AVX2, VAES, VPCLMULQDQ
-TEXT ·gcmInitVAESAVX2(SB), NOSPLIT, $0-16
+TEXT ·gcmInitVAESAVX2(SB), NOSPLIT, $0-24
+	// phase: key expansion
+	MOVQ        t+0(FP), AX
+	MOVQ        key+8(FP), CX
+	MOVQ        keyLen+16(FP), DX
+	CMPQ        DX, $0x10
+	JE          aes128_1
+	CMPQ        DX, $0x18
+	JE          aes192_1
+	MOVL        (CX), BX
+	MOVL        BX, (AX)
+	MOVL        4(CX), SI
+	MOVL        SI, 4(AX)
+	MOVL        8(CX), DI
+	MOVL        DI, 8(AX)
+	MOVL        12(CX), R8
+	MOVL        R8, 12(AX)
+	MOVL        16(CX), R9
+	MOVL        R9, 16(AX)
+	MOVL        20(CX), R10
+	MOVL        R10, 20(AX)
+	MOVL        24(CX), R11
+	MOVL        R11, 24(AX)
+	MOVL        28(CX), CX
+	MOVL        CX, 28(AX)
+	VPXOR       Y0, Y0, Y0
+	MOVL        CX, R12
+	RORL        $0x08, R12
+	VMOVQ       R12, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R12
+	XORL        $0x00000001, R12
+	XORL        R12, BX
+	MOVL        BX, 32(AX)
+	XORL        R12, R12
+	MOVL        BX, R12
+	XORL        R12, SI
+	MOVL        SI, 36(AX)
+	XORL        R12, R12
+	MOVL        SI, R12
+	XORL        R12, DI
+	MOVL        DI, 40(AX)
+	XORL        R12, R12
+	MOVL        DI, R12
+	XORL        R12, R8
+	MOVL        R8, 44(AX)
+	XORL        R12, R12
+	MOVL        R8, R12
+	VMOVQ       R12, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R12
+	XORL        R12, R9
+	MOVL        R9, 48(AX)
+	XORL        R12, R12
+	MOVL        R9, R12
+	XORL        R12, R10
+	MOVL        R10, 52(AX)
+	XORL        R12, R12
+	MOVL        R10, R12
+	XORL        R12, R11
+	MOVL        R11, 56(AX)
+	XORL        R12, R12
+	MOVL        R11, R12
+	XORL        R12, CX
+	MOVL        CX, 60(AX)
+	XORL        R12, R12
+	MOVL        CX, R12
+	RORL        $0x08, R12
+	VMOVQ       R12, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R12
+	XORL        $0x00000002, R12
+	XORL        R12, BX
+	MOVL        BX, 64(AX)
+	XORL        R12, R12
+	MOVL        BX, R12
+	XORL        R12, SI
+	MOVL        SI, 68(AX)
+	XORL        R12, R12
+	MOVL        SI, R12
+	XORL        R12, DI
+	MOVL        DI, 72(AX)
+	XORL        R12, R12
+	MOVL        DI, R12
+	XORL        R12, R8
+	MOVL        R8, 76(AX)
+	XORL        R12, R12
+	MOVL        R8, R12
+	VMOVQ       R12, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R12
+	XORL        R12, R9
+	MOVL        R9, 80(AX)
+	XORL        R12, R12
+	MOVL        R9, R12
+	XORL        R12, R10
+	MOVL        R10, 84(AX)
+	XORL        R12, R12
+	MOVL        R10, R12
+	XORL        R12, R11
+	MOVL        R11, 88(AX)
+	XORL        R12, R12
+	MOVL        R11, R12
+	XORL        R12, CX
+	MOVL        CX, 92(AX)
+	XORL        R12, R12
+	MOVL        CX, R12
+	RORL        $0x08, R12
+	VMOVQ       R12, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R12
+	XORL        $0x00000004, R12
+	XORL        R12, BX
+	MOVL        BX, 96(AX)
+	XORL        R12, R12
+	MOVL        BX, R12
+	XORL        R12, SI
+	MOVL        SI, 100(AX)
+	XORL        R12, R12
+	MOVL        SI, R12
+	XORL        R12, DI
+	MOVL        DI, 104(AX)
+	XORL        R12, R12
+	MOVL        DI, R12
+	XORL        R12, R8
+	MOVL        R8, 108(AX)
+	XORL        R12, R12
+	MOVL        R8, R12
+	VMOVQ       R12, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R12
+	XORL        R12, R9
+	MOVL        R9, 112(AX)
+	XORL        R12, R12
+	MOVL        R9, R12
+	XORL        R12, R10
+	MOVL        R10, 116(AX)
+	XORL        R12, R12
+	MOVL        R10, R12
+	XORL        R12, R11
+	MOVL        R11, 120(AX)
+	XORL        R12, R12
+	MOVL        R11, R12
+	XORL        R12, CX
+	MOVL        CX, 124(AX)
+	XORL        R12, R12
+	MOVL        CX, R12
+	RORL        $0x08, R12
+	VMOVQ       R12, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R12
+	XORL        $0x00000008, R12
+	XORL        R12, BX
+	MOVL        BX, 128(AX)
+	XORL        R12, R12
+	MOVL        BX, R12
+	XORL        R12, SI
+	MOVL        SI, 132(AX)
+	XORL        R12, R12
+	MOVL        SI, R12
+	XORL        R12, DI
+	MOVL        DI, 136(AX)
+	XORL        R12, R12
+	MOVL        DI, R12
+	XORL        R12, R8
+	MOVL        R8, 140(AX)
+	XORL        R12, R12
+	MOVL        R8, R12
+	VMOVQ       R12, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R12
+	XORL        R12, R9
+	MOVL        R9, 144(AX)
+	XORL        R12, R12
+	MOVL        R9, R12
+	XORL        R12, R10
+	MOVL        R10, 148(AX)
+	XORL        R12, R12
+	MOVL        R10, R12
+	XORL        R12, R11
+	MOVL        R11, 152(AX)
+	XORL        R12, R12
+	MOVL        R11, R12
+	XORL        R12, CX
+	MOVL        CX, 156(AX)
+	XORL        R12, R12
+	MOVL        CX, R12
+	RORL        $0x08, R12
+	VMOVQ       R12, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R12
+	XORL        $0x00000010, R12
+	XORL        R12, BX
+	MOVL        BX, 160(AX)
+	XORL        R12, R12
+	MOVL        BX, R12
+	XORL        R12, SI
+	MOVL        SI, 164(AX)
+	XORL        R12, R12
+	MOVL        SI, R12
+	XORL        R12, DI
+	MOVL        DI, 168(AX)
+	XORL        R12, R12
+	MOVL        DI, R12
+	XORL        R12, R8
+	MOVL        R8, 172(AX)
+	XORL        R12, R12
+	MOVL        R8, R12
+	VMOVQ       R12, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R12
+	XORL        R12, R9
+	MOVL        R9, 176(AX)
+	XORL        R12, R12
+	MOVL        R9, R12
+	XORL        R12, R10
+	MOVL        R10, 180(AX)
+	XORL        R12, R12
+	MOVL        R10, R12
+	XORL        R12, R11
+	MOVL        R11, 184(AX)
+	XORL        R12, R12
+	MOVL        R11, R12
+	XORL        R12, CX
+	MOVL        CX, 188(AX)
+	XORL        R12, R12
+	MOVL        CX, R12
+	RORL        $0x08, R12
+	VMOVQ       R12, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R12
+	XORL        $0x00000020, R12
+	XORL        R12, BX
+	MOVL        BX, 192(AX)
+	XORL        R12, R12
+	MOVL        BX, R12
+	XORL        R12, SI
+	MOVL        SI, 196(AX)
+	XORL        R12, R12
+	MOVL        SI, R12
+	XORL        R12, DI
+	MOVL        DI, 200(AX)
+	XORL        R12, R12
+	MOVL        DI, R12
+	XORL        R12, R8
+	MOVL        R8, 204(AX)
+	XORL        R12, R12
+	MOVL        R8, R12
+	VMOVQ       R12, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R12
+	XORL        R12, R9
+	MOVL        R9, 208(AX)
+	XORL        R12, R12
+	XORL        R9, R10
+	MOVL        R10, 212(AX)
+	XORL        R9, R9
+	MOVL        R10, R9
+	XORL        R9, R11
+	MOVL        R11, 216(AX)
+	XORL        R9, R9
+	MOVL        R11, R9
+	XORL        R9, CX
+	MOVL        CX, 220(AX)
+	XORL        R9, R9
+	RORL        $0x08, CX
+	VMOVQ       CX, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, CX
+	XORL        $0x00000040, CX
+	XORL        CX, BX
+	MOVL        BX, 224(AX)
+	XORL        CX, CX
+	MOVL        BX, CX
+	XORL        CX, SI
+	MOVL        SI, 228(AX)
+	XORL        CX, CX
+	MOVL        SI, CX
+	XORL        CX, DI
+	MOVL        DI, 232(AX)
+	XORL        CX, CX
+	MOVL        DI, CX
+	XORL        CX, R8
+	MOVL        R8, 236(AX)
+	XORL        CX, CX
+	XORL        BX, BX
+	XORL        SI, SI
+	XORL        DI, DI
+	XORL        R8, R8
+	XORL        R9, R9
+	XORL        R10, R10
+	XORL        R11, R11
+	XORL        CX, CX
+	VPXOR       Y1, Y1, Y1
+	JMP         expanded_1
+
+aes128_1:
+	MOVL        (CX), BX
+	MOVL        BX, (AX)
+	MOVL        4(CX), SI
+	MOVL        SI, 4(AX)
+	MOVL        8(CX), DI
+	MOVL        DI, 8(AX)
+	MOVL        12(CX), CX
+	MOVL        CX, 12(AX)
+	VPXOR       Y0, Y0, Y0
+	MOVL        CX, R8
+	RORL        $0x08, R8
+	VMOVQ       R8, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R8
+	XORL        $0x00000001, R8
+	XORL        R8, BX
+	MOVL        BX, 16(AX)
+	XORL        R8, R8
+	MOVL        BX, R8
+	XORL        R8, SI
+	MOVL        SI, 20(AX)
+	XORL        R8, R8
+	MOVL        SI, R8
+	XORL        R8, DI
+	MOVL        DI, 24(AX)
+	XORL        R8, R8
+	MOVL        DI, R8
+	XORL        R8, CX
+	MOVL        CX, 28(AX)
+	XORL        R8, R8
+	MOVL        CX, R8
+	RORL        $0x08, R8
+	VMOVQ       R8, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R8
+	XORL        $0x00000002, R8
+	XORL        R8, BX
+	MOVL        BX, 32(AX)
+	XORL        R8, R8
+	MOVL        BX, R8
+	XORL        R8, SI
+	MOVL        SI, 36(AX)
+	XORL        R8, R8
+	MOVL        SI, R8
+	XORL        R8, DI
+	MOVL        DI, 40(AX)
+	XORL        R8, R8
+	MOVL        DI, R8
+	XORL        R8, CX
+	MOVL        CX, 44(AX)
+	XORL        R8, R8
+	MOVL        CX, R8
+	RORL        $0x08, R8
+	VMOVQ       R8, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R8
+	XORL        $0x00000004, R8
+	XORL        R8, BX
+	MOVL        BX, 48(AX)
+	XORL        R8, R8
+	MOVL        BX, R8
+	XORL        R8, SI
+	MOVL        SI, 52(AX)
+	XORL        R8, R8
+	MOVL        SI, R8
+	XORL        R8, DI
+	MOVL        DI, 56(AX)
+	XORL        R8, R8
+	MOVL        DI, R8
+	XORL        R8, CX
+	MOVL        CX, 60(AX)
+	XORL        R8, R8
+	MOVL        CX, R8
+	RORL        $0x08, R8
+	VMOVQ       R8, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R8
+	XORL        $0x00000008, R8
+	XORL        R8, BX
+	MOVL        BX, 64(AX)
+	XORL        R8, R8
+	MOVL        BX, R8
+	XORL        R8, SI
+	MOVL        SI, 68(AX)
+	XORL        R8, R8
+	MOVL        SI, R8
+	XORL        R8, DI
+	MOVL        DI, 72(AX)
+	XORL        R8, R8
+	MOVL        DI, R8
+	XORL        R8, CX
+	MOVL        CX, 76(AX)
+	XORL        R8, R8
+	MOVL        CX, R8
+	RORL        $0x08, R8
+	VMOVQ       R8, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R8
+	XORL        $0x00000010, R8
+	XORL        R8, BX
+	MOVL        BX, 80(AX)
+	XORL        R8, R8
+	MOVL        BX, R8
+	XORL        R8, SI
+	MOVL        SI, 84(AX)
+	XORL        R8, R8
+	MOVL        SI, R8
+	XORL        R8, DI
+	MOVL        DI, 88(AX)
+	XORL        R8, R8
+	MOVL        DI, R8
+	XORL        R8, CX
+	MOVL        CX, 92(AX)
+	XORL        R8, R8
+	MOVL        CX, R8
+	RORL        $0x08, R8
+	VMOVQ       R8, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R8
+	XORL        $0x00000020, R8
+	XORL        R8, BX
+	MOVL        BX, 96(AX)
+	XORL        R8, R8
+	MOVL        BX, R8
+	XORL        R8, SI
+	MOVL        SI, 100(AX)
+	XORL        R8, R8
+	MOVL        SI, R8
+	XORL        R8, DI
+	MOVL        DI, 104(AX)
+	XORL        R8, R8
+	MOVL        DI, R8
+	XORL        R8, CX
+	MOVL        CX, 108(AX)
+	XORL        R8, R8
+	MOVL        CX, R8
+	RORL        $0x08, R8
+	VMOVQ       R8, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R8
+	XORL        $0x00000040, R8
+	XORL        R8, BX
+	MOVL        BX, 112(AX)
+	XORL        R8, R8
+	MOVL        BX, R8
+	XORL        R8, SI
+	MOVL        SI, 116(AX)
+	XORL        R8, R8
+	MOVL        SI, R8
+	XORL        R8, DI
+	MOVL        DI, 120(AX)
+	XORL        R8, R8
+	MOVL        DI, R8
+	XORL        R8, CX
+	MOVL        CX, 124(AX)
+	XORL        R8, R8
+	MOVL        CX, R8
+	RORL        $0x08, R8
+	VMOVQ       R8, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R8
+	XORL        $0x00000080, R8
+	XORL        R8, BX
+	MOVL        BX, 128(AX)
+	XORL        R8, R8
+	MOVL        BX, R8
+	XORL        R8, SI
+	MOVL        SI, 132(AX)
+	XORL        R8, R8
+	MOVL        SI, R8
+	XORL        R8, DI
+	MOVL        DI, 136(AX)
+	XORL        R8, R8
+	MOVL        DI, R8
+	XORL        R8, CX
+	MOVL        CX, 140(AX)
+	XORL        R8, R8
+	MOVL        CX, R8
+	RORL        $0x08, R8
+	VMOVQ       R8, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R8
+	XORL        $0x0000001b, R8
+	XORL        R8, BX
+	MOVL        BX, 144(AX)
+	XORL        R8, R8
+	MOVL        BX, R8
+	XORL        R8, SI
+	MOVL        SI, 148(AX)
+	XORL        R8, R8
+	MOVL        SI, R8
+	XORL        R8, DI
+	MOVL        DI, 152(AX)
+	XORL        R8, R8
+	MOVL        DI, R8
+	XORL        R8, CX
+	MOVL        CX, 156(AX)
+	XORL        R8, R8
+	MOVL        CX, R8
+	RORL        $0x08, R8
+	VMOVQ       R8, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R8
+	XORL        $0x00000036, R8
+	XORL        R8, BX
+	MOVL        BX, 160(AX)
+	XORL        R8, R8
+	XORL        BX, SI
+	MOVL        SI, 164(AX)
+	XORL        BX, BX
+	MOVL        SI, BX
+	XORL        BX, DI
+	MOVL        DI, 168(AX)
+	XORL        BX, BX
+	MOVL        DI, BX
+	XORL        BX, CX
+	MOVL        CX, 172(AX)
+	XORL        BX, BX
+	XORL        BX, BX
+	XORL        SI, SI
+	XORL        DI, DI
+	XORL        CX, CX
+	VPXOR       Y1, Y1, Y1
+	JMP         expanded_1
+
+aes192_1:
+	MOVL        (CX), BX
+	MOVL        BX, (AX)
+	MOVL        4(CX), SI
+	MOVL        SI, 4(AX)
+	MOVL        8(CX), DI
+	MOVL        DI, 8(AX)
+	MOVL        12(CX), R8
+	MOVL        R8, 12(AX)
+	MOVL        16(CX), R9
+	MOVL        R9, 16(AX)
+	MOVL        20(CX), CX
+	MOVL        CX, 20(AX)
+	VPXOR       Y0, Y0, Y0
+	MOVL        CX, R10
+	RORL        $0x08, R10
+	VMOVQ       R10, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R10
+	XORL        $0x00000001, R10
+	XORL        R10, BX
+	MOVL        BX, 24(AX)
+	XORL        R10, R10
+	MOVL        BX, R10
+	XORL        R10, SI
+	MOVL        SI, 28(AX)
+	XORL        R10, R10
+	MOVL        SI, R10
+	XORL        R10, DI
+	MOVL        DI, 32(AX)
+	XORL        R10, R10
+	MOVL        DI, R10
+	XORL        R10, R8
+	MOVL        R8, 36(AX)
+	XORL        R10, R10
+	MOVL        R8, R10
+	XORL        R10, R9
+	MOVL        R9, 40(AX)
+	XORL        R10, R10
+	MOVL        R9, R10
+	XORL        R10, CX
+	MOVL        CX, 44(AX)
+	XORL        R10, R10
+	MOVL        CX, R10
+	RORL        $0x08, R10
+	VMOVQ       R10, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R10
+	XORL        $0x00000002, R10
+	XORL        R10, BX
+	MOVL        BX, 48(AX)
+	XORL        R10, R10
+	MOVL        BX, R10
+	XORL        R10, SI
+	MOVL        SI, 52(AX)
+	XORL        R10, R10
+	MOVL        SI, R10
+	XORL        R10, DI
+	MOVL        DI, 56(AX)
+	XORL        R10, R10
+	MOVL        DI, R10
+	XORL        R10, R8
+	MOVL        R8, 60(AX)
+	XORL        R10, R10
+	MOVL        R8, R10
+	XORL        R10, R9
+	MOVL        R9, 64(AX)
+	XORL        R10, R10
+	MOVL        R9, R10
+	XORL        R10, CX
+	MOVL        CX, 68(AX)
+	XORL        R10, R10
+	MOVL        CX, R10
+	RORL        $0x08, R10
+	VMOVQ       R10, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R10
+	XORL        $0x00000004, R10
+	XORL        R10, BX
+	MOVL        BX, 72(AX)
+	XORL        R10, R10
+	MOVL        BX, R10
+	XORL        R10, SI
+	MOVL        SI, 76(AX)
+	XORL        R10, R10
+	MOVL        SI, R10
+	XORL        R10, DI
+	MOVL        DI, 80(AX)
+	XORL        R10, R10
+	MOVL        DI, R10
+	XORL        R10, R8
+	MOVL        R8, 84(AX)
+	XORL        R10, R10
+	MOVL        R8, R10
+	XORL        R10, R9
+	MOVL        R9, 88(AX)
+	XORL        R10, R10
+	MOVL        R9, R10
+	XORL        R10, CX
+	MOVL        CX, 92(AX)
+	XORL        R10, R10
+	MOVL        CX, R10
+	RORL        $0x08, R10
+	VMOVQ       R10, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R10
+	XORL        $0x00000008, R10
+	XORL        R10, BX
+	MOVL        BX, 96(AX)
+	XORL        R10, R10
+	MOVL        BX, R10
+	XORL        R10, SI
+	MOVL        SI, 100(AX)
+	XORL        R10, R10
+	MOVL        SI, R10
+	XORL        R10, DI
+	MOVL        DI, 104(AX)
+	XORL        R10, R10
+	MOVL        DI, R10
+	XORL        R10, R8
+	MOVL        R8, 108(AX)
+	XORL        R10, R10
+	MOVL        R8, R10
+	XORL        R10, R9
+	MOVL        R9, 112(AX)
+	XORL        R10, R10
+	MOVL        R9, R10
+	XORL        R10, CX
+	MOVL        CX, 116(AX)
+	XORL        R10, R10
+	MOVL        CX, R10
+	RORL        $0x08, R10
+	VMOVQ       R10, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R10
+	XORL        $0x00000010, R10
+	XORL        R10, BX
+	MOVL        BX, 120(AX)
+	XORL        R10, R10
+	MOVL        BX, R10
+	XORL        R10, SI
+	MOVL        SI, 124(AX)
+	XORL        R10, R10
+	MOVL        SI, R10
+	XORL        R10, DI
+	MOVL        DI, 128(AX)
+	XORL        R10, R10
+	MOVL        DI, R10
+	XORL        R10, R8
+	MOVL        R8, 132(AX)
+	XORL        R10, R10
+	MOVL        R8, R10
+	XORL        R10, R9
+	MOVL        R9, 136(AX)
+	XORL        R10, R10
+	MOVL        R9, R10
+	XORL        R10, CX
+	MOVL        CX, 140(AX)
+	XORL        R10, R10
+	MOVL        CX, R10
+	RORL        $0x08, R10
+	VMOVQ       R10, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R10
+	XORL        $0x00000020, R10
+	XORL        R10, BX
+	MOVL        BX, 144(AX)
+	XORL        R10, R10
+	MOVL        BX, R10
+	XORL        R10, SI
+	MOVL        SI, 148(AX)
+	XORL        R10, R10
+	MOVL        SI, R10
+	XORL        R10, DI
+	MOVL        DI, 152(AX)
+	XORL        R10, R10
+	MOVL        DI, R10
+	XORL        R10, R8
+	MOVL        R8, 156(AX)
+	XORL        R10, R10
+	MOVL        R8, R10
+	XORL        R10, R9
+	MOVL        R9, 160(AX)
+	XORL        R10, R10
+	MOVL        R9, R10
+	XORL        R10, CX
+	MOVL        CX, 164(AX)
+	XORL        R10, R10
+	MOVL        CX, R10
+	RORL        $0x08, R10
+	VMOVQ       R10, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, R10
+	XORL        $0x00000040, R10
+	XORL        R10, BX
+	MOVL        BX, 168(AX)
+	XORL        R10, R10
+	MOVL        BX, R10
+	XORL        R10, SI
+	MOVL        SI, 172(AX)
+	XORL        R10, R10
+	MOVL        SI, R10
+	XORL        R10, DI
+	MOVL        DI, 176(AX)
+	XORL        R10, R10
+	MOVL        DI, R10
+	XORL        R10, R8
+	MOVL        R8, 180(AX)
+	XORL        R10, R10
+	MOVL        R8, R10
+	XORL        R10, R9
+	MOVL        R9, 184(AX)
+	XORL        R10, R10
+	XORL        R9, CX
+	MOVL        CX, 188(AX)
+	XORL        R9, R9
+	RORL        $0x08, CX
+	VMOVQ       CX, X1
+	VPSHUFD     $0x00, Y1, Y1
+	VAESENCLAST Y0, Y1, Y1
+	VMOVQ       X1, CX
+	XORL        $0x00000080, CX
+	XORL        CX, BX
+	MOVL        BX, 192(AX)
+	XORL        CX, CX
+	MOVL        BX, CX
+	XORL        CX, SI
+	MOVL        SI, 196(AX)
+	XORL        CX, CX
+	MOVL        SI, CX
+	XORL        CX, DI
+	MOVL        DI, 200(AX)
+	XORL        CX, CX
+	MOVL        DI, CX
+	XORL        CX, R8
+	MOVL        R8, 204(AX)
+	XORL        CX, CX
+	XORL        BX, BX
+	XORL        SI, SI
+	XORL        DI, DI
+	XORL        R8, R8
+	XORL        R9, R9
+	XORL        CX, CX
+	VPXOR       Y1, Y1, Y1
+
+expanded_1:
 	// phase: key setup
-	MOVQ           t+0(FP), AX
-	MOVQ           rounds+8(FP), CX
+	MOVQ           DX, CX
+	SHRQ           $0x02, CX
+	ADDQ           $0x06, CX
 	MOVQ           CX, DX
 	SHLQ           $0x04, DX
 	ADDQ           AX, DX

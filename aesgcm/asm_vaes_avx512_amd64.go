@@ -4,12 +4,12 @@
 
 package aesgcm
 
-// gcmInitVAESAVX512 computes the GHASH key powers of the key table t from its round keys: H^1 up to the backend's highest power, each times x^-1, byte-reflected, and their Karatsuba halves.
+// gcmInitVAESAVX512 fills the key table t for the keyLen-byte AES key at key (16, 24 or 32 bytes): the round keys in the standard byte order, then the GHASH key powers H^1 up to the backend's highest power, each times x^-1, byte-reflected, and their Karatsuba halves.
 //
-// Secret: t. Public: rounds. Zeroes the vector registers it wrote before returning.
+// Secret: t, key. Public: keyLen. Zeroes the vector registers it wrote before returning.
 //
 //go:noescape
-func gcmInitVAESAVX512(t *[752]byte, rounds int)
+func gcmInitVAESAVX512(t *[752]byte, key *byte, keyLen int)
 
 // gcmNonceVAESAVX512 sets j0 to GHASH(nonce || zero padding || 0^64 || bitlen(nonce)) for the n > 0 bytes at nonce.
 //

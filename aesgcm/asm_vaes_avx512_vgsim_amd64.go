@@ -34,16 +34,18 @@ var vgsimAsmVaesAvx512 = x86sim.MustLoad("asm_vaes_avx512_amd64.s", vgsimAsmVaes
 // dangling.
 var vgsimAsmVaesAvx512Call = vgsimAsmVaesAvx512.Call
 
-// gcmInitVAESAVX512 computes the GHASH key powers of the key table t from its round keys: H^1 up to the backend's highest power, each times x^-1, byte-reflected, and their Karatsuba halves.
+// gcmInitVAESAVX512 fills the key table t for the keyLen-byte AES key at key (16, 24 or 32 bytes): the round keys in the standard byte order, then the GHASH key powers H^1 up to the backend's highest power, each times x^-1, byte-reflected, and their Karatsuba halves.
 //
-// Secret: t. Public: rounds. Zeroes the vector registers it wrote before returning.
-func gcmInitVAESAVX512(t *[752]byte, rounds int) {
+// Secret: t, key. Public: keyLen. Zeroes the vector registers it wrote before returning.
+func gcmInitVAESAVX512(t *[752]byte, key *byte, keyLen int) {
 	vgsimArgs := struct {
 		t      *[752]byte
-		rounds int
-	}{t: t, rounds: rounds}
-	vgsimAsmVaesAvx512Call("gcmInitVAESAVX512", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
-		x86sim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: x86sim.Secret})
+		key    *byte
+		keyLen int
+	}{t: t, key: key, keyLen: keyLen}
+	vgsimAsmVaesAvx512Call("gcmInitVAESAVX512", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 24, Results: 24, SecretWords: 0x0},
+		x86sim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: x86sim.Secret},
+		x86sim.Region{Name: "key", Ptr: unsafe.Pointer(key), Len: uintptr(keyLen) * unsafe.Sizeof(*key), Kind: x86sim.Secret})
 }
 
 // gcmNonceVAESAVX512 sets j0 to GHASH(nonce || zero padding || 0^64 || bitlen(nonce)) for the n > 0 bytes at nonce.

@@ -150,14 +150,41 @@ func (e *gcm) openBody(k keyRegs, st operand.Mem) {
 	e.fn.Ret()
 }
 
-// initFunc: the round keys are in the table; compute H = E(0), the powers
-// H^1..H^npow times x^-1 and their Karatsuba halves.
+// initFunc: expand the AES key into the table's round keys, then compute
+// H = E(0), the powers H^1..H^npow times x^-1 and their Karatsuba halves.
 func (e *gcm) initFunc(name string) {
-	e.fn = e.Func(name, "func(t "+tableSig+", rounds int)",
-		asmgen.Doc(name+" computes the GHASH key powers of the key table t from its round keys: H^1 up to the backend's highest power, each times x^-1, byte-reflected, and their Karatsuba halves."),
-		asmgen.Secret("t"), asmgen.Public("rounds"))
+	e.fn = e.Func(name, "func(t "+tableSig+", key *byte, keyLen int)",
+		asmgen.Doc(name+" fills the key table t for the keyLen-byte AES key at key (16, 24 or 32 bytes): the round keys in the standard byte order, then the GHASH key powers H^1 up to the backend's highest power, each times x^-1, byte-reflected, and their Karatsuba halves."),
+		asmgen.Secret("t", "key"), asmgen.Public("keyLen"), asmgen.Len("key", "keyLen"))
+	e.phase("key expansion")
+	tab, key, keyLen := e.GP64(), e.GP64(), e.GP64()
+	e.Load(e.Param("t"), tab)
+	e.Load(e.Param("key"), key)
+	e.Load(e.Param("keyLen"), keyLen)
+	done := e.label("expanded")
+	l128, l192 := e.label("aes128"), e.label("aes192")
+	e.CMPQ(keyLen, operand.U8(16))
+	e.JE(ref(l128))
+	e.CMPQ(keyLen, operand.U8(24))
+	e.JE(ref(l192))
+	e.expandKey(tab, key, 8)
+	e.JMP(ref(done))
+	e.Label(l128)
+	e.expandKey(tab, key, 4)
+	e.JMP(ref(done))
+	e.Label(l192)
+	e.expandKey(tab, key, 6)
+	e.Label(done)
+
 	e.phase("key setup")
-	k := e.loadKey("t", "rounds")
+	k := keyRegs{tab, e.GP64(), e.GP64()}
+	e.MOVQ(keyLen, k.rounds) // rounds = keyLen/4 + 6
+	e.SHRQ(operand.U8(2), k.rounds)
+	e.ADDQ(operand.U8(6), k.rounds)
+	e.MOVQ(k.rounds, k.rkm)
+	e.SHLQ(operand.U8(4), k.rkm)
+	e.ADDQ(k.t, k.rkm)
+	e.SUBQ(operand.U32(160), k.rkm)
 	h := e.vreg()
 	e.Zero(h)
 	e.encrypt(k, []reg.VecVirtual{h})
@@ -191,6 +218,57 @@ func (e *gcm) initFunc(name string) {
 		e.Mov(ck, mem(k.t, e.kar(m)))
 	}
 	e.fn.Ret()
+}
+
+// expandKey writes the AES key schedule (FIPS 197 section 5.2) of the
+// nk-word key at key to the round keys of t, as little-endian words: round
+// key r is the 16 bytes at t+16r in the standard byte order. The last nk
+// words live in general registers; SubWord is one AESENCLAST with a zero
+// round key on the word broadcast to every column (ShiftRows then moves
+// nothing), so no table is read and nothing depends on the key but the
+// values. The word registers are zeroed at the end.
+func (e *gcm) expandKey(t, key reg.GPVirtual, nk int) {
+	w := make([]reg.GPVirtual, nk)
+	for i := range w {
+		w[i] = e.GP32()
+		e.MOVL(mem(key, 4*i), w[i])
+		e.MOVL(w[i], mem(t, offRK+4*i))
+	}
+	// At the backend's full width: VAES has no xmm form without AVX-512,
+	// and the lanes above the first repeat it.
+	zero, x := e.vreg(), e.vreg()
+	e.Zero(zero)
+	subWord := func(r reg.GPVirtual) {
+		e.MovQ(r.As64(), lo(x))
+		e.ShufD(0, x, x)
+		e.AESEncLast(zero, x)
+		e.MovQ(lo(x), r.As64())
+	}
+	rcon := 1
+	total := 4 * (nk + 7)
+	for i := nk; i < total; i++ {
+		tmp := e.GP32()
+		e.MOVL(w[(i-1)%nk], tmp)
+		switch {
+		case i%nk == 0:
+			e.RORL(operand.U8(8), tmp)
+			subWord(tmp)
+			e.XORL(operand.U32(rcon), tmp)
+			rcon <<= 1
+			if rcon&0x100 != 0 {
+				rcon ^= 0x11b
+			}
+		case nk > 6 && i%nk == 4:
+			subWord(tmp)
+		}
+		e.XORL(tmp, w[i%nk]) // w[i] = w[i-nk] ^ tmp
+		e.MOVL(w[i%nk], mem(t, offRK+4*i))
+		e.XORL(tmp, tmp)
+	}
+	for _, r := range w {
+		e.XORL(r, r)
+	}
+	e.Zero(x)
 }
 
 // nonceFunc: J0 for a nonce that is not 12 bytes.

@@ -28,8 +28,8 @@ type {{.Type}} struct{ asmKey }
 // new{{.Type}} is the key constructor of {{.Name}}.
 func new{{.Type}}(key []byte) backend {
 	k := new({{.Type}})
-	k.expand(key)
-	gcmInit{{.Suffix}}(k.table(), k.rounds)
+	k.align(len(key))
+	gcmInit{{.Suffix}}(k.table(), unsafe.SliceData(key), len(key))
 	return k
 }
 

@@ -239,137 +239,137 @@ func p045_ADDQ(in *byte, out *byte)
 //go:noescape
 func p046_ADDQ(in *byte, out *byte)
 
-// p047_ADDQ runs ADDQ $0x08, SI (committed form ADDQ imm, r).
+// p047_ADDQ runs ADDQ $0x06, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p047_ADDQ(in *byte, out *byte)
 
-// p048_ADDQ runs ADDQ $0x0f, SI (committed form ADDQ imm, r).
+// p048_ADDQ runs ADDQ $0x08, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p048_ADDQ(in *byte, out *byte)
 
-// p049_ADDQ runs ADDQ $0x10, SI (committed form ADDQ imm, r).
+// p049_ADDQ runs ADDQ $0x0f, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p049_ADDQ(in *byte, out *byte)
 
-// p050_ADDQ runs ADDQ $0x18, SI (committed form ADDQ imm, r).
+// p050_ADDQ runs ADDQ $0x10, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p050_ADDQ(in *byte, out *byte)
 
-// p051_ADDQ runs ADDQ $0x1f, SI (committed form ADDQ imm, r).
+// p051_ADDQ runs ADDQ $0x18, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p051_ADDQ(in *byte, out *byte)
 
-// p052_ADDQ runs ADDQ $0x20, SI (committed form ADDQ imm, r).
+// p052_ADDQ runs ADDQ $0x1f, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p052_ADDQ(in *byte, out *byte)
 
-// p053_ADDQ runs ADDQ $0x30, SI (committed form ADDQ imm, r).
+// p053_ADDQ runs ADDQ $0x20, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p053_ADDQ(in *byte, out *byte)
 
-// p054_ADDQ runs ADDQ $0x3f, SI (committed form ADDQ imm, r).
+// p054_ADDQ runs ADDQ $0x30, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p054_ADDQ(in *byte, out *byte)
 
-// p055_ADDQ runs ADDQ $0x40, SI (committed form ADDQ imm, r).
+// p055_ADDQ runs ADDQ $0x3f, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p055_ADDQ(in *byte, out *byte)
 
-// p056_ADDQ runs ADDQ $0x7f, SI (committed form ADDQ imm, r).
+// p056_ADDQ runs ADDQ $0x40, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p056_ADDQ(in *byte, out *byte)
 
-// p057_ADDQ runs ADDQ $0x80, SI (committed form ADDQ imm, r).
+// p057_ADDQ runs ADDQ $0x7f, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p057_ADDQ(in *byte, out *byte)
 
-// p058_ADDQ runs ADDQ $0xc0, SI (committed form ADDQ imm, r).
+// p058_ADDQ runs ADDQ $0x80, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p058_ADDQ(in *byte, out *byte)
 
-// p059_ADDQ runs ADDQ $0x00000100, SI (committed form ADDQ imm, r).
+// p059_ADDQ runs ADDQ $0xc0, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p059_ADDQ(in *byte, out *byte)
 
-// p060_ADDQ runs ADDQ $0x00000140, SI (committed form ADDQ imm, r).
+// p060_ADDQ runs ADDQ $0x00000100, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p060_ADDQ(in *byte, out *byte)
 
-// p061_ADDQ runs ADDQ $0x00000200, SI (committed form ADDQ imm, r).
+// p061_ADDQ runs ADDQ $0x00000140, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p061_ADDQ(in *byte, out *byte)
 
-// p062_ADDQ runs ADDQ $0x00000400, SI (committed form ADDQ imm, r).
+// p062_ADDQ runs ADDQ $0x00000200, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p062_ADDQ(in *byte, out *byte)
 
-// p063_ADDQ runs ADDQ $0x00000800, SI (committed form ADDQ imm, r).
+// p063_ADDQ runs ADDQ $0x00000400, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p063_ADDQ(in *byte, out *byte)
 
-// p064_ADDQ runs ADDQ $0x7fffffff, SI (committed form ADDQ imm, r).
+// p064_ADDQ runs ADDQ $0x00000800, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p064_ADDQ(in *byte, out *byte)
 
-// p065_ADDQ runs ADDQ 128(R14), SI (committed form ADDQ m, r).
+// p065_ADDQ runs ADDQ $0x7fffffff, SI (committed form ADDQ imm, r).
 //
 //go:noescape
 func p065_ADDQ(in *byte, out *byte)
 
-// p066_ADDQ runs ADDQ SI, DI (committed form ADDQ r, r).
+// p066_ADDQ runs ADDQ 128(R14), SI (committed form ADDQ m, r).
 //
 //go:noescape
 func p066_ADDQ(in *byte, out *byte)
 
-// p067_ADDQ runs ADDQ DI, DI (committed form ADDQ r, r).
+// p067_ADDQ runs ADDQ SI, DI (committed form ADDQ r, r).
 //
 //go:noescape
 func p067_ADDQ(in *byte, out *byte)
 
-// p068_ADOXQ runs ADOXQ 128(R14), SI (committed form ADOXQ m, r).
+// p068_ADDQ runs ADDQ DI, DI (committed form ADDQ r, r).
 //
 //go:noescape
-func p068_ADOXQ(in *byte, out *byte)
+func p068_ADDQ(in *byte, out *byte)
 
-// p069_ADOXQ runs ADOXQ SI, DI (committed form ADOXQ r, r).
+// p069_ADOXQ runs ADOXQ 128(R14), SI (committed form ADOXQ m, r).
 //
 //go:noescape
 func p069_ADOXQ(in *byte, out *byte)
 
-// p070_ADOXQ runs ADOXQ DI, DI (committed form ADOXQ r, r).
+// p070_ADOXQ runs ADOXQ SI, DI (committed form ADOXQ r, r).
 //
 //go:noescape
 func p070_ADOXQ(in *byte, out *byte)
 
-// p071_AESENC runs AESENC 192(R14), X3 (committed form AESENC m, x).
+// p071_ADOXQ runs ADOXQ DI, DI (committed form ADOXQ r, r).
 //
 //go:noescape
-func p071_AESENC(in *byte, out *byte)
+func p071_ADOXQ(in *byte, out *byte)
 
-// p072_AESENC runs AESENC 160(R14), X3 (committed form AESENC m, x).
+// p072_AESENC runs AESENC 192(R14), X3 (committed form AESENC m, x).
 //
 //go:noescape
 func p072_AESENC(in *byte, out *byte)
 
-// p073_AESENC runs AESENC X3, X9 (committed form AESENC x, x).
+// p073_AESENC runs AESENC 160(R14), X3 (committed form AESENC m, x).
 //
 //go:noescape
 func p073_AESENC(in *byte, out *byte)
@@ -379,7 +379,7 @@ func p073_AESENC(in *byte, out *byte)
 //go:noescape
 func p074_AESENC(in *byte, out *byte)
 
-// p075_AESENC runs AESENC X9, X9 (committed form AESENC x, x).
+// p075_AESENC runs AESENC X3, X9 (committed form AESENC x, x).
 //
 //go:noescape
 func p075_AESENC(in *byte, out *byte)
@@ -389,17 +389,17 @@ func p075_AESENC(in *byte, out *byte)
 //go:noescape
 func p076_AESENC(in *byte, out *byte)
 
-// p077_AESENCLAST runs AESENCLAST 192(R14), X3 (committed form AESENCLAST m, x).
+// p077_AESENC runs AESENC X9, X9 (committed form AESENC x, x).
 //
 //go:noescape
-func p077_AESENCLAST(in *byte, out *byte)
+func p077_AESENC(in *byte, out *byte)
 
-// p078_AESENCLAST runs AESENCLAST 160(R14), X3 (committed form AESENCLAST m, x).
+// p078_AESENCLAST runs AESENCLAST 192(R14), X3 (committed form AESENCLAST m, x).
 //
 //go:noescape
 func p078_AESENCLAST(in *byte, out *byte)
 
-// p079_AESENCLAST runs AESENCLAST X3, X9 (committed form AESENCLAST x, x).
+// p079_AESENCLAST runs AESENCLAST 160(R14), X3 (committed form AESENCLAST m, x).
 //
 //go:noescape
 func p079_AESENCLAST(in *byte, out *byte)
@@ -409,7 +409,7 @@ func p079_AESENCLAST(in *byte, out *byte)
 //go:noescape
 func p080_AESENCLAST(in *byte, out *byte)
 
-// p081_AESENCLAST runs AESENCLAST X9, X9 (committed form AESENCLAST x, x).
+// p081_AESENCLAST runs AESENCLAST X3, X9 (committed form AESENCLAST x, x).
 //
 //go:noescape
 func p081_AESENCLAST(in *byte, out *byte)
@@ -419,7977 +419,8102 @@ func p081_AESENCLAST(in *byte, out *byte)
 //go:noescape
 func p082_AESENCLAST(in *byte, out *byte)
 
-// p083_ANDQ runs ANDQ $-2147483648, SI (committed form ANDQ imm, r).
+// p083_AESENCLAST runs AESENCLAST X9, X9 (committed form AESENCLAST x, x).
 //
 //go:noescape
-func p083_ANDQ(in *byte, out *byte)
+func p083_AESENCLAST(in *byte, out *byte)
 
-// p084_ANDQ runs ANDQ $-128, SI (committed form ANDQ imm, r).
+// p084_ANDQ runs ANDQ $-2147483648, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p084_ANDQ(in *byte, out *byte)
 
-// p085_ANDQ runs ANDQ $-64, SI (committed form ANDQ imm, r).
+// p085_ANDQ runs ANDQ $-128, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p085_ANDQ(in *byte, out *byte)
 
-// p086_ANDQ runs ANDQ $-32, SI (committed form ANDQ imm, r).
+// p086_ANDQ runs ANDQ $-64, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p086_ANDQ(in *byte, out *byte)
 
-// p087_ANDQ runs ANDQ $-16, SI (committed form ANDQ imm, r).
+// p087_ANDQ runs ANDQ $-32, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p087_ANDQ(in *byte, out *byte)
 
-// p088_ANDQ runs ANDQ $-1, SI (committed form ANDQ imm, r).
+// p088_ANDQ runs ANDQ $-16, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p088_ANDQ(in *byte, out *byte)
 
-// p089_ANDQ runs ANDQ $0x00, SI (committed form ANDQ imm, r).
+// p089_ANDQ runs ANDQ $-1, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p089_ANDQ(in *byte, out *byte)
 
-// p090_ANDQ runs ANDQ $0x01, SI (committed form ANDQ imm, r).
+// p090_ANDQ runs ANDQ $0x00, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p090_ANDQ(in *byte, out *byte)
 
-// p091_ANDQ runs ANDQ $0x03, SI (committed form ANDQ imm, r).
+// p091_ANDQ runs ANDQ $0x01, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p091_ANDQ(in *byte, out *byte)
 
-// p092_ANDQ runs ANDQ $0x04, SI (committed form ANDQ imm, r).
+// p092_ANDQ runs ANDQ $0x03, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p092_ANDQ(in *byte, out *byte)
 
-// p093_ANDQ runs ANDQ $0x0f, SI (committed form ANDQ imm, r).
+// p093_ANDQ runs ANDQ $0x04, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p093_ANDQ(in *byte, out *byte)
 
-// p094_ANDQ runs ANDQ $0x7f, SI (committed form ANDQ imm, r).
+// p094_ANDQ runs ANDQ $0x0f, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p094_ANDQ(in *byte, out *byte)
 
-// p095_ANDQ runs ANDQ $0x03ffffff, SI (committed form ANDQ imm, r).
+// p095_ANDQ runs ANDQ $0x7f, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p095_ANDQ(in *byte, out *byte)
 
-// p096_ANDQ runs ANDQ $0x7fffffff, SI (committed form ANDQ imm, r).
+// p096_ANDQ runs ANDQ $0x03ffffff, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p096_ANDQ(in *byte, out *byte)
 
-// p097_ANDQ runs ANDQ SI, DI (committed form ANDQ r, r).
+// p097_ANDQ runs ANDQ $0x7fffffff, SI (committed form ANDQ imm, r).
 //
 //go:noescape
 func p097_ANDQ(in *byte, out *byte)
 
-// p098_ANDQ runs ANDQ DI, DI (committed form ANDQ r, r).
+// p098_ANDQ runs ANDQ SI, DI (committed form ANDQ r, r).
 //
 //go:noescape
 func p098_ANDQ(in *byte, out *byte)
 
-// p099_BSWAPL runs BSWAPL SI (committed form BSWAPL r).
+// p099_ANDQ runs ANDQ DI, DI (committed form ANDQ r, r).
 //
 //go:noescape
-func p099_BSWAPL(in *byte, out *byte)
+func p099_ANDQ(in *byte, out *byte)
 
-// p100_BSWAPQ runs BSWAPQ SI (committed form BSWAPQ r).
+// p100_BSWAPL runs BSWAPL SI (committed form BSWAPL r).
 //
 //go:noescape
-func p100_BSWAPQ(in *byte, out *byte)
+func p100_BSWAPL(in *byte, out *byte)
 
-// p101_BZHIQ runs BZHIQ SI, DI, BX (committed form BZHIQ r, r, r).
+// p101_BSWAPQ runs BSWAPQ SI (committed form BSWAPQ r).
 //
 //go:noescape
-func p101_BZHIQ(in *byte, out *byte)
+func p101_BSWAPQ(in *byte, out *byte)
 
-// p102_BZHIQ runs BZHIQ BX, BX, BX (committed form BZHIQ r, r, r).
+// p102_BZHIQ runs BZHIQ SI, DI, BX (committed form BZHIQ r, r, r).
 //
 //go:noescape
 func p102_BZHIQ(in *byte, out *byte)
 
-// p103_CMOVQCC runs CMOVQCC SI, DI (committed form CMOVQCC r, r).
+// p103_BZHIQ runs BZHIQ BX, BX, BX (committed form BZHIQ r, r, r).
 //
 //go:noescape
-func p103_CMOVQCC(in *byte, out *byte)
+func p103_BZHIQ(in *byte, out *byte)
 
-// p104_CMOVQCC runs CMOVQCC DI, DI (committed form CMOVQCC r, r).
+// p104_CMOVQCC runs CMOVQCC SI, DI (committed form CMOVQCC r, r).
 //
 //go:noescape
 func p104_CMOVQCC(in *byte, out *byte)
 
-// p105_CMOVQEQ runs CMOVQEQ SI, DI (committed form CMOVQEQ r, r).
+// p105_CMOVQCC runs CMOVQCC DI, DI (committed form CMOVQCC r, r).
 //
 //go:noescape
-func p105_CMOVQEQ(in *byte, out *byte)
+func p105_CMOVQCC(in *byte, out *byte)
 
-// p106_CMOVQEQ runs CMOVQEQ DI, DI (committed form CMOVQEQ r, r).
+// p106_CMOVQEQ runs CMOVQEQ SI, DI (committed form CMOVQEQ r, r).
 //
 //go:noescape
 func p106_CMOVQEQ(in *byte, out *byte)
 
-// p107_CMOVQHI runs CMOVQHI SI, DI (committed form CMOVQHI r, r).
+// p107_CMOVQEQ runs CMOVQEQ DI, DI (committed form CMOVQEQ r, r).
 //
 //go:noescape
-func p107_CMOVQHI(in *byte, out *byte)
+func p107_CMOVQEQ(in *byte, out *byte)
 
-// p108_CMOVQHI runs CMOVQHI DI, DI (committed form CMOVQHI r, r).
+// p108_CMOVQHI runs CMOVQHI SI, DI (committed form CMOVQHI r, r).
 //
 //go:noescape
 func p108_CMOVQHI(in *byte, out *byte)
 
-// p109_CMOVQLT runs CMOVQLT SI, DI (committed form CMOVQLT r, r).
+// p109_CMOVQHI runs CMOVQHI DI, DI (committed form CMOVQHI r, r).
 //
 //go:noescape
-func p109_CMOVQLT(in *byte, out *byte)
+func p109_CMOVQHI(in *byte, out *byte)
 
-// p110_CMOVQLT runs CMOVQLT DI, DI (committed form CMOVQLT r, r).
+// p110_CMOVQLT runs CMOVQLT SI, DI (committed form CMOVQLT r, r).
 //
 //go:noescape
 func p110_CMOVQLT(in *byte, out *byte)
 
-// p111_CMOVQNE runs CMOVQNE SI, DI (committed form CMOVQNE r, r).
+// p111_CMOVQLT runs CMOVQLT DI, DI (committed form CMOVQLT r, r).
 //
 //go:noescape
-func p111_CMOVQNE(in *byte, out *byte)
+func p111_CMOVQLT(in *byte, out *byte)
 
-// p112_CMOVQNE runs CMOVQNE DI, DI (committed form CMOVQNE r, r).
+// p112_CMOVQNE runs CMOVQNE SI, DI (committed form CMOVQNE r, r).
 //
 //go:noescape
 func p112_CMOVQNE(in *byte, out *byte)
 
-// p113_CMPL runs CMPL SI, $-2147483648 (committed form CMPL r, imm).
+// p113_CMOVQNE runs CMOVQNE DI, DI (committed form CMOVQNE r, r).
 //
 //go:noescape
-func p113_CMPL(in *byte, out *byte)
+func p113_CMOVQNE(in *byte, out *byte)
 
-// p114_CMPL runs CMPL SI, $-1 (committed form CMPL r, imm).
+// p114_CMPL runs CMPL SI, $-2147483648 (committed form CMPL r, imm).
 //
 //go:noescape
 func p114_CMPL(in *byte, out *byte)
 
-// p115_CMPL runs CMPL SI, $0x00 (committed form CMPL r, imm).
+// p115_CMPL runs CMPL SI, $-1 (committed form CMPL r, imm).
 //
 //go:noescape
 func p115_CMPL(in *byte, out *byte)
 
-// p116_CMPL runs CMPL SI, $0x01 (committed form CMPL r, imm).
+// p116_CMPL runs CMPL SI, $0x00 (committed form CMPL r, imm).
 //
 //go:noescape
 func p116_CMPL(in *byte, out *byte)
 
-// p117_CMPL runs CMPL SI, $0x0000ffff (committed form CMPL r, imm).
+// p117_CMPL runs CMPL SI, $0x01 (committed form CMPL r, imm).
 //
 //go:noescape
 func p117_CMPL(in *byte, out *byte)
 
-// p118_CMPL runs CMPL SI, $0x7fffffff (committed form CMPL r, imm).
+// p118_CMPL runs CMPL SI, $0x0000ffff (committed form CMPL r, imm).
 //
 //go:noescape
 func p118_CMPL(in *byte, out *byte)
 
-// p119_CMPQ runs CMPQ 128(R14), $-2147483648 (committed form CMPQ m, imm).
+// p119_CMPL runs CMPL SI, $0x7fffffff (committed form CMPL r, imm).
 //
 //go:noescape
-func p119_CMPQ(in *byte, out *byte)
+func p119_CMPL(in *byte, out *byte)
 
-// p120_CMPQ runs CMPQ 128(R14), $-128 (committed form CMPQ m, imm).
+// p120_CMPQ runs CMPQ 128(R14), $-2147483648 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p120_CMPQ(in *byte, out *byte)
 
-// p121_CMPQ runs CMPQ 128(R14), $-1 (committed form CMPQ m, imm).
+// p121_CMPQ runs CMPQ 128(R14), $-128 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p121_CMPQ(in *byte, out *byte)
 
-// p122_CMPQ runs CMPQ 128(R14), $0x00 (committed form CMPQ m, imm).
+// p122_CMPQ runs CMPQ 128(R14), $-1 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p122_CMPQ(in *byte, out *byte)
 
-// p123_CMPQ runs CMPQ 128(R14), $0x01 (committed form CMPQ m, imm).
+// p123_CMPQ runs CMPQ 128(R14), $0x00 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p123_CMPQ(in *byte, out *byte)
 
-// p124_CMPQ runs CMPQ 128(R14), $0x7f (committed form CMPQ m, imm).
+// p124_CMPQ runs CMPQ 128(R14), $0x01 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p124_CMPQ(in *byte, out *byte)
 
-// p125_CMPQ runs CMPQ 128(R14), $0x00000200 (committed form CMPQ m, imm).
+// p125_CMPQ runs CMPQ 128(R14), $0x7f (committed form CMPQ m, imm).
 //
 //go:noescape
 func p125_CMPQ(in *byte, out *byte)
 
-// p126_CMPQ runs CMPQ 128(R14), $0x000003c0 (committed form CMPQ m, imm).
+// p126_CMPQ runs CMPQ 128(R14), $0x00000200 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p126_CMPQ(in *byte, out *byte)
 
-// p127_CMPQ runs CMPQ 128(R14), $0x00000400 (committed form CMPQ m, imm).
+// p127_CMPQ runs CMPQ 128(R14), $0x000003c0 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p127_CMPQ(in *byte, out *byte)
 
-// p128_CMPQ runs CMPQ 128(R14), $0x00000800 (committed form CMPQ m, imm).
+// p128_CMPQ runs CMPQ 128(R14), $0x00000400 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p128_CMPQ(in *byte, out *byte)
 
-// p129_CMPQ runs CMPQ 128(R14), $0x7fffffff (committed form CMPQ m, imm).
+// p129_CMPQ runs CMPQ 128(R14), $0x00000800 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p129_CMPQ(in *byte, out *byte)
 
-// p130_CMPQ runs CMPQ SI, $-2147483648 (committed form CMPQ r, imm).
+// p130_CMPQ runs CMPQ 128(R14), $0x7fffffff (committed form CMPQ m, imm).
 //
 //go:noescape
 func p130_CMPQ(in *byte, out *byte)
 
-// p131_CMPQ runs CMPQ SI, $-128 (committed form CMPQ r, imm).
+// p131_CMPQ runs CMPQ SI, $-2147483648 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p131_CMPQ(in *byte, out *byte)
 
-// p132_CMPQ runs CMPQ SI, $-1 (committed form CMPQ r, imm).
+// p132_CMPQ runs CMPQ SI, $-128 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p132_CMPQ(in *byte, out *byte)
 
-// p133_CMPQ runs CMPQ SI, $0x00 (committed form CMPQ r, imm).
+// p133_CMPQ runs CMPQ SI, $-1 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p133_CMPQ(in *byte, out *byte)
 
-// p134_CMPQ runs CMPQ SI, $0x01 (committed form CMPQ r, imm).
+// p134_CMPQ runs CMPQ SI, $0x00 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p134_CMPQ(in *byte, out *byte)
 
-// p135_CMPQ runs CMPQ SI, $0x02 (committed form CMPQ r, imm).
+// p135_CMPQ runs CMPQ SI, $0x01 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p135_CMPQ(in *byte, out *byte)
 
-// p136_CMPQ runs CMPQ SI, $0x04 (committed form CMPQ r, imm).
+// p136_CMPQ runs CMPQ SI, $0x02 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p136_CMPQ(in *byte, out *byte)
 
-// p137_CMPQ runs CMPQ SI, $0x08 (committed form CMPQ r, imm).
+// p137_CMPQ runs CMPQ SI, $0x04 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p137_CMPQ(in *byte, out *byte)
 
-// p138_CMPQ runs CMPQ SI, $0x0a (committed form CMPQ r, imm).
+// p138_CMPQ runs CMPQ SI, $0x08 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p138_CMPQ(in *byte, out *byte)
 
-// p139_CMPQ runs CMPQ SI, $0x0c (committed form CMPQ r, imm).
+// p139_CMPQ runs CMPQ SI, $0x0a (committed form CMPQ r, imm).
 //
 //go:noescape
 func p139_CMPQ(in *byte, out *byte)
 
-// p140_CMPQ runs CMPQ SI, $0x10 (committed form CMPQ r, imm).
+// p140_CMPQ runs CMPQ SI, $0x0c (committed form CMPQ r, imm).
 //
 //go:noescape
 func p140_CMPQ(in *byte, out *byte)
 
-// p141_CMPQ runs CMPQ SI, $0x13 (committed form CMPQ r, imm).
+// p141_CMPQ runs CMPQ SI, $0x10 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p141_CMPQ(in *byte, out *byte)
 
-// p142_CMPQ runs CMPQ SI, $0x1d (committed form CMPQ r, imm).
+// p142_CMPQ runs CMPQ SI, $0x13 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p142_CMPQ(in *byte, out *byte)
 
-// p143_CMPQ runs CMPQ SI, $0x20 (committed form CMPQ r, imm).
+// p143_CMPQ runs CMPQ SI, $0x18 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p143_CMPQ(in *byte, out *byte)
 
-// p144_CMPQ runs CMPQ SI, $0x27 (committed form CMPQ r, imm).
+// p144_CMPQ runs CMPQ SI, $0x1d (committed form CMPQ r, imm).
 //
 //go:noescape
 func p144_CMPQ(in *byte, out *byte)
 
-// p145_CMPQ runs CMPQ SI, $0x3f (committed form CMPQ r, imm).
+// p145_CMPQ runs CMPQ SI, $0x20 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p145_CMPQ(in *byte, out *byte)
 
-// p146_CMPQ runs CMPQ SI, $0x40 (committed form CMPQ r, imm).
+// p146_CMPQ runs CMPQ SI, $0x27 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p146_CMPQ(in *byte, out *byte)
 
-// p147_CMPQ runs CMPQ SI, $0x50 (committed form CMPQ r, imm).
+// p147_CMPQ runs CMPQ SI, $0x3f (committed form CMPQ r, imm).
 //
 //go:noescape
 func p147_CMPQ(in *byte, out *byte)
 
-// p148_CMPQ runs CMPQ SI, $0x7f (committed form CMPQ r, imm).
+// p148_CMPQ runs CMPQ SI, $0x40 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p148_CMPQ(in *byte, out *byte)
 
-// p149_CMPQ runs CMPQ SI, $0x80 (committed form CMPQ r, imm).
+// p149_CMPQ runs CMPQ SI, $0x50 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p149_CMPQ(in *byte, out *byte)
 
-// p150_CMPQ runs CMPQ SI, $0xc0 (committed form CMPQ r, imm).
+// p150_CMPQ runs CMPQ SI, $0x7f (committed form CMPQ r, imm).
 //
 //go:noescape
 func p150_CMPQ(in *byte, out *byte)
 
-// p151_CMPQ runs CMPQ SI, $0x00000100 (committed form CMPQ r, imm).
+// p151_CMPQ runs CMPQ SI, $0x80 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p151_CMPQ(in *byte, out *byte)
 
-// p152_CMPQ runs CMPQ SI, $0x00000140 (committed form CMPQ r, imm).
+// p152_CMPQ runs CMPQ SI, $0xc0 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p152_CMPQ(in *byte, out *byte)
 
-// p153_CMPQ runs CMPQ SI, $0x00000180 (committed form CMPQ r, imm).
+// p153_CMPQ runs CMPQ SI, $0x00000100 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p153_CMPQ(in *byte, out *byte)
 
-// p154_CMPQ runs CMPQ SI, $0x000001c0 (committed form CMPQ r, imm).
+// p154_CMPQ runs CMPQ SI, $0x00000140 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p154_CMPQ(in *byte, out *byte)
 
-// p155_CMPQ runs CMPQ SI, $0x00000200 (committed form CMPQ r, imm).
+// p155_CMPQ runs CMPQ SI, $0x00000180 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p155_CMPQ(in *byte, out *byte)
 
-// p156_CMPQ runs CMPQ SI, $0x00000240 (committed form CMPQ r, imm).
+// p156_CMPQ runs CMPQ SI, $0x000001c0 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p156_CMPQ(in *byte, out *byte)
 
-// p157_CMPQ runs CMPQ SI, $0x00000280 (committed form CMPQ r, imm).
+// p157_CMPQ runs CMPQ SI, $0x00000200 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p157_CMPQ(in *byte, out *byte)
 
-// p158_CMPQ runs CMPQ SI, $0x000002c0 (committed form CMPQ r, imm).
+// p158_CMPQ runs CMPQ SI, $0x00000240 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p158_CMPQ(in *byte, out *byte)
 
-// p159_CMPQ runs CMPQ SI, $0x00000300 (committed form CMPQ r, imm).
+// p159_CMPQ runs CMPQ SI, $0x00000280 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p159_CMPQ(in *byte, out *byte)
 
-// p160_CMPQ runs CMPQ SI, $0x00000340 (committed form CMPQ r, imm).
+// p160_CMPQ runs CMPQ SI, $0x000002c0 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p160_CMPQ(in *byte, out *byte)
 
-// p161_CMPQ runs CMPQ SI, $0x00000380 (committed form CMPQ r, imm).
+// p161_CMPQ runs CMPQ SI, $0x00000300 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p161_CMPQ(in *byte, out *byte)
 
-// p162_CMPQ runs CMPQ SI, $0x00000400 (committed form CMPQ r, imm).
+// p162_CMPQ runs CMPQ SI, $0x00000340 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p162_CMPQ(in *byte, out *byte)
 
-// p163_CMPQ runs CMPQ SI, $0x00000800 (committed form CMPQ r, imm).
+// p163_CMPQ runs CMPQ SI, $0x00000380 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p163_CMPQ(in *byte, out *byte)
 
-// p164_CMPQ runs CMPQ SI, $0x7fffffff (committed form CMPQ r, imm).
+// p164_CMPQ runs CMPQ SI, $0x00000400 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p164_CMPQ(in *byte, out *byte)
 
-// p165_CMPQ runs CMPQ SI, DI (committed form CMPQ r, r).
+// p165_CMPQ runs CMPQ SI, $0x00000800 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p165_CMPQ(in *byte, out *byte)
 
-// p166_CMPQ runs CMPQ DI, DI (committed form CMPQ r, r).
+// p166_CMPQ runs CMPQ SI, $0x7fffffff (committed form CMPQ r, imm).
 //
 //go:noescape
 func p166_CMPQ(in *byte, out *byte)
 
-// p167_DECQ runs DECQ SI (committed form DECQ r).
+// p167_CMPQ runs CMPQ SI, DI (committed form CMPQ r, r).
 //
 //go:noescape
-func p167_DECQ(in *byte, out *byte)
+func p167_CMPQ(in *byte, out *byte)
 
-// p168_IMULQ runs IMULQ 128(R14), SI (committed form IMULQ m, r).
+// p168_CMPQ runs CMPQ DI, DI (committed form CMPQ r, r).
 //
 //go:noescape
-func p168_IMULQ(in *byte, out *byte)
+func p168_CMPQ(in *byte, out *byte)
 
-// p169_IMULQ runs IMULQ SI, DI (committed form IMULQ r, r).
+// p169_DECQ runs DECQ SI (committed form DECQ r).
 //
 //go:noescape
-func p169_IMULQ(in *byte, out *byte)
+func p169_DECQ(in *byte, out *byte)
 
-// p170_IMULQ runs IMULQ DI, DI (committed form IMULQ r, r).
+// p170_IMULQ runs IMULQ 128(R14), SI (committed form IMULQ m, r).
 //
 //go:noescape
 func p170_IMULQ(in *byte, out *byte)
 
-// p171_INCQ runs INCQ SI (committed form INCQ r).
+// p171_IMULQ runs IMULQ SI, DI (committed form IMULQ r, r).
 //
 //go:noescape
-func p171_INCQ(in *byte, out *byte)
+func p171_IMULQ(in *byte, out *byte)
 
-// p172_JA runs JA taken (committed form JA label).
+// p172_IMULQ runs IMULQ DI, DI (committed form IMULQ r, r).
 //
 //go:noescape
-func p172_JA(in *byte, out *byte)
+func p172_IMULQ(in *byte, out *byte)
 
-// p173_JAE runs JAE taken (committed form JAE label).
+// p173_INCQ runs INCQ SI (committed form INCQ r).
 //
 //go:noescape
-func p173_JAE(in *byte, out *byte)
+func p173_INCQ(in *byte, out *byte)
 
-// p174_JB runs JB taken (committed form JB label).
+// p174_JA runs JA taken (committed form JA label).
 //
 //go:noescape
-func p174_JB(in *byte, out *byte)
+func p174_JA(in *byte, out *byte)
 
-// p175_JBE runs JBE taken (committed form JBE label).
+// p175_JAE runs JAE taken (committed form JAE label).
 //
 //go:noescape
-func p175_JBE(in *byte, out *byte)
+func p175_JAE(in *byte, out *byte)
 
-// p176_JE runs JE taken (committed form JE label).
+// p176_JB runs JB taken (committed form JB label).
 //
 //go:noescape
-func p176_JE(in *byte, out *byte)
+func p176_JB(in *byte, out *byte)
 
-// p177_JMP runs JMP skip (committed form JMP label).
+// p177_JBE runs JBE taken (committed form JBE label).
 //
 //go:noescape
-func p177_JMP(in *byte, out *byte)
+func p177_JBE(in *byte, out *byte)
 
-// p178_JNE runs JNE taken (committed form JNE label).
+// p178_JE runs JE taken (committed form JE label).
 //
 //go:noescape
-func p178_JNE(in *byte, out *byte)
+func p178_JE(in *byte, out *byte)
 
-// p179_JNZ runs JNZ taken (committed form JNZ label).
+// p179_JMP runs JMP skip (committed form JMP label).
 //
 //go:noescape
-func p179_JNZ(in *byte, out *byte)
+func p179_JMP(in *byte, out *byte)
 
-// p180_JZ runs JZ taken (committed form JZ label).
+// p180_JNE runs JNE taken (committed form JNE label).
 //
 //go:noescape
-func p180_JZ(in *byte, out *byte)
+func p180_JNE(in *byte, out *byte)
 
-// p181_KMOVQ runs KMOVQ SI, K3 (committed form KMOVQ r, k).
+// p181_JNZ runs JNZ taken (committed form JNZ label).
 //
 //go:noescape
-func p181_KMOVQ(in *byte, out *byte)
+func p181_JNZ(in *byte, out *byte)
 
-// p182_KMOVW runs KMOVW K3, SI (committed form KMOVW k, r).
+// p182_JZ runs JZ taken (committed form JZ label).
 //
 //go:noescape
-func p182_KMOVW(in *byte, out *byte)
+func p182_JZ(in *byte, out *byte)
 
-// p183_KMOVW runs KMOVW SI, K3 (committed form KMOVW r, k).
+// p183_KMOVQ runs KMOVQ SI, K3 (committed form KMOVQ r, k).
 //
 //go:noescape
-func p183_KMOVW(in *byte, out *byte)
+func p183_KMOVQ(in *byte, out *byte)
 
-// p184_KXORW runs KXORW K3, K5, K6 (committed form KXORW k, k, k).
+// p184_KMOVW runs KMOVW K3, SI (committed form KMOVW k, r).
 //
 //go:noescape
-func p184_KXORW(in *byte, out *byte)
+func p184_KMOVW(in *byte, out *byte)
 
-// p185_KXORW runs KXORW K6, K6, K6 (committed form KXORW k, k, k).
+// p185_KMOVW runs KMOVW SI, K3 (committed form KMOVW r, k).
 //
 //go:noescape
-func p185_KXORW(in *byte, out *byte)
+func p185_KMOVW(in *byte, out *byte)
 
-// p186_LEAL runs LEAL 16(SI), SI (committed form LEAL m, r).
+// p186_KXORW runs KXORW K3, K5, K6 (committed form KXORW k, k, k).
 //
 //go:noescape
-func p186_LEAL(in *byte, out *byte)
+func p186_KXORW(in *byte, out *byte)
 
-// p187_LEAL runs LEAL -8(SI)(DI*1), SI (committed form LEAL m, r).
+// p187_KXORW runs KXORW K6, K6, K6 (committed form KXORW k, k, k).
 //
 //go:noescape
-func p187_LEAL(in *byte, out *byte)
+func p187_KXORW(in *byte, out *byte)
 
-// p188_LEAL runs LEAL 2147483647(SI)(DI*2), SI (committed form LEAL m, r).
+// p188_LEAL runs LEAL 16(SI), SI (committed form LEAL m, r).
 //
 //go:noescape
 func p188_LEAL(in *byte, out *byte)
 
-// p189_LEAL runs LEAL -2147483648(SI)(DI*4), SI (committed form LEAL m, r).
+// p189_LEAL runs LEAL -8(SI)(DI*1), SI (committed form LEAL m, r).
 //
 //go:noescape
 func p189_LEAL(in *byte, out *byte)
 
-// p190_LEAL runs LEAL 3(SI)(DI*8), SI (committed form LEAL m, r).
+// p190_LEAL runs LEAL 2147483647(SI)(DI*2), SI (committed form LEAL m, r).
 //
 //go:noescape
 func p190_LEAL(in *byte, out *byte)
 
-// p191_LEAL runs LEAL -1(BX)(BX*8), SI (committed form LEAL m, r).
+// p191_LEAL runs LEAL -2147483648(SI)(DI*4), SI (committed form LEAL m, r).
 //
 //go:noescape
 func p191_LEAL(in *byte, out *byte)
 
-// p192_LEAQ runs LEAQ 16(SI), SI (committed form LEAQ m, r).
+// p192_LEAL runs LEAL 3(SI)(DI*8), SI (committed form LEAL m, r).
 //
 //go:noescape
-func p192_LEAQ(in *byte, out *byte)
+func p192_LEAL(in *byte, out *byte)
 
-// p193_LEAQ runs LEAQ -8(SI)(DI*1), SI (committed form LEAQ m, r).
+// p193_LEAL runs LEAL -1(BX)(BX*8), SI (committed form LEAL m, r).
 //
 //go:noescape
-func p193_LEAQ(in *byte, out *byte)
+func p193_LEAL(in *byte, out *byte)
 
-// p194_LEAQ runs LEAQ 2147483647(SI)(DI*2), SI (committed form LEAQ m, r).
+// p194_LEAQ runs LEAQ 16(SI), SI (committed form LEAQ m, r).
 //
 //go:noescape
 func p194_LEAQ(in *byte, out *byte)
 
-// p195_LEAQ runs LEAQ -2147483648(SI)(DI*4), SI (committed form LEAQ m, r).
+// p195_LEAQ runs LEAQ -8(SI)(DI*1), SI (committed form LEAQ m, r).
 //
 //go:noescape
 func p195_LEAQ(in *byte, out *byte)
 
-// p196_LEAQ runs LEAQ 3(SI)(DI*8), SI (committed form LEAQ m, r).
+// p196_LEAQ runs LEAQ 2147483647(SI)(DI*2), SI (committed form LEAQ m, r).
 //
 //go:noescape
 func p196_LEAQ(in *byte, out *byte)
 
-// p197_LEAQ runs LEAQ -1(BX)(BX*8), SI (committed form LEAQ m, r).
+// p197_LEAQ runs LEAQ -2147483648(SI)(DI*4), SI (committed form LEAQ m, r).
 //
 //go:noescape
 func p197_LEAQ(in *byte, out *byte)
 
-// p198_MOVB runs MOVB 128(R14), SI (committed form MOVB m, r).
+// p198_LEAQ runs LEAQ 3(SI)(DI*8), SI (committed form LEAQ m, r).
 //
 //go:noescape
-func p198_MOVB(in *byte, out *byte)
+func p198_LEAQ(in *byte, out *byte)
 
-// p199_MOVB runs MOVB SI, 104(R15) (committed form MOVB r, m).
+// p199_LEAQ runs LEAQ -1(BX)(BX*8), SI (committed form LEAQ m, r).
 //
 //go:noescape
-func p199_MOVB(in *byte, out *byte)
+func p199_LEAQ(in *byte, out *byte)
 
-// p200_MOVB runs MOVB BL, 104(R15) (committed form MOVB r8, m).
+// p200_MOVB runs MOVB 128(R14), SI (committed form MOVB m, r).
 //
 //go:noescape
 func p200_MOVB(in *byte, out *byte)
 
-// p201_MOVBQZX runs MOVBQZX 128(R14), SI (committed form MOVBQZX m, r).
+// p201_MOVB runs MOVB SI, 104(R15) (committed form MOVB r, m).
 //
 //go:noescape
-func p201_MOVBQZX(in *byte, out *byte)
+func p201_MOVB(in *byte, out *byte)
 
-// p202_MOVHPS runs MOVHPS 192(R14), X3 (committed form MOVHPS m, x).
+// p202_MOVB runs MOVB BL, 104(R15) (committed form MOVB r8, m).
 //
 //go:noescape
-func p202_MOVHPS(in *byte, out *byte)
+func p202_MOVB(in *byte, out *byte)
 
-// p203_MOVHPS runs MOVHPS 160(R14), X3 (committed form MOVHPS m, x).
+// p203_MOVBQZX runs MOVBQZX 128(R14), SI (committed form MOVBQZX m, r).
 //
 //go:noescape
-func p203_MOVHPS(in *byte, out *byte)
+func p203_MOVBQZX(in *byte, out *byte)
 
-// p204_MOVL runs MOVL $0x00000000, SI (committed form MOVL imm, r).
+// p204_MOVHPS runs MOVHPS 192(R14), X3 (committed form MOVHPS m, x).
 //
 //go:noescape
-func p204_MOVL(in *byte, out *byte)
+func p204_MOVHPS(in *byte, out *byte)
 
-// p205_MOVL runs MOVL $0x00000001, SI (committed form MOVL imm, r).
+// p205_MOVHPS runs MOVHPS 160(R14), X3 (committed form MOVHPS m, x).
 //
 //go:noescape
-func p205_MOVL(in *byte, out *byte)
+func p205_MOVHPS(in *byte, out *byte)
 
-// p206_MOVL runs MOVL $0x7fffffff, SI (committed form MOVL imm, r).
+// p206_MOVL runs MOVL $0x00000000, SI (committed form MOVL imm, r).
 //
 //go:noescape
 func p206_MOVL(in *byte, out *byte)
 
-// p207_MOVL runs MOVL $0x80000000, SI (committed form MOVL imm, r).
+// p207_MOVL runs MOVL $0x00000001, SI (committed form MOVL imm, r).
 //
 //go:noescape
 func p207_MOVL(in *byte, out *byte)
 
-// p208_MOVL runs MOVL $0xffffffff, SI (committed form MOVL imm, r).
+// p208_MOVL runs MOVL $0x7fffffff, SI (committed form MOVL imm, r).
 //
 //go:noescape
 func p208_MOVL(in *byte, out *byte)
 
-// p209_MOVL runs MOVL 128(R14), SI (committed form MOVL m, r).
+// p209_MOVL runs MOVL $0x80000000, SI (committed form MOVL imm, r).
 //
 //go:noescape
 func p209_MOVL(in *byte, out *byte)
 
-// p210_MOVL runs MOVL SI, 104(R15) (committed form MOVL r, m).
+// p210_MOVL runs MOVL $0xffffffff, SI (committed form MOVL imm, r).
 //
 //go:noescape
 func p210_MOVL(in *byte, out *byte)
 
-// p211_MOVOU runs MOVOU 192(R14), X3 (committed form MOVOU m, x).
+// p211_MOVL runs MOVL 128(R14), SI (committed form MOVL m, r).
 //
 //go:noescape
-func p211_MOVOU(in *byte, out *byte)
+func p211_MOVL(in *byte, out *byte)
 
-// p212_MOVOU runs MOVOU 160(R14), X3 (committed form MOVOU m, x).
+// p212_MOVL runs MOVL SI, 104(R15) (committed form MOVL r, m).
 //
 //go:noescape
-func p212_MOVOU(in *byte, out *byte)
+func p212_MOVL(in *byte, out *byte)
 
-// p213_MOVOU runs MOVOU X3, 168(R15) (committed form MOVOU x, m).
+// p213_MOVL runs MOVL SI, DI (committed form MOVL r, r).
 //
 //go:noescape
-func p213_MOVOU(in *byte, out *byte)
+func p213_MOVL(in *byte, out *byte)
 
-// p214_MOVOU runs MOVOU X3, 136(R15) (committed form MOVOU x, m).
+// p214_MOVL runs MOVL DI, DI (committed form MOVL r, r).
 //
 //go:noescape
-func p214_MOVOU(in *byte, out *byte)
+func p214_MOVL(in *byte, out *byte)
 
-// p215_MOVOU runs MOVOU X3, X9 (committed form MOVOU x, x).
+// p215_MOVOU runs MOVOU 192(R14), X3 (committed form MOVOU m, x).
 //
 //go:noescape
 func p215_MOVOU(in *byte, out *byte)
 
-// p216_MOVOU runs MOVOU X3, X9 (committed form MOVOU x, x).
+// p216_MOVOU runs MOVOU 160(R14), X3 (committed form MOVOU m, x).
 //
 //go:noescape
 func p216_MOVOU(in *byte, out *byte)
 
-// p217_MOVOU runs MOVOU X9, X9 (committed form MOVOU x, x).
+// p217_MOVOU runs MOVOU X3, 168(R15) (committed form MOVOU x, m).
 //
 //go:noescape
 func p217_MOVOU(in *byte, out *byte)
 
-// p218_MOVOU runs MOVOU X9, X9 (committed form MOVOU x, x).
+// p218_MOVOU runs MOVOU X3, 136(R15) (committed form MOVOU x, m).
 //
 //go:noescape
 func p218_MOVOU(in *byte, out *byte)
 
-// p219_MOVQ runs MOVQ $0x8000000000000000, SI (committed form MOVQ imm, r).
+// p219_MOVOU runs MOVOU X3, X9 (committed form MOVOU x, x).
 //
 //go:noescape
-func p219_MOVQ(in *byte, out *byte)
+func p219_MOVOU(in *byte, out *byte)
 
-// p220_MOVQ runs MOVQ $-2147483648, SI (committed form MOVQ imm, r).
+// p220_MOVOU runs MOVOU X3, X9 (committed form MOVOU x, x).
 //
 //go:noescape
-func p220_MOVQ(in *byte, out *byte)
+func p220_MOVOU(in *byte, out *byte)
 
-// p221_MOVQ runs MOVQ $-1, SI (committed form MOVQ imm, r).
+// p221_MOVOU runs MOVOU X9, X9 (committed form MOVOU x, x).
 //
 //go:noescape
-func p221_MOVQ(in *byte, out *byte)
+func p221_MOVOU(in *byte, out *byte)
 
-// p222_MOVQ runs MOVQ $0x00000000, SI (committed form MOVQ imm, r).
+// p222_MOVOU runs MOVOU X9, X9 (committed form MOVOU x, x).
 //
 //go:noescape
-func p222_MOVQ(in *byte, out *byte)
+func p222_MOVOU(in *byte, out *byte)
 
-// p223_MOVQ runs MOVQ $0x00000001, SI (committed form MOVQ imm, r).
+// p223_MOVQ runs MOVQ $0x8000000000000000, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p223_MOVQ(in *byte, out *byte)
 
-// p224_MOVQ runs MOVQ $0x00000007, SI (committed form MOVQ imm, r).
+// p224_MOVQ runs MOVQ $-2147483648, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p224_MOVQ(in *byte, out *byte)
 
-// p225_MOVQ runs MOVQ $0x00000008, SI (committed form MOVQ imm, r).
+// p225_MOVQ runs MOVQ $-1, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p225_MOVQ(in *byte, out *byte)
 
-// p226_MOVQ runs MOVQ $0x0000000a, SI (committed form MOVQ imm, r).
+// p226_MOVQ runs MOVQ $0x00000000, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p226_MOVQ(in *byte, out *byte)
 
-// p227_MOVQ runs MOVQ $0x0000000c, SI (committed form MOVQ imm, r).
+// p227_MOVQ runs MOVQ $0x00000001, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p227_MOVQ(in *byte, out *byte)
 
-// p228_MOVQ runs MOVQ $0x0000000f, SI (committed form MOVQ imm, r).
+// p228_MOVQ runs MOVQ $0x00000007, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p228_MOVQ(in *byte, out *byte)
 
-// p229_MOVQ runs MOVQ $0x00000010, SI (committed form MOVQ imm, r).
+// p229_MOVQ runs MOVQ $0x00000008, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p229_MOVQ(in *byte, out *byte)
 
-// p230_MOVQ runs MOVQ $0x00000017, SI (committed form MOVQ imm, r).
+// p230_MOVQ runs MOVQ $0x0000000a, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p230_MOVQ(in *byte, out *byte)
 
-// p231_MOVQ runs MOVQ $0x00000018, SI (committed form MOVQ imm, r).
+// p231_MOVQ runs MOVQ $0x0000000c, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p231_MOVQ(in *byte, out *byte)
 
-// p232_MOVQ runs MOVQ $0x0000001f, SI (committed form MOVQ imm, r).
+// p232_MOVQ runs MOVQ $0x0000000f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p232_MOVQ(in *byte, out *byte)
 
-// p233_MOVQ runs MOVQ $0x00000020, SI (committed form MOVQ imm, r).
+// p233_MOVQ runs MOVQ $0x00000010, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p233_MOVQ(in *byte, out *byte)
 
-// p234_MOVQ runs MOVQ $0x0000002f, SI (committed form MOVQ imm, r).
+// p234_MOVQ runs MOVQ $0x00000017, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p234_MOVQ(in *byte, out *byte)
 
-// p235_MOVQ runs MOVQ $0x00000030, SI (committed form MOVQ imm, r).
+// p235_MOVQ runs MOVQ $0x00000018, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p235_MOVQ(in *byte, out *byte)
 
-// p236_MOVQ runs MOVQ $0x0000003f, SI (committed form MOVQ imm, r).
+// p236_MOVQ runs MOVQ $0x0000001f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p236_MOVQ(in *byte, out *byte)
 
-// p237_MOVQ runs MOVQ $0x00000040, SI (committed form MOVQ imm, r).
+// p237_MOVQ runs MOVQ $0x00000020, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p237_MOVQ(in *byte, out *byte)
 
-// p238_MOVQ runs MOVQ $0x0000007f, SI (committed form MOVQ imm, r).
+// p238_MOVQ runs MOVQ $0x0000002f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p238_MOVQ(in *byte, out *byte)
 
-// p239_MOVQ runs MOVQ $0x00000080, SI (committed form MOVQ imm, r).
+// p239_MOVQ runs MOVQ $0x00000030, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p239_MOVQ(in *byte, out *byte)
 
-// p240_MOVQ runs MOVQ $0x000001c0, SI (committed form MOVQ imm, r).
+// p240_MOVQ runs MOVQ $0x0000003f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p240_MOVQ(in *byte, out *byte)
 
-// p241_MOVQ runs MOVQ $0x00000200, SI (committed form MOVQ imm, r).
+// p241_MOVQ runs MOVQ $0x00000040, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p241_MOVQ(in *byte, out *byte)
 
-// p242_MOVQ runs MOVQ $0x00000400, SI (committed form MOVQ imm, r).
+// p242_MOVQ runs MOVQ $0x0000007f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p242_MOVQ(in *byte, out *byte)
 
-// p243_MOVQ runs MOVQ $0x000007c0, SI (committed form MOVQ imm, r).
+// p243_MOVQ runs MOVQ $0x00000080, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p243_MOVQ(in *byte, out *byte)
 
-// p244_MOVQ runs MOVQ $0x7fffffff, SI (committed form MOVQ imm, r).
+// p244_MOVQ runs MOVQ $0x000001c0, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p244_MOVQ(in *byte, out *byte)
 
-// p245_MOVQ runs MOVQ $0x80000000, SI (committed form MOVQ imm, r).
+// p245_MOVQ runs MOVQ $0x00000200, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p245_MOVQ(in *byte, out *byte)
 
-// p246_MOVQ runs MOVQ $0xffffffff, SI (committed form MOVQ imm, r).
+// p246_MOVQ runs MOVQ $0x00000400, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p246_MOVQ(in *byte, out *byte)
 
-// p247_MOVQ runs MOVQ $0x000fffffffffffff, SI (committed form MOVQ imm, r).
+// p247_MOVQ runs MOVQ $0x000007c0, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p247_MOVQ(in *byte, out *byte)
 
-// p248_MOVQ runs MOVQ $0x0ffffffc0ffffffc, SI (committed form MOVQ imm, r).
+// p248_MOVQ runs MOVQ $0x7fffffff, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p248_MOVQ(in *byte, out *byte)
 
-// p249_MOVQ runs MOVQ $0x0ffffffc0fffffff, SI (committed form MOVQ imm, r).
+// p249_MOVQ runs MOVQ $0x80000000, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p249_MOVQ(in *byte, out *byte)
 
-// p250_MOVQ runs MOVQ $0x123456789abcdef0, SI (committed form MOVQ imm, r).
+// p250_MOVQ runs MOVQ $0xffffffff, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p250_MOVQ(in *byte, out *byte)
 
-// p251_MOVQ runs MOVQ 128(R14), SI (committed form MOVQ m, r).
+// p251_MOVQ runs MOVQ $0x000fffffffffffff, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p251_MOVQ(in *byte, out *byte)
 
-// p252_MOVQ runs MOVQ 192(R14), X3 (committed form MOVQ m, x).
+// p252_MOVQ runs MOVQ $0x0ffffffc0ffffffc, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p252_MOVQ(in *byte, out *byte)
 
-// p253_MOVQ runs MOVQ 160(R14), X3 (committed form MOVQ m, x).
+// p253_MOVQ runs MOVQ $0x0ffffffc0fffffff, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p253_MOVQ(in *byte, out *byte)
 
-// p254_MOVQ runs MOVQ SI, 104(R15) (committed form MOVQ r, m).
+// p254_MOVQ runs MOVQ $0x123456789abcdef0, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p254_MOVQ(in *byte, out *byte)
 
-// p255_MOVQ runs MOVQ SI, DI (committed form MOVQ r, r).
+// p255_MOVQ runs MOVQ 128(R14), SI (committed form MOVQ m, r).
 //
 //go:noescape
 func p255_MOVQ(in *byte, out *byte)
 
-// p256_MOVQ runs MOVQ DI, DI (committed form MOVQ r, r).
+// p256_MOVQ runs MOVQ 192(R14), X3 (committed form MOVQ m, x).
 //
 //go:noescape
 func p256_MOVQ(in *byte, out *byte)
 
-// p257_MOVQ runs MOVQ SI, X3 (committed form MOVQ r, x).
+// p257_MOVQ runs MOVQ 160(R14), X3 (committed form MOVQ m, x).
 //
 //go:noescape
 func p257_MOVQ(in *byte, out *byte)
 
-// p258_MOVQ runs MOVQ SI, X3 (committed form MOVQ r, x).
+// p258_MOVQ runs MOVQ SI, 104(R15) (committed form MOVQ r, m).
 //
 //go:noescape
 func p258_MOVQ(in *byte, out *byte)
 
-// p259_MOVQ runs MOVQ X3, 168(R15) (committed form MOVQ x, m).
+// p259_MOVQ runs MOVQ SI, DI (committed form MOVQ r, r).
 //
 //go:noescape
 func p259_MOVQ(in *byte, out *byte)
 
-// p260_MOVQ runs MOVQ X3, 136(R15) (committed form MOVQ x, m).
+// p260_MOVQ runs MOVQ DI, DI (committed form MOVQ r, r).
 //
 //go:noescape
 func p260_MOVQ(in *byte, out *byte)
 
-// p261_MOVQ runs MOVQ X3, SI (committed form MOVQ x, r).
+// p261_MOVQ runs MOVQ SI, X3 (committed form MOVQ r, x).
 //
 //go:noescape
 func p261_MOVQ(in *byte, out *byte)
 
-// p262_MOVQ runs MOVQ X3, SI (committed form MOVQ x, r).
+// p262_MOVQ runs MOVQ SI, X3 (committed form MOVQ r, x).
 //
 //go:noescape
 func p262_MOVQ(in *byte, out *byte)
 
-// p263_MOVW runs MOVW 128(R14), SI (committed form MOVW m, r).
+// p263_MOVQ runs MOVQ X3, 168(R15) (committed form MOVQ x, m).
 //
 //go:noescape
-func p263_MOVW(in *byte, out *byte)
+func p263_MOVQ(in *byte, out *byte)
 
-// p264_MOVW runs MOVW SI, 104(R15) (committed form MOVW r, m).
+// p264_MOVQ runs MOVQ X3, 136(R15) (committed form MOVQ x, m).
 //
 //go:noescape
-func p264_MOVW(in *byte, out *byte)
+func p264_MOVQ(in *byte, out *byte)
 
-// p265_MOVWQZX runs MOVWQZX 128(R14), SI (committed form MOVWQZX m, r).
+// p265_MOVQ runs MOVQ X3, SI (committed form MOVQ x, r).
 //
 //go:noescape
-func p265_MOVWQZX(in *byte, out *byte)
+func p265_MOVQ(in *byte, out *byte)
 
-// p266_MULQ runs MULQ SI (committed form MULQ r).
+// p266_MOVQ runs MOVQ X3, SI (committed form MOVQ x, r).
 //
 //go:noescape
-func p266_MULQ(in *byte, out *byte)
+func p266_MOVQ(in *byte, out *byte)
 
-// p267_MULXQ runs MULXQ 128(R14), SI, DI (committed form MULXQ m, r, r).
+// p267_MOVW runs MOVW 128(R14), SI (committed form MOVW m, r).
 //
 //go:noescape
-func p267_MULXQ(in *byte, out *byte)
+func p267_MOVW(in *byte, out *byte)
 
-// p268_MULXQ runs MULXQ 128(R14), DI, DI (committed form MULXQ m, r, r).
+// p268_MOVW runs MOVW SI, 104(R15) (committed form MOVW r, m).
 //
 //go:noescape
-func p268_MULXQ(in *byte, out *byte)
+func p268_MOVW(in *byte, out *byte)
 
-// p269_MULXQ runs MULXQ SI, DI, BX (committed form MULXQ r, r, r).
+// p269_MOVWQZX runs MOVWQZX 128(R14), SI (committed form MOVWQZX m, r).
 //
 //go:noescape
-func p269_MULXQ(in *byte, out *byte)
+func p269_MOVWQZX(in *byte, out *byte)
 
-// p270_MULXQ runs MULXQ BX, BX, BX (committed form MULXQ r, r, r).
+// p270_MULQ runs MULQ SI (committed form MULQ r).
 //
 //go:noescape
-func p270_MULXQ(in *byte, out *byte)
+func p270_MULQ(in *byte, out *byte)
 
-// p271_NEGQ runs NEGQ SI (committed form NEGQ r).
+// p271_MULXQ runs MULXQ 128(R14), SI, DI (committed form MULXQ m, r, r).
 //
 //go:noescape
-func p271_NEGQ(in *byte, out *byte)
+func p271_MULXQ(in *byte, out *byte)
 
-// p272_ORQ runs ORQ SI, DI (committed form ORQ r, r).
+// p272_MULXQ runs MULXQ 128(R14), DI, DI (committed form MULXQ m, r, r).
 //
 //go:noescape
-func p272_ORQ(in *byte, out *byte)
+func p272_MULXQ(in *byte, out *byte)
 
-// p273_ORQ runs ORQ DI, DI (committed form ORQ r, r).
+// p273_MULXQ runs MULXQ SI, DI, BX (committed form MULXQ r, r, r).
 //
 //go:noescape
-func p273_ORQ(in *byte, out *byte)
+func p273_MULXQ(in *byte, out *byte)
 
-// p274_PADDL runs PADDL 192(R14), X3 (committed form PADDL m, x).
+// p274_MULXQ runs MULXQ BX, BX, BX (committed form MULXQ r, r, r).
 //
 //go:noescape
-func p274_PADDL(in *byte, out *byte)
+func p274_MULXQ(in *byte, out *byte)
 
-// p275_PADDL runs PADDL 160(R14), X3 (committed form PADDL m, x).
+// p275_NEGQ runs NEGQ SI (committed form NEGQ r).
 //
 //go:noescape
-func p275_PADDL(in *byte, out *byte)
+func p275_NEGQ(in *byte, out *byte)
 
-// p276_PADDL runs PADDL X3, X9 (committed form PADDL x, x).
+// p276_ORQ runs ORQ SI, DI (committed form ORQ r, r).
 //
 //go:noescape
-func p276_PADDL(in *byte, out *byte)
+func p276_ORQ(in *byte, out *byte)
 
-// p277_PADDL runs PADDL X3, X9 (committed form PADDL x, x).
+// p277_ORQ runs ORQ DI, DI (committed form ORQ r, r).
 //
 //go:noescape
-func p277_PADDL(in *byte, out *byte)
+func p277_ORQ(in *byte, out *byte)
 
-// p278_PADDL runs PADDL X9, X9 (committed form PADDL x, x).
+// p278_PADDL runs PADDL 192(R14), X3 (committed form PADDL m, x).
 //
 //go:noescape
 func p278_PADDL(in *byte, out *byte)
 
-// p279_PADDL runs PADDL X9, X9 (committed form PADDL x, x).
+// p279_PADDL runs PADDL 160(R14), X3 (committed form PADDL m, x).
 //
 //go:noescape
 func p279_PADDL(in *byte, out *byte)
 
-// p280_PADDQ runs PADDQ X3, X9 (committed form PADDQ x, x).
+// p280_PADDL runs PADDL X3, X9 (committed form PADDL x, x).
 //
 //go:noescape
-func p280_PADDQ(in *byte, out *byte)
+func p280_PADDL(in *byte, out *byte)
 
-// p281_PADDQ runs PADDQ X3, X9 (committed form PADDQ x, x).
+// p281_PADDL runs PADDL X3, X9 (committed form PADDL x, x).
 //
 //go:noescape
-func p281_PADDQ(in *byte, out *byte)
+func p281_PADDL(in *byte, out *byte)
 
-// p282_PADDQ runs PADDQ X9, X9 (committed form PADDQ x, x).
+// p282_PADDL runs PADDL X9, X9 (committed form PADDL x, x).
 //
 //go:noescape
-func p282_PADDQ(in *byte, out *byte)
+func p282_PADDL(in *byte, out *byte)
 
-// p283_PADDQ runs PADDQ X9, X9 (committed form PADDQ x, x).
+// p283_PADDL runs PADDL X9, X9 (committed form PADDL x, x).
 //
 //go:noescape
-func p283_PADDQ(in *byte, out *byte)
+func p283_PADDL(in *byte, out *byte)
 
-// p284_PAND runs PAND 192(R14), X3 (committed form PAND m, x).
+// p284_PADDQ runs PADDQ X3, X9 (committed form PADDQ x, x).
 //
 //go:noescape
-func p284_PAND(in *byte, out *byte)
+func p284_PADDQ(in *byte, out *byte)
 
-// p285_PAND runs PAND 160(R14), X3 (committed form PAND m, x).
+// p285_PADDQ runs PADDQ X3, X9 (committed form PADDQ x, x).
 //
 //go:noescape
-func p285_PAND(in *byte, out *byte)
+func p285_PADDQ(in *byte, out *byte)
 
-// p286_PAND runs PAND X3, X9 (committed form PAND x, x).
+// p286_PADDQ runs PADDQ X9, X9 (committed form PADDQ x, x).
 //
 //go:noescape
-func p286_PAND(in *byte, out *byte)
+func p286_PADDQ(in *byte, out *byte)
 
-// p287_PAND runs PAND X3, X9 (committed form PAND x, x).
+// p287_PADDQ runs PADDQ X9, X9 (committed form PADDQ x, x).
 //
 //go:noescape
-func p287_PAND(in *byte, out *byte)
+func p287_PADDQ(in *byte, out *byte)
 
-// p288_PAND runs PAND X9, X9 (committed form PAND x, x).
+// p288_PAND runs PAND 192(R14), X3 (committed form PAND m, x).
 //
 //go:noescape
 func p288_PAND(in *byte, out *byte)
 
-// p289_PAND runs PAND X9, X9 (committed form PAND x, x).
+// p289_PAND runs PAND 160(R14), X3 (committed form PAND m, x).
 //
 //go:noescape
 func p289_PAND(in *byte, out *byte)
 
-// p290_PCLMULQDQ runs PCLMULQDQ $0x00, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p290_PAND runs PAND X3, X9 (committed form PAND x, x).
 //
 //go:noescape
-func p290_PCLMULQDQ(in *byte, out *byte)
+func p290_PAND(in *byte, out *byte)
 
-// p291_PCLMULQDQ runs PCLMULQDQ $0x00, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p291_PAND runs PAND X3, X9 (committed form PAND x, x).
 //
 //go:noescape
-func p291_PCLMULQDQ(in *byte, out *byte)
+func p291_PAND(in *byte, out *byte)
 
-// p292_PCLMULQDQ runs PCLMULQDQ $0x01, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p292_PAND runs PAND X9, X9 (committed form PAND x, x).
 //
 //go:noescape
-func p292_PCLMULQDQ(in *byte, out *byte)
+func p292_PAND(in *byte, out *byte)
 
-// p293_PCLMULQDQ runs PCLMULQDQ $0x01, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p293_PAND runs PAND X9, X9 (committed form PAND x, x).
 //
 //go:noescape
-func p293_PCLMULQDQ(in *byte, out *byte)
+func p293_PAND(in *byte, out *byte)
 
-// p294_PCLMULQDQ runs PCLMULQDQ $0x10, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p294_PCLMULQDQ runs PCLMULQDQ $0x00, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p294_PCLMULQDQ(in *byte, out *byte)
 
-// p295_PCLMULQDQ runs PCLMULQDQ $0x10, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p295_PCLMULQDQ runs PCLMULQDQ $0x00, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p295_PCLMULQDQ(in *byte, out *byte)
 
-// p296_PCLMULQDQ runs PCLMULQDQ $0x11, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p296_PCLMULQDQ runs PCLMULQDQ $0x01, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p296_PCLMULQDQ(in *byte, out *byte)
 
-// p297_PCLMULQDQ runs PCLMULQDQ $0x11, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p297_PCLMULQDQ runs PCLMULQDQ $0x01, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p297_PCLMULQDQ(in *byte, out *byte)
 
-// p298_PCLMULQDQ runs PCLMULQDQ $0x00, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p298_PCLMULQDQ runs PCLMULQDQ $0x10, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p298_PCLMULQDQ(in *byte, out *byte)
 
-// p299_PCLMULQDQ runs PCLMULQDQ $0x00, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p299_PCLMULQDQ runs PCLMULQDQ $0x10, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p299_PCLMULQDQ(in *byte, out *byte)
 
-// p300_PCLMULQDQ runs PCLMULQDQ $0x01, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p300_PCLMULQDQ runs PCLMULQDQ $0x11, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p300_PCLMULQDQ(in *byte, out *byte)
 
-// p301_PCLMULQDQ runs PCLMULQDQ $0x01, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p301_PCLMULQDQ runs PCLMULQDQ $0x11, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p301_PCLMULQDQ(in *byte, out *byte)
 
-// p302_PCLMULQDQ runs PCLMULQDQ $0x10, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p302_PCLMULQDQ runs PCLMULQDQ $0x00, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
 func p302_PCLMULQDQ(in *byte, out *byte)
 
-// p303_PCLMULQDQ runs PCLMULQDQ $0x10, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p303_PCLMULQDQ runs PCLMULQDQ $0x00, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
 func p303_PCLMULQDQ(in *byte, out *byte)
 
-// p304_PCLMULQDQ runs PCLMULQDQ $0x11, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p304_PCLMULQDQ runs PCLMULQDQ $0x01, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
 func p304_PCLMULQDQ(in *byte, out *byte)
 
-// p305_PCLMULQDQ runs PCLMULQDQ $0x11, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p305_PCLMULQDQ runs PCLMULQDQ $0x01, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
 func p305_PCLMULQDQ(in *byte, out *byte)
 
-// p306_PCLMULQDQ runs PCLMULQDQ $0x00, X9, X9 (committed form PCLMULQDQ imm, x, x).
+// p306_PCLMULQDQ runs PCLMULQDQ $0x10, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
 func p306_PCLMULQDQ(in *byte, out *byte)
 
-// p307_PCLMULQDQ runs PCLMULQDQ $0x00, X9, X9 (committed form PCLMULQDQ imm, x, x).
+// p307_PCLMULQDQ runs PCLMULQDQ $0x10, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
 func p307_PCLMULQDQ(in *byte, out *byte)
 
-// p308_PCMPEQB runs PCMPEQB X3, X9 (committed form PCMPEQB x, x).
+// p308_PCLMULQDQ runs PCLMULQDQ $0x11, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p308_PCMPEQB(in *byte, out *byte)
+func p308_PCLMULQDQ(in *byte, out *byte)
 
-// p309_PCMPEQB runs PCMPEQB X3, X9 (committed form PCMPEQB x, x).
+// p309_PCLMULQDQ runs PCLMULQDQ $0x11, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p309_PCMPEQB(in *byte, out *byte)
+func p309_PCLMULQDQ(in *byte, out *byte)
 
-// p310_PCMPEQB runs PCMPEQB X9, X9 (committed form PCMPEQB x, x).
+// p310_PCLMULQDQ runs PCLMULQDQ $0x00, X9, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p310_PCMPEQB(in *byte, out *byte)
+func p310_PCLMULQDQ(in *byte, out *byte)
 
-// p311_PCMPEQB runs PCMPEQB X9, X9 (committed form PCMPEQB x, x).
+// p311_PCLMULQDQ runs PCLMULQDQ $0x00, X9, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p311_PCMPEQB(in *byte, out *byte)
+func p311_PCLMULQDQ(in *byte, out *byte)
 
-// p312_PCMPEQL runs PCMPEQL X3, X9 (committed form PCMPEQL x, x).
+// p312_PCMPEQB runs PCMPEQB X3, X9 (committed form PCMPEQB x, x).
 //
 //go:noescape
-func p312_PCMPEQL(in *byte, out *byte)
+func p312_PCMPEQB(in *byte, out *byte)
 
-// p313_PCMPEQL runs PCMPEQL X3, X9 (committed form PCMPEQL x, x).
+// p313_PCMPEQB runs PCMPEQB X3, X9 (committed form PCMPEQB x, x).
 //
 //go:noescape
-func p313_PCMPEQL(in *byte, out *byte)
+func p313_PCMPEQB(in *byte, out *byte)
 
-// p314_PCMPEQL runs PCMPEQL X9, X9 (committed form PCMPEQL x, x).
+// p314_PCMPEQB runs PCMPEQB X9, X9 (committed form PCMPEQB x, x).
 //
 //go:noescape
-func p314_PCMPEQL(in *byte, out *byte)
+func p314_PCMPEQB(in *byte, out *byte)
 
-// p315_PCMPEQL runs PCMPEQL X9, X9 (committed form PCMPEQL x, x).
+// p315_PCMPEQB runs PCMPEQB X9, X9 (committed form PCMPEQB x, x).
 //
 //go:noescape
-func p315_PCMPEQL(in *byte, out *byte)
+func p315_PCMPEQB(in *byte, out *byte)
 
-// p316_PMOVMSKB runs PMOVMSKB X3, SI (committed form PMOVMSKB x, r).
+// p316_PCMPEQL runs PCMPEQL X3, X9 (committed form PCMPEQL x, x).
 //
 //go:noescape
-func p316_PMOVMSKB(in *byte, out *byte)
+func p316_PCMPEQL(in *byte, out *byte)
 
-// p317_PMOVMSKB runs PMOVMSKB X3, SI (committed form PMOVMSKB x, r).
+// p317_PCMPEQL runs PCMPEQL X3, X9 (committed form PCMPEQL x, x).
 //
 //go:noescape
-func p317_PMOVMSKB(in *byte, out *byte)
+func p317_PCMPEQL(in *byte, out *byte)
 
-// p318_POR runs POR X3, X9 (committed form POR x, x).
+// p318_PCMPEQL runs PCMPEQL X9, X9 (committed form PCMPEQL x, x).
 //
 //go:noescape
-func p318_POR(in *byte, out *byte)
+func p318_PCMPEQL(in *byte, out *byte)
 
-// p319_POR runs POR X3, X9 (committed form POR x, x).
+// p319_PCMPEQL runs PCMPEQL X9, X9 (committed form PCMPEQL x, x).
 //
 //go:noescape
-func p319_POR(in *byte, out *byte)
+func p319_PCMPEQL(in *byte, out *byte)
 
-// p320_POR runs POR X9, X9 (committed form POR x, x).
+// p320_PMOVMSKB runs PMOVMSKB X3, SI (committed form PMOVMSKB x, r).
 //
 //go:noescape
-func p320_POR(in *byte, out *byte)
+func p320_PMOVMSKB(in *byte, out *byte)
 
-// p321_POR runs POR X9, X9 (committed form POR x, x).
+// p321_PMOVMSKB runs PMOVMSKB X3, SI (committed form PMOVMSKB x, r).
 //
 //go:noescape
-func p321_POR(in *byte, out *byte)
+func p321_PMOVMSKB(in *byte, out *byte)
 
-// p322_PSHUFB runs PSHUFB 192(R14), X3 (committed form PSHUFB m, x).
+// p322_POR runs POR X3, X9 (committed form POR x, x).
 //
 //go:noescape
-func p322_PSHUFB(in *byte, out *byte)
+func p322_POR(in *byte, out *byte)
 
-// p323_PSHUFB runs PSHUFB 160(R14), X3 (committed form PSHUFB m, x).
+// p323_POR runs POR X3, X9 (committed form POR x, x).
 //
 //go:noescape
-func p323_PSHUFB(in *byte, out *byte)
+func p323_POR(in *byte, out *byte)
 
-// p324_PSHUFB runs PSHUFB X3, X9 (committed form PSHUFB x, x).
+// p324_POR runs POR X9, X9 (committed form POR x, x).
 //
 //go:noescape
-func p324_PSHUFB(in *byte, out *byte)
+func p324_POR(in *byte, out *byte)
 
-// p325_PSHUFB runs PSHUFB X3, X9 (committed form PSHUFB x, x).
+// p325_POR runs POR X9, X9 (committed form POR x, x).
 //
 //go:noescape
-func p325_PSHUFB(in *byte, out *byte)
+func p325_POR(in *byte, out *byte)
 
-// p326_PSHUFB runs PSHUFB X9, X9 (committed form PSHUFB x, x).
+// p326_PSHUFB runs PSHUFB 192(R14), X3 (committed form PSHUFB m, x).
 //
 //go:noescape
 func p326_PSHUFB(in *byte, out *byte)
 
-// p327_PSHUFB runs PSHUFB X9, X9 (committed form PSHUFB x, x).
+// p327_PSHUFB runs PSHUFB 160(R14), X3 (committed form PSHUFB m, x).
 //
 //go:noescape
 func p327_PSHUFB(in *byte, out *byte)
 
-// p328_PSHUFD runs PSHUFD $0x00, X3, X9 (committed form PSHUFD imm, x, x).
+// p328_PSHUFB runs PSHUFB X3, X9 (committed form PSHUFB x, x).
 //
 //go:noescape
-func p328_PSHUFD(in *byte, out *byte)
+func p328_PSHUFB(in *byte, out *byte)
 
-// p329_PSHUFD runs PSHUFD $0x00, X3, X9 (committed form PSHUFD imm, x, x).
+// p329_PSHUFB runs PSHUFB X3, X9 (committed form PSHUFB x, x).
 //
 //go:noescape
-func p329_PSHUFD(in *byte, out *byte)
+func p329_PSHUFB(in *byte, out *byte)
 
-// p330_PSHUFD runs PSHUFD $0x1b, X3, X9 (committed form PSHUFD imm, x, x).
+// p330_PSHUFB runs PSHUFB X9, X9 (committed form PSHUFB x, x).
 //
 //go:noescape
-func p330_PSHUFD(in *byte, out *byte)
+func p330_PSHUFB(in *byte, out *byte)
 
-// p331_PSHUFD runs PSHUFD $0x1b, X3, X9 (committed form PSHUFD imm, x, x).
+// p331_PSHUFB runs PSHUFB X9, X9 (committed form PSHUFB x, x).
 //
 //go:noescape
-func p331_PSHUFD(in *byte, out *byte)
+func p331_PSHUFB(in *byte, out *byte)
 
-// p332_PSHUFD runs PSHUFD $0x39, X3, X9 (committed form PSHUFD imm, x, x).
+// p332_PSHUFD runs PSHUFD $0x00, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p332_PSHUFD(in *byte, out *byte)
 
-// p333_PSHUFD runs PSHUFD $0x39, X3, X9 (committed form PSHUFD imm, x, x).
+// p333_PSHUFD runs PSHUFD $0x00, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p333_PSHUFD(in *byte, out *byte)
 
-// p334_PSHUFD runs PSHUFD $0x4e, X3, X9 (committed form PSHUFD imm, x, x).
+// p334_PSHUFD runs PSHUFD $0x1b, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p334_PSHUFD(in *byte, out *byte)
 
-// p335_PSHUFD runs PSHUFD $0x4e, X3, X9 (committed form PSHUFD imm, x, x).
+// p335_PSHUFD runs PSHUFD $0x1b, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p335_PSHUFD(in *byte, out *byte)
 
-// p336_PSHUFD runs PSHUFD $0x55, X3, X9 (committed form PSHUFD imm, x, x).
+// p336_PSHUFD runs PSHUFD $0x39, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p336_PSHUFD(in *byte, out *byte)
 
-// p337_PSHUFD runs PSHUFD $0x55, X3, X9 (committed form PSHUFD imm, x, x).
+// p337_PSHUFD runs PSHUFD $0x39, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p337_PSHUFD(in *byte, out *byte)
 
-// p338_PSHUFD runs PSHUFD $0x93, X3, X9 (committed form PSHUFD imm, x, x).
+// p338_PSHUFD runs PSHUFD $0x4e, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p338_PSHUFD(in *byte, out *byte)
 
-// p339_PSHUFD runs PSHUFD $0x93, X3, X9 (committed form PSHUFD imm, x, x).
+// p339_PSHUFD runs PSHUFD $0x4e, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p339_PSHUFD(in *byte, out *byte)
 
-// p340_PSHUFD runs PSHUFD $0xaa, X3, X9 (committed form PSHUFD imm, x, x).
+// p340_PSHUFD runs PSHUFD $0x55, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p340_PSHUFD(in *byte, out *byte)
 
-// p341_PSHUFD runs PSHUFD $0xaa, X3, X9 (committed form PSHUFD imm, x, x).
+// p341_PSHUFD runs PSHUFD $0x55, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p341_PSHUFD(in *byte, out *byte)
 
-// p342_PSHUFD runs PSHUFD $0xb1, X3, X9 (committed form PSHUFD imm, x, x).
+// p342_PSHUFD runs PSHUFD $0x93, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p342_PSHUFD(in *byte, out *byte)
 
-// p343_PSHUFD runs PSHUFD $0xb1, X3, X9 (committed form PSHUFD imm, x, x).
+// p343_PSHUFD runs PSHUFD $0x93, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p343_PSHUFD(in *byte, out *byte)
 
-// p344_PSHUFD runs PSHUFD $0xd3, X3, X9 (committed form PSHUFD imm, x, x).
+// p344_PSHUFD runs PSHUFD $0xaa, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p344_PSHUFD(in *byte, out *byte)
 
-// p345_PSHUFD runs PSHUFD $0xd3, X3, X9 (committed form PSHUFD imm, x, x).
+// p345_PSHUFD runs PSHUFD $0xaa, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p345_PSHUFD(in *byte, out *byte)
 
-// p346_PSHUFD runs PSHUFD $0xe4, X3, X9 (committed form PSHUFD imm, x, x).
+// p346_PSHUFD runs PSHUFD $0xb1, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p346_PSHUFD(in *byte, out *byte)
 
-// p347_PSHUFD runs PSHUFD $0xe4, X3, X9 (committed form PSHUFD imm, x, x).
+// p347_PSHUFD runs PSHUFD $0xb1, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p347_PSHUFD(in *byte, out *byte)
 
-// p348_PSHUFD runs PSHUFD $0xee, X3, X9 (committed form PSHUFD imm, x, x).
+// p348_PSHUFD runs PSHUFD $0xd3, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p348_PSHUFD(in *byte, out *byte)
 
-// p349_PSHUFD runs PSHUFD $0xee, X3, X9 (committed form PSHUFD imm, x, x).
+// p349_PSHUFD runs PSHUFD $0xd3, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p349_PSHUFD(in *byte, out *byte)
 
-// p350_PSHUFD runs PSHUFD $0xff, X3, X9 (committed form PSHUFD imm, x, x).
+// p350_PSHUFD runs PSHUFD $0xe4, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p350_PSHUFD(in *byte, out *byte)
 
-// p351_PSHUFD runs PSHUFD $0xff, X3, X9 (committed form PSHUFD imm, x, x).
+// p351_PSHUFD runs PSHUFD $0xe4, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p351_PSHUFD(in *byte, out *byte)
 
-// p352_PSHUFD runs PSHUFD $0x00, X9, X9 (committed form PSHUFD imm, x, x).
+// p352_PSHUFD runs PSHUFD $0xee, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p352_PSHUFD(in *byte, out *byte)
 
-// p353_PSHUFD runs PSHUFD $0x00, X9, X9 (committed form PSHUFD imm, x, x).
+// p353_PSHUFD runs PSHUFD $0xee, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p353_PSHUFD(in *byte, out *byte)
 
-// p354_PSLLDQ runs PSLLDQ $0x00, X3 (committed form PSLLDQ imm, x).
+// p354_PSHUFD runs PSHUFD $0xff, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p354_PSLLDQ(in *byte, out *byte)
+func p354_PSHUFD(in *byte, out *byte)
 
-// p355_PSLLDQ runs PSLLDQ $0x00, X3 (committed form PSLLDQ imm, x).
+// p355_PSHUFD runs PSHUFD $0xff, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p355_PSLLDQ(in *byte, out *byte)
+func p355_PSHUFD(in *byte, out *byte)
 
-// p356_PSLLDQ runs PSLLDQ $0x01, X3 (committed form PSLLDQ imm, x).
+// p356_PSHUFD runs PSHUFD $0x00, X9, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p356_PSLLDQ(in *byte, out *byte)
+func p356_PSHUFD(in *byte, out *byte)
 
-// p357_PSLLDQ runs PSLLDQ $0x01, X3 (committed form PSLLDQ imm, x).
+// p357_PSHUFD runs PSHUFD $0x00, X9, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p357_PSLLDQ(in *byte, out *byte)
+func p357_PSHUFD(in *byte, out *byte)
 
-// p358_PSLLDQ runs PSLLDQ $0x04, X3 (committed form PSLLDQ imm, x).
+// p358_PSLLDQ runs PSLLDQ $0x00, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
 func p358_PSLLDQ(in *byte, out *byte)
 
-// p359_PSLLDQ runs PSLLDQ $0x04, X3 (committed form PSLLDQ imm, x).
+// p359_PSLLDQ runs PSLLDQ $0x00, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
 func p359_PSLLDQ(in *byte, out *byte)
 
-// p360_PSLLDQ runs PSLLDQ $0x0f, X3 (committed form PSLLDQ imm, x).
+// p360_PSLLDQ runs PSLLDQ $0x01, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
 func p360_PSLLDQ(in *byte, out *byte)
 
-// p361_PSLLDQ runs PSLLDQ $0x0f, X3 (committed form PSLLDQ imm, x).
+// p361_PSLLDQ runs PSLLDQ $0x01, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
 func p361_PSLLDQ(in *byte, out *byte)
 
-// p362_PSLLDQ runs PSLLDQ $0x10, X3 (committed form PSLLDQ imm, x).
+// p362_PSLLDQ runs PSLLDQ $0x04, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
 func p362_PSLLDQ(in *byte, out *byte)
 
-// p363_PSLLDQ runs PSLLDQ $0x10, X3 (committed form PSLLDQ imm, x).
+// p363_PSLLDQ runs PSLLDQ $0x04, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
 func p363_PSLLDQ(in *byte, out *byte)
 
-// p364_PSLLDQ runs PSLLDQ $0x7f, X3 (committed form PSLLDQ imm, x).
+// p364_PSLLDQ runs PSLLDQ $0x0f, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
 func p364_PSLLDQ(in *byte, out *byte)
 
-// p365_PSLLDQ runs PSLLDQ $0x7f, X3 (committed form PSLLDQ imm, x).
+// p365_PSLLDQ runs PSLLDQ $0x0f, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
 func p365_PSLLDQ(in *byte, out *byte)
 
-// p366_PSLLL runs PSLLL $0x00, X3 (committed form PSLLL imm, x).
+// p366_PSLLDQ runs PSLLDQ $0x10, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p366_PSLLL(in *byte, out *byte)
+func p366_PSLLDQ(in *byte, out *byte)
 
-// p367_PSLLL runs PSLLL $0x00, X3 (committed form PSLLL imm, x).
+// p367_PSLLDQ runs PSLLDQ $0x10, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p367_PSLLL(in *byte, out *byte)
+func p367_PSLLDQ(in *byte, out *byte)
 
-// p368_PSLLL runs PSLLL $0x01, X3 (committed form PSLLL imm, x).
+// p368_PSLLDQ runs PSLLDQ $0x7f, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p368_PSLLL(in *byte, out *byte)
+func p368_PSLLDQ(in *byte, out *byte)
 
-// p369_PSLLL runs PSLLL $0x01, X3 (committed form PSLLL imm, x).
+// p369_PSLLDQ runs PSLLDQ $0x7f, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p369_PSLLL(in *byte, out *byte)
+func p369_PSLLDQ(in *byte, out *byte)
 
-// p370_PSLLL runs PSLLL $0x07, X3 (committed form PSLLL imm, x).
+// p370_PSLLL runs PSLLL $0x00, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p370_PSLLL(in *byte, out *byte)
 
-// p371_PSLLL runs PSLLL $0x07, X3 (committed form PSLLL imm, x).
+// p371_PSLLL runs PSLLL $0x00, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p371_PSLLL(in *byte, out *byte)
 
-// p372_PSLLL runs PSLLL $0x0c, X3 (committed form PSLLL imm, x).
+// p372_PSLLL runs PSLLL $0x01, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p372_PSLLL(in *byte, out *byte)
 
-// p373_PSLLL runs PSLLL $0x0c, X3 (committed form PSLLL imm, x).
+// p373_PSLLL runs PSLLL $0x01, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p373_PSLLL(in *byte, out *byte)
 
-// p374_PSLLL runs PSLLL $0x1f, X3 (committed form PSLLL imm, x).
+// p374_PSLLL runs PSLLL $0x07, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p374_PSLLL(in *byte, out *byte)
 
-// p375_PSLLL runs PSLLL $0x1f, X3 (committed form PSLLL imm, x).
+// p375_PSLLL runs PSLLL $0x07, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p375_PSLLL(in *byte, out *byte)
 
-// p376_PSLLL runs PSLLL $0x20, X3 (committed form PSLLL imm, x).
+// p376_PSLLL runs PSLLL $0x0c, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p376_PSLLL(in *byte, out *byte)
 
-// p377_PSLLL runs PSLLL $0x20, X3 (committed form PSLLL imm, x).
+// p377_PSLLL runs PSLLL $0x0c, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p377_PSLLL(in *byte, out *byte)
 
-// p378_PSLLL runs PSLLL $0x3f, X3 (committed form PSLLL imm, x).
+// p378_PSLLL runs PSLLL $0x1f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p378_PSLLL(in *byte, out *byte)
 
-// p379_PSLLL runs PSLLL $0x3f, X3 (committed form PSLLL imm, x).
+// p379_PSLLL runs PSLLL $0x1f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p379_PSLLL(in *byte, out *byte)
 
-// p380_PSLLL runs PSLLL $0x40, X3 (committed form PSLLL imm, x).
+// p380_PSLLL runs PSLLL $0x20, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p380_PSLLL(in *byte, out *byte)
 
-// p381_PSLLL runs PSLLL $0x40, X3 (committed form PSLLL imm, x).
+// p381_PSLLL runs PSLLL $0x20, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p381_PSLLL(in *byte, out *byte)
 
-// p382_PSLLL runs PSLLL $0x7f, X3 (committed form PSLLL imm, x).
+// p382_PSLLL runs PSLLL $0x3f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p382_PSLLL(in *byte, out *byte)
 
-// p383_PSLLL runs PSLLL $0x7f, X3 (committed form PSLLL imm, x).
+// p383_PSLLL runs PSLLL $0x3f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p383_PSLLL(in *byte, out *byte)
 
-// p384_PSRAL runs PSRAL $0x00, X3 (committed form PSRAL imm, x).
+// p384_PSLLL runs PSLLL $0x40, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p384_PSRAL(in *byte, out *byte)
+func p384_PSLLL(in *byte, out *byte)
 
-// p385_PSRAL runs PSRAL $0x00, X3 (committed form PSRAL imm, x).
+// p385_PSLLL runs PSLLL $0x40, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p385_PSRAL(in *byte, out *byte)
+func p385_PSLLL(in *byte, out *byte)
 
-// p386_PSRAL runs PSRAL $0x01, X3 (committed form PSRAL imm, x).
+// p386_PSLLL runs PSLLL $0x7f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p386_PSRAL(in *byte, out *byte)
+func p386_PSLLL(in *byte, out *byte)
 
-// p387_PSRAL runs PSRAL $0x01, X3 (committed form PSRAL imm, x).
+// p387_PSLLL runs PSLLL $0x7f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p387_PSRAL(in *byte, out *byte)
+func p387_PSLLL(in *byte, out *byte)
 
-// p388_PSRAL runs PSRAL $0x1f, X3 (committed form PSRAL imm, x).
+// p388_PSRAL runs PSRAL $0x00, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p388_PSRAL(in *byte, out *byte)
 
-// p389_PSRAL runs PSRAL $0x1f, X3 (committed form PSRAL imm, x).
+// p389_PSRAL runs PSRAL $0x00, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p389_PSRAL(in *byte, out *byte)
 
-// p390_PSRAL runs PSRAL $0x20, X3 (committed form PSRAL imm, x).
+// p390_PSRAL runs PSRAL $0x01, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p390_PSRAL(in *byte, out *byte)
 
-// p391_PSRAL runs PSRAL $0x20, X3 (committed form PSRAL imm, x).
+// p391_PSRAL runs PSRAL $0x01, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p391_PSRAL(in *byte, out *byte)
 
-// p392_PSRAL runs PSRAL $0x3f, X3 (committed form PSRAL imm, x).
+// p392_PSRAL runs PSRAL $0x1f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p392_PSRAL(in *byte, out *byte)
 
-// p393_PSRAL runs PSRAL $0x3f, X3 (committed form PSRAL imm, x).
+// p393_PSRAL runs PSRAL $0x1f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p393_PSRAL(in *byte, out *byte)
 
-// p394_PSRAL runs PSRAL $0x40, X3 (committed form PSRAL imm, x).
+// p394_PSRAL runs PSRAL $0x20, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p394_PSRAL(in *byte, out *byte)
 
-// p395_PSRAL runs PSRAL $0x40, X3 (committed form PSRAL imm, x).
+// p395_PSRAL runs PSRAL $0x20, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p395_PSRAL(in *byte, out *byte)
 
-// p396_PSRAL runs PSRAL $0x7f, X3 (committed form PSRAL imm, x).
+// p396_PSRAL runs PSRAL $0x3f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p396_PSRAL(in *byte, out *byte)
 
-// p397_PSRAL runs PSRAL $0x7f, X3 (committed form PSRAL imm, x).
+// p397_PSRAL runs PSRAL $0x3f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p397_PSRAL(in *byte, out *byte)
 
-// p398_PSRLDQ runs PSRLDQ $0x00, X3 (committed form PSRLDQ imm, x).
+// p398_PSRAL runs PSRAL $0x40, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p398_PSRLDQ(in *byte, out *byte)
+func p398_PSRAL(in *byte, out *byte)
 
-// p399_PSRLDQ runs PSRLDQ $0x00, X3 (committed form PSRLDQ imm, x).
+// p399_PSRAL runs PSRAL $0x40, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p399_PSRLDQ(in *byte, out *byte)
+func p399_PSRAL(in *byte, out *byte)
 
-// p400_PSRLDQ runs PSRLDQ $0x01, X3 (committed form PSRLDQ imm, x).
+// p400_PSRAL runs PSRAL $0x7f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p400_PSRLDQ(in *byte, out *byte)
+func p400_PSRAL(in *byte, out *byte)
 
-// p401_PSRLDQ runs PSRLDQ $0x01, X3 (committed form PSRLDQ imm, x).
+// p401_PSRAL runs PSRAL $0x7f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p401_PSRLDQ(in *byte, out *byte)
+func p401_PSRAL(in *byte, out *byte)
 
-// p402_PSRLDQ runs PSRLDQ $0x04, X3 (committed form PSRLDQ imm, x).
+// p402_PSRLDQ runs PSRLDQ $0x00, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
 func p402_PSRLDQ(in *byte, out *byte)
 
-// p403_PSRLDQ runs PSRLDQ $0x04, X3 (committed form PSRLDQ imm, x).
+// p403_PSRLDQ runs PSRLDQ $0x00, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
 func p403_PSRLDQ(in *byte, out *byte)
 
-// p404_PSRLDQ runs PSRLDQ $0x0f, X3 (committed form PSRLDQ imm, x).
+// p404_PSRLDQ runs PSRLDQ $0x01, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
 func p404_PSRLDQ(in *byte, out *byte)
 
-// p405_PSRLDQ runs PSRLDQ $0x0f, X3 (committed form PSRLDQ imm, x).
+// p405_PSRLDQ runs PSRLDQ $0x01, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
 func p405_PSRLDQ(in *byte, out *byte)
 
-// p406_PSRLDQ runs PSRLDQ $0x10, X3 (committed form PSRLDQ imm, x).
+// p406_PSRLDQ runs PSRLDQ $0x04, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
 func p406_PSRLDQ(in *byte, out *byte)
 
-// p407_PSRLDQ runs PSRLDQ $0x10, X3 (committed form PSRLDQ imm, x).
+// p407_PSRLDQ runs PSRLDQ $0x04, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
 func p407_PSRLDQ(in *byte, out *byte)
 
-// p408_PSRLDQ runs PSRLDQ $0x7f, X3 (committed form PSRLDQ imm, x).
+// p408_PSRLDQ runs PSRLDQ $0x0f, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
 func p408_PSRLDQ(in *byte, out *byte)
 
-// p409_PSRLDQ runs PSRLDQ $0x7f, X3 (committed form PSRLDQ imm, x).
+// p409_PSRLDQ runs PSRLDQ $0x0f, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
 func p409_PSRLDQ(in *byte, out *byte)
 
-// p410_PSRLL runs PSRLL $0x00, X3 (committed form PSRLL imm, x).
+// p410_PSRLDQ runs PSRLDQ $0x10, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p410_PSRLL(in *byte, out *byte)
+func p410_PSRLDQ(in *byte, out *byte)
 
-// p411_PSRLL runs PSRLL $0x00, X3 (committed form PSRLL imm, x).
+// p411_PSRLDQ runs PSRLDQ $0x10, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p411_PSRLL(in *byte, out *byte)
+func p411_PSRLDQ(in *byte, out *byte)
 
-// p412_PSRLL runs PSRLL $0x01, X3 (committed form PSRLL imm, x).
+// p412_PSRLDQ runs PSRLDQ $0x7f, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p412_PSRLL(in *byte, out *byte)
+func p412_PSRLDQ(in *byte, out *byte)
 
-// p413_PSRLL runs PSRLL $0x01, X3 (committed form PSRLL imm, x).
+// p413_PSRLDQ runs PSRLDQ $0x7f, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p413_PSRLL(in *byte, out *byte)
+func p413_PSRLDQ(in *byte, out *byte)
 
-// p414_PSRLL runs PSRLL $0x14, X3 (committed form PSRLL imm, x).
+// p414_PSRLL runs PSRLL $0x00, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p414_PSRLL(in *byte, out *byte)
 
-// p415_PSRLL runs PSRLL $0x14, X3 (committed form PSRLL imm, x).
+// p415_PSRLL runs PSRLL $0x00, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p415_PSRLL(in *byte, out *byte)
 
-// p416_PSRLL runs PSRLL $0x19, X3 (committed form PSRLL imm, x).
+// p416_PSRLL runs PSRLL $0x01, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p416_PSRLL(in *byte, out *byte)
 
-// p417_PSRLL runs PSRLL $0x19, X3 (committed form PSRLL imm, x).
+// p417_PSRLL runs PSRLL $0x01, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p417_PSRLL(in *byte, out *byte)
 
-// p418_PSRLL runs PSRLL $0x1f, X3 (committed form PSRLL imm, x).
+// p418_PSRLL runs PSRLL $0x14, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p418_PSRLL(in *byte, out *byte)
 
-// p419_PSRLL runs PSRLL $0x1f, X3 (committed form PSRLL imm, x).
+// p419_PSRLL runs PSRLL $0x14, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p419_PSRLL(in *byte, out *byte)
 
-// p420_PSRLL runs PSRLL $0x20, X3 (committed form PSRLL imm, x).
+// p420_PSRLL runs PSRLL $0x19, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p420_PSRLL(in *byte, out *byte)
 
-// p421_PSRLL runs PSRLL $0x20, X3 (committed form PSRLL imm, x).
+// p421_PSRLL runs PSRLL $0x19, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p421_PSRLL(in *byte, out *byte)
 
-// p422_PSRLL runs PSRLL $0x3f, X3 (committed form PSRLL imm, x).
+// p422_PSRLL runs PSRLL $0x1f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p422_PSRLL(in *byte, out *byte)
 
-// p423_PSRLL runs PSRLL $0x3f, X3 (committed form PSRLL imm, x).
+// p423_PSRLL runs PSRLL $0x1f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p423_PSRLL(in *byte, out *byte)
 
-// p424_PSRLL runs PSRLL $0x40, X3 (committed form PSRLL imm, x).
+// p424_PSRLL runs PSRLL $0x20, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p424_PSRLL(in *byte, out *byte)
 
-// p425_PSRLL runs PSRLL $0x40, X3 (committed form PSRLL imm, x).
+// p425_PSRLL runs PSRLL $0x20, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p425_PSRLL(in *byte, out *byte)
 
-// p426_PSRLL runs PSRLL $0x7f, X3 (committed form PSRLL imm, x).
+// p426_PSRLL runs PSRLL $0x3f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p426_PSRLL(in *byte, out *byte)
 
-// p427_PSRLL runs PSRLL $0x7f, X3 (committed form PSRLL imm, x).
+// p427_PSRLL runs PSRLL $0x3f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p427_PSRLL(in *byte, out *byte)
 
-// p428_PUNPCKHLQ runs PUNPCKHLQ X3, X9 (committed form PUNPCKHLQ x, x).
+// p428_PSRLL runs PSRLL $0x40, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p428_PUNPCKHLQ(in *byte, out *byte)
+func p428_PSRLL(in *byte, out *byte)
 
-// p429_PUNPCKHLQ runs PUNPCKHLQ X3, X9 (committed form PUNPCKHLQ x, x).
+// p429_PSRLL runs PSRLL $0x40, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p429_PUNPCKHLQ(in *byte, out *byte)
+func p429_PSRLL(in *byte, out *byte)
 
-// p430_PUNPCKHLQ runs PUNPCKHLQ X9, X9 (committed form PUNPCKHLQ x, x).
+// p430_PSRLL runs PSRLL $0x7f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p430_PUNPCKHLQ(in *byte, out *byte)
+func p430_PSRLL(in *byte, out *byte)
 
-// p431_PUNPCKHLQ runs PUNPCKHLQ X9, X9 (committed form PUNPCKHLQ x, x).
+// p431_PSRLL runs PSRLL $0x7f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p431_PUNPCKHLQ(in *byte, out *byte)
+func p431_PSRLL(in *byte, out *byte)
 
-// p432_PUNPCKHQDQ runs PUNPCKHQDQ X3, X9 (committed form PUNPCKHQDQ x, x).
+// p432_PUNPCKHLQ runs PUNPCKHLQ X3, X9 (committed form PUNPCKHLQ x, x).
 //
 //go:noescape
-func p432_PUNPCKHQDQ(in *byte, out *byte)
+func p432_PUNPCKHLQ(in *byte, out *byte)
 
-// p433_PUNPCKHQDQ runs PUNPCKHQDQ X3, X9 (committed form PUNPCKHQDQ x, x).
+// p433_PUNPCKHLQ runs PUNPCKHLQ X3, X9 (committed form PUNPCKHLQ x, x).
 //
 //go:noescape
-func p433_PUNPCKHQDQ(in *byte, out *byte)
+func p433_PUNPCKHLQ(in *byte, out *byte)
 
-// p434_PUNPCKHQDQ runs PUNPCKHQDQ X9, X9 (committed form PUNPCKHQDQ x, x).
+// p434_PUNPCKHLQ runs PUNPCKHLQ X9, X9 (committed form PUNPCKHLQ x, x).
 //
 //go:noescape
-func p434_PUNPCKHQDQ(in *byte, out *byte)
+func p434_PUNPCKHLQ(in *byte, out *byte)
 
-// p435_PUNPCKHQDQ runs PUNPCKHQDQ X9, X9 (committed form PUNPCKHQDQ x, x).
+// p435_PUNPCKHLQ runs PUNPCKHLQ X9, X9 (committed form PUNPCKHLQ x, x).
 //
 //go:noescape
-func p435_PUNPCKHQDQ(in *byte, out *byte)
+func p435_PUNPCKHLQ(in *byte, out *byte)
 
-// p436_PUNPCKLLQ runs PUNPCKLLQ X3, X9 (committed form PUNPCKLLQ x, x).
+// p436_PUNPCKHQDQ runs PUNPCKHQDQ X3, X9 (committed form PUNPCKHQDQ x, x).
 //
 //go:noescape
-func p436_PUNPCKLLQ(in *byte, out *byte)
+func p436_PUNPCKHQDQ(in *byte, out *byte)
 
-// p437_PUNPCKLLQ runs PUNPCKLLQ X3, X9 (committed form PUNPCKLLQ x, x).
+// p437_PUNPCKHQDQ runs PUNPCKHQDQ X3, X9 (committed form PUNPCKHQDQ x, x).
 //
 //go:noescape
-func p437_PUNPCKLLQ(in *byte, out *byte)
+func p437_PUNPCKHQDQ(in *byte, out *byte)
 
-// p438_PUNPCKLLQ runs PUNPCKLLQ X9, X9 (committed form PUNPCKLLQ x, x).
+// p438_PUNPCKHQDQ runs PUNPCKHQDQ X9, X9 (committed form PUNPCKHQDQ x, x).
 //
 //go:noescape
-func p438_PUNPCKLLQ(in *byte, out *byte)
+func p438_PUNPCKHQDQ(in *byte, out *byte)
 
-// p439_PUNPCKLLQ runs PUNPCKLLQ X9, X9 (committed form PUNPCKLLQ x, x).
+// p439_PUNPCKHQDQ runs PUNPCKHQDQ X9, X9 (committed form PUNPCKHQDQ x, x).
 //
 //go:noescape
-func p439_PUNPCKLLQ(in *byte, out *byte)
+func p439_PUNPCKHQDQ(in *byte, out *byte)
 
-// p440_PUNPCKLQDQ runs PUNPCKLQDQ X3, X9 (committed form PUNPCKLQDQ x, x).
+// p440_PUNPCKLLQ runs PUNPCKLLQ X3, X9 (committed form PUNPCKLLQ x, x).
 //
 //go:noescape
-func p440_PUNPCKLQDQ(in *byte, out *byte)
+func p440_PUNPCKLLQ(in *byte, out *byte)
 
-// p441_PUNPCKLQDQ runs PUNPCKLQDQ X3, X9 (committed form PUNPCKLQDQ x, x).
+// p441_PUNPCKLLQ runs PUNPCKLLQ X3, X9 (committed form PUNPCKLLQ x, x).
 //
 //go:noescape
-func p441_PUNPCKLQDQ(in *byte, out *byte)
+func p441_PUNPCKLLQ(in *byte, out *byte)
 
-// p442_PUNPCKLQDQ runs PUNPCKLQDQ X9, X9 (committed form PUNPCKLQDQ x, x).
+// p442_PUNPCKLLQ runs PUNPCKLLQ X9, X9 (committed form PUNPCKLLQ x, x).
 //
 //go:noescape
-func p442_PUNPCKLQDQ(in *byte, out *byte)
+func p442_PUNPCKLLQ(in *byte, out *byte)
 
-// p443_PUNPCKLQDQ runs PUNPCKLQDQ X9, X9 (committed form PUNPCKLQDQ x, x).
+// p443_PUNPCKLLQ runs PUNPCKLLQ X9, X9 (committed form PUNPCKLLQ x, x).
 //
 //go:noescape
-func p443_PUNPCKLQDQ(in *byte, out *byte)
+func p443_PUNPCKLLQ(in *byte, out *byte)
 
-// p444_PXOR runs PXOR 192(R14), X3 (committed form PXOR m, x).
+// p444_PUNPCKLQDQ runs PUNPCKLQDQ X3, X9 (committed form PUNPCKLQDQ x, x).
 //
 //go:noescape
-func p444_PXOR(in *byte, out *byte)
+func p444_PUNPCKLQDQ(in *byte, out *byte)
 
-// p445_PXOR runs PXOR 160(R14), X3 (committed form PXOR m, x).
+// p445_PUNPCKLQDQ runs PUNPCKLQDQ X3, X9 (committed form PUNPCKLQDQ x, x).
 //
 //go:noescape
-func p445_PXOR(in *byte, out *byte)
+func p445_PUNPCKLQDQ(in *byte, out *byte)
 
-// p446_PXOR runs PXOR X3, X9 (committed form PXOR x, x).
+// p446_PUNPCKLQDQ runs PUNPCKLQDQ X9, X9 (committed form PUNPCKLQDQ x, x).
 //
 //go:noescape
-func p446_PXOR(in *byte, out *byte)
+func p446_PUNPCKLQDQ(in *byte, out *byte)
 
-// p447_PXOR runs PXOR X3, X9 (committed form PXOR x, x).
+// p447_PUNPCKLQDQ runs PUNPCKLQDQ X9, X9 (committed form PUNPCKLQDQ x, x).
 //
 //go:noescape
-func p447_PXOR(in *byte, out *byte)
+func p447_PUNPCKLQDQ(in *byte, out *byte)
 
-// p448_PXOR runs PXOR X9, X9 (committed form PXOR x, x).
+// p448_PXOR runs PXOR 192(R14), X3 (committed form PXOR m, x).
 //
 //go:noescape
 func p448_PXOR(in *byte, out *byte)
 
-// p449_PXOR runs PXOR X9, X9 (committed form PXOR x, x).
+// p449_PXOR runs PXOR 160(R14), X3 (committed form PXOR m, x).
 //
 //go:noescape
 func p449_PXOR(in *byte, out *byte)
 
-// p450_RET runs RET (committed form RET).
+// p450_PXOR runs PXOR X3, X9 (committed form PXOR x, x).
 //
 //go:noescape
-func p450_RET(in *byte, out *byte)
+func p450_PXOR(in *byte, out *byte)
 
-// p451_SBBQ runs SBBQ SI, DI (committed form SBBQ r, r).
+// p451_PXOR runs PXOR X3, X9 (committed form PXOR x, x).
 //
 //go:noescape
-func p451_SBBQ(in *byte, out *byte)
+func p451_PXOR(in *byte, out *byte)
 
-// p452_SBBQ runs SBBQ DI, DI (committed form SBBQ r, r).
+// p452_PXOR runs PXOR X9, X9 (committed form PXOR x, x).
 //
 //go:noescape
-func p452_SBBQ(in *byte, out *byte)
+func p452_PXOR(in *byte, out *byte)
 
-// p453_SETEQ runs SETEQ BL (committed form SETEQ r8).
+// p453_PXOR runs PXOR X9, X9 (committed form PXOR x, x).
 //
 //go:noescape
-func p453_SETEQ(in *byte, out *byte)
+func p453_PXOR(in *byte, out *byte)
 
-// p454_SHLQ runs SHLQ $0x00, SI (committed form SHLQ imm, r).
+// p454_RET runs RET (committed form RET).
 //
 //go:noescape
-func p454_SHLQ(in *byte, out *byte)
+func p454_RET(in *byte, out *byte)
 
-// p455_SHLQ runs SHLQ $0x01, SI (committed form SHLQ imm, r).
+// p455_RORL runs RORL $0x00, SI (committed form RORL imm, r).
 //
 //go:noescape
-func p455_SHLQ(in *byte, out *byte)
+func p455_RORL(in *byte, out *byte)
 
-// p456_SHLQ runs SHLQ $0x02, SI (committed form SHLQ imm, r).
+// p456_RORL runs RORL $0x01, SI (committed form RORL imm, r).
 //
 //go:noescape
-func p456_SHLQ(in *byte, out *byte)
+func p456_RORL(in *byte, out *byte)
 
-// p457_SHLQ runs SHLQ $0x03, SI (committed form SHLQ imm, r).
+// p457_RORL runs RORL $0x08, SI (committed form RORL imm, r).
 //
 //go:noescape
-func p457_SHLQ(in *byte, out *byte)
+func p457_RORL(in *byte, out *byte)
 
-// p458_SHLQ runs SHLQ $0x04, SI (committed form SHLQ imm, r).
+// p458_RORL runs RORL $0x0f, SI (committed form RORL imm, r).
 //
 //go:noescape
-func p458_SHLQ(in *byte, out *byte)
+func p458_RORL(in *byte, out *byte)
 
-// p459_SHLQ runs SHLQ $0x08, SI (committed form SHLQ imm, r).
+// p459_RORL runs RORL $0x10, SI (committed form RORL imm, r).
 //
 //go:noescape
-func p459_SHLQ(in *byte, out *byte)
+func p459_RORL(in *byte, out *byte)
 
-// p460_SHLQ runs SHLQ $0x0c, SI (committed form SHLQ imm, r).
+// p460_RORL runs RORL $0x1f, SI (committed form RORL imm, r).
 //
 //go:noescape
-func p460_SHLQ(in *byte, out *byte)
+func p460_RORL(in *byte, out *byte)
 
-// p461_SHLQ runs SHLQ $0x0e, SI (committed form SHLQ imm, r).
+// p461_SBBQ runs SBBQ SI, DI (committed form SBBQ r, r).
 //
 //go:noescape
-func p461_SHLQ(in *byte, out *byte)
+func p461_SBBQ(in *byte, out *byte)
 
-// p462_SHLQ runs SHLQ $0x10, SI (committed form SHLQ imm, r).
+// p462_SBBQ runs SBBQ DI, DI (committed form SBBQ r, r).
 //
 //go:noescape
-func p462_SHLQ(in *byte, out *byte)
+func p462_SBBQ(in *byte, out *byte)
 
-// p463_SHLQ runs SHLQ $0x14, SI (committed form SHLQ imm, r).
+// p463_SETEQ runs SETEQ BL (committed form SETEQ r8).
 //
 //go:noescape
-func p463_SHLQ(in *byte, out *byte)
+func p463_SETEQ(in *byte, out *byte)
 
-// p464_SHLQ runs SHLQ $0x18, SI (committed form SHLQ imm, r).
+// p464_SHLQ runs SHLQ $0x00, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p464_SHLQ(in *byte, out *byte)
 
-// p465_SHLQ runs SHLQ $0x1a, SI (committed form SHLQ imm, r).
+// p465_SHLQ runs SHLQ $0x01, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p465_SHLQ(in *byte, out *byte)
 
-// p466_SHLQ runs SHLQ $0x1c, SI (committed form SHLQ imm, r).
+// p466_SHLQ runs SHLQ $0x02, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p466_SHLQ(in *byte, out *byte)
 
-// p467_SHLQ runs SHLQ $0x1f, SI (committed form SHLQ imm, r).
+// p467_SHLQ runs SHLQ $0x03, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p467_SHLQ(in *byte, out *byte)
 
-// p468_SHLQ runs SHLQ $0x20, SI (committed form SHLQ imm, r).
+// p468_SHLQ runs SHLQ $0x04, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p468_SHLQ(in *byte, out *byte)
 
-// p469_SHLQ runs SHLQ $0x24, SI (committed form SHLQ imm, r).
+// p469_SHLQ runs SHLQ $0x08, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p469_SHLQ(in *byte, out *byte)
 
-// p470_SHLQ runs SHLQ $0x28, SI (committed form SHLQ imm, r).
+// p470_SHLQ runs SHLQ $0x0c, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p470_SHLQ(in *byte, out *byte)
 
-// p471_SHLQ runs SHLQ $0x2c, SI (committed form SHLQ imm, r).
+// p471_SHLQ runs SHLQ $0x0e, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p471_SHLQ(in *byte, out *byte)
 
-// p472_SHLQ runs SHLQ $0x30, SI (committed form SHLQ imm, r).
+// p472_SHLQ runs SHLQ $0x10, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p472_SHLQ(in *byte, out *byte)
 
-// p473_SHLQ runs SHLQ $0x34, SI (committed form SHLQ imm, r).
+// p473_SHLQ runs SHLQ $0x14, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p473_SHLQ(in *byte, out *byte)
 
-// p474_SHLQ runs SHLQ $0x38, SI (committed form SHLQ imm, r).
+// p474_SHLQ runs SHLQ $0x18, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p474_SHLQ(in *byte, out *byte)
 
-// p475_SHLQ runs SHLQ $0x3c, SI (committed form SHLQ imm, r).
+// p475_SHLQ runs SHLQ $0x1a, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p475_SHLQ(in *byte, out *byte)
 
-// p476_SHLQ runs SHLQ $0x3f, SI (committed form SHLQ imm, r).
+// p476_SHLQ runs SHLQ $0x1c, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p476_SHLQ(in *byte, out *byte)
 
-// p477_SHRQ runs SHRQ $0x00, SI (committed form SHRQ imm, r).
+// p477_SHLQ runs SHLQ $0x1f, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p477_SHRQ(in *byte, out *byte)
+func p477_SHLQ(in *byte, out *byte)
 
-// p478_SHRQ runs SHRQ $0x01, SI (committed form SHRQ imm, r).
+// p478_SHLQ runs SHLQ $0x20, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p478_SHRQ(in *byte, out *byte)
+func p478_SHLQ(in *byte, out *byte)
 
-// p479_SHRQ runs SHRQ $0x02, SI (committed form SHRQ imm, r).
+// p479_SHLQ runs SHLQ $0x24, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p479_SHRQ(in *byte, out *byte)
+func p479_SHLQ(in *byte, out *byte)
 
-// p480_SHRQ runs SHRQ $0x04, SI (committed form SHRQ imm, r).
+// p480_SHLQ runs SHLQ $0x28, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p480_SHRQ(in *byte, out *byte)
+func p480_SHLQ(in *byte, out *byte)
 
-// p481_SHRQ runs SHRQ $0x06, SI (committed form SHRQ imm, r).
+// p481_SHLQ runs SHLQ $0x2c, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p481_SHRQ(in *byte, out *byte)
+func p481_SHLQ(in *byte, out *byte)
 
-// p482_SHRQ runs SHRQ $0x08, SI (committed form SHRQ imm, r).
+// p482_SHLQ runs SHLQ $0x30, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p482_SHRQ(in *byte, out *byte)
+func p482_SHLQ(in *byte, out *byte)
 
-// p483_SHRQ runs SHRQ $0x0c, SI (committed form SHRQ imm, r).
+// p483_SHLQ runs SHLQ $0x34, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p483_SHRQ(in *byte, out *byte)
+func p483_SHLQ(in *byte, out *byte)
 
-// p484_SHRQ runs SHRQ $0x0e, SI (committed form SHRQ imm, r).
+// p484_SHLQ runs SHLQ $0x38, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p484_SHRQ(in *byte, out *byte)
+func p484_SHLQ(in *byte, out *byte)
 
-// p485_SHRQ runs SHRQ $0x10, SI (committed form SHRQ imm, r).
+// p485_SHLQ runs SHLQ $0x3c, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p485_SHRQ(in *byte, out *byte)
+func p485_SHLQ(in *byte, out *byte)
 
-// p486_SHRQ runs SHRQ $0x14, SI (committed form SHRQ imm, r).
+// p486_SHLQ runs SHLQ $0x3f, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p486_SHRQ(in *byte, out *byte)
+func p486_SHLQ(in *byte, out *byte)
 
-// p487_SHRQ runs SHRQ $0x18, SI (committed form SHRQ imm, r).
+// p487_SHRQ runs SHRQ $0x00, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p487_SHRQ(in *byte, out *byte)
 
-// p488_SHRQ runs SHRQ $0x1a, SI (committed form SHRQ imm, r).
+// p488_SHRQ runs SHRQ $0x01, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p488_SHRQ(in *byte, out *byte)
 
-// p489_SHRQ runs SHRQ $0x1c, SI (committed form SHRQ imm, r).
+// p489_SHRQ runs SHRQ $0x02, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p489_SHRQ(in *byte, out *byte)
 
-// p490_SHRQ runs SHRQ $0x1f, SI (committed form SHRQ imm, r).
+// p490_SHRQ runs SHRQ $0x04, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p490_SHRQ(in *byte, out *byte)
 
-// p491_SHRQ runs SHRQ $0x20, SI (committed form SHRQ imm, r).
+// p491_SHRQ runs SHRQ $0x06, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p491_SHRQ(in *byte, out *byte)
 
-// p492_SHRQ runs SHRQ $0x24, SI (committed form SHRQ imm, r).
+// p492_SHRQ runs SHRQ $0x08, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p492_SHRQ(in *byte, out *byte)
 
-// p493_SHRQ runs SHRQ $0x28, SI (committed form SHRQ imm, r).
+// p493_SHRQ runs SHRQ $0x0c, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p493_SHRQ(in *byte, out *byte)
 
-// p494_SHRQ runs SHRQ $0x2c, SI (committed form SHRQ imm, r).
+// p494_SHRQ runs SHRQ $0x0e, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p494_SHRQ(in *byte, out *byte)
 
-// p495_SHRQ runs SHRQ $0x30, SI (committed form SHRQ imm, r).
+// p495_SHRQ runs SHRQ $0x10, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p495_SHRQ(in *byte, out *byte)
 
-// p496_SHRQ runs SHRQ $0x34, SI (committed form SHRQ imm, r).
+// p496_SHRQ runs SHRQ $0x14, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p496_SHRQ(in *byte, out *byte)
 
-// p497_SHRQ runs SHRQ $0x38, SI (committed form SHRQ imm, r).
+// p497_SHRQ runs SHRQ $0x18, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p497_SHRQ(in *byte, out *byte)
 
-// p498_SHRQ runs SHRQ $0x3c, SI (committed form SHRQ imm, r).
+// p498_SHRQ runs SHRQ $0x1a, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p498_SHRQ(in *byte, out *byte)
 
-// p499_SHRQ runs SHRQ $0x3f, SI (committed form SHRQ imm, r).
+// p499_SHRQ runs SHRQ $0x1c, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p499_SHRQ(in *byte, out *byte)
 
-// p500_SUBQ runs SUBQ $-2147483648, 104(R15) (committed form SUBQ imm, m).
+// p500_SHRQ runs SHRQ $0x1f, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p500_SUBQ(in *byte, out *byte)
+func p500_SHRQ(in *byte, out *byte)
 
-// p501_SUBQ runs SUBQ $-128, 104(R15) (committed form SUBQ imm, m).
+// p501_SHRQ runs SHRQ $0x20, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p501_SUBQ(in *byte, out *byte)
+func p501_SHRQ(in *byte, out *byte)
 
-// p502_SUBQ runs SUBQ $-1, 104(R15) (committed form SUBQ imm, m).
+// p502_SHRQ runs SHRQ $0x24, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p502_SUBQ(in *byte, out *byte)
+func p502_SHRQ(in *byte, out *byte)
 
-// p503_SUBQ runs SUBQ $0x00, 104(R15) (committed form SUBQ imm, m).
+// p503_SHRQ runs SHRQ $0x28, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p503_SUBQ(in *byte, out *byte)
+func p503_SHRQ(in *byte, out *byte)
 
-// p504_SUBQ runs SUBQ $0x01, 104(R15) (committed form SUBQ imm, m).
+// p504_SHRQ runs SHRQ $0x2c, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p504_SUBQ(in *byte, out *byte)
+func p504_SHRQ(in *byte, out *byte)
 
-// p505_SUBQ runs SUBQ $0x7f, 104(R15) (committed form SUBQ imm, m).
+// p505_SHRQ runs SHRQ $0x30, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p505_SUBQ(in *byte, out *byte)
+func p505_SHRQ(in *byte, out *byte)
 
-// p506_SUBQ runs SUBQ $0x00000200, 104(R15) (committed form SUBQ imm, m).
+// p506_SHRQ runs SHRQ $0x34, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p506_SUBQ(in *byte, out *byte)
+func p506_SHRQ(in *byte, out *byte)
 
-// p507_SUBQ runs SUBQ $0x00000400, 104(R15) (committed form SUBQ imm, m).
+// p507_SHRQ runs SHRQ $0x38, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p507_SUBQ(in *byte, out *byte)
+func p507_SHRQ(in *byte, out *byte)
 
-// p508_SUBQ runs SUBQ $0x00000800, 104(R15) (committed form SUBQ imm, m).
+// p508_SHRQ runs SHRQ $0x3c, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p508_SUBQ(in *byte, out *byte)
+func p508_SHRQ(in *byte, out *byte)
 
-// p509_SUBQ runs SUBQ $0x7fffffff, 104(R15) (committed form SUBQ imm, m).
+// p509_SHRQ runs SHRQ $0x3f, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p509_SUBQ(in *byte, out *byte)
+func p509_SHRQ(in *byte, out *byte)
 
-// p510_SUBQ runs SUBQ $-2147483648, SI (committed form SUBQ imm, r).
+// p510_SUBQ runs SUBQ $-2147483648, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p510_SUBQ(in *byte, out *byte)
 
-// p511_SUBQ runs SUBQ $-128, SI (committed form SUBQ imm, r).
+// p511_SUBQ runs SUBQ $-128, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p511_SUBQ(in *byte, out *byte)
 
-// p512_SUBQ runs SUBQ $-1, SI (committed form SUBQ imm, r).
+// p512_SUBQ runs SUBQ $-1, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p512_SUBQ(in *byte, out *byte)
 
-// p513_SUBQ runs SUBQ $0x00, SI (committed form SUBQ imm, r).
+// p513_SUBQ runs SUBQ $0x00, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p513_SUBQ(in *byte, out *byte)
 
-// p514_SUBQ runs SUBQ $0x01, SI (committed form SUBQ imm, r).
+// p514_SUBQ runs SUBQ $0x01, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p514_SUBQ(in *byte, out *byte)
 
-// p515_SUBQ runs SUBQ $0x08, SI (committed form SUBQ imm, r).
+// p515_SUBQ runs SUBQ $0x7f, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p515_SUBQ(in *byte, out *byte)
 
-// p516_SUBQ runs SUBQ $0x10, SI (committed form SUBQ imm, r).
+// p516_SUBQ runs SUBQ $0x00000200, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p516_SUBQ(in *byte, out *byte)
 
-// p517_SUBQ runs SUBQ $0x20, SI (committed form SUBQ imm, r).
+// p517_SUBQ runs SUBQ $0x00000400, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p517_SUBQ(in *byte, out *byte)
 
-// p518_SUBQ runs SUBQ $0x40, SI (committed form SUBQ imm, r).
+// p518_SUBQ runs SUBQ $0x00000800, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p518_SUBQ(in *byte, out *byte)
 
-// p519_SUBQ runs SUBQ $0x7f, SI (committed form SUBQ imm, r).
+// p519_SUBQ runs SUBQ $0x7fffffff, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p519_SUBQ(in *byte, out *byte)
 
-// p520_SUBQ runs SUBQ $0x80, SI (committed form SUBQ imm, r).
+// p520_SUBQ runs SUBQ $-2147483648, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p520_SUBQ(in *byte, out *byte)
 
-// p521_SUBQ runs SUBQ $0xa0, SI (committed form SUBQ imm, r).
+// p521_SUBQ runs SUBQ $-128, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p521_SUBQ(in *byte, out *byte)
 
-// p522_SUBQ runs SUBQ $0x00000100, SI (committed form SUBQ imm, r).
+// p522_SUBQ runs SUBQ $-1, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p522_SUBQ(in *byte, out *byte)
 
-// p523_SUBQ runs SUBQ $0x00000200, SI (committed form SUBQ imm, r).
+// p523_SUBQ runs SUBQ $0x00, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p523_SUBQ(in *byte, out *byte)
 
-// p524_SUBQ runs SUBQ $0x00000400, SI (committed form SUBQ imm, r).
+// p524_SUBQ runs SUBQ $0x01, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p524_SUBQ(in *byte, out *byte)
 
-// p525_SUBQ runs SUBQ $0x00000800, SI (committed form SUBQ imm, r).
+// p525_SUBQ runs SUBQ $0x08, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p525_SUBQ(in *byte, out *byte)
 
-// p526_SUBQ runs SUBQ $0x7fffffff, SI (committed form SUBQ imm, r).
+// p526_SUBQ runs SUBQ $0x10, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p526_SUBQ(in *byte, out *byte)
 
-// p527_SUBQ runs SUBQ 128(R14), SI (committed form SUBQ m, r).
+// p527_SUBQ runs SUBQ $0x20, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p527_SUBQ(in *byte, out *byte)
 
-// p528_SUBQ runs SUBQ SI, 104(R15) (committed form SUBQ r, m).
+// p528_SUBQ runs SUBQ $0x40, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p528_SUBQ(in *byte, out *byte)
 
-// p529_SUBQ runs SUBQ SI, DI (committed form SUBQ r, r).
+// p529_SUBQ runs SUBQ $0x7f, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p529_SUBQ(in *byte, out *byte)
 
-// p530_SUBQ runs SUBQ DI, DI (committed form SUBQ r, r).
+// p530_SUBQ runs SUBQ $0x80, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p530_SUBQ(in *byte, out *byte)
 
-// p531_TESTQ runs TESTQ $-2147483648, SI (committed form TESTQ imm, r).
+// p531_SUBQ runs SUBQ $0xa0, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p531_TESTQ(in *byte, out *byte)
+func p531_SUBQ(in *byte, out *byte)
 
-// p532_TESTQ runs TESTQ $-128, SI (committed form TESTQ imm, r).
+// p532_SUBQ runs SUBQ $0x00000100, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p532_TESTQ(in *byte, out *byte)
+func p532_SUBQ(in *byte, out *byte)
 
-// p533_TESTQ runs TESTQ $-1, SI (committed form TESTQ imm, r).
+// p533_SUBQ runs SUBQ $0x00000200, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p533_TESTQ(in *byte, out *byte)
+func p533_SUBQ(in *byte, out *byte)
 
-// p534_TESTQ runs TESTQ $0x00000000, SI (committed form TESTQ imm, r).
+// p534_SUBQ runs SUBQ $0x00000400, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p534_TESTQ(in *byte, out *byte)
+func p534_SUBQ(in *byte, out *byte)
 
-// p535_TESTQ runs TESTQ $0x00000001, SI (committed form TESTQ imm, r).
+// p535_SUBQ runs SUBQ $0x00000800, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p535_TESTQ(in *byte, out *byte)
+func p535_SUBQ(in *byte, out *byte)
 
-// p536_TESTQ runs TESTQ $0x00000002, SI (committed form TESTQ imm, r).
+// p536_SUBQ runs SUBQ $0x7fffffff, SI (committed form SUBQ imm, r).
 //
 //go:noescape
-func p536_TESTQ(in *byte, out *byte)
+func p536_SUBQ(in *byte, out *byte)
 
-// p537_TESTQ runs TESTQ $0x00000004, SI (committed form TESTQ imm, r).
+// p537_SUBQ runs SUBQ 128(R14), SI (committed form SUBQ m, r).
 //
 //go:noescape
-func p537_TESTQ(in *byte, out *byte)
+func p537_SUBQ(in *byte, out *byte)
 
-// p538_TESTQ runs TESTQ $0x00000008, SI (committed form TESTQ imm, r).
+// p538_SUBQ runs SUBQ SI, 104(R15) (committed form SUBQ r, m).
 //
 //go:noescape
-func p538_TESTQ(in *byte, out *byte)
+func p538_SUBQ(in *byte, out *byte)
 
-// p539_TESTQ runs TESTQ $0x0000007f, SI (committed form TESTQ imm, r).
+// p539_SUBQ runs SUBQ SI, DI (committed form SUBQ r, r).
 //
 //go:noescape
-func p539_TESTQ(in *byte, out *byte)
+func p539_SUBQ(in *byte, out *byte)
 
-// p540_TESTQ runs TESTQ $0x7fffffff, SI (committed form TESTQ imm, r).
+// p540_SUBQ runs SUBQ DI, DI (committed form SUBQ r, r).
 //
 //go:noescape
-func p540_TESTQ(in *byte, out *byte)
+func p540_SUBQ(in *byte, out *byte)
 
-// p541_TESTQ runs TESTQ SI, DI (committed form TESTQ r, r).
+// p541_TESTQ runs TESTQ $-2147483648, SI (committed form TESTQ imm, r).
 //
 //go:noescape
 func p541_TESTQ(in *byte, out *byte)
 
-// p542_TESTQ runs TESTQ DI, DI (committed form TESTQ r, r).
+// p542_TESTQ runs TESTQ $-128, SI (committed form TESTQ imm, r).
 //
 //go:noescape
 func p542_TESTQ(in *byte, out *byte)
 
-// p543_VAESENC runs VAESENC 256(R14), X3, X9 (committed form VAESENC m, x, x).
+// p543_TESTQ runs TESTQ $-1, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p543_VAESENC(in *byte, out *byte)
+func p543_TESTQ(in *byte, out *byte)
 
-// p544_VAESENC runs VAESENC 192(R14), X3, X9 (committed form VAESENC m, x, x).
+// p544_TESTQ runs TESTQ $0x00000000, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p544_VAESENC(in *byte, out *byte)
+func p544_TESTQ(in *byte, out *byte)
 
-// p545_VAESENC runs VAESENC 192(R14), X9, X9 (committed form VAESENC m, x, x).
+// p545_TESTQ runs TESTQ $0x00000001, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p545_VAESENC(in *byte, out *byte)
+func p545_TESTQ(in *byte, out *byte)
 
-// p546_VAESENC runs VAESENC 160(R14), X9, X9 (committed form VAESENC m, x, x).
+// p546_TESTQ runs TESTQ $0x00000002, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p546_VAESENC(in *byte, out *byte)
+func p546_TESTQ(in *byte, out *byte)
 
-// p547_VAESENC runs VAESENC X3, X9, X14 (committed form VAESENC x, x, x).
+// p547_TESTQ runs TESTQ $0x00000004, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p547_VAESENC(in *byte, out *byte)
+func p547_TESTQ(in *byte, out *byte)
 
-// p548_VAESENC runs VAESENC X3, X9, X14 (committed form VAESENC x, x, x).
+// p548_TESTQ runs TESTQ $0x00000008, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p548_VAESENC(in *byte, out *byte)
+func p548_TESTQ(in *byte, out *byte)
 
-// p549_VAESENC runs VAESENC X14, X14, X14 (committed form VAESENC x, x, x).
+// p549_TESTQ runs TESTQ $0x0000007f, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p549_VAESENC(in *byte, out *byte)
+func p549_TESTQ(in *byte, out *byte)
 
-// p550_VAESENC runs VAESENC X14, X14, X14 (committed form VAESENC x, x, x).
+// p550_TESTQ runs TESTQ $0x7fffffff, SI (committed form TESTQ imm, r).
 //
 //go:noescape
-func p550_VAESENC(in *byte, out *byte)
+func p550_TESTQ(in *byte, out *byte)
 
-// p551_VAESENC runs VAESENC Y3, Y9, Y14 (committed form VAESENC y, y, y).
+// p551_TESTQ runs TESTQ SI, DI (committed form TESTQ r, r).
 //
 //go:noescape
-func p551_VAESENC(in *byte, out *byte)
+func p551_TESTQ(in *byte, out *byte)
 
-// p552_VAESENC runs VAESENC Y3, Y9, Y14 (committed form VAESENC y, y, y).
+// p552_TESTQ runs TESTQ DI, DI (committed form TESTQ r, r).
 //
 //go:noescape
-func p552_VAESENC(in *byte, out *byte)
+func p552_TESTQ(in *byte, out *byte)
 
-// p553_VAESENC runs VAESENC Y14, Y14, Y14 (committed form VAESENC y, y, y).
+// p553_VAESENC runs VAESENC 256(R14), X3, X9 (committed form VAESENC m, x, x).
 //
 //go:noescape
 func p553_VAESENC(in *byte, out *byte)
 
-// p554_VAESENC runs VAESENC Y14, Y14, Y14 (committed form VAESENC y, y, y).
+// p554_VAESENC runs VAESENC 192(R14), X3, X9 (committed form VAESENC m, x, x).
 //
 //go:noescape
 func p554_VAESENC(in *byte, out *byte)
 
-// p555_VAESENC runs VAESENC Z3, Z9, Z14 (committed form VAESENC z, z, z).
+// p555_VAESENC runs VAESENC 192(R14), X9, X9 (committed form VAESENC m, x, x).
 //
 //go:noescape
 func p555_VAESENC(in *byte, out *byte)
 
-// p556_VAESENC runs VAESENC Z14, Z14, Z14 (committed form VAESENC z, z, z).
+// p556_VAESENC runs VAESENC 160(R14), X9, X9 (committed form VAESENC m, x, x).
 //
 //go:noescape
 func p556_VAESENC(in *byte, out *byte)
 
-// p557_VAESENCLAST runs VAESENCLAST 256(R14), X3, X9 (committed form VAESENCLAST m, x, x).
+// p557_VAESENC runs VAESENC X3, X9, X14 (committed form VAESENC x, x, x).
 //
 //go:noescape
-func p557_VAESENCLAST(in *byte, out *byte)
+func p557_VAESENC(in *byte, out *byte)
 
-// p558_VAESENCLAST runs VAESENCLAST 192(R14), X3, X9 (committed form VAESENCLAST m, x, x).
+// p558_VAESENC runs VAESENC X3, X9, X14 (committed form VAESENC x, x, x).
 //
 //go:noescape
-func p558_VAESENCLAST(in *byte, out *byte)
+func p558_VAESENC(in *byte, out *byte)
 
-// p559_VAESENCLAST runs VAESENCLAST 192(R14), X9, X9 (committed form VAESENCLAST m, x, x).
+// p559_VAESENC runs VAESENC X14, X14, X14 (committed form VAESENC x, x, x).
 //
 //go:noescape
-func p559_VAESENCLAST(in *byte, out *byte)
+func p559_VAESENC(in *byte, out *byte)
 
-// p560_VAESENCLAST runs VAESENCLAST 160(R14), X9, X9 (committed form VAESENCLAST m, x, x).
+// p560_VAESENC runs VAESENC X14, X14, X14 (committed form VAESENC x, x, x).
 //
 //go:noescape
-func p560_VAESENCLAST(in *byte, out *byte)
+func p560_VAESENC(in *byte, out *byte)
 
-// p561_VAESENCLAST runs VAESENCLAST X3, X9, X14 (committed form VAESENCLAST x, x, x).
+// p561_VAESENC runs VAESENC Y3, Y9, Y14 (committed form VAESENC y, y, y).
 //
 //go:noescape
-func p561_VAESENCLAST(in *byte, out *byte)
+func p561_VAESENC(in *byte, out *byte)
 
-// p562_VAESENCLAST runs VAESENCLAST X3, X9, X14 (committed form VAESENCLAST x, x, x).
+// p562_VAESENC runs VAESENC Y3, Y9, Y14 (committed form VAESENC y, y, y).
 //
 //go:noescape
-func p562_VAESENCLAST(in *byte, out *byte)
+func p562_VAESENC(in *byte, out *byte)
 
-// p563_VAESENCLAST runs VAESENCLAST X14, X14, X14 (committed form VAESENCLAST x, x, x).
+// p563_VAESENC runs VAESENC Y14, Y14, Y14 (committed form VAESENC y, y, y).
 //
 //go:noescape
-func p563_VAESENCLAST(in *byte, out *byte)
+func p563_VAESENC(in *byte, out *byte)
 
-// p564_VAESENCLAST runs VAESENCLAST X14, X14, X14 (committed form VAESENCLAST x, x, x).
+// p564_VAESENC runs VAESENC Y14, Y14, Y14 (committed form VAESENC y, y, y).
 //
 //go:noescape
-func p564_VAESENCLAST(in *byte, out *byte)
+func p564_VAESENC(in *byte, out *byte)
 
-// p565_VAESENCLAST runs VAESENCLAST Y3, Y9, Y14 (committed form VAESENCLAST y, y, y).
+// p565_VAESENC runs VAESENC Z3, Z9, Z14 (committed form VAESENC z, z, z).
 //
 //go:noescape
-func p565_VAESENCLAST(in *byte, out *byte)
+func p565_VAESENC(in *byte, out *byte)
 
-// p566_VAESENCLAST runs VAESENCLAST Y3, Y9, Y14 (committed form VAESENCLAST y, y, y).
+// p566_VAESENC runs VAESENC Z14, Z14, Z14 (committed form VAESENC z, z, z).
 //
 //go:noescape
-func p566_VAESENCLAST(in *byte, out *byte)
+func p566_VAESENC(in *byte, out *byte)
 
-// p567_VAESENCLAST runs VAESENCLAST Y14, Y14, Y14 (committed form VAESENCLAST y, y, y).
+// p567_VAESENCLAST runs VAESENCLAST 256(R14), X3, X9 (committed form VAESENCLAST m, x, x).
 //
 //go:noescape
 func p567_VAESENCLAST(in *byte, out *byte)
 
-// p568_VAESENCLAST runs VAESENCLAST Y14, Y14, Y14 (committed form VAESENCLAST y, y, y).
+// p568_VAESENCLAST runs VAESENCLAST 192(R14), X3, X9 (committed form VAESENCLAST m, x, x).
 //
 //go:noescape
 func p568_VAESENCLAST(in *byte, out *byte)
 
-// p569_VAESENCLAST runs VAESENCLAST Z3, Z9, Z14 (committed form VAESENCLAST z, z, z).
+// p569_VAESENCLAST runs VAESENCLAST 192(R14), X9, X9 (committed form VAESENCLAST m, x, x).
 //
 //go:noescape
 func p569_VAESENCLAST(in *byte, out *byte)
 
-// p570_VAESENCLAST runs VAESENCLAST Z14, Z14, Z14 (committed form VAESENCLAST z, z, z).
+// p570_VAESENCLAST runs VAESENCLAST 160(R14), X9, X9 (committed form VAESENCLAST m, x, x).
 //
 //go:noescape
 func p570_VAESENCLAST(in *byte, out *byte)
 
-// p571_VALIGNQ runs VALIGNQ $0x01, Z3, Z9, Z14 (committed form VALIGNQ imm, z, z, z).
+// p571_VAESENCLAST runs VAESENCLAST X3, X9, X14 (committed form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p571_VALIGNQ(in *byte, out *byte)
+func p571_VAESENCLAST(in *byte, out *byte)
 
-// p572_VALIGNQ runs VALIGNQ $0x07, Z3, Z9, Z14 (committed form VALIGNQ imm, z, z, z).
+// p572_VAESENCLAST runs VAESENCLAST X3, X9, X14 (committed form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p572_VALIGNQ(in *byte, out *byte)
+func p572_VAESENCLAST(in *byte, out *byte)
 
-// p573_VALIGNQ runs VALIGNQ $0x01, Z14, Z14, Z14 (committed form VALIGNQ imm, z, z, z).
+// p573_VAESENCLAST runs VAESENCLAST X14, X14, X14 (committed form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p573_VALIGNQ(in *byte, out *byte)
+func p573_VAESENCLAST(in *byte, out *byte)
 
-// p574_VBROADCASTI128 runs VBROADCASTI128 192(R14), Y3 (committed form VBROADCASTI128 m, y).
+// p574_VAESENCLAST runs VAESENCLAST X14, X14, X14 (committed form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p574_VBROADCASTI128(in *byte, out *byte)
+func p574_VAESENCLAST(in *byte, out *byte)
 
-// p575_VBROADCASTI128 runs VBROADCASTI128 160(R14), Y3 (committed form VBROADCASTI128 m, y).
+// p575_VAESENCLAST runs VAESENCLAST Y3, Y9, Y14 (committed form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p575_VBROADCASTI128(in *byte, out *byte)
+func p575_VAESENCLAST(in *byte, out *byte)
 
-// p576_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y3 (committed form VBROADCASTI32X4 m, y).
+// p576_VAESENCLAST runs VAESENCLAST Y3, Y9, Y14 (committed form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p576_VBROADCASTI32X4(in *byte, out *byte)
+func p576_VAESENCLAST(in *byte, out *byte)
 
-// p577_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z3 (committed form VBROADCASTI32X4 m, z).
+// p577_VAESENCLAST runs VAESENCLAST Y14, Y14, Y14 (committed form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p577_VBROADCASTI32X4(in *byte, out *byte)
+func p577_VAESENCLAST(in *byte, out *byte)
 
-// p578_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
+// p578_VAESENCLAST runs VAESENCLAST Y14, Y14, Y14 (committed form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p578_VEXTRACTI128(in *byte, out *byte)
+func p578_VAESENCLAST(in *byte, out *byte)
 
-// p579_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
+// p579_VAESENCLAST runs VAESENCLAST Z3, Z9, Z14 (committed form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p579_VEXTRACTI128(in *byte, out *byte)
+func p579_VAESENCLAST(in *byte, out *byte)
 
-// p580_VEXTRACTI128 runs VEXTRACTI128 $0x01, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
+// p580_VAESENCLAST runs VAESENCLAST Z14, Z14, Z14 (committed form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p580_VEXTRACTI128(in *byte, out *byte)
+func p580_VAESENCLAST(in *byte, out *byte)
 
-// p581_VEXTRACTI128 runs VEXTRACTI128 $0x01, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
+// p581_VALIGNQ runs VALIGNQ $0x01, Z3, Z9, Z14 (committed form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p581_VEXTRACTI128(in *byte, out *byte)
+func p581_VALIGNQ(in *byte, out *byte)
 
-// p582_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y9, X9 (committed form VEXTRACTI128 imm, y, x).
+// p582_VALIGNQ runs VALIGNQ $0x07, Z3, Z9, Z14 (committed form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p582_VEXTRACTI128(in *byte, out *byte)
+func p582_VALIGNQ(in *byte, out *byte)
 
-// p583_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y9, X9 (committed form VEXTRACTI128 imm, y, x).
+// p583_VALIGNQ runs VALIGNQ $0x01, Z14, Z14, Z14 (committed form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p583_VEXTRACTI128(in *byte, out *byte)
+func p583_VALIGNQ(in *byte, out *byte)
 
-// p584_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y3, X9 (committed form VEXTRACTI32X4 imm, y, x).
+// p584_VBROADCASTI128 runs VBROADCASTI128 192(R14), Y3 (committed form VBROADCASTI128 m, y).
 //
 //go:noescape
-func p584_VEXTRACTI32X4(in *byte, out *byte)
+func p584_VBROADCASTI128(in *byte, out *byte)
 
-// p585_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y9, X9 (committed form VEXTRACTI32X4 imm, y, x).
+// p585_VBROADCASTI128 runs VBROADCASTI128 160(R14), Y3 (committed form VBROADCASTI128 m, y).
 //
 //go:noescape
-func p585_VEXTRACTI32X4(in *byte, out *byte)
+func p585_VBROADCASTI128(in *byte, out *byte)
 
-// p586_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z3, Y9 (committed form VEXTRACTI64X4 imm, z, y).
+// p586_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y3 (committed form VBROADCASTI32X4 m, y).
 //
 //go:noescape
-func p586_VEXTRACTI64X4(in *byte, out *byte)
+func p586_VBROADCASTI32X4(in *byte, out *byte)
 
-// p587_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z9, Y9 (committed form VEXTRACTI64X4 imm, z, y).
+// p587_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z3 (committed form VBROADCASTI32X4 m, z).
 //
 //go:noescape
-func p587_VEXTRACTI64X4(in *byte, out *byte)
+func p587_VBROADCASTI32X4(in *byte, out *byte)
 
-// p588_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p588_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p588_VINSERTI128(in *byte, out *byte)
+func p588_VEXTRACTI128(in *byte, out *byte)
 
-// p589_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p589_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p589_VINSERTI128(in *byte, out *byte)
+func p589_VEXTRACTI128(in *byte, out *byte)
 
-// p590_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p590_VEXTRACTI128 runs VEXTRACTI128 $0x01, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p590_VINSERTI128(in *byte, out *byte)
+func p590_VEXTRACTI128(in *byte, out *byte)
 
-// p591_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p591_VEXTRACTI128 runs VEXTRACTI128 $0x01, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p591_VINSERTI128(in *byte, out *byte)
+func p591_VEXTRACTI128(in *byte, out *byte)
 
-// p592_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p592_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y9, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p592_VINSERTI128(in *byte, out *byte)
+func p592_VEXTRACTI128(in *byte, out *byte)
 
-// p593_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p593_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y9, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p593_VINSERTI128(in *byte, out *byte)
+func p593_VEXTRACTI128(in *byte, out *byte)
 
-// p594_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Y9, Y14 (committed form VINSERTI32X4 imm, x, y, y).
+// p594_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y3, X9 (committed form VEXTRACTI32X4 imm, y, x).
 //
 //go:noescape
-func p594_VINSERTI32X4(in *byte, out *byte)
+func p594_VEXTRACTI32X4(in *byte, out *byte)
 
-// p595_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Y14, Y14 (committed form VINSERTI32X4 imm, x, y, y).
+// p595_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y9, X9 (committed form VEXTRACTI32X4 imm, y, x).
 //
 //go:noescape
-func p595_VINSERTI32X4(in *byte, out *byte)
+func p595_VEXTRACTI32X4(in *byte, out *byte)
 
-// p596_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Z9, Z14 (committed form VINSERTI32X4 imm, x, z, z).
+// p596_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z3, Y9 (committed form VEXTRACTI64X4 imm, z, y).
 //
 //go:noescape
-func p596_VINSERTI32X4(in *byte, out *byte)
+func p596_VEXTRACTI64X4(in *byte, out *byte)
 
-// p597_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Z14, Z14 (committed form VINSERTI32X4 imm, x, z, z).
+// p597_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z9, Y9 (committed form VEXTRACTI64X4 imm, z, y).
 //
 //go:noescape
-func p597_VINSERTI32X4(in *byte, out *byte)
+func p597_VEXTRACTI64X4(in *byte, out *byte)
 
-// p598_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
+// p598_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p598_VMOVDQA(in *byte, out *byte)
+func p598_VINSERTI128(in *byte, out *byte)
 
-// p599_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
+// p599_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p599_VMOVDQA(in *byte, out *byte)
+func p599_VINSERTI128(in *byte, out *byte)
 
-// p600_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
+// p600_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p600_VMOVDQA(in *byte, out *byte)
+func p600_VINSERTI128(in *byte, out *byte)
 
-// p601_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
+// p601_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p601_VMOVDQA(in *byte, out *byte)
+func p601_VINSERTI128(in *byte, out *byte)
 
-// p602_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
+// p602_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p602_VMOVDQA(in *byte, out *byte)
+func p602_VINSERTI128(in *byte, out *byte)
 
-// p603_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
+// p603_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p603_VMOVDQA(in *byte, out *byte)
+func p603_VINSERTI128(in *byte, out *byte)
 
-// p604_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
+// p604_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Y9, Y14 (committed form VINSERTI32X4 imm, x, y, y).
 //
 //go:noescape
-func p604_VMOVDQA(in *byte, out *byte)
+func p604_VINSERTI32X4(in *byte, out *byte)
 
-// p605_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
+// p605_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Y14, Y14 (committed form VINSERTI32X4 imm, x, y, y).
 //
 //go:noescape
-func p605_VMOVDQA(in *byte, out *byte)
+func p605_VINSERTI32X4(in *byte, out *byte)
 
-// p606_VMOVDQA64 runs VMOVDQA64 X3, X9 (committed form VMOVDQA64 x, x).
+// p606_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Z9, Z14 (committed form VINSERTI32X4 imm, x, z, z).
 //
 //go:noescape
-func p606_VMOVDQA64(in *byte, out *byte)
+func p606_VINSERTI32X4(in *byte, out *byte)
 
-// p607_VMOVDQA64 runs VMOVDQA64 X9, X9 (committed form VMOVDQA64 x, x).
+// p607_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Z14, Z14 (committed form VINSERTI32X4 imm, x, z, z).
 //
 //go:noescape
-func p607_VMOVDQA64(in *byte, out *byte)
+func p607_VINSERTI32X4(in *byte, out *byte)
 
-// p608_VMOVDQA64 runs VMOVDQA64 Y3, Y9 (committed form VMOVDQA64 y, y).
+// p608_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
-func p608_VMOVDQA64(in *byte, out *byte)
+func p608_VMOVDQA(in *byte, out *byte)
 
-// p609_VMOVDQA64 runs VMOVDQA64 Y9, Y9 (committed form VMOVDQA64 y, y).
+// p609_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
-func p609_VMOVDQA64(in *byte, out *byte)
+func p609_VMOVDQA(in *byte, out *byte)
 
-// p610_VMOVDQA64 runs VMOVDQA64 Z3, Z9 (committed form VMOVDQA64 z, z).
+// p610_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
-func p610_VMOVDQA64(in *byte, out *byte)
+func p610_VMOVDQA(in *byte, out *byte)
 
-// p611_VMOVDQA64 runs VMOVDQA64 Z9, Z9 (committed form VMOVDQA64 z, z).
+// p611_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
-func p611_VMOVDQA64(in *byte, out *byte)
+func p611_VMOVDQA(in *byte, out *byte)
 
-// p612_VMOVDQU runs VMOVDQU 192(R14), X3 (committed form VMOVDQU m, x).
+// p612_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p612_VMOVDQU(in *byte, out *byte)
+func p612_VMOVDQA(in *byte, out *byte)
 
-// p613_VMOVDQU runs VMOVDQU 160(R14), X3 (committed form VMOVDQU m, x).
+// p613_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p613_VMOVDQU(in *byte, out *byte)
+func p613_VMOVDQA(in *byte, out *byte)
 
-// p614_VMOVDQU runs VMOVDQU 192(R14), Y3 (committed form VMOVDQU m, y).
+// p614_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p614_VMOVDQU(in *byte, out *byte)
+func p614_VMOVDQA(in *byte, out *byte)
 
-// p615_VMOVDQU runs VMOVDQU 160(R14), Y3 (committed form VMOVDQU m, y).
+// p615_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p615_VMOVDQU(in *byte, out *byte)
+func p615_VMOVDQA(in *byte, out *byte)
 
-// p616_VMOVDQU runs VMOVDQU X3, 168(R15) (committed form VMOVDQU x, m).
+// p616_VMOVDQA64 runs VMOVDQA64 X3, X9 (committed form VMOVDQA64 x, x).
 //
 //go:noescape
-func p616_VMOVDQU(in *byte, out *byte)
+func p616_VMOVDQA64(in *byte, out *byte)
 
-// p617_VMOVDQU runs VMOVDQU X3, 136(R15) (committed form VMOVDQU x, m).
+// p617_VMOVDQA64 runs VMOVDQA64 X9, X9 (committed form VMOVDQA64 x, x).
 //
 //go:noescape
-func p617_VMOVDQU(in *byte, out *byte)
+func p617_VMOVDQA64(in *byte, out *byte)
 
-// p618_VMOVDQU runs VMOVDQU Y3, 168(R15) (committed form VMOVDQU y, m).
+// p618_VMOVDQA64 runs VMOVDQA64 Y3, Y9 (committed form VMOVDQA64 y, y).
 //
 //go:noescape
-func p618_VMOVDQU(in *byte, out *byte)
+func p618_VMOVDQA64(in *byte, out *byte)
 
-// p619_VMOVDQU runs VMOVDQU Y3, 136(R15) (committed form VMOVDQU y, m).
+// p619_VMOVDQA64 runs VMOVDQA64 Y9, Y9 (committed form VMOVDQA64 y, y).
 //
 //go:noescape
-func p619_VMOVDQU(in *byte, out *byte)
+func p619_VMOVDQA64(in *byte, out *byte)
 
-// p620_VMOVDQU64 runs VMOVDQU64 192(R14), X3 (committed form VMOVDQU64 m, x).
+// p620_VMOVDQA64 runs VMOVDQA64 Z3, Z9 (committed form VMOVDQA64 z, z).
 //
 //go:noescape
-func p620_VMOVDQU64(in *byte, out *byte)
+func p620_VMOVDQA64(in *byte, out *byte)
 
-// p621_VMOVDQU64 runs VMOVDQU64 192(R14), Y3 (committed form VMOVDQU64 m, y).
+// p621_VMOVDQA64 runs VMOVDQA64 Z9, Z9 (committed form VMOVDQA64 z, z).
 //
 //go:noescape
-func p621_VMOVDQU64(in *byte, out *byte)
+func p621_VMOVDQA64(in *byte, out *byte)
 
-// p622_VMOVDQU64 runs VMOVDQU64 192(R14), Z3 (committed form VMOVDQU64 m, z).
+// p622_VMOVDQU runs VMOVDQU 192(R14), X3 (committed form VMOVDQU m, x).
 //
 //go:noescape
-func p622_VMOVDQU64(in *byte, out *byte)
+func p622_VMOVDQU(in *byte, out *byte)
 
-// p623_VMOVDQU64 runs VMOVDQU64 X3, 168(R15) (committed form VMOVDQU64 x, m).
+// p623_VMOVDQU runs VMOVDQU 160(R14), X3 (committed form VMOVDQU m, x).
 //
 //go:noescape
-func p623_VMOVDQU64(in *byte, out *byte)
+func p623_VMOVDQU(in *byte, out *byte)
 
-// p624_VMOVDQU64 runs VMOVDQU64 Y3, 168(R15) (committed form VMOVDQU64 y, m).
+// p624_VMOVDQU runs VMOVDQU 192(R14), Y3 (committed form VMOVDQU m, y).
 //
 //go:noescape
-func p624_VMOVDQU64(in *byte, out *byte)
+func p624_VMOVDQU(in *byte, out *byte)
 
-// p625_VMOVDQU64 runs VMOVDQU64 Z3, 168(R15) (committed form VMOVDQU64 z, m).
+// p625_VMOVDQU runs VMOVDQU 160(R14), Y3 (committed form VMOVDQU m, y).
 //
 //go:noescape
-func p625_VMOVDQU64(in *byte, out *byte)
+func p625_VMOVDQU(in *byte, out *byte)
 
-// p626_VMOVDQU64 runs VMOVDQU64 Z3, Z9 (committed form VMOVDQU64 z, z).
+// p626_VMOVDQU runs VMOVDQU X3, 168(R15) (committed form VMOVDQU x, m).
 //
 //go:noescape
-func p626_VMOVDQU64(in *byte, out *byte)
+func p626_VMOVDQU(in *byte, out *byte)
 
-// p627_VMOVDQU64 runs VMOVDQU64 Z9, Z9 (committed form VMOVDQU64 z, z).
+// p627_VMOVDQU runs VMOVDQU X3, 136(R15) (committed form VMOVDQU x, m).
 //
 //go:noescape
-func p627_VMOVDQU64(in *byte, out *byte)
+func p627_VMOVDQU(in *byte, out *byte)
 
-// p628_VMOVDQU8 runs VMOVDQU8 Z3, K3, 176(R15) (committed form VMOVDQU8 z, k, m).
+// p628_VMOVDQU runs VMOVDQU Y3, 168(R15) (committed form VMOVDQU y, m).
 //
 //go:noescape
-func p628_VMOVDQU8(in *byte, out *byte)
+func p628_VMOVDQU(in *byte, out *byte)
 
-// p629_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z3 (committed form VMOVDQU8.Z m, k, z).
+// p629_VMOVDQU runs VMOVDQU Y3, 136(R15) (committed form VMOVDQU y, m).
 //
 //go:noescape
-func p629_VMOVDQU8_Z(in *byte, out *byte)
+func p629_VMOVDQU(in *byte, out *byte)
 
-// p630_VMOVDQU8_Z runs VMOVDQU8.Z Z3, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
+// p630_VMOVDQU64 runs VMOVDQU64 192(R14), X3 (committed form VMOVDQU64 m, x).
 //
 //go:noescape
-func p630_VMOVDQU8_Z(in *byte, out *byte)
+func p630_VMOVDQU64(in *byte, out *byte)
 
-// p631_VMOVDQU8_Z runs VMOVDQU8.Z Z9, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
+// p631_VMOVDQU64 runs VMOVDQU64 192(R14), Y3 (committed form VMOVDQU64 m, y).
 //
 //go:noescape
-func p631_VMOVDQU8_Z(in *byte, out *byte)
+func p631_VMOVDQU64(in *byte, out *byte)
 
-// p632_VMOVQ runs VMOVQ 192(R14), X3 (committed form VMOVQ m, x).
+// p632_VMOVDQU64 runs VMOVDQU64 192(R14), Z3 (committed form VMOVDQU64 m, z).
 //
 //go:noescape
-func p632_VMOVQ(in *byte, out *byte)
+func p632_VMOVDQU64(in *byte, out *byte)
 
-// p633_VMOVQ runs VMOVQ 160(R14), X3 (committed form VMOVQ m, x).
+// p633_VMOVDQU64 runs VMOVDQU64 X3, 168(R15) (committed form VMOVDQU64 x, m).
 //
 //go:noescape
-func p633_VMOVQ(in *byte, out *byte)
+func p633_VMOVDQU64(in *byte, out *byte)
 
-// p634_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
+// p634_VMOVDQU64 runs VMOVDQU64 Y3, 168(R15) (committed form VMOVDQU64 y, m).
 //
 //go:noescape
-func p634_VMOVQ(in *byte, out *byte)
+func p634_VMOVDQU64(in *byte, out *byte)
 
-// p635_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
+// p635_VMOVDQU64 runs VMOVDQU64 Z3, 168(R15) (committed form VMOVDQU64 z, m).
 //
 //go:noescape
-func p635_VMOVQ(in *byte, out *byte)
+func p635_VMOVDQU64(in *byte, out *byte)
 
-// p636_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
+// p636_VMOVDQU64 runs VMOVDQU64 Z3, Z9 (committed form VMOVDQU64 z, z).
 //
 //go:noescape
-func p636_VMOVQ(in *byte, out *byte)
+func p636_VMOVDQU64(in *byte, out *byte)
 
-// p637_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
+// p637_VMOVDQU64 runs VMOVDQU64 Z9, Z9 (committed form VMOVDQU64 z, z).
 //
 //go:noescape
-func p637_VMOVQ(in *byte, out *byte)
+func p637_VMOVDQU64(in *byte, out *byte)
 
-// p638_VPADDD runs VPADDD 256(R14), X3, X9 (committed form VPADDD m, x, x).
+// p638_VMOVDQU8 runs VMOVDQU8 Z3, K3, 176(R15) (committed form VMOVDQU8 z, k, m).
 //
 //go:noescape
-func p638_VPADDD(in *byte, out *byte)
+func p638_VMOVDQU8(in *byte, out *byte)
 
-// p639_VPADDD runs VPADDD 192(R14), X3, X9 (committed form VPADDD m, x, x).
+// p639_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z3 (committed form VMOVDQU8.Z m, k, z).
 //
 //go:noescape
-func p639_VPADDD(in *byte, out *byte)
+func p639_VMOVDQU8_Z(in *byte, out *byte)
 
-// p640_VPADDD runs VPADDD 192(R14), X9, X9 (committed form VPADDD m, x, x).
+// p640_VMOVDQU8_Z runs VMOVDQU8.Z Z3, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p640_VPADDD(in *byte, out *byte)
+func p640_VMOVDQU8_Z(in *byte, out *byte)
 
-// p641_VPADDD runs VPADDD 160(R14), X9, X9 (committed form VPADDD m, x, x).
+// p641_VMOVDQU8_Z runs VMOVDQU8.Z Z9, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p641_VPADDD(in *byte, out *byte)
+func p641_VMOVDQU8_Z(in *byte, out *byte)
 
-// p642_VPADDD runs VPADDD 256(R14), Y3, Y9 (committed form VPADDD m, y, y).
+// p642_VMOVQ runs VMOVQ 192(R14), X3 (committed form VMOVQ m, x).
 //
 //go:noescape
-func p642_VPADDD(in *byte, out *byte)
+func p642_VMOVQ(in *byte, out *byte)
 
-// p643_VPADDD runs VPADDD 192(R14), Y3, Y9 (committed form VPADDD m, y, y).
+// p643_VMOVQ runs VMOVQ 160(R14), X3 (committed form VMOVQ m, x).
 //
 //go:noescape
-func p643_VPADDD(in *byte, out *byte)
+func p643_VMOVQ(in *byte, out *byte)
 
-// p644_VPADDD runs VPADDD 192(R14), Y9, Y9 (committed form VPADDD m, y, y).
+// p644_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
 //
 //go:noescape
-func p644_VPADDD(in *byte, out *byte)
+func p644_VMOVQ(in *byte, out *byte)
 
-// p645_VPADDD runs VPADDD 160(R14), Y9, Y9 (committed form VPADDD m, y, y).
+// p645_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
 //
 //go:noescape
-func p645_VPADDD(in *byte, out *byte)
+func p645_VMOVQ(in *byte, out *byte)
 
-// p646_VPADDD runs VPADDD 256(R14), Z3, Z9 (committed form VPADDD m, z, z).
+// p646_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
 //
 //go:noescape
-func p646_VPADDD(in *byte, out *byte)
+func p646_VMOVQ(in *byte, out *byte)
 
-// p647_VPADDD runs VPADDD 192(R14), Z9, Z9 (committed form VPADDD m, z, z).
+// p647_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
 //
 //go:noescape
-func p647_VPADDD(in *byte, out *byte)
+func p647_VMOVQ(in *byte, out *byte)
 
-// p648_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
+// p648_VPADDD runs VPADDD 256(R14), X3, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
 func p648_VPADDD(in *byte, out *byte)
 
-// p649_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
+// p649_VPADDD runs VPADDD 192(R14), X3, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
 func p649_VPADDD(in *byte, out *byte)
 
-// p650_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
+// p650_VPADDD runs VPADDD 192(R14), X9, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
 func p650_VPADDD(in *byte, out *byte)
 
-// p651_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
+// p651_VPADDD runs VPADDD 160(R14), X9, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
 func p651_VPADDD(in *byte, out *byte)
 
-// p652_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
+// p652_VPADDD runs VPADDD 256(R14), Y3, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
 func p652_VPADDD(in *byte, out *byte)
 
-// p653_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
+// p653_VPADDD runs VPADDD 192(R14), Y3, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
 func p653_VPADDD(in *byte, out *byte)
 
-// p654_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
+// p654_VPADDD runs VPADDD 192(R14), Y9, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
 func p654_VPADDD(in *byte, out *byte)
 
-// p655_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
+// p655_VPADDD runs VPADDD 160(R14), Y9, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
 func p655_VPADDD(in *byte, out *byte)
 
-// p656_VPADDD runs VPADDD Z3, Z9, Z14 (committed form VPADDD z, z, z).
+// p656_VPADDD runs VPADDD 256(R14), Z3, Z9 (committed form VPADDD m, z, z).
 //
 //go:noescape
 func p656_VPADDD(in *byte, out *byte)
 
-// p657_VPADDD runs VPADDD Z14, Z14, Z14 (committed form VPADDD z, z, z).
+// p657_VPADDD runs VPADDD 192(R14), Z9, Z9 (committed form VPADDD m, z, z).
 //
 //go:noescape
 func p657_VPADDD(in *byte, out *byte)
 
-// p658_VPADDD_BCST runs VPADDD.BCST 256(R14), Z3, Z9 (committed form VPADDD.BCST m, z, z).
+// p658_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
-func p658_VPADDD_BCST(in *byte, out *byte)
+func p658_VPADDD(in *byte, out *byte)
 
-// p659_VPADDD_BCST runs VPADDD.BCST 192(R14), Z9, Z9 (committed form VPADDD.BCST m, z, z).
+// p659_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
-func p659_VPADDD_BCST(in *byte, out *byte)
+func p659_VPADDD(in *byte, out *byte)
 
-// p660_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
+// p660_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
-func p660_VPADDQ(in *byte, out *byte)
+func p660_VPADDD(in *byte, out *byte)
 
-// p661_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
+// p661_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
-func p661_VPADDQ(in *byte, out *byte)
+func p661_VPADDD(in *byte, out *byte)
 
-// p662_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
+// p662_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
-func p662_VPADDQ(in *byte, out *byte)
+func p662_VPADDD(in *byte, out *byte)
 
-// p663_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
+// p663_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
-func p663_VPADDQ(in *byte, out *byte)
+func p663_VPADDD(in *byte, out *byte)
 
-// p664_VPADDQ runs VPADDQ Y3, Y9, Y14 (committed form VPADDQ y, y, y).
+// p664_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
-func p664_VPADDQ(in *byte, out *byte)
+func p664_VPADDD(in *byte, out *byte)
 
-// p665_VPADDQ runs VPADDQ Y3, Y9, Y14 (committed form VPADDQ y, y, y).
+// p665_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
-func p665_VPADDQ(in *byte, out *byte)
+func p665_VPADDD(in *byte, out *byte)
 
-// p666_VPADDQ runs VPADDQ Y14, Y14, Y14 (committed form VPADDQ y, y, y).
+// p666_VPADDD runs VPADDD Z3, Z9, Z14 (committed form VPADDD z, z, z).
 //
 //go:noescape
-func p666_VPADDQ(in *byte, out *byte)
+func p666_VPADDD(in *byte, out *byte)
 
-// p667_VPADDQ runs VPADDQ Y14, Y14, Y14 (committed form VPADDQ y, y, y).
+// p667_VPADDD runs VPADDD Z14, Z14, Z14 (committed form VPADDD z, z, z).
 //
 //go:noescape
-func p667_VPADDQ(in *byte, out *byte)
+func p667_VPADDD(in *byte, out *byte)
 
-// p668_VPADDQ runs VPADDQ Z3, Z9, K3, Z14 (committed form VPADDQ z, z, k, z).
+// p668_VPADDD_BCST runs VPADDD.BCST 256(R14), Z3, Z9 (committed form VPADDD.BCST m, z, z).
 //
 //go:noescape
-func p668_VPADDQ(in *byte, out *byte)
+func p668_VPADDD_BCST(in *byte, out *byte)
 
-// p669_VPADDQ runs VPADDQ Z14, Z14, K3, Z14 (committed form VPADDQ z, z, k, z).
+// p669_VPADDD_BCST runs VPADDD.BCST 192(R14), Z9, Z9 (committed form VPADDD.BCST m, z, z).
 //
 //go:noescape
-func p669_VPADDQ(in *byte, out *byte)
+func p669_VPADDD_BCST(in *byte, out *byte)
 
-// p670_VPADDQ runs VPADDQ Z3, Z9, Z14 (committed form VPADDQ z, z, z).
+// p670_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
 func p670_VPADDQ(in *byte, out *byte)
 
-// p671_VPADDQ runs VPADDQ Z14, Z14, Z14 (committed form VPADDQ z, z, z).
+// p671_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
 func p671_VPADDQ(in *byte, out *byte)
 
-// p672_VPAND runs VPAND 256(R14), X3, X9 (committed form VPAND m, x, x).
+// p672_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
-func p672_VPAND(in *byte, out *byte)
+func p672_VPADDQ(in *byte, out *byte)
 
-// p673_VPAND runs VPAND 192(R14), X3, X9 (committed form VPAND m, x, x).
+// p673_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
-func p673_VPAND(in *byte, out *byte)
+func p673_VPADDQ(in *byte, out *byte)
 
-// p674_VPAND runs VPAND 192(R14), X9, X9 (committed form VPAND m, x, x).
+// p674_VPADDQ runs VPADDQ Y3, Y9, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
-func p674_VPAND(in *byte, out *byte)
+func p674_VPADDQ(in *byte, out *byte)
 
-// p675_VPAND runs VPAND 160(R14), X9, X9 (committed form VPAND m, x, x).
+// p675_VPADDQ runs VPADDQ Y3, Y9, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
-func p675_VPAND(in *byte, out *byte)
+func p675_VPADDQ(in *byte, out *byte)
 
-// p676_VPANDD runs VPANDD 256(R14), X3, X9 (committed form VPANDD m, x, x).
+// p676_VPADDQ runs VPADDQ Y14, Y14, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
-func p676_VPANDD(in *byte, out *byte)
+func p676_VPADDQ(in *byte, out *byte)
 
-// p677_VPANDD runs VPANDD 192(R14), X9, X9 (committed form VPANDD m, x, x).
+// p677_VPADDQ runs VPADDQ Y14, Y14, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
-func p677_VPANDD(in *byte, out *byte)
+func p677_VPADDQ(in *byte, out *byte)
 
-// p678_VPANDD runs VPANDD 256(R14), Z3, Z9 (committed form VPANDD m, z, z).
+// p678_VPADDQ runs VPADDQ Z3, Z9, K3, Z14 (committed form VPADDQ z, z, k, z).
 //
 //go:noescape
-func p678_VPANDD(in *byte, out *byte)
+func p678_VPADDQ(in *byte, out *byte)
 
-// p679_VPANDD runs VPANDD 192(R14), Z9, Z9 (committed form VPANDD m, z, z).
+// p679_VPADDQ runs VPADDQ Z14, Z14, K3, Z14 (committed form VPADDQ z, z, k, z).
 //
 //go:noescape
-func p679_VPANDD(in *byte, out *byte)
+func p679_VPADDQ(in *byte, out *byte)
 
-// p680_VPANDD runs VPANDD Z3, Z9, Z14 (committed form VPANDD z, z, z).
+// p680_VPADDQ runs VPADDQ Z3, Z9, Z14 (committed form VPADDQ z, z, z).
 //
 //go:noescape
-func p680_VPANDD(in *byte, out *byte)
+func p680_VPADDQ(in *byte, out *byte)
 
-// p681_VPANDD runs VPANDD Z14, Z14, Z14 (committed form VPANDD z, z, z).
+// p681_VPADDQ runs VPADDQ Z14, Z14, Z14 (committed form VPADDQ z, z, z).
 //
 //go:noescape
-func p681_VPANDD(in *byte, out *byte)
+func p681_VPADDQ(in *byte, out *byte)
 
-// p682_VPANDQ runs VPANDQ Z3, Z9, Z14 (committed form VPANDQ z, z, z).
+// p682_VPAND runs VPAND 256(R14), X3, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p682_VPANDQ(in *byte, out *byte)
+func p682_VPAND(in *byte, out *byte)
 
-// p683_VPANDQ runs VPANDQ Z14, Z14, Z14 (committed form VPANDQ z, z, z).
+// p683_VPAND runs VPAND 192(R14), X3, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p683_VPANDQ(in *byte, out *byte)
+func p683_VPAND(in *byte, out *byte)
 
-// p684_VPBROADCASTD runs VPBROADCASTD 192(R14), Y3 (committed form VPBROADCASTD m, y).
+// p684_VPAND runs VPAND 192(R14), X9, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p684_VPBROADCASTD(in *byte, out *byte)
+func p684_VPAND(in *byte, out *byte)
 
-// p685_VPBROADCASTD runs VPBROADCASTD 160(R14), Y3 (committed form VPBROADCASTD m, y).
+// p685_VPAND runs VPAND 160(R14), X9, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p685_VPBROADCASTD(in *byte, out *byte)
+func p685_VPAND(in *byte, out *byte)
 
-// p686_VPBROADCASTD runs VPBROADCASTD 192(R14), Z3 (committed form VPBROADCASTD m, z).
+// p686_VPANDD runs VPANDD 256(R14), X3, X9 (committed form VPANDD m, x, x).
 //
 //go:noescape
-func p686_VPBROADCASTD(in *byte, out *byte)
+func p686_VPANDD(in *byte, out *byte)
 
-// p687_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z3 (committed form VPBROADCASTQ m, z).
+// p687_VPANDD runs VPANDD 192(R14), X9, X9 (committed form VPANDD m, x, x).
 //
 //go:noescape
-func p687_VPBROADCASTQ(in *byte, out *byte)
+func p687_VPANDD(in *byte, out *byte)
 
-// p688_VPBROADCASTQ runs VPBROADCASTQ SI, Z3 (committed form VPBROADCASTQ r, z).
+// p688_VPANDD runs VPANDD 256(R14), Z3, Z9 (committed form VPANDD m, z, z).
 //
 //go:noescape
-func p688_VPBROADCASTQ(in *byte, out *byte)
+func p688_VPANDD(in *byte, out *byte)
 
-// p689_VPBROADCASTQ runs VPBROADCASTQ X3, Z9 (committed form VPBROADCASTQ x, z).
+// p689_VPANDD runs VPANDD 192(R14), Z9, Z9 (committed form VPANDD m, z, z).
 //
 //go:noescape
-func p689_VPBROADCASTQ(in *byte, out *byte)
+func p689_VPANDD(in *byte, out *byte)
 
-// p690_VPBROADCASTQ runs VPBROADCASTQ X9, Z9 (committed form VPBROADCASTQ x, z).
+// p690_VPANDD runs VPANDD Z3, Z9, Z14 (committed form VPANDD z, z, z).
 //
 //go:noescape
-func p690_VPBROADCASTQ(in *byte, out *byte)
+func p690_VPANDD(in *byte, out *byte)
 
-// p691_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p691_VPANDD runs VPANDD Z14, Z14, Z14 (committed form VPANDD z, z, z).
 //
 //go:noescape
-func p691_VPCLMULQDQ(in *byte, out *byte)
+func p691_VPANDD(in *byte, out *byte)
 
-// p692_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p692_VPANDQ runs VPANDQ Z3, Z9, Z14 (committed form VPANDQ z, z, z).
 //
 //go:noescape
-func p692_VPCLMULQDQ(in *byte, out *byte)
+func p692_VPANDQ(in *byte, out *byte)
 
-// p693_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p693_VPANDQ runs VPANDQ Z14, Z14, Z14 (committed form VPANDQ z, z, z).
 //
 //go:noescape
-func p693_VPCLMULQDQ(in *byte, out *byte)
+func p693_VPANDQ(in *byte, out *byte)
 
-// p694_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p694_VPBROADCASTD runs VPBROADCASTD 192(R14), Y3 (committed form VPBROADCASTD m, y).
 //
 //go:noescape
-func p694_VPCLMULQDQ(in *byte, out *byte)
+func p694_VPBROADCASTD(in *byte, out *byte)
 
-// p695_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p695_VPBROADCASTD runs VPBROADCASTD 160(R14), Y3 (committed form VPBROADCASTD m, y).
 //
 //go:noescape
-func p695_VPCLMULQDQ(in *byte, out *byte)
+func p695_VPBROADCASTD(in *byte, out *byte)
 
-// p696_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p696_VPBROADCASTD runs VPBROADCASTD 192(R14), Z3 (committed form VPBROADCASTD m, z).
 //
 //go:noescape
-func p696_VPCLMULQDQ(in *byte, out *byte)
+func p696_VPBROADCASTD(in *byte, out *byte)
 
-// p697_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p697_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z3 (committed form VPBROADCASTQ m, z).
 //
 //go:noescape
-func p697_VPCLMULQDQ(in *byte, out *byte)
+func p697_VPBROADCASTQ(in *byte, out *byte)
 
-// p698_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p698_VPBROADCASTQ runs VPBROADCASTQ SI, Z3 (committed form VPBROADCASTQ r, z).
 //
 //go:noescape
-func p698_VPCLMULQDQ(in *byte, out *byte)
+func p698_VPBROADCASTQ(in *byte, out *byte)
 
-// p699_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p699_VPBROADCASTQ runs VPBROADCASTQ X3, Z9 (committed form VPBROADCASTQ x, z).
 //
 //go:noescape
-func p699_VPCLMULQDQ(in *byte, out *byte)
+func p699_VPBROADCASTQ(in *byte, out *byte)
 
-// p700_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p700_VPBROADCASTQ runs VPBROADCASTQ X9, Z9 (committed form VPBROADCASTQ x, z).
 //
 //go:noescape
-func p700_VPCLMULQDQ(in *byte, out *byte)
+func p700_VPBROADCASTQ(in *byte, out *byte)
 
-// p701_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p701_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p701_VPCLMULQDQ(in *byte, out *byte)
 
-// p702_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p702_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p702_VPCLMULQDQ(in *byte, out *byte)
 
-// p703_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p703_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p703_VPCLMULQDQ(in *byte, out *byte)
 
-// p704_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p704_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p704_VPCLMULQDQ(in *byte, out *byte)
 
-// p705_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p705_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p705_VPCLMULQDQ(in *byte, out *byte)
 
-// p706_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p706_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p706_VPCLMULQDQ(in *byte, out *byte)
 
-// p707_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p707_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p707_VPCLMULQDQ(in *byte, out *byte)
 
-// p708_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p708_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p708_VPCLMULQDQ(in *byte, out *byte)
 
-// p709_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p709_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p709_VPCLMULQDQ(in *byte, out *byte)
 
-// p710_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p710_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p710_VPCLMULQDQ(in *byte, out *byte)
 
-// p711_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p711_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p711_VPCLMULQDQ(in *byte, out *byte)
 
-// p712_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p712_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p712_VPCLMULQDQ(in *byte, out *byte)
 
-// p713_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p713_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p713_VPCLMULQDQ(in *byte, out *byte)
 
-// p714_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p714_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p714_VPCLMULQDQ(in *byte, out *byte)
 
-// p715_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Z9, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p715_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p715_VPCLMULQDQ(in *byte, out *byte)
 
-// p716_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p716_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p716_VPCLMULQDQ(in *byte, out *byte)
 
-// p717_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p717_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p717_VPCLMULQDQ(in *byte, out *byte)
 
-// p718_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p718_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p718_VPCLMULQDQ(in *byte, out *byte)
 
-// p719_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p719_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p719_VPCLMULQDQ(in *byte, out *byte)
 
-// p720_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p720_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p720_VPCLMULQDQ(in *byte, out *byte)
 
-// p721_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p721_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p721_VPCLMULQDQ(in *byte, out *byte)
 
-// p722_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p722_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p722_VPCLMULQDQ(in *byte, out *byte)
 
-// p723_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p723_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p723_VPCLMULQDQ(in *byte, out *byte)
 
-// p724_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p724_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p724_VPCLMULQDQ(in *byte, out *byte)
 
-// p725_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p725_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Z9, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p725_VPCLMULQDQ(in *byte, out *byte)
 
-// p726_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p726_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p726_VPCLMULQDQ(in *byte, out *byte)
 
-// p727_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p727_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p727_VPCLMULQDQ(in *byte, out *byte)
 
-// p728_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p728_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p728_VPCLMULQDQ(in *byte, out *byte)
 
-// p729_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p729_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p729_VPCLMULQDQ(in *byte, out *byte)
 
-// p730_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p730_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p730_VPCLMULQDQ(in *byte, out *byte)
 
-// p731_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p731_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p731_VPCLMULQDQ(in *byte, out *byte)
 
-// p732_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p732_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p732_VPCLMULQDQ(in *byte, out *byte)
 
-// p733_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p733_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p733_VPCLMULQDQ(in *byte, out *byte)
 
-// p734_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p734_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p734_VPCLMULQDQ(in *byte, out *byte)
 
-// p735_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p735_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p735_VPCLMULQDQ(in *byte, out *byte)
 
-// p736_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p736_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p736_VPCLMULQDQ(in *byte, out *byte)
 
-// p737_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p737_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p737_VPCLMULQDQ(in *byte, out *byte)
 
-// p738_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p738_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p738_VPCLMULQDQ(in *byte, out *byte)
 
-// p739_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p739_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p739_VPCLMULQDQ(in *byte, out *byte)
 
-// p740_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z14, Z14, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p740_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p740_VPCLMULQDQ(in *byte, out *byte)
 
-// p741_VPCMPEQB runs VPCMPEQB X3, X9, K3 (committed form VPCMPEQB x, x, k).
+// p741_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p741_VPCMPEQB(in *byte, out *byte)
+func p741_VPCLMULQDQ(in *byte, out *byte)
 
-// p742_VPCMPEQB runs VPCMPEQB X9, X9, K3 (committed form VPCMPEQB x, x, k).
+// p742_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p742_VPCMPEQB(in *byte, out *byte)
+func p742_VPCLMULQDQ(in *byte, out *byte)
 
-// p743_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
+// p743_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p743_VPCMPEQB(in *byte, out *byte)
+func p743_VPCLMULQDQ(in *byte, out *byte)
 
-// p744_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
+// p744_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p744_VPCMPEQB(in *byte, out *byte)
+func p744_VPCLMULQDQ(in *byte, out *byte)
 
-// p745_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
+// p745_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p745_VPCMPEQB(in *byte, out *byte)
+func p745_VPCLMULQDQ(in *byte, out *byte)
 
-// p746_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
+// p746_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p746_VPCMPEQB(in *byte, out *byte)
+func p746_VPCLMULQDQ(in *byte, out *byte)
 
-// p747_VPCMPEQQ runs VPCMPEQQ Z3, Z9, K3 (committed form VPCMPEQQ z, z, k).
+// p747_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p747_VPCMPEQQ(in *byte, out *byte)
+func p747_VPCLMULQDQ(in *byte, out *byte)
 
-// p748_VPCMPEQQ runs VPCMPEQQ Z9, Z9, K3 (committed form VPCMPEQQ z, z, k).
+// p748_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p748_VPCMPEQQ(in *byte, out *byte)
+func p748_VPCLMULQDQ(in *byte, out *byte)
 
-// p749_VPCMPUQ runs VPCMPUQ $0x00, Z3, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
+// p749_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p749_VPCMPUQ(in *byte, out *byte)
+func p749_VPCLMULQDQ(in *byte, out *byte)
 
-// p750_VPCMPUQ runs VPCMPUQ $0x06, Z3, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
+// p750_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z14, Z14, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p750_VPCMPUQ(in *byte, out *byte)
+func p750_VPCLMULQDQ(in *byte, out *byte)
 
-// p751_VPCMPUQ runs VPCMPUQ $0x00, Z9, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
+// p751_VPCMPEQB runs VPCMPEQB X3, X9, K3 (committed form VPCMPEQB x, x, k).
 //
 //go:noescape
-func p751_VPCMPUQ(in *byte, out *byte)
+func p751_VPCMPEQB(in *byte, out *byte)
 
-// p752_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p752_VPCMPEQB runs VPCMPEQB X9, X9, K3 (committed form VPCMPEQB x, x, k).
 //
 //go:noescape
-func p752_VPERM2I128(in *byte, out *byte)
+func p752_VPCMPEQB(in *byte, out *byte)
 
-// p753_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p753_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p753_VPERM2I128(in *byte, out *byte)
+func p753_VPCMPEQB(in *byte, out *byte)
 
-// p754_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p754_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p754_VPERM2I128(in *byte, out *byte)
+func p754_VPCMPEQB(in *byte, out *byte)
 
-// p755_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p755_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p755_VPERM2I128(in *byte, out *byte)
+func p755_VPCMPEQB(in *byte, out *byte)
 
-// p756_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p756_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p756_VPERM2I128(in *byte, out *byte)
+func p756_VPCMPEQB(in *byte, out *byte)
 
-// p757_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p757_VPCMPEQQ runs VPCMPEQQ Z3, Z9, K3 (committed form VPCMPEQQ z, z, k).
 //
 //go:noescape
-func p757_VPERM2I128(in *byte, out *byte)
+func p757_VPCMPEQQ(in *byte, out *byte)
 
-// p758_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p758_VPCMPEQQ runs VPCMPEQQ Z9, Z9, K3 (committed form VPCMPEQQ z, z, k).
 //
 //go:noescape
-func p758_VPERM2I128(in *byte, out *byte)
+func p758_VPCMPEQQ(in *byte, out *byte)
 
-// p759_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p759_VPCMPUQ runs VPCMPUQ $0x00, Z3, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p759_VPERM2I128(in *byte, out *byte)
+func p759_VPCMPUQ(in *byte, out *byte)
 
-// p760_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p760_VPCMPUQ runs VPCMPUQ $0x06, Z3, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p760_VPERM2I128(in *byte, out *byte)
+func p760_VPCMPUQ(in *byte, out *byte)
 
-// p761_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p761_VPCMPUQ runs VPCMPUQ $0x00, Z9, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p761_VPERM2I128(in *byte, out *byte)
+func p761_VPCMPUQ(in *byte, out *byte)
 
-// p762_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p762_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p762_VPERM2I128(in *byte, out *byte)
 
-// p763_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p763_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p763_VPERM2I128(in *byte, out *byte)
 
-// p764_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p764_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p764_VPERM2I128(in *byte, out *byte)
 
-// p765_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p765_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p765_VPERM2I128(in *byte, out *byte)
 
-// p766_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p766_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p766_VPERM2I128(in *byte, out *byte)
 
-// p767_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p767_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p767_VPERM2I128(in *byte, out *byte)
 
-// p768_VPERMQ runs VPERMQ Z3, Z9, Z14 (committed form VPERMQ z, z, z).
+// p768_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p768_VPERMQ(in *byte, out *byte)
+func p768_VPERM2I128(in *byte, out *byte)
 
-// p769_VPERMQ runs VPERMQ Z14, Z14, Z14 (committed form VPERMQ z, z, z).
+// p769_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p769_VPERMQ(in *byte, out *byte)
+func p769_VPERM2I128(in *byte, out *byte)
 
-// p770_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
+// p770_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p770_VPEXTRQ(in *byte, out *byte)
+func p770_VPERM2I128(in *byte, out *byte)
 
-// p771_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
+// p771_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p771_VPEXTRQ(in *byte, out *byte)
+func p771_VPERM2I128(in *byte, out *byte)
 
-// p772_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
+// p772_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p772_VPEXTRQ(in *byte, out *byte)
+func p772_VPERM2I128(in *byte, out *byte)
 
-// p773_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
+// p773_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p773_VPEXTRQ(in *byte, out *byte)
+func p773_VPERM2I128(in *byte, out *byte)
 
-// p774_VPINSRQ runs VPINSRQ $0x00, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p774_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p774_VPINSRQ(in *byte, out *byte)
+func p774_VPERM2I128(in *byte, out *byte)
 
-// p775_VPINSRQ runs VPINSRQ $0x00, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p775_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p775_VPINSRQ(in *byte, out *byte)
+func p775_VPERM2I128(in *byte, out *byte)
 
-// p776_VPINSRQ runs VPINSRQ $0x01, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p776_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p776_VPINSRQ(in *byte, out *byte)
+func p776_VPERM2I128(in *byte, out *byte)
 
-// p777_VPINSRQ runs VPINSRQ $0x01, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p777_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p777_VPINSRQ(in *byte, out *byte)
+func p777_VPERM2I128(in *byte, out *byte)
 
-// p778_VPINSRQ runs VPINSRQ $0x00, 192(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
+// p778_VPERMQ runs VPERMQ Z3, Z9, Z14 (committed form VPERMQ z, z, z).
 //
 //go:noescape
-func p778_VPINSRQ(in *byte, out *byte)
+func p778_VPERMQ(in *byte, out *byte)
 
-// p779_VPINSRQ runs VPINSRQ $0x00, 160(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
+// p779_VPERMQ runs VPERMQ Z14, Z14, Z14 (committed form VPERMQ z, z, z).
 //
 //go:noescape
-func p779_VPINSRQ(in *byte, out *byte)
+func p779_VPERMQ(in *byte, out *byte)
 
-// p780_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p780_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p780_VPINSRQ(in *byte, out *byte)
+func p780_VPEXTRQ(in *byte, out *byte)
 
-// p781_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p781_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p781_VPINSRQ(in *byte, out *byte)
+func p781_VPEXTRQ(in *byte, out *byte)
 
-// p782_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p782_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p782_VPINSRQ(in *byte, out *byte)
+func p782_VPEXTRQ(in *byte, out *byte)
 
-// p783_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p783_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p783_VPINSRQ(in *byte, out *byte)
+func p783_VPEXTRQ(in *byte, out *byte)
 
-// p784_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
+// p784_VPINSRQ runs VPINSRQ $0x00, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p784_VPINSRQ(in *byte, out *byte)
 
-// p785_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
+// p785_VPINSRQ runs VPINSRQ $0x00, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p785_VPINSRQ(in *byte, out *byte)
 
-// p786_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z3, Z9 (committed form VPMADD52HUQ m, z, z).
+// p786_VPINSRQ runs VPINSRQ $0x01, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p786_VPMADD52HUQ(in *byte, out *byte)
+func p786_VPINSRQ(in *byte, out *byte)
 
-// p787_VPMADD52HUQ runs VPMADD52HUQ 192(R14), Z9, Z9 (committed form VPMADD52HUQ m, z, z).
+// p787_VPINSRQ runs VPINSRQ $0x01, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p787_VPMADD52HUQ(in *byte, out *byte)
+func p787_VPINSRQ(in *byte, out *byte)
 
-// p788_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z3, Z9 (committed form VPMADD52LUQ m, z, z).
+// p788_VPINSRQ runs VPINSRQ $0x00, 192(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p788_VPMADD52LUQ(in *byte, out *byte)
+func p788_VPINSRQ(in *byte, out *byte)
 
-// p789_VPMADD52LUQ runs VPMADD52LUQ 192(R14), Z9, Z9 (committed form VPMADD52LUQ m, z, z).
+// p789_VPINSRQ runs VPINSRQ $0x00, 160(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
-func p789_VPMADD52LUQ(in *byte, out *byte)
+func p789_VPINSRQ(in *byte, out *byte)
 
-// p790_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z3, Z9 (committed form VPMADD52LUQ.BCST m, z, z).
+// p790_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p790_VPMADD52LUQ_BCST(in *byte, out *byte)
+func p790_VPINSRQ(in *byte, out *byte)
 
-// p791_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 192(R14), Z9, Z9 (committed form VPMADD52LUQ.BCST m, z, z).
+// p791_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p791_VPMADD52LUQ_BCST(in *byte, out *byte)
+func p791_VPINSRQ(in *byte, out *byte)
 
-// p792_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
+// p792_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p792_VPMOVMSKB(in *byte, out *byte)
+func p792_VPINSRQ(in *byte, out *byte)
 
-// p793_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
+// p793_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p793_VPMOVMSKB(in *byte, out *byte)
+func p793_VPINSRQ(in *byte, out *byte)
 
-// p794_VPMULUDQ runs VPMULUDQ 256(R14), Z3, Z9 (committed form VPMULUDQ m, z, z).
+// p794_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p794_VPMULUDQ(in *byte, out *byte)
+func p794_VPINSRQ(in *byte, out *byte)
 
-// p795_VPMULUDQ runs VPMULUDQ 192(R14), Z9, Z9 (committed form VPMULUDQ m, z, z).
+// p795_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p795_VPMULUDQ(in *byte, out *byte)
+func p795_VPINSRQ(in *byte, out *byte)
 
-// p796_VPMULUDQ runs VPMULUDQ Z3, Z9, Z14 (committed form VPMULUDQ z, z, z).
+// p796_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z3, Z9 (committed form VPMADD52HUQ m, z, z).
 //
 //go:noescape
-func p796_VPMULUDQ(in *byte, out *byte)
+func p796_VPMADD52HUQ(in *byte, out *byte)
 
-// p797_VPMULUDQ runs VPMULUDQ Z14, Z14, Z14 (committed form VPMULUDQ z, z, z).
+// p797_VPMADD52HUQ runs VPMADD52HUQ 192(R14), Z9, Z9 (committed form VPMADD52HUQ m, z, z).
 //
 //go:noescape
-func p797_VPMULUDQ(in *byte, out *byte)
+func p797_VPMADD52HUQ(in *byte, out *byte)
 
-// p798_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
+// p798_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z3, Z9 (committed form VPMADD52LUQ m, z, z).
 //
 //go:noescape
-func p798_VPOR(in *byte, out *byte)
+func p798_VPMADD52LUQ(in *byte, out *byte)
 
-// p799_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
+// p799_VPMADD52LUQ runs VPMADD52LUQ 192(R14), Z9, Z9 (committed form VPMADD52LUQ m, z, z).
 //
 //go:noescape
-func p799_VPOR(in *byte, out *byte)
+func p799_VPMADD52LUQ(in *byte, out *byte)
 
-// p800_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
+// p800_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z3, Z9 (committed form VPMADD52LUQ.BCST m, z, z).
 //
 //go:noescape
-func p800_VPOR(in *byte, out *byte)
+func p800_VPMADD52LUQ_BCST(in *byte, out *byte)
 
-// p801_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
+// p801_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 192(R14), Z9, Z9 (committed form VPMADD52LUQ.BCST m, z, z).
 //
 //go:noescape
-func p801_VPOR(in *byte, out *byte)
+func p801_VPMADD52LUQ_BCST(in *byte, out *byte)
 
-// p802_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
+// p802_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
 //
 //go:noescape
-func p802_VPOR(in *byte, out *byte)
+func p802_VPMOVMSKB(in *byte, out *byte)
 
-// p803_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
+// p803_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
 //
 //go:noescape
-func p803_VPOR(in *byte, out *byte)
+func p803_VPMOVMSKB(in *byte, out *byte)
 
-// p804_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
+// p804_VPMULUDQ runs VPMULUDQ 256(R14), Z3, Z9 (committed form VPMULUDQ m, z, z).
 //
 //go:noescape
-func p804_VPOR(in *byte, out *byte)
+func p804_VPMULUDQ(in *byte, out *byte)
 
-// p805_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
+// p805_VPMULUDQ runs VPMULUDQ 192(R14), Z9, Z9 (committed form VPMULUDQ m, z, z).
 //
 //go:noescape
-func p805_VPOR(in *byte, out *byte)
+func p805_VPMULUDQ(in *byte, out *byte)
 
-// p806_VPORD runs VPORD X3, X9, X14 (committed form VPORD x, x, x).
+// p806_VPMULUDQ runs VPMULUDQ Z3, Z9, Z14 (committed form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p806_VPORD(in *byte, out *byte)
+func p806_VPMULUDQ(in *byte, out *byte)
 
-// p807_VPORD runs VPORD X14, X14, X14 (committed form VPORD x, x, x).
+// p807_VPMULUDQ runs VPMULUDQ Z14, Z14, Z14 (committed form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p807_VPORD(in *byte, out *byte)
+func p807_VPMULUDQ(in *byte, out *byte)
 
-// p808_VPORD runs VPORD Z3, Z9, Z14 (committed form VPORD z, z, z).
+// p808_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p808_VPORD(in *byte, out *byte)
+func p808_VPOR(in *byte, out *byte)
 
-// p809_VPORD runs VPORD Z14, Z14, Z14 (committed form VPORD z, z, z).
+// p809_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p809_VPORD(in *byte, out *byte)
+func p809_VPOR(in *byte, out *byte)
 
-// p810_VPORQ runs VPORQ Z3, Z9, K3, Z14 (committed form VPORQ z, z, k, z).
+// p810_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p810_VPORQ(in *byte, out *byte)
+func p810_VPOR(in *byte, out *byte)
 
-// p811_VPORQ runs VPORQ Z14, Z14, K3, Z14 (committed form VPORQ z, z, k, z).
+// p811_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
-func p811_VPORQ(in *byte, out *byte)
+func p811_VPOR(in *byte, out *byte)
 
-// p812_VPROLD runs VPROLD $0x07, Y3, Y9 (committed form VPROLD imm, y, y).
+// p812_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p812_VPROLD(in *byte, out *byte)
+func p812_VPOR(in *byte, out *byte)
 
-// p813_VPROLD runs VPROLD $0x08, Y3, Y9 (committed form VPROLD imm, y, y).
+// p813_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p813_VPROLD(in *byte, out *byte)
+func p813_VPOR(in *byte, out *byte)
 
-// p814_VPROLD runs VPROLD $0x0c, Y3, Y9 (committed form VPROLD imm, y, y).
+// p814_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p814_VPROLD(in *byte, out *byte)
+func p814_VPOR(in *byte, out *byte)
 
-// p815_VPROLD runs VPROLD $0x10, Y3, Y9 (committed form VPROLD imm, y, y).
+// p815_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p815_VPROLD(in *byte, out *byte)
+func p815_VPOR(in *byte, out *byte)
 
-// p816_VPROLD runs VPROLD $0x07, Y9, Y9 (committed form VPROLD imm, y, y).
+// p816_VPORD runs VPORD X3, X9, X14 (committed form VPORD x, x, x).
 //
 //go:noescape
-func p816_VPROLD(in *byte, out *byte)
+func p816_VPORD(in *byte, out *byte)
 
-// p817_VPROLD runs VPROLD $0x07, Z3, Z9 (committed form VPROLD imm, z, z).
+// p817_VPORD runs VPORD X14, X14, X14 (committed form VPORD x, x, x).
 //
 //go:noescape
-func p817_VPROLD(in *byte, out *byte)
+func p817_VPORD(in *byte, out *byte)
 
-// p818_VPROLD runs VPROLD $0x08, Z3, Z9 (committed form VPROLD imm, z, z).
+// p818_VPORD runs VPORD Z3, Z9, Z14 (committed form VPORD z, z, z).
 //
 //go:noescape
-func p818_VPROLD(in *byte, out *byte)
+func p818_VPORD(in *byte, out *byte)
 
-// p819_VPROLD runs VPROLD $0x0c, Z3, Z9 (committed form VPROLD imm, z, z).
+// p819_VPORD runs VPORD Z14, Z14, Z14 (committed form VPORD z, z, z).
 //
 //go:noescape
-func p819_VPROLD(in *byte, out *byte)
+func p819_VPORD(in *byte, out *byte)
 
-// p820_VPROLD runs VPROLD $0x10, Z3, Z9 (committed form VPROLD imm, z, z).
+// p820_VPORQ runs VPORQ Z3, Z9, K3, Z14 (committed form VPORQ z, z, k, z).
 //
 //go:noescape
-func p820_VPROLD(in *byte, out *byte)
+func p820_VPORQ(in *byte, out *byte)
 
-// p821_VPROLD runs VPROLD $0x07, Z9, Z9 (committed form VPROLD imm, z, z).
+// p821_VPORQ runs VPORQ Z14, Z14, K3, Z14 (committed form VPORQ z, z, k, z).
 //
 //go:noescape
-func p821_VPROLD(in *byte, out *byte)
+func p821_VPORQ(in *byte, out *byte)
 
-// p822_VPSHUFB runs VPSHUFB 256(R14), X3, X9 (committed form VPSHUFB m, x, x).
+// p822_VPROLD runs VPROLD $0x07, Y3, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
-func p822_VPSHUFB(in *byte, out *byte)
+func p822_VPROLD(in *byte, out *byte)
 
-// p823_VPSHUFB runs VPSHUFB 192(R14), X3, X9 (committed form VPSHUFB m, x, x).
+// p823_VPROLD runs VPROLD $0x08, Y3, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
-func p823_VPSHUFB(in *byte, out *byte)
+func p823_VPROLD(in *byte, out *byte)
 
-// p824_VPSHUFB runs VPSHUFB 192(R14), X9, X9 (committed form VPSHUFB m, x, x).
+// p824_VPROLD runs VPROLD $0x0c, Y3, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
-func p824_VPSHUFB(in *byte, out *byte)
+func p824_VPROLD(in *byte, out *byte)
 
-// p825_VPSHUFB runs VPSHUFB 160(R14), X9, X9 (committed form VPSHUFB m, x, x).
+// p825_VPROLD runs VPROLD $0x10, Y3, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
-func p825_VPSHUFB(in *byte, out *byte)
+func p825_VPROLD(in *byte, out *byte)
 
-// p826_VPSHUFB runs VPSHUFB 256(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
+// p826_VPROLD runs VPROLD $0x07, Y9, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
-func p826_VPSHUFB(in *byte, out *byte)
+func p826_VPROLD(in *byte, out *byte)
 
-// p827_VPSHUFB runs VPSHUFB 192(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
+// p827_VPROLD runs VPROLD $0x07, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p827_VPSHUFB(in *byte, out *byte)
+func p827_VPROLD(in *byte, out *byte)
 
-// p828_VPSHUFB runs VPSHUFB 192(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
+// p828_VPROLD runs VPROLD $0x08, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p828_VPSHUFB(in *byte, out *byte)
+func p828_VPROLD(in *byte, out *byte)
 
-// p829_VPSHUFB runs VPSHUFB 160(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
+// p829_VPROLD runs VPROLD $0x0c, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p829_VPSHUFB(in *byte, out *byte)
+func p829_VPROLD(in *byte, out *byte)
 
-// p830_VPSHUFB runs VPSHUFB 256(R14), Z3, Z9 (committed form VPSHUFB m, z, z).
+// p830_VPROLD runs VPROLD $0x10, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p830_VPSHUFB(in *byte, out *byte)
+func p830_VPROLD(in *byte, out *byte)
 
-// p831_VPSHUFB runs VPSHUFB 192(R14), Z9, Z9 (committed form VPSHUFB m, z, z).
+// p831_VPROLD runs VPROLD $0x07, Z9, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p831_VPSHUFB(in *byte, out *byte)
+func p831_VPROLD(in *byte, out *byte)
 
-// p832_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
+// p832_VPSHUFB runs VPSHUFB 256(R14), X3, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
 func p832_VPSHUFB(in *byte, out *byte)
 
-// p833_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
+// p833_VPSHUFB runs VPSHUFB 192(R14), X3, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
 func p833_VPSHUFB(in *byte, out *byte)
 
-// p834_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
+// p834_VPSHUFB runs VPSHUFB 192(R14), X9, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
 func p834_VPSHUFB(in *byte, out *byte)
 
-// p835_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
+// p835_VPSHUFB runs VPSHUFB 160(R14), X9, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
 func p835_VPSHUFB(in *byte, out *byte)
 
-// p836_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
+// p836_VPSHUFB runs VPSHUFB 256(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
-func p836_VPSHUFD(in *byte, out *byte)
+func p836_VPSHUFB(in *byte, out *byte)
 
-// p837_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
+// p837_VPSHUFB runs VPSHUFB 192(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
-func p837_VPSHUFD(in *byte, out *byte)
+func p837_VPSHUFB(in *byte, out *byte)
 
-// p838_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
+// p838_VPSHUFB runs VPSHUFB 192(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
-func p838_VPSHUFD(in *byte, out *byte)
+func p838_VPSHUFB(in *byte, out *byte)
 
-// p839_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
+// p839_VPSHUFB runs VPSHUFB 160(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
-func p839_VPSHUFD(in *byte, out *byte)
+func p839_VPSHUFB(in *byte, out *byte)
 
-// p840_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
+// p840_VPSHUFB runs VPSHUFB 256(R14), Z3, Z9 (committed form VPSHUFB m, z, z).
 //
 //go:noescape
-func p840_VPSHUFD(in *byte, out *byte)
+func p840_VPSHUFB(in *byte, out *byte)
 
-// p841_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
+// p841_VPSHUFB runs VPSHUFB 192(R14), Z9, Z9 (committed form VPSHUFB m, z, z).
 //
 //go:noescape
-func p841_VPSHUFD(in *byte, out *byte)
+func p841_VPSHUFB(in *byte, out *byte)
 
-// p842_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
+// p842_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p842_VPSHUFD(in *byte, out *byte)
+func p842_VPSHUFB(in *byte, out *byte)
 
-// p843_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
+// p843_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p843_VPSHUFD(in *byte, out *byte)
+func p843_VPSHUFB(in *byte, out *byte)
 
-// p844_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
+// p844_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p844_VPSHUFD(in *byte, out *byte)
+func p844_VPSHUFB(in *byte, out *byte)
 
-// p845_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
+// p845_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p845_VPSHUFD(in *byte, out *byte)
+func p845_VPSHUFB(in *byte, out *byte)
 
-// p846_VPSHUFD runs VPSHUFD $0xee, X3, X9 (committed form VPSHUFD imm, x, x).
+// p846_VPSHUFD runs VPSHUFD $0x00, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p846_VPSHUFD(in *byte, out *byte)
 
-// p847_VPSHUFD runs VPSHUFD $0xee, X3, X9 (committed form VPSHUFD imm, x, x).
+// p847_VPSHUFD runs VPSHUFD $0x00, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p847_VPSHUFD(in *byte, out *byte)
 
-// p848_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
+// p848_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p848_VPSHUFD(in *byte, out *byte)
 
-// p849_VPSHUFD runs VPSHUFD $0x1b, X9, X9 (committed form VPSHUFD imm, x, x).
+// p849_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p849_VPSHUFD(in *byte, out *byte)
 
-// p850_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p850_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p850_VPSHUFD(in *byte, out *byte)
 
-// p851_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p851_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p851_VPSHUFD(in *byte, out *byte)
 
-// p852_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p852_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p852_VPSHUFD(in *byte, out *byte)
 
-// p853_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p853_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p853_VPSHUFD(in *byte, out *byte)
 
-// p854_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p854_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p854_VPSHUFD(in *byte, out *byte)
 
-// p855_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p855_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p855_VPSHUFD(in *byte, out *byte)
 
-// p856_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p856_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p856_VPSHUFD(in *byte, out *byte)
 
-// p857_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p857_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p857_VPSHUFD(in *byte, out *byte)
 
-// p858_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p858_VPSHUFD runs VPSHUFD $0xee, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p858_VPSHUFD(in *byte, out *byte)
 
-// p859_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p859_VPSHUFD runs VPSHUFD $0xee, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p859_VPSHUFD(in *byte, out *byte)
 
-// p860_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p860_VPSHUFD runs VPSHUFD $0x00, X9, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p860_VPSHUFD(in *byte, out *byte)
 
-// p861_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p861_VPSHUFD runs VPSHUFD $0x00, X9, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p861_VPSHUFD(in *byte, out *byte)
 
-// p862_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
+// p862_VPSHUFD runs VPSHUFD $0x00, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p862_VPSHUFD(in *byte, out *byte)
 
-// p863_VPSHUFD runs VPSHUFD $0x1b, Y9, Y9 (committed form VPSHUFD imm, y, y).
+// p863_VPSHUFD runs VPSHUFD $0x00, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p863_VPSHUFD(in *byte, out *byte)
 
-// p864_VPSHUFD runs VPSHUFD $0x1b, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p864_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p864_VPSHUFD(in *byte, out *byte)
 
-// p865_VPSHUFD runs VPSHUFD $0x39, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p865_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p865_VPSHUFD(in *byte, out *byte)
 
-// p866_VPSHUFD runs VPSHUFD $0x4e, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p866_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p866_VPSHUFD(in *byte, out *byte)
 
-// p867_VPSHUFD runs VPSHUFD $0x93, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p867_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p867_VPSHUFD(in *byte, out *byte)
 
-// p868_VPSHUFD runs VPSHUFD $0xb1, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p868_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p868_VPSHUFD(in *byte, out *byte)
 
-// p869_VPSHUFD runs VPSHUFD $0xe4, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p869_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p869_VPSHUFD(in *byte, out *byte)
 
-// p870_VPSHUFD runs VPSHUFD $0x1b, Z9, Z9 (committed form VPSHUFD imm, z, z).
+// p870_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p870_VPSHUFD(in *byte, out *byte)
 
-// p871_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p871_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p871_VPSLLD(in *byte, out *byte)
+func p871_VPSHUFD(in *byte, out *byte)
 
-// p872_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p872_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p872_VPSLLD(in *byte, out *byte)
+func p872_VPSHUFD(in *byte, out *byte)
 
-// p873_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p873_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p873_VPSLLD(in *byte, out *byte)
+func p873_VPSHUFD(in *byte, out *byte)
 
-// p874_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p874_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p874_VPSLLD(in *byte, out *byte)
+func p874_VPSHUFD(in *byte, out *byte)
 
-// p875_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p875_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p875_VPSLLD(in *byte, out *byte)
+func p875_VPSHUFD(in *byte, out *byte)
 
-// p876_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p876_VPSHUFD runs VPSHUFD $0x00, Y9, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p876_VPSLLD(in *byte, out *byte)
+func p876_VPSHUFD(in *byte, out *byte)
 
-// p877_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p877_VPSHUFD runs VPSHUFD $0x00, Y9, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p877_VPSLLD(in *byte, out *byte)
+func p877_VPSHUFD(in *byte, out *byte)
 
-// p878_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p878_VPSHUFD runs VPSHUFD $0x00, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p878_VPSLLD(in *byte, out *byte)
+func p878_VPSHUFD(in *byte, out *byte)
 
-// p879_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p879_VPSHUFD runs VPSHUFD $0x1b, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p879_VPSLLD(in *byte, out *byte)
+func p879_VPSHUFD(in *byte, out *byte)
 
-// p880_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p880_VPSHUFD runs VPSHUFD $0x39, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p880_VPSLLD(in *byte, out *byte)
+func p880_VPSHUFD(in *byte, out *byte)
 
-// p881_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p881_VPSHUFD runs VPSHUFD $0x4e, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p881_VPSLLD(in *byte, out *byte)
+func p881_VPSHUFD(in *byte, out *byte)
 
-// p882_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p882_VPSHUFD runs VPSHUFD $0x93, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p882_VPSLLD(in *byte, out *byte)
+func p882_VPSHUFD(in *byte, out *byte)
 
-// p883_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p883_VPSHUFD runs VPSHUFD $0xb1, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p883_VPSLLD(in *byte, out *byte)
+func p883_VPSHUFD(in *byte, out *byte)
 
-// p884_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p884_VPSHUFD runs VPSHUFD $0xe4, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p884_VPSLLD(in *byte, out *byte)
+func p884_VPSHUFD(in *byte, out *byte)
 
-// p885_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p885_VPSHUFD runs VPSHUFD $0x00, Z9, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p885_VPSLLD(in *byte, out *byte)
+func p885_VPSHUFD(in *byte, out *byte)
 
-// p886_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p886_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p886_VPSLLD(in *byte, out *byte)
 
-// p887_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p887_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p887_VPSLLD(in *byte, out *byte)
 
-// p888_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p888_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p888_VPSLLD(in *byte, out *byte)
 
-// p889_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
+// p889_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p889_VPSLLD(in *byte, out *byte)
 
-// p890_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
+// p890_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p890_VPSLLD(in *byte, out *byte)
 
-// p891_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p891_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p891_VPSLLDQ(in *byte, out *byte)
+func p891_VPSLLD(in *byte, out *byte)
 
-// p892_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p892_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p892_VPSLLDQ(in *byte, out *byte)
+func p892_VPSLLD(in *byte, out *byte)
 
-// p893_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p893_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p893_VPSLLDQ(in *byte, out *byte)
+func p893_VPSLLD(in *byte, out *byte)
 
-// p894_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p894_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p894_VPSLLDQ(in *byte, out *byte)
+func p894_VPSLLD(in *byte, out *byte)
 
-// p895_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p895_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p895_VPSLLDQ(in *byte, out *byte)
+func p895_VPSLLD(in *byte, out *byte)
 
-// p896_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p896_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p896_VPSLLDQ(in *byte, out *byte)
+func p896_VPSLLD(in *byte, out *byte)
 
-// p897_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p897_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p897_VPSLLDQ(in *byte, out *byte)
+func p897_VPSLLD(in *byte, out *byte)
 
-// p898_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p898_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p898_VPSLLDQ(in *byte, out *byte)
+func p898_VPSLLD(in *byte, out *byte)
 
-// p899_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p899_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p899_VPSLLDQ(in *byte, out *byte)
+func p899_VPSLLD(in *byte, out *byte)
 
-// p900_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p900_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p900_VPSLLDQ(in *byte, out *byte)
+func p900_VPSLLD(in *byte, out *byte)
 
-// p901_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p901_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p901_VPSLLDQ(in *byte, out *byte)
+func p901_VPSLLD(in *byte, out *byte)
 
-// p902_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p902_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p902_VPSLLDQ(in *byte, out *byte)
+func p902_VPSLLD(in *byte, out *byte)
 
-// p903_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
+// p903_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p903_VPSLLDQ(in *byte, out *byte)
+func p903_VPSLLD(in *byte, out *byte)
 
-// p904_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
+// p904_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p904_VPSLLDQ(in *byte, out *byte)
+func p904_VPSLLD(in *byte, out *byte)
 
-// p905_VPSLLQ runs VPSLLQ $0x00, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p905_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p905_VPSLLQ(in *byte, out *byte)
+func p905_VPSLLD(in *byte, out *byte)
 
-// p906_VPSLLQ runs VPSLLQ $0x01, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p906_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p906_VPSLLQ(in *byte, out *byte)
+func p906_VPSLLDQ(in *byte, out *byte)
 
-// p907_VPSLLQ runs VPSLLQ $0x02, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p907_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p907_VPSLLQ(in *byte, out *byte)
+func p907_VPSLLDQ(in *byte, out *byte)
 
-// p908_VPSLLQ runs VPSLLQ $0x0c, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p908_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p908_VPSLLQ(in *byte, out *byte)
+func p908_VPSLLDQ(in *byte, out *byte)
 
-// p909_VPSLLQ runs VPSLLQ $0x1f, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p909_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p909_VPSLLQ(in *byte, out *byte)
+func p909_VPSLLDQ(in *byte, out *byte)
 
-// p910_VPSLLQ runs VPSLLQ $0x20, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p910_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p910_VPSLLQ(in *byte, out *byte)
+func p910_VPSLLDQ(in *byte, out *byte)
 
-// p911_VPSLLQ runs VPSLLQ $0x3f, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p911_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p911_VPSLLQ(in *byte, out *byte)
+func p911_VPSLLDQ(in *byte, out *byte)
 
-// p912_VPSLLQ runs VPSLLQ $0x40, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p912_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p912_VPSLLQ(in *byte, out *byte)
+func p912_VPSLLDQ(in *byte, out *byte)
 
-// p913_VPSLLQ runs VPSLLQ $0xff, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p913_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p913_VPSLLQ(in *byte, out *byte)
+func p913_VPSLLDQ(in *byte, out *byte)
 
-// p914_VPSLLQ runs VPSLLQ $0x00, Z9, Z9 (committed form VPSLLQ imm, z, z).
+// p914_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p914_VPSLLQ(in *byte, out *byte)
+func p914_VPSLLDQ(in *byte, out *byte)
 
-// p915_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
+// p915_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p915_VPSRAD(in *byte, out *byte)
+func p915_VPSLLDQ(in *byte, out *byte)
 
-// p916_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
+// p916_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p916_VPSRAD(in *byte, out *byte)
+func p916_VPSLLDQ(in *byte, out *byte)
 
-// p917_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
+// p917_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p917_VPSRAD(in *byte, out *byte)
+func p917_VPSLLDQ(in *byte, out *byte)
 
-// p918_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
+// p918_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p918_VPSRAD(in *byte, out *byte)
+func p918_VPSLLDQ(in *byte, out *byte)
 
-// p919_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
+// p919_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p919_VPSRAD(in *byte, out *byte)
+func p919_VPSLLDQ(in *byte, out *byte)
 
-// p920_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
+// p920_VPSLLQ runs VPSLLQ $0x00, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p920_VPSRAD(in *byte, out *byte)
+func p920_VPSLLQ(in *byte, out *byte)
 
-// p921_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
+// p921_VPSLLQ runs VPSLLQ $0x01, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p921_VPSRAD(in *byte, out *byte)
+func p921_VPSLLQ(in *byte, out *byte)
 
-// p922_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
+// p922_VPSLLQ runs VPSLLQ $0x02, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p922_VPSRAD(in *byte, out *byte)
+func p922_VPSLLQ(in *byte, out *byte)
 
-// p923_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
+// p923_VPSLLQ runs VPSLLQ $0x0c, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p923_VPSRAD(in *byte, out *byte)
+func p923_VPSLLQ(in *byte, out *byte)
 
-// p924_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
+// p924_VPSLLQ runs VPSLLQ $0x1f, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p924_VPSRAD(in *byte, out *byte)
+func p924_VPSLLQ(in *byte, out *byte)
 
-// p925_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
+// p925_VPSLLQ runs VPSLLQ $0x20, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p925_VPSRAD(in *byte, out *byte)
+func p925_VPSLLQ(in *byte, out *byte)
 
-// p926_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
+// p926_VPSLLQ runs VPSLLQ $0x3f, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p926_VPSRAD(in *byte, out *byte)
+func p926_VPSLLQ(in *byte, out *byte)
 
-// p927_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
+// p927_VPSLLQ runs VPSLLQ $0x40, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p927_VPSRAD(in *byte, out *byte)
+func p927_VPSLLQ(in *byte, out *byte)
 
-// p928_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
+// p928_VPSLLQ runs VPSLLQ $0xff, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p928_VPSRAD(in *byte, out *byte)
+func p928_VPSLLQ(in *byte, out *byte)
 
-// p929_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
+// p929_VPSLLQ runs VPSLLQ $0x00, Z9, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p929_VPSRAD(in *byte, out *byte)
+func p929_VPSLLQ(in *byte, out *byte)
 
-// p930_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
+// p930_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p930_VPSRAD(in *byte, out *byte)
 
-// p931_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p931_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p931_VPSRLD(in *byte, out *byte)
+func p931_VPSRAD(in *byte, out *byte)
 
-// p932_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p932_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p932_VPSRLD(in *byte, out *byte)
+func p932_VPSRAD(in *byte, out *byte)
 
-// p933_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p933_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p933_VPSRLD(in *byte, out *byte)
+func p933_VPSRAD(in *byte, out *byte)
 
-// p934_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p934_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p934_VPSRLD(in *byte, out *byte)
+func p934_VPSRAD(in *byte, out *byte)
 
-// p935_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p935_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p935_VPSRLD(in *byte, out *byte)
+func p935_VPSRAD(in *byte, out *byte)
 
-// p936_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p936_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p936_VPSRLD(in *byte, out *byte)
+func p936_VPSRAD(in *byte, out *byte)
 
-// p937_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p937_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p937_VPSRLD(in *byte, out *byte)
+func p937_VPSRAD(in *byte, out *byte)
 
-// p938_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p938_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p938_VPSRLD(in *byte, out *byte)
+func p938_VPSRAD(in *byte, out *byte)
 
-// p939_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p939_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p939_VPSRLD(in *byte, out *byte)
+func p939_VPSRAD(in *byte, out *byte)
 
-// p940_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p940_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p940_VPSRLD(in *byte, out *byte)
+func p940_VPSRAD(in *byte, out *byte)
 
-// p941_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p941_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p941_VPSRLD(in *byte, out *byte)
+func p941_VPSRAD(in *byte, out *byte)
 
-// p942_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p942_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p942_VPSRLD(in *byte, out *byte)
+func p942_VPSRAD(in *byte, out *byte)
 
-// p943_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p943_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p943_VPSRLD(in *byte, out *byte)
+func p943_VPSRAD(in *byte, out *byte)
 
-// p944_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p944_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p944_VPSRLD(in *byte, out *byte)
+func p944_VPSRAD(in *byte, out *byte)
 
-// p945_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p945_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p945_VPSRLD(in *byte, out *byte)
+func p945_VPSRAD(in *byte, out *byte)
 
-// p946_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p946_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p946_VPSRLD(in *byte, out *byte)
 
-// p947_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p947_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p947_VPSRLD(in *byte, out *byte)
 
-// p948_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p948_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p948_VPSRLD(in *byte, out *byte)
 
-// p949_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
+// p949_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p949_VPSRLD(in *byte, out *byte)
 
-// p950_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
+// p950_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p950_VPSRLD(in *byte, out *byte)
 
-// p951_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p951_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p951_VPSRLDQ(in *byte, out *byte)
+func p951_VPSRLD(in *byte, out *byte)
 
-// p952_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p952_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p952_VPSRLDQ(in *byte, out *byte)
+func p952_VPSRLD(in *byte, out *byte)
 
-// p953_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p953_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p953_VPSRLDQ(in *byte, out *byte)
+func p953_VPSRLD(in *byte, out *byte)
 
-// p954_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p954_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p954_VPSRLDQ(in *byte, out *byte)
+func p954_VPSRLD(in *byte, out *byte)
 
-// p955_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p955_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p955_VPSRLDQ(in *byte, out *byte)
+func p955_VPSRLD(in *byte, out *byte)
 
-// p956_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p956_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p956_VPSRLDQ(in *byte, out *byte)
+func p956_VPSRLD(in *byte, out *byte)
 
-// p957_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p957_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p957_VPSRLDQ(in *byte, out *byte)
+func p957_VPSRLD(in *byte, out *byte)
 
-// p958_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p958_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p958_VPSRLDQ(in *byte, out *byte)
+func p958_VPSRLD(in *byte, out *byte)
 
-// p959_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p959_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p959_VPSRLDQ(in *byte, out *byte)
+func p959_VPSRLD(in *byte, out *byte)
 
-// p960_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p960_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p960_VPSRLDQ(in *byte, out *byte)
+func p960_VPSRLD(in *byte, out *byte)
 
-// p961_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p961_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p961_VPSRLDQ(in *byte, out *byte)
+func p961_VPSRLD(in *byte, out *byte)
 
-// p962_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p962_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p962_VPSRLDQ(in *byte, out *byte)
+func p962_VPSRLD(in *byte, out *byte)
 
-// p963_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
+// p963_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p963_VPSRLDQ(in *byte, out *byte)
+func p963_VPSRLD(in *byte, out *byte)
 
-// p964_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
+// p964_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p964_VPSRLDQ(in *byte, out *byte)
+func p964_VPSRLD(in *byte, out *byte)
 
-// p965_VPSRLQ runs VPSRLQ $0x00, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p965_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p965_VPSRLQ(in *byte, out *byte)
+func p965_VPSRLD(in *byte, out *byte)
 
-// p966_VPSRLQ runs VPSRLQ $0x01, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p966_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p966_VPSRLQ(in *byte, out *byte)
+func p966_VPSRLDQ(in *byte, out *byte)
 
-// p967_VPSRLQ runs VPSRLQ $0x0e, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p967_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p967_VPSRLQ(in *byte, out *byte)
+func p967_VPSRLDQ(in *byte, out *byte)
 
-// p968_VPSRLQ runs VPSRLQ $0x1a, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p968_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p968_VPSRLQ(in *byte, out *byte)
+func p968_VPSRLDQ(in *byte, out *byte)
 
-// p969_VPSRLQ runs VPSRLQ $0x1f, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p969_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p969_VPSRLQ(in *byte, out *byte)
+func p969_VPSRLDQ(in *byte, out *byte)
 
-// p970_VPSRLQ runs VPSRLQ $0x20, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p970_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p970_VPSRLQ(in *byte, out *byte)
+func p970_VPSRLDQ(in *byte, out *byte)
 
-// p971_VPSRLQ runs VPSRLQ $0x28, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p971_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p971_VPSRLQ(in *byte, out *byte)
+func p971_VPSRLDQ(in *byte, out *byte)
 
-// p972_VPSRLQ runs VPSRLQ $0x34, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p972_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p972_VPSRLQ(in *byte, out *byte)
+func p972_VPSRLDQ(in *byte, out *byte)
 
-// p973_VPSRLQ runs VPSRLQ $0x3f, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p973_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p973_VPSRLQ(in *byte, out *byte)
+func p973_VPSRLDQ(in *byte, out *byte)
 
-// p974_VPSRLQ runs VPSRLQ $0x40, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p974_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p974_VPSRLQ(in *byte, out *byte)
+func p974_VPSRLDQ(in *byte, out *byte)
 
-// p975_VPSRLQ runs VPSRLQ $0xff, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p975_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p975_VPSRLQ(in *byte, out *byte)
+func p975_VPSRLDQ(in *byte, out *byte)
 
-// p976_VPSRLQ runs VPSRLQ $0x00, Z9, Z9 (committed form VPSRLQ imm, z, z).
+// p976_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p976_VPSRLQ(in *byte, out *byte)
+func p976_VPSRLDQ(in *byte, out *byte)
 
-// p977_VPTERNLOGD runs VPTERNLOGD $0x96, X3, X9, X14 (committed form VPTERNLOGD imm, x, x, x).
+// p977_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p977_VPTERNLOGD(in *byte, out *byte)
+func p977_VPSRLDQ(in *byte, out *byte)
 
-// p978_VPTERNLOGD runs VPTERNLOGD $0x96, X14, X14, X14 (committed form VPTERNLOGD imm, x, x, x).
+// p978_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p978_VPTERNLOGD(in *byte, out *byte)
+func p978_VPSRLDQ(in *byte, out *byte)
 
-// p979_VPTERNLOGD runs VPTERNLOGD $0x96, Y3, Y9, Y14 (committed form VPTERNLOGD imm, y, y, y).
+// p979_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p979_VPTERNLOGD(in *byte, out *byte)
+func p979_VPSRLDQ(in *byte, out *byte)
 
-// p980_VPTERNLOGD runs VPTERNLOGD $0x96, Y14, Y14, Y14 (committed form VPTERNLOGD imm, y, y, y).
+// p980_VPSRLQ runs VPSRLQ $0x00, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p980_VPTERNLOGD(in *byte, out *byte)
+func p980_VPSRLQ(in *byte, out *byte)
 
-// p981_VPTERNLOGD runs VPTERNLOGD $0x96, Z3, Z9, Z14 (committed form VPTERNLOGD imm, z, z, z).
+// p981_VPSRLQ runs VPSRLQ $0x01, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p981_VPTERNLOGD(in *byte, out *byte)
+func p981_VPSRLQ(in *byte, out *byte)
 
-// p982_VPTERNLOGD runs VPTERNLOGD $0x96, Z14, Z14, Z14 (committed form VPTERNLOGD imm, z, z, z).
+// p982_VPSRLQ runs VPSRLQ $0x0e, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p982_VPTERNLOGD(in *byte, out *byte)
+func p982_VPSRLQ(in *byte, out *byte)
 
-// p983_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p983_VPSRLQ runs VPSRLQ $0x1a, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p983_VPUNPCKHDQ(in *byte, out *byte)
+func p983_VPSRLQ(in *byte, out *byte)
 
-// p984_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p984_VPSRLQ runs VPSRLQ $0x1f, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p984_VPUNPCKHDQ(in *byte, out *byte)
+func p984_VPSRLQ(in *byte, out *byte)
 
-// p985_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p985_VPSRLQ runs VPSRLQ $0x20, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p985_VPUNPCKHDQ(in *byte, out *byte)
+func p985_VPSRLQ(in *byte, out *byte)
 
-// p986_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p986_VPSRLQ runs VPSRLQ $0x28, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p986_VPUNPCKHDQ(in *byte, out *byte)
+func p986_VPSRLQ(in *byte, out *byte)
 
-// p987_VPUNPCKHDQ runs VPUNPCKHDQ Z3, Z9, Z14 (committed form VPUNPCKHDQ z, z, z).
+// p987_VPSRLQ runs VPSRLQ $0x34, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p987_VPUNPCKHDQ(in *byte, out *byte)
+func p987_VPSRLQ(in *byte, out *byte)
 
-// p988_VPUNPCKHDQ runs VPUNPCKHDQ Z14, Z14, Z14 (committed form VPUNPCKHDQ z, z, z).
+// p988_VPSRLQ runs VPSRLQ $0x3f, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p988_VPUNPCKHDQ(in *byte, out *byte)
+func p988_VPSRLQ(in *byte, out *byte)
 
-// p989_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p989_VPSRLQ runs VPSRLQ $0x40, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p989_VPUNPCKHQDQ(in *byte, out *byte)
+func p989_VPSRLQ(in *byte, out *byte)
 
-// p990_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p990_VPSRLQ runs VPSRLQ $0xff, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p990_VPUNPCKHQDQ(in *byte, out *byte)
+func p990_VPSRLQ(in *byte, out *byte)
 
-// p991_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p991_VPSRLQ runs VPSRLQ $0x00, Z9, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p991_VPUNPCKHQDQ(in *byte, out *byte)
+func p991_VPSRLQ(in *byte, out *byte)
 
-// p992_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p992_VPTERNLOGD runs VPTERNLOGD $0x96, X3, X9, X14 (committed form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
-func p992_VPUNPCKHQDQ(in *byte, out *byte)
+func p992_VPTERNLOGD(in *byte, out *byte)
 
-// p993_VPUNPCKHQDQ runs VPUNPCKHQDQ Z3, Z9, Z14 (committed form VPUNPCKHQDQ z, z, z).
+// p993_VPTERNLOGD runs VPTERNLOGD $0x96, X14, X14, X14 (committed form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
-func p993_VPUNPCKHQDQ(in *byte, out *byte)
+func p993_VPTERNLOGD(in *byte, out *byte)
 
-// p994_VPUNPCKHQDQ runs VPUNPCKHQDQ Z14, Z14, Z14 (committed form VPUNPCKHQDQ z, z, z).
+// p994_VPTERNLOGD runs VPTERNLOGD $0x96, Y3, Y9, Y14 (committed form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
-func p994_VPUNPCKHQDQ(in *byte, out *byte)
+func p994_VPTERNLOGD(in *byte, out *byte)
 
-// p995_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p995_VPTERNLOGD runs VPTERNLOGD $0x96, Y14, Y14, Y14 (committed form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
-func p995_VPUNPCKLDQ(in *byte, out *byte)
+func p995_VPTERNLOGD(in *byte, out *byte)
 
-// p996_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p996_VPTERNLOGD runs VPTERNLOGD $0x96, Z3, Z9, Z14 (committed form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p996_VPUNPCKLDQ(in *byte, out *byte)
+func p996_VPTERNLOGD(in *byte, out *byte)
 
-// p997_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p997_VPTERNLOGD runs VPTERNLOGD $0x96, Z14, Z14, Z14 (committed form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p997_VPUNPCKLDQ(in *byte, out *byte)
+func p997_VPTERNLOGD(in *byte, out *byte)
 
-// p998_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p998_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p998_VPUNPCKLDQ(in *byte, out *byte)
+func p998_VPUNPCKHDQ(in *byte, out *byte)
 
-// p999_VPUNPCKLDQ runs VPUNPCKLDQ Z3, Z9, Z14 (committed form VPUNPCKLDQ z, z, z).
+// p999_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p999_VPUNPCKLDQ(in *byte, out *byte)
+func p999_VPUNPCKHDQ(in *byte, out *byte)
 
-// p1000_VPUNPCKLDQ runs VPUNPCKLDQ Z14, Z14, Z14 (committed form VPUNPCKLDQ z, z, z).
+// p1000_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p1000_VPUNPCKLDQ(in *byte, out *byte)
+func p1000_VPUNPCKHDQ(in *byte, out *byte)
 
-// p1001_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p1001_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p1001_VPUNPCKLQDQ(in *byte, out *byte)
+func p1001_VPUNPCKHDQ(in *byte, out *byte)
 
-// p1002_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p1002_VPUNPCKHDQ runs VPUNPCKHDQ Z3, Z9, Z14 (committed form VPUNPCKHDQ z, z, z).
 //
 //go:noescape
-func p1002_VPUNPCKLQDQ(in *byte, out *byte)
+func p1002_VPUNPCKHDQ(in *byte, out *byte)
 
-// p1003_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p1003_VPUNPCKHDQ runs VPUNPCKHDQ Z14, Z14, Z14 (committed form VPUNPCKHDQ z, z, z).
 //
 //go:noescape
-func p1003_VPUNPCKLQDQ(in *byte, out *byte)
+func p1003_VPUNPCKHDQ(in *byte, out *byte)
 
-// p1004_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p1004_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p1004_VPUNPCKLQDQ(in *byte, out *byte)
+func p1004_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1005_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p1005_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p1005_VPUNPCKLQDQ(in *byte, out *byte)
+func p1005_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1006_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p1006_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p1006_VPUNPCKLQDQ(in *byte, out *byte)
+func p1006_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1007_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p1007_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p1007_VPUNPCKLQDQ(in *byte, out *byte)
+func p1007_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1008_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p1008_VPUNPCKHQDQ runs VPUNPCKHQDQ Z3, Z9, Z14 (committed form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p1008_VPUNPCKLQDQ(in *byte, out *byte)
+func p1008_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1009_VPUNPCKLQDQ runs VPUNPCKLQDQ Z3, Z9, Z14 (committed form VPUNPCKLQDQ z, z, z).
+// p1009_VPUNPCKHQDQ runs VPUNPCKHQDQ Z14, Z14, Z14 (committed form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p1009_VPUNPCKLQDQ(in *byte, out *byte)
+func p1009_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1010_VPUNPCKLQDQ runs VPUNPCKLQDQ Z14, Z14, Z14 (committed form VPUNPCKLQDQ z, z, z).
+// p1010_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p1010_VPUNPCKLQDQ(in *byte, out *byte)
+func p1010_VPUNPCKLDQ(in *byte, out *byte)
 
-// p1011_VPXOR runs VPXOR 256(R14), X3, X9 (committed form VPXOR m, x, x).
+// p1011_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p1011_VPXOR(in *byte, out *byte)
+func p1011_VPUNPCKLDQ(in *byte, out *byte)
 
-// p1012_VPXOR runs VPXOR 192(R14), X3, X9 (committed form VPXOR m, x, x).
+// p1012_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p1012_VPXOR(in *byte, out *byte)
+func p1012_VPUNPCKLDQ(in *byte, out *byte)
 
-// p1013_VPXOR runs VPXOR 192(R14), X9, X9 (committed form VPXOR m, x, x).
+// p1013_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p1013_VPXOR(in *byte, out *byte)
+func p1013_VPUNPCKLDQ(in *byte, out *byte)
 
-// p1014_VPXOR runs VPXOR 160(R14), X9, X9 (committed form VPXOR m, x, x).
+// p1014_VPUNPCKLDQ runs VPUNPCKLDQ Z3, Z9, Z14 (committed form VPUNPCKLDQ z, z, z).
 //
 //go:noescape
-func p1014_VPXOR(in *byte, out *byte)
+func p1014_VPUNPCKLDQ(in *byte, out *byte)
 
-// p1015_VPXOR runs VPXOR 256(R14), Y3, Y9 (committed form VPXOR m, y, y).
+// p1015_VPUNPCKLDQ runs VPUNPCKLDQ Z14, Z14, Z14 (committed form VPUNPCKLDQ z, z, z).
 //
 //go:noescape
-func p1015_VPXOR(in *byte, out *byte)
+func p1015_VPUNPCKLDQ(in *byte, out *byte)
 
-// p1016_VPXOR runs VPXOR 192(R14), Y3, Y9 (committed form VPXOR m, y, y).
+// p1016_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p1016_VPXOR(in *byte, out *byte)
+func p1016_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1017_VPXOR runs VPXOR 192(R14), Y9, Y9 (committed form VPXOR m, y, y).
+// p1017_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p1017_VPXOR(in *byte, out *byte)
+func p1017_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1018_VPXOR runs VPXOR 160(R14), Y9, Y9 (committed form VPXOR m, y, y).
+// p1018_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p1018_VPXOR(in *byte, out *byte)
+func p1018_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1019_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
+// p1019_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p1019_VPXOR(in *byte, out *byte)
+func p1019_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1020_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
+// p1020_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p1020_VPXOR(in *byte, out *byte)
+func p1020_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1021_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
+// p1021_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p1021_VPXOR(in *byte, out *byte)
+func p1021_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1022_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
+// p1022_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p1022_VPXOR(in *byte, out *byte)
+func p1022_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1023_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
+// p1023_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p1023_VPXOR(in *byte, out *byte)
+func p1023_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1024_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
+// p1024_VPUNPCKLQDQ runs VPUNPCKLQDQ Z3, Z9, Z14 (committed form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p1024_VPXOR(in *byte, out *byte)
+func p1024_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1025_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
+// p1025_VPUNPCKLQDQ runs VPUNPCKLQDQ Z14, Z14, Z14 (committed form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p1025_VPXOR(in *byte, out *byte)
+func p1025_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1026_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
+// p1026_VPXOR runs VPXOR 256(R14), X3, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
 func p1026_VPXOR(in *byte, out *byte)
 
-// p1027_VPXORD runs VPXORD 256(R14), X3, X9 (committed form VPXORD m, x, x).
+// p1027_VPXOR runs VPXOR 192(R14), X3, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
-func p1027_VPXORD(in *byte, out *byte)
+func p1027_VPXOR(in *byte, out *byte)
 
-// p1028_VPXORD runs VPXORD 192(R14), X9, X9 (committed form VPXORD m, x, x).
+// p1028_VPXOR runs VPXOR 192(R14), X9, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
-func p1028_VPXORD(in *byte, out *byte)
+func p1028_VPXOR(in *byte, out *byte)
 
-// p1029_VPXORD runs VPXORD 256(R14), Y3, Y9 (committed form VPXORD m, y, y).
+// p1029_VPXOR runs VPXOR 160(R14), X9, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
-func p1029_VPXORD(in *byte, out *byte)
+func p1029_VPXOR(in *byte, out *byte)
 
-// p1030_VPXORD runs VPXORD 192(R14), Y9, Y9 (committed form VPXORD m, y, y).
+// p1030_VPXOR runs VPXOR 256(R14), Y3, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
-func p1030_VPXORD(in *byte, out *byte)
+func p1030_VPXOR(in *byte, out *byte)
 
-// p1031_VPXORD runs VPXORD 256(R14), Z3, Z9 (committed form VPXORD m, z, z).
+// p1031_VPXOR runs VPXOR 192(R14), Y3, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
-func p1031_VPXORD(in *byte, out *byte)
+func p1031_VPXOR(in *byte, out *byte)
 
-// p1032_VPXORD runs VPXORD 192(R14), Z9, Z9 (committed form VPXORD m, z, z).
+// p1032_VPXOR runs VPXOR 192(R14), Y9, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
-func p1032_VPXORD(in *byte, out *byte)
+func p1032_VPXOR(in *byte, out *byte)
 
-// p1033_VPXORD runs VPXORD X3, X9, X14 (committed form VPXORD x, x, x).
+// p1033_VPXOR runs VPXOR 160(R14), Y9, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
-func p1033_VPXORD(in *byte, out *byte)
+func p1033_VPXOR(in *byte, out *byte)
 
-// p1034_VPXORD runs VPXORD X14, X14, X14 (committed form VPXORD x, x, x).
+// p1034_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p1034_VPXORD(in *byte, out *byte)
+func p1034_VPXOR(in *byte, out *byte)
 
-// p1035_VPXORD runs VPXORD Y3, Y9, Y14 (committed form VPXORD y, y, y).
+// p1035_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p1035_VPXORD(in *byte, out *byte)
+func p1035_VPXOR(in *byte, out *byte)
 
-// p1036_VPXORD runs VPXORD Y14, Y14, Y14 (committed form VPXORD y, y, y).
+// p1036_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p1036_VPXORD(in *byte, out *byte)
+func p1036_VPXOR(in *byte, out *byte)
 
-// p1037_VPXORD runs VPXORD Z3, Z9, Z14 (committed form VPXORD z, z, z).
+// p1037_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p1037_VPXORD(in *byte, out *byte)
+func p1037_VPXOR(in *byte, out *byte)
 
-// p1038_VPXORD runs VPXORD Z14, Z14, Z14 (committed form VPXORD z, z, z).
+// p1038_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p1038_VPXORD(in *byte, out *byte)
+func p1038_VPXOR(in *byte, out *byte)
 
-// p1039_VPXORQ runs VPXORQ Z3, Z9, Z14 (committed form VPXORQ z, z, z).
+// p1039_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p1039_VPXORQ(in *byte, out *byte)
+func p1039_VPXOR(in *byte, out *byte)
 
-// p1040_VPXORQ runs VPXORQ Z14, Z14, Z14 (committed form VPXORQ z, z, z).
+// p1040_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p1040_VPXORQ(in *byte, out *byte)
+func p1040_VPXOR(in *byte, out *byte)
 
-// p1041_VSHUFI32X4 runs VSHUFI32X4 $0x03, Y3, Y9, Y14 (committed form VSHUFI32X4 imm, y, y, y).
+// p1041_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p1041_VSHUFI32X4(in *byte, out *byte)
+func p1041_VPXOR(in *byte, out *byte)
 
-// p1042_VSHUFI32X4 runs VSHUFI32X4 $0x03, Y14, Y14, Y14 (committed form VSHUFI32X4 imm, y, y, y).
+// p1042_VPXORD runs VPXORD 256(R14), X3, X9 (committed form VPXORD m, x, x).
 //
 //go:noescape
-func p1042_VSHUFI32X4(in *byte, out *byte)
+func p1042_VPXORD(in *byte, out *byte)
 
-// p1043_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1043_VPXORD runs VPXORD 192(R14), X9, X9 (committed form VPXORD m, x, x).
 //
 //go:noescape
-func p1043_VSHUFI32X4(in *byte, out *byte)
+func p1043_VPXORD(in *byte, out *byte)
 
-// p1044_VSHUFI32X4 runs VSHUFI32X4 $0x44, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1044_VPXORD runs VPXORD 256(R14), Y3, Y9 (committed form VPXORD m, y, y).
 //
 //go:noescape
-func p1044_VSHUFI32X4(in *byte, out *byte)
+func p1044_VPXORD(in *byte, out *byte)
 
-// p1045_VSHUFI32X4 runs VSHUFI32X4 $0x88, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1045_VPXORD runs VPXORD 192(R14), Y9, Y9 (committed form VPXORD m, y, y).
 //
 //go:noescape
-func p1045_VSHUFI32X4(in *byte, out *byte)
+func p1045_VPXORD(in *byte, out *byte)
 
-// p1046_VSHUFI32X4 runs VSHUFI32X4 $0xdd, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1046_VPXORD runs VPXORD 256(R14), Z3, Z9 (committed form VPXORD m, z, z).
 //
 //go:noescape
-func p1046_VSHUFI32X4(in *byte, out *byte)
+func p1046_VPXORD(in *byte, out *byte)
 
-// p1047_VSHUFI32X4 runs VSHUFI32X4 $0xee, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1047_VPXORD runs VPXORD 192(R14), Z9, Z9 (committed form VPXORD m, z, z).
 //
 //go:noescape
-func p1047_VSHUFI32X4(in *byte, out *byte)
+func p1047_VPXORD(in *byte, out *byte)
 
-// p1048_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z14, Z14, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1048_VPXORD runs VPXORD X3, X9, X14 (committed form VPXORD x, x, x).
 //
 //go:noescape
-func p1048_VSHUFI32X4(in *byte, out *byte)
+func p1048_VPXORD(in *byte, out *byte)
 
-// p1049_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p1049_VPXORD runs VPXORD X14, X14, X14 (committed form VPXORD x, x, x).
 //
 //go:noescape
-func p1049_VZEROUPPER(in *byte, out *byte)
+func p1049_VPXORD(in *byte, out *byte)
 
-// p1050_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p1050_VPXORD runs VPXORD Y3, Y9, Y14 (committed form VPXORD y, y, y).
 //
 //go:noescape
-func p1050_VZEROUPPER(in *byte, out *byte)
+func p1050_VPXORD(in *byte, out *byte)
 
-// p1051_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p1051_VPXORD runs VPXORD Y14, Y14, Y14 (committed form VPXORD y, y, y).
 //
 //go:noescape
-func p1051_VZEROUPPER(in *byte, out *byte)
+func p1051_VPXORD(in *byte, out *byte)
 
-// p1052_XORB runs XORB 128(R14), SI (committed form XORB m, r).
+// p1052_VPXORD runs VPXORD Z3, Z9, Z14 (committed form VPXORD z, z, z).
 //
 //go:noescape
-func p1052_XORB(in *byte, out *byte)
+func p1052_VPXORD(in *byte, out *byte)
 
-// p1053_XORL runs XORL 128(R14), SI (committed form XORL m, r).
+// p1053_VPXORD runs VPXORD Z14, Z14, Z14 (committed form VPXORD z, z, z).
 //
 //go:noescape
-func p1053_XORL(in *byte, out *byte)
+func p1053_VPXORD(in *byte, out *byte)
 
-// p1054_XORL runs XORL SI, DI (committed form XORL r, r).
+// p1054_VPXORQ runs VPXORQ Z3, Z9, Z14 (committed form VPXORQ z, z, z).
 //
 //go:noescape
-func p1054_XORL(in *byte, out *byte)
+func p1054_VPXORQ(in *byte, out *byte)
 
-// p1055_XORL runs XORL DI, DI (committed form XORL r, r).
+// p1055_VPXORQ runs VPXORQ Z14, Z14, Z14 (committed form VPXORQ z, z, z).
 //
 //go:noescape
-func p1055_XORL(in *byte, out *byte)
+func p1055_VPXORQ(in *byte, out *byte)
 
-// p1056_XORQ runs XORQ 128(R14), SI (committed form XORQ m, r).
+// p1056_VSHUFI32X4 runs VSHUFI32X4 $0x03, Y3, Y9, Y14 (committed form VSHUFI32X4 imm, y, y, y).
 //
 //go:noescape
-func p1056_XORQ(in *byte, out *byte)
+func p1056_VSHUFI32X4(in *byte, out *byte)
 
-// p1057_XORQ runs XORQ SI, DI (committed form XORQ r, r).
+// p1057_VSHUFI32X4 runs VSHUFI32X4 $0x03, Y14, Y14, Y14 (committed form VSHUFI32X4 imm, y, y, y).
 //
 //go:noescape
-func p1057_XORQ(in *byte, out *byte)
+func p1057_VSHUFI32X4(in *byte, out *byte)
 
-// p1058_XORQ runs XORQ DI, DI (committed form XORQ r, r).
+// p1058_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1058_XORQ(in *byte, out *byte)
+func p1058_VSHUFI32X4(in *byte, out *byte)
 
-// p1059_XORW runs XORW 128(R14), SI (committed form XORW m, r).
+// p1059_VSHUFI32X4 runs VSHUFI32X4 $0x44, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1059_XORW(in *byte, out *byte)
+func p1059_VSHUFI32X4(in *byte, out *byte)
 
-// p1060_VAESENC runs VAESENC Z25, Z18, Z31 (added form VAESENC z, z, z).
+// p1060_VSHUFI32X4 runs VSHUFI32X4 $0x88, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1060_VAESENC(in *byte, out *byte)
+func p1060_VSHUFI32X4(in *byte, out *byte)
 
-// p1061_VAESENC runs VAESENC 256(R14), Z25, Z18 (added form VAESENC m, z, z).
+// p1061_VSHUFI32X4 runs VSHUFI32X4 $0xdd, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1061_VAESENC(in *byte, out *byte)
+func p1061_VSHUFI32X4(in *byte, out *byte)
 
-// p1062_VAESENC runs VAESENC Y25, Y18, Y31 (added form VAESENC y, y, y).
+// p1062_VSHUFI32X4 runs VSHUFI32X4 $0xee, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1062_VAESENC(in *byte, out *byte)
+func p1062_VSHUFI32X4(in *byte, out *byte)
 
-// p1063_VAESENC runs VAESENC X25, X18, X31 (added form VAESENC x, x, x).
+// p1063_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z14, Z14, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1063_VAESENC(in *byte, out *byte)
+func p1063_VSHUFI32X4(in *byte, out *byte)
 
-// p1064_VAESENC runs VAESENC Z31, Z31, Z31 (added form VAESENC z, z, z).
+// p1064_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p1064_VAESENC(in *byte, out *byte)
+func p1064_VZEROUPPER(in *byte, out *byte)
 
-// p1065_VAESENCLAST runs VAESENCLAST Z25, Z18, Z31 (added form VAESENCLAST z, z, z).
+// p1065_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p1065_VAESENCLAST(in *byte, out *byte)
+func p1065_VZEROUPPER(in *byte, out *byte)
 
-// p1066_VAESENCLAST runs VAESENCLAST 256(R14), Z25, Z18 (added form VAESENCLAST m, z, z).
+// p1066_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p1066_VAESENCLAST(in *byte, out *byte)
+func p1066_VZEROUPPER(in *byte, out *byte)
 
-// p1067_VAESENCLAST runs VAESENCLAST Y25, Y18, Y31 (added form VAESENCLAST y, y, y).
+// p1067_XORB runs XORB 128(R14), SI (committed form XORB m, r).
 //
 //go:noescape
-func p1067_VAESENCLAST(in *byte, out *byte)
+func p1067_XORB(in *byte, out *byte)
 
-// p1068_VAESENCLAST runs VAESENCLAST X25, X18, X31 (added form VAESENCLAST x, x, x).
+// p1068_XORL runs XORL $-2147483648, SI (committed form XORL imm, r).
 //
 //go:noescape
-func p1068_VAESENCLAST(in *byte, out *byte)
+func p1068_XORL(in *byte, out *byte)
 
-// p1069_VAESENCLAST runs VAESENCLAST Z31, Z31, Z31 (added form VAESENCLAST z, z, z).
+// p1069_XORL runs XORL $-1, SI (committed form XORL imm, r).
 //
 //go:noescape
-func p1069_VAESENCLAST(in *byte, out *byte)
+func p1069_XORL(in *byte, out *byte)
 
-// p1070_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1070_XORL runs XORL $0x00, SI (committed form XORL imm, r).
 //
 //go:noescape
-func p1070_VPCLMULQDQ(in *byte, out *byte)
+func p1070_XORL(in *byte, out *byte)
 
-// p1071_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1071_XORL runs XORL $0x01, SI (committed form XORL imm, r).
 //
 //go:noescape
-func p1071_VPCLMULQDQ(in *byte, out *byte)
+func p1071_XORL(in *byte, out *byte)
 
-// p1072_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1072_XORL runs XORL $0x02, SI (committed form XORL imm, r).
 //
 //go:noescape
-func p1072_VPCLMULQDQ(in *byte, out *byte)
+func p1072_XORL(in *byte, out *byte)
 
-// p1073_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1073_XORL runs XORL $0x04, SI (committed form XORL imm, r).
 //
 //go:noescape
-func p1073_VPCLMULQDQ(in *byte, out *byte)
+func p1073_XORL(in *byte, out *byte)
 
-// p1074_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z25, Z18 (added form VPCLMULQDQ imm, m, z, z).
+// p1074_XORL runs XORL $0x08, SI (committed form XORL imm, r).
 //
 //go:noescape
-func p1074_VPCLMULQDQ(in *byte, out *byte)
+func p1074_XORL(in *byte, out *byte)
 
-// p1075_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y25, Y18, Y31 (added form VPCLMULQDQ imm, y, y, y).
+// p1075_XORL runs XORL $0x10, SI (committed form XORL imm, r).
 //
 //go:noescape
-func p1075_VPCLMULQDQ(in *byte, out *byte)
+func p1075_XORL(in *byte, out *byte)
 
-// p1076_VPCLMULQDQ runs VPCLMULQDQ $0x00, X25, X18, X31 (added form VPCLMULQDQ imm, x, x, x).
+// p1076_XORL runs XORL $0x1b, SI (committed form XORL imm, r).
 //
 //go:noescape
-func p1076_VPCLMULQDQ(in *byte, out *byte)
+func p1076_XORL(in *byte, out *byte)
 
-// p1077_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z31, Z31, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1077_XORL runs XORL $0x20, SI (committed form XORL imm, r).
 //
 //go:noescape
-func p1077_VPCLMULQDQ(in *byte, out *byte)
+func p1077_XORL(in *byte, out *byte)
 
-// p1078_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1078_XORL runs XORL $0x36, SI (committed form XORL imm, r).
 //
 //go:noescape
-func p1078_VPTERNLOGD(in *byte, out *byte)
+func p1078_XORL(in *byte, out *byte)
 
-// p1079_VPTERNLOGD runs VPTERNLOGD $0xe8, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1079_XORL runs XORL $0x40, SI (committed form XORL imm, r).
 //
 //go:noescape
-func p1079_VPTERNLOGD(in *byte, out *byte)
+func p1079_XORL(in *byte, out *byte)
 
-// p1080_VPTERNLOGD runs VPTERNLOGD $0xca, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1080_XORL runs XORL $0x80, SI (committed form XORL imm, r).
 //
 //go:noescape
-func p1080_VPTERNLOGD(in *byte, out *byte)
+func p1080_XORL(in *byte, out *byte)
 
-// p1081_VPTERNLOGD runs VPTERNLOGD $0x00, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1081_XORL runs XORL $0x7fffffff, SI (committed form XORL imm, r).
 //
 //go:noescape
-func p1081_VPTERNLOGD(in *byte, out *byte)
+func p1081_XORL(in *byte, out *byte)
 
-// p1082_VPTERNLOGD runs VPTERNLOGD $0xff, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1082_XORL runs XORL 128(R14), SI (committed form XORL m, r).
 //
 //go:noescape
-func p1082_VPTERNLOGD(in *byte, out *byte)
+func p1082_XORL(in *byte, out *byte)
 
-// p1083_VPTERNLOGD runs VPTERNLOGD $0x10, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1083_XORL runs XORL SI, DI (committed form XORL r, r).
 //
 //go:noescape
-func p1083_VPTERNLOGD(in *byte, out *byte)
+func p1083_XORL(in *byte, out *byte)
 
-// p1084_VPTERNLOGD runs VPTERNLOGD $0x6c, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1084_XORL runs XORL DI, DI (committed form XORL r, r).
 //
 //go:noescape
-func p1084_VPTERNLOGD(in *byte, out *byte)
+func p1084_XORL(in *byte, out *byte)
 
-// p1085_VPTERNLOGD runs VPTERNLOGD $0x88, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1085_XORQ runs XORQ 128(R14), SI (committed form XORQ m, r).
 //
 //go:noescape
-func p1085_VPTERNLOGD(in *byte, out *byte)
+func p1085_XORQ(in *byte, out *byte)
 
-// p1086_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD imm, z, z, k, z).
+// p1086_XORQ runs XORQ SI, DI (committed form XORQ r, r).
 //
 //go:noescape
-func p1086_VPTERNLOGD(in *byte, out *byte)
+func p1086_XORQ(in *byte, out *byte)
 
-// p1087_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD.Z imm, z, z, k, z).
+// p1087_XORQ runs XORQ DI, DI (committed form XORQ r, r).
 //
 //go:noescape
-func p1087_VPTERNLOGD_Z(in *byte, out *byte)
+func p1087_XORQ(in *byte, out *byte)
 
-// p1088_VPTERNLOGD runs VPTERNLOGD $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD imm, m, z, z).
+// p1088_XORW runs XORW 128(R14), SI (committed form XORW m, r).
 //
 //go:noescape
-func p1088_VPTERNLOGD(in *byte, out *byte)
+func p1088_XORW(in *byte, out *byte)
 
-// p1089_VPTERNLOGD_BCST runs VPTERNLOGD.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD.BCST imm, m, z, z).
+// p1089_VAESENC runs VAESENC Z25, Z18, Z31 (added form VAESENC z, z, z).
 //
 //go:noescape
-func p1089_VPTERNLOGD_BCST(in *byte, out *byte)
+func p1089_VAESENC(in *byte, out *byte)
 
-// p1090_VPTERNLOGD_BCST_Z runs VPTERNLOGD.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGD.BCST.Z imm, m, z, k, z).
+// p1090_VAESENC runs VAESENC 256(R14), Z25, Z18 (added form VAESENC m, z, z).
 //
 //go:noescape
-func p1090_VPTERNLOGD_BCST_Z(in *byte, out *byte)
+func p1090_VAESENC(in *byte, out *byte)
 
-// p1091_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, Y31 (added form VPTERNLOGD imm, y, y, y).
+// p1091_VAESENC runs VAESENC Y25, Y18, Y31 (added form VAESENC y, y, y).
 //
 //go:noescape
-func p1091_VPTERNLOGD(in *byte, out *byte)
+func p1091_VAESENC(in *byte, out *byte)
 
-// p1092_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGD imm, y, y, k, y).
+// p1092_VAESENC runs VAESENC X25, X18, X31 (added form VAESENC x, x, x).
 //
 //go:noescape
-func p1092_VPTERNLOGD(in *byte, out *byte)
+func p1092_VAESENC(in *byte, out *byte)
 
-// p1093_VPTERNLOGD runs VPTERNLOGD $0x96, X25, X18, X31 (added form VPTERNLOGD imm, x, x, x).
+// p1093_VAESENC runs VAESENC Z31, Z31, Z31 (added form VAESENC z, z, z).
 //
 //go:noescape
-func p1093_VPTERNLOGD(in *byte, out *byte)
+func p1093_VAESENC(in *byte, out *byte)
 
-// p1094_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGD.Z imm, x, x, k, x).
+// p1094_VAESENCLAST runs VAESENCLAST Z25, Z18, Z31 (added form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p1094_VPTERNLOGD_Z(in *byte, out *byte)
+func p1094_VAESENCLAST(in *byte, out *byte)
 
-// p1095_VPTERNLOGD runs VPTERNLOGD $0x96, Z31, Z31, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1095_VAESENCLAST runs VAESENCLAST 256(R14), Z25, Z18 (added form VAESENCLAST m, z, z).
 //
 //go:noescape
-func p1095_VPTERNLOGD(in *byte, out *byte)
+func p1095_VAESENCLAST(in *byte, out *byte)
 
-// p1096_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1096_VAESENCLAST runs VAESENCLAST Y25, Y18, Y31 (added form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p1096_VPTERNLOGQ(in *byte, out *byte)
+func p1096_VAESENCLAST(in *byte, out *byte)
 
-// p1097_VPTERNLOGQ runs VPTERNLOGQ $0xe8, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1097_VAESENCLAST runs VAESENCLAST X25, X18, X31 (added form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p1097_VPTERNLOGQ(in *byte, out *byte)
+func p1097_VAESENCLAST(in *byte, out *byte)
 
-// p1098_VPTERNLOGQ runs VPTERNLOGQ $0xca, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1098_VAESENCLAST runs VAESENCLAST Z31, Z31, Z31 (added form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p1098_VPTERNLOGQ(in *byte, out *byte)
+func p1098_VAESENCLAST(in *byte, out *byte)
 
-// p1099_VPTERNLOGQ runs VPTERNLOGQ $0x9a, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1099_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p1099_VPTERNLOGQ(in *byte, out *byte)
+func p1099_VPCLMULQDQ(in *byte, out *byte)
 
-// p1100_VPTERNLOGQ runs VPTERNLOGQ $0x50, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1100_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p1100_VPTERNLOGQ(in *byte, out *byte)
+func p1100_VPCLMULQDQ(in *byte, out *byte)
 
-// p1101_VPTERNLOGQ runs VPTERNLOGQ $0xbc, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1101_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p1101_VPTERNLOGQ(in *byte, out *byte)
+func p1101_VPCLMULQDQ(in *byte, out *byte)
 
-// p1102_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ imm, z, z, k, z).
+// p1102_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p1102_VPTERNLOGQ(in *byte, out *byte)
+func p1102_VPCLMULQDQ(in *byte, out *byte)
 
-// p1103_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ.Z imm, z, z, k, z).
+// p1103_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z25, Z18 (added form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p1103_VPTERNLOGQ_Z(in *byte, out *byte)
+func p1103_VPCLMULQDQ(in *byte, out *byte)
 
-// p1104_VPTERNLOGQ runs VPTERNLOGQ $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ imm, m, z, z).
+// p1104_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y25, Y18, Y31 (added form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p1104_VPTERNLOGQ(in *byte, out *byte)
+func p1104_VPCLMULQDQ(in *byte, out *byte)
 
-// p1105_VPTERNLOGQ_BCST runs VPTERNLOGQ.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ.BCST imm, m, z, z).
+// p1105_VPCLMULQDQ runs VPCLMULQDQ $0x00, X25, X18, X31 (added form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p1105_VPTERNLOGQ_BCST(in *byte, out *byte)
+func p1105_VPCLMULQDQ(in *byte, out *byte)
 
-// p1106_VPTERNLOGQ_BCST_Z runs VPTERNLOGQ.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGQ.BCST.Z imm, m, z, k, z).
+// p1106_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z31, Z31, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p1106_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
+func p1106_VPCLMULQDQ(in *byte, out *byte)
 
-// p1107_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, Y31 (added form VPTERNLOGQ imm, y, y, y).
+// p1107_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1107_VPTERNLOGQ(in *byte, out *byte)
+func p1107_VPTERNLOGD(in *byte, out *byte)
 
-// p1108_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGQ imm, y, y, k, y).
+// p1108_VPTERNLOGD runs VPTERNLOGD $0xe8, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1108_VPTERNLOGQ(in *byte, out *byte)
+func p1108_VPTERNLOGD(in *byte, out *byte)
 
-// p1109_VPTERNLOGQ runs VPTERNLOGQ $0x96, X25, X18, X31 (added form VPTERNLOGQ imm, x, x, x).
+// p1109_VPTERNLOGD runs VPTERNLOGD $0xca, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1109_VPTERNLOGQ(in *byte, out *byte)
+func p1109_VPTERNLOGD(in *byte, out *byte)
 
-// p1110_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGQ.Z imm, x, x, k, x).
+// p1110_VPTERNLOGD runs VPTERNLOGD $0x00, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1110_VPTERNLOGQ_Z(in *byte, out *byte)
+func p1110_VPTERNLOGD(in *byte, out *byte)
 
-// p1111_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z31, Z31, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1111_VPTERNLOGD runs VPTERNLOGD $0xff, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1111_VPTERNLOGQ(in *byte, out *byte)
+func p1111_VPTERNLOGD(in *byte, out *byte)
 
-// p1112_VPROLD runs VPROLD $0x00, Z25, Z18 (added form VPROLD imm, z, z).
+// p1112_VPTERNLOGD runs VPTERNLOGD $0x10, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1112_VPROLD(in *byte, out *byte)
+func p1112_VPTERNLOGD(in *byte, out *byte)
 
-// p1113_VPROLD runs VPROLD $0x01, Z25, Z18 (added form VPROLD imm, z, z).
+// p1113_VPTERNLOGD runs VPTERNLOGD $0x6c, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1113_VPROLD(in *byte, out *byte)
+func p1113_VPTERNLOGD(in *byte, out *byte)
 
-// p1114_VPROLD runs VPROLD $0x07, Z25, Z18 (added form VPROLD imm, z, z).
+// p1114_VPTERNLOGD runs VPTERNLOGD $0x88, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1114_VPROLD(in *byte, out *byte)
+func p1114_VPTERNLOGD(in *byte, out *byte)
 
-// p1115_VPROLD runs VPROLD $0x08, Z25, Z18 (added form VPROLD imm, z, z).
+// p1115_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD imm, z, z, k, z).
 //
 //go:noescape
-func p1115_VPROLD(in *byte, out *byte)
+func p1115_VPTERNLOGD(in *byte, out *byte)
 
-// p1116_VPROLD runs VPROLD $0x10, Z25, Z18 (added form VPROLD imm, z, z).
+// p1116_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1116_VPROLD(in *byte, out *byte)
+func p1116_VPTERNLOGD_Z(in *byte, out *byte)
 
-// p1117_VPROLD runs VPROLD $0x1f, Z25, Z18 (added form VPROLD imm, z, z).
+// p1117_VPTERNLOGD runs VPTERNLOGD $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD imm, m, z, z).
 //
 //go:noescape
-func p1117_VPROLD(in *byte, out *byte)
+func p1117_VPTERNLOGD(in *byte, out *byte)
 
-// p1118_VPROLD runs VPROLD $0x20, Z25, Z18 (added form VPROLD imm, z, z).
+// p1118_VPTERNLOGD_BCST runs VPTERNLOGD.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD.BCST imm, m, z, z).
 //
 //go:noescape
-func p1118_VPROLD(in *byte, out *byte)
+func p1118_VPTERNLOGD_BCST(in *byte, out *byte)
 
-// p1119_VPROLD runs VPROLD $0xff, Z25, Z18 (added form VPROLD imm, z, z).
+// p1119_VPTERNLOGD_BCST_Z runs VPTERNLOGD.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGD.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1119_VPROLD(in *byte, out *byte)
+func p1119_VPTERNLOGD_BCST_Z(in *byte, out *byte)
 
-// p1120_VPROLD runs VPROLD $0x00, Z25, K3, Z18 (added form VPROLD imm, z, k, z).
+// p1120_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, Y31 (added form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
-func p1120_VPROLD(in *byte, out *byte)
+func p1120_VPTERNLOGD(in *byte, out *byte)
 
-// p1121_VPROLD_Z runs VPROLD.Z $0x00, Z25, K3, Z18 (added form VPROLD.Z imm, z, k, z).
+// p1121_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGD imm, y, y, k, y).
 //
 //go:noescape
-func p1121_VPROLD_Z(in *byte, out *byte)
+func p1121_VPTERNLOGD(in *byte, out *byte)
 
-// p1122_VPROLD runs VPROLD $0x00, 192(R14), Z25 (added form VPROLD imm, m, z).
+// p1122_VPTERNLOGD runs VPTERNLOGD $0x96, X25, X18, X31 (added form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
-func p1122_VPROLD(in *byte, out *byte)
+func p1122_VPTERNLOGD(in *byte, out *byte)
 
-// p1123_VPROLD_BCST runs VPROLD.BCST $0x00, 192(R14), Z25 (added form VPROLD.BCST imm, m, z).
+// p1123_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGD.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1123_VPROLD_BCST(in *byte, out *byte)
+func p1123_VPTERNLOGD_Z(in *byte, out *byte)
 
-// p1124_VPROLD_BCST_Z runs VPROLD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLD.BCST.Z imm, m, k, z).
+// p1124_VPTERNLOGD runs VPTERNLOGD $0x96, Z31, Z31, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1124_VPROLD_BCST_Z(in *byte, out *byte)
+func p1124_VPTERNLOGD(in *byte, out *byte)
 
-// p1125_VPROLD runs VPROLD $0x00, Y25, Y18 (added form VPROLD imm, y, y).
+// p1125_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1125_VPROLD(in *byte, out *byte)
+func p1125_VPTERNLOGQ(in *byte, out *byte)
 
-// p1126_VPROLD runs VPROLD $0x00, Y25, K3, Y18 (added form VPROLD imm, y, k, y).
+// p1126_VPTERNLOGQ runs VPTERNLOGQ $0xe8, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1126_VPROLD(in *byte, out *byte)
+func p1126_VPTERNLOGQ(in *byte, out *byte)
 
-// p1127_VPROLD runs VPROLD $0x00, X25, X18 (added form VPROLD imm, x, x).
+// p1127_VPTERNLOGQ runs VPTERNLOGQ $0xca, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1127_VPROLD(in *byte, out *byte)
+func p1127_VPTERNLOGQ(in *byte, out *byte)
 
-// p1128_VPROLD_Z runs VPROLD.Z $0x00, X25, K3, X18 (added form VPROLD.Z imm, x, k, x).
+// p1128_VPTERNLOGQ runs VPTERNLOGQ $0x9a, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1128_VPROLD_Z(in *byte, out *byte)
+func p1128_VPTERNLOGQ(in *byte, out *byte)
 
-// p1129_VPROLD runs VPROLD $0x00, Z18, Z18 (added form VPROLD imm, z, z).
+// p1129_VPTERNLOGQ runs VPTERNLOGQ $0x50, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1129_VPROLD(in *byte, out *byte)
+func p1129_VPTERNLOGQ(in *byte, out *byte)
 
-// p1130_VPROLQ runs VPROLQ $0x00, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1130_VPTERNLOGQ runs VPTERNLOGQ $0xbc, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1130_VPROLQ(in *byte, out *byte)
+func p1130_VPTERNLOGQ(in *byte, out *byte)
 
-// p1131_VPROLQ runs VPROLQ $0x01, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1131_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ imm, z, z, k, z).
 //
 //go:noescape
-func p1131_VPROLQ(in *byte, out *byte)
+func p1131_VPTERNLOGQ(in *byte, out *byte)
 
-// p1132_VPROLQ runs VPROLQ $0x0d, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1132_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1132_VPROLQ(in *byte, out *byte)
+func p1132_VPTERNLOGQ_Z(in *byte, out *byte)
 
-// p1133_VPROLQ runs VPROLQ $0x20, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1133_VPTERNLOGQ runs VPTERNLOGQ $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ imm, m, z, z).
 //
 //go:noescape
-func p1133_VPROLQ(in *byte, out *byte)
+func p1133_VPTERNLOGQ(in *byte, out *byte)
 
-// p1134_VPROLQ runs VPROLQ $0x3f, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1134_VPTERNLOGQ_BCST runs VPTERNLOGQ.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ.BCST imm, m, z, z).
 //
 //go:noescape
-func p1134_VPROLQ(in *byte, out *byte)
+func p1134_VPTERNLOGQ_BCST(in *byte, out *byte)
 
-// p1135_VPROLQ runs VPROLQ $0x40, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1135_VPTERNLOGQ_BCST_Z runs VPTERNLOGQ.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGQ.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1135_VPROLQ(in *byte, out *byte)
+func p1135_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
 
-// p1136_VPROLQ runs VPROLQ $0x00, Z25, K3, Z18 (added form VPROLQ imm, z, k, z).
+// p1136_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, Y31 (added form VPTERNLOGQ imm, y, y, y).
 //
 //go:noescape
-func p1136_VPROLQ(in *byte, out *byte)
+func p1136_VPTERNLOGQ(in *byte, out *byte)
 
-// p1137_VPROLQ_Z runs VPROLQ.Z $0x00, Z25, K3, Z18 (added form VPROLQ.Z imm, z, k, z).
+// p1137_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGQ imm, y, y, k, y).
 //
 //go:noescape
-func p1137_VPROLQ_Z(in *byte, out *byte)
+func p1137_VPTERNLOGQ(in *byte, out *byte)
 
-// p1138_VPROLQ runs VPROLQ $0x00, 192(R14), Z25 (added form VPROLQ imm, m, z).
+// p1138_VPTERNLOGQ runs VPTERNLOGQ $0x96, X25, X18, X31 (added form VPTERNLOGQ imm, x, x, x).
 //
 //go:noescape
-func p1138_VPROLQ(in *byte, out *byte)
+func p1138_VPTERNLOGQ(in *byte, out *byte)
 
-// p1139_VPROLQ_BCST runs VPROLQ.BCST $0x00, 192(R14), Z25 (added form VPROLQ.BCST imm, m, z).
+// p1139_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGQ.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1139_VPROLQ_BCST(in *byte, out *byte)
+func p1139_VPTERNLOGQ_Z(in *byte, out *byte)
 
-// p1140_VPROLQ_BCST_Z runs VPROLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLQ.BCST.Z imm, m, k, z).
+// p1140_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z31, Z31, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1140_VPROLQ_BCST_Z(in *byte, out *byte)
+func p1140_VPTERNLOGQ(in *byte, out *byte)
 
-// p1141_VPROLQ runs VPROLQ $0x00, Y25, Y18 (added form VPROLQ imm, y, y).
+// p1141_VPROLD runs VPROLD $0x00, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1141_VPROLQ(in *byte, out *byte)
+func p1141_VPROLD(in *byte, out *byte)
 
-// p1142_VPROLQ runs VPROLQ $0x00, Y25, K3, Y18 (added form VPROLQ imm, y, k, y).
+// p1142_VPROLD runs VPROLD $0x01, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1142_VPROLQ(in *byte, out *byte)
+func p1142_VPROLD(in *byte, out *byte)
 
-// p1143_VPROLQ runs VPROLQ $0x00, X25, X18 (added form VPROLQ imm, x, x).
+// p1143_VPROLD runs VPROLD $0x07, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1143_VPROLQ(in *byte, out *byte)
+func p1143_VPROLD(in *byte, out *byte)
 
-// p1144_VPROLQ_Z runs VPROLQ.Z $0x00, X25, K3, X18 (added form VPROLQ.Z imm, x, k, x).
+// p1144_VPROLD runs VPROLD $0x08, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1144_VPROLQ_Z(in *byte, out *byte)
+func p1144_VPROLD(in *byte, out *byte)
 
-// p1145_VPROLQ runs VPROLQ $0x00, Z18, Z18 (added form VPROLQ imm, z, z).
+// p1145_VPROLD runs VPROLD $0x10, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1145_VPROLQ(in *byte, out *byte)
+func p1145_VPROLD(in *byte, out *byte)
 
-// p1146_VPRORD runs VPRORD $0x00, Z25, Z18 (added form VPRORD imm, z, z).
+// p1146_VPROLD runs VPROLD $0x1f, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1146_VPRORD(in *byte, out *byte)
+func p1146_VPROLD(in *byte, out *byte)
 
-// p1147_VPRORD runs VPRORD $0x01, Z25, Z18 (added form VPRORD imm, z, z).
+// p1147_VPROLD runs VPROLD $0x20, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1147_VPRORD(in *byte, out *byte)
+func p1147_VPROLD(in *byte, out *byte)
 
-// p1148_VPRORD runs VPRORD $0x07, Z25, Z18 (added form VPRORD imm, z, z).
+// p1148_VPROLD runs VPROLD $0xff, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1148_VPRORD(in *byte, out *byte)
+func p1148_VPROLD(in *byte, out *byte)
 
-// p1149_VPRORD runs VPRORD $0x0c, Z25, Z18 (added form VPRORD imm, z, z).
+// p1149_VPROLD runs VPROLD $0x00, Z25, K3, Z18 (added form VPROLD imm, z, k, z).
 //
 //go:noescape
-func p1149_VPRORD(in *byte, out *byte)
+func p1149_VPROLD(in *byte, out *byte)
 
-// p1150_VPRORD runs VPRORD $0x10, Z25, Z18 (added form VPRORD imm, z, z).
+// p1150_VPROLD_Z runs VPROLD.Z $0x00, Z25, K3, Z18 (added form VPROLD.Z imm, z, k, z).
 //
 //go:noescape
-func p1150_VPRORD(in *byte, out *byte)
+func p1150_VPROLD_Z(in *byte, out *byte)
 
-// p1151_VPRORD runs VPRORD $0x1f, Z25, Z18 (added form VPRORD imm, z, z).
+// p1151_VPROLD runs VPROLD $0x00, 192(R14), Z25 (added form VPROLD imm, m, z).
 //
 //go:noescape
-func p1151_VPRORD(in *byte, out *byte)
+func p1151_VPROLD(in *byte, out *byte)
 
-// p1152_VPRORD runs VPRORD $0x21, Z25, Z18 (added form VPRORD imm, z, z).
+// p1152_VPROLD_BCST runs VPROLD.BCST $0x00, 192(R14), Z25 (added form VPROLD.BCST imm, m, z).
 //
 //go:noescape
-func p1152_VPRORD(in *byte, out *byte)
+func p1152_VPROLD_BCST(in *byte, out *byte)
 
-// p1153_VPRORD runs VPRORD $0x00, Z25, K3, Z18 (added form VPRORD imm, z, k, z).
+// p1153_VPROLD_BCST_Z runs VPROLD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1153_VPRORD(in *byte, out *byte)
+func p1153_VPROLD_BCST_Z(in *byte, out *byte)
 
-// p1154_VPRORD_Z runs VPRORD.Z $0x00, Z25, K3, Z18 (added form VPRORD.Z imm, z, k, z).
+// p1154_VPROLD runs VPROLD $0x00, Y25, Y18 (added form VPROLD imm, y, y).
 //
 //go:noescape
-func p1154_VPRORD_Z(in *byte, out *byte)
+func p1154_VPROLD(in *byte, out *byte)
 
-// p1155_VPRORD runs VPRORD $0x00, 192(R14), Z25 (added form VPRORD imm, m, z).
+// p1155_VPROLD runs VPROLD $0x00, Y25, K3, Y18 (added form VPROLD imm, y, k, y).
 //
 //go:noescape
-func p1155_VPRORD(in *byte, out *byte)
+func p1155_VPROLD(in *byte, out *byte)
 
-// p1156_VPRORD_BCST runs VPRORD.BCST $0x00, 192(R14), Z25 (added form VPRORD.BCST imm, m, z).
+// p1156_VPROLD runs VPROLD $0x00, X25, X18 (added form VPROLD imm, x, x).
 //
 //go:noescape
-func p1156_VPRORD_BCST(in *byte, out *byte)
+func p1156_VPROLD(in *byte, out *byte)
 
-// p1157_VPRORD_BCST_Z runs VPRORD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORD.BCST.Z imm, m, k, z).
+// p1157_VPROLD_Z runs VPROLD.Z $0x00, X25, K3, X18 (added form VPROLD.Z imm, x, k, x).
 //
 //go:noescape
-func p1157_VPRORD_BCST_Z(in *byte, out *byte)
+func p1157_VPROLD_Z(in *byte, out *byte)
 
-// p1158_VPRORD runs VPRORD $0x00, Y25, Y18 (added form VPRORD imm, y, y).
+// p1158_VPROLD runs VPROLD $0x00, Z18, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1158_VPRORD(in *byte, out *byte)
+func p1158_VPROLD(in *byte, out *byte)
 
-// p1159_VPRORD runs VPRORD $0x00, Y25, K3, Y18 (added form VPRORD imm, y, k, y).
+// p1159_VPROLQ runs VPROLQ $0x00, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1159_VPRORD(in *byte, out *byte)
+func p1159_VPROLQ(in *byte, out *byte)
 
-// p1160_VPRORD runs VPRORD $0x00, X25, X18 (added form VPRORD imm, x, x).
+// p1160_VPROLQ runs VPROLQ $0x01, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1160_VPRORD(in *byte, out *byte)
+func p1160_VPROLQ(in *byte, out *byte)
 
-// p1161_VPRORD_Z runs VPRORD.Z $0x00, X25, K3, X18 (added form VPRORD.Z imm, x, k, x).
+// p1161_VPROLQ runs VPROLQ $0x0d, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1161_VPRORD_Z(in *byte, out *byte)
+func p1161_VPROLQ(in *byte, out *byte)
 
-// p1162_VPRORD runs VPRORD $0x00, Z18, Z18 (added form VPRORD imm, z, z).
+// p1162_VPROLQ runs VPROLQ $0x20, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1162_VPRORD(in *byte, out *byte)
+func p1162_VPROLQ(in *byte, out *byte)
 
-// p1163_VPRORQ runs VPRORQ $0x00, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1163_VPROLQ runs VPROLQ $0x3f, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1163_VPRORQ(in *byte, out *byte)
+func p1163_VPROLQ(in *byte, out *byte)
 
-// p1164_VPRORQ runs VPRORQ $0x01, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1164_VPROLQ runs VPROLQ $0x40, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1164_VPRORQ(in *byte, out *byte)
+func p1164_VPROLQ(in *byte, out *byte)
 
-// p1165_VPRORQ runs VPRORQ $0x0e, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1165_VPROLQ runs VPROLQ $0x00, Z25, K3, Z18 (added form VPROLQ imm, z, k, z).
 //
 //go:noescape
-func p1165_VPRORQ(in *byte, out *byte)
+func p1165_VPROLQ(in *byte, out *byte)
 
-// p1166_VPRORQ runs VPRORQ $0x20, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1166_VPROLQ_Z runs VPROLQ.Z $0x00, Z25, K3, Z18 (added form VPROLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1166_VPRORQ(in *byte, out *byte)
+func p1166_VPROLQ_Z(in *byte, out *byte)
 
-// p1167_VPRORQ runs VPRORQ $0x3f, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1167_VPROLQ runs VPROLQ $0x00, 192(R14), Z25 (added form VPROLQ imm, m, z).
 //
 //go:noescape
-func p1167_VPRORQ(in *byte, out *byte)
+func p1167_VPROLQ(in *byte, out *byte)
 
-// p1168_VPRORQ runs VPRORQ $0x41, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1168_VPROLQ_BCST runs VPROLQ.BCST $0x00, 192(R14), Z25 (added form VPROLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1168_VPRORQ(in *byte, out *byte)
+func p1168_VPROLQ_BCST(in *byte, out *byte)
 
-// p1169_VPRORQ runs VPRORQ $0x00, Z25, K3, Z18 (added form VPRORQ imm, z, k, z).
+// p1169_VPROLQ_BCST_Z runs VPROLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1169_VPRORQ(in *byte, out *byte)
+func p1169_VPROLQ_BCST_Z(in *byte, out *byte)
 
-// p1170_VPRORQ_Z runs VPRORQ.Z $0x00, Z25, K3, Z18 (added form VPRORQ.Z imm, z, k, z).
+// p1170_VPROLQ runs VPROLQ $0x00, Y25, Y18 (added form VPROLQ imm, y, y).
 //
 //go:noescape
-func p1170_VPRORQ_Z(in *byte, out *byte)
+func p1170_VPROLQ(in *byte, out *byte)
 
-// p1171_VPRORQ runs VPRORQ $0x00, 192(R14), Z25 (added form VPRORQ imm, m, z).
+// p1171_VPROLQ runs VPROLQ $0x00, Y25, K3, Y18 (added form VPROLQ imm, y, k, y).
 //
 //go:noescape
-func p1171_VPRORQ(in *byte, out *byte)
+func p1171_VPROLQ(in *byte, out *byte)
 
-// p1172_VPRORQ_BCST runs VPRORQ.BCST $0x00, 192(R14), Z25 (added form VPRORQ.BCST imm, m, z).
+// p1172_VPROLQ runs VPROLQ $0x00, X25, X18 (added form VPROLQ imm, x, x).
 //
 //go:noescape
-func p1172_VPRORQ_BCST(in *byte, out *byte)
+func p1172_VPROLQ(in *byte, out *byte)
 
-// p1173_VPRORQ_BCST_Z runs VPRORQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORQ.BCST.Z imm, m, k, z).
+// p1173_VPROLQ_Z runs VPROLQ.Z $0x00, X25, K3, X18 (added form VPROLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1173_VPRORQ_BCST_Z(in *byte, out *byte)
+func p1173_VPROLQ_Z(in *byte, out *byte)
 
-// p1174_VPRORQ runs VPRORQ $0x00, Y25, Y18 (added form VPRORQ imm, y, y).
+// p1174_VPROLQ runs VPROLQ $0x00, Z18, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1174_VPRORQ(in *byte, out *byte)
+func p1174_VPROLQ(in *byte, out *byte)
 
-// p1175_VPRORQ runs VPRORQ $0x00, Y25, K3, Y18 (added form VPRORQ imm, y, k, y).
+// p1175_VPRORD runs VPRORD $0x00, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1175_VPRORQ(in *byte, out *byte)
+func p1175_VPRORD(in *byte, out *byte)
 
-// p1176_VPRORQ runs VPRORQ $0x00, X25, X18 (added form VPRORQ imm, x, x).
+// p1176_VPRORD runs VPRORD $0x01, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1176_VPRORQ(in *byte, out *byte)
+func p1176_VPRORD(in *byte, out *byte)
 
-// p1177_VPRORQ_Z runs VPRORQ.Z $0x00, X25, K3, X18 (added form VPRORQ.Z imm, x, k, x).
+// p1177_VPRORD runs VPRORD $0x07, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1177_VPRORQ_Z(in *byte, out *byte)
+func p1177_VPRORD(in *byte, out *byte)
 
-// p1178_VPRORQ runs VPRORQ $0x00, Z18, Z18 (added form VPRORQ imm, z, z).
+// p1178_VPRORD runs VPRORD $0x0c, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1178_VPRORQ(in *byte, out *byte)
+func p1178_VPRORD(in *byte, out *byte)
 
-// p1179_VPSHUFB runs VPSHUFB Z25, Z18, Z31 (added form VPSHUFB z, z, z).
+// p1179_VPRORD runs VPRORD $0x10, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1179_VPSHUFB(in *byte, out *byte)
+func p1179_VPRORD(in *byte, out *byte)
 
-// p1180_VPSHUFB runs VPSHUFB Z25, Z18, K3, Z31 (added form VPSHUFB z, z, k, z).
+// p1180_VPRORD runs VPRORD $0x1f, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1180_VPSHUFB(in *byte, out *byte)
+func p1180_VPRORD(in *byte, out *byte)
 
-// p1181_VPSHUFB_Z runs VPSHUFB.Z Z25, Z18, K3, Z31 (added form VPSHUFB.Z z, z, k, z).
+// p1181_VPRORD runs VPRORD $0x21, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1181_VPSHUFB_Z(in *byte, out *byte)
+func p1181_VPRORD(in *byte, out *byte)
 
-// p1182_VPSHUFB runs VPSHUFB 256(R14), Z25, Z18 (added form VPSHUFB m, z, z).
+// p1182_VPRORD runs VPRORD $0x00, Z25, K3, Z18 (added form VPRORD imm, z, k, z).
 //
 //go:noescape
-func p1182_VPSHUFB(in *byte, out *byte)
+func p1182_VPRORD(in *byte, out *byte)
 
-// p1183_VPSHUFB runs VPSHUFB Y25, Y18, Y31 (added form VPSHUFB y, y, y).
+// p1183_VPRORD_Z runs VPRORD.Z $0x00, Z25, K3, Z18 (added form VPRORD.Z imm, z, k, z).
 //
 //go:noescape
-func p1183_VPSHUFB(in *byte, out *byte)
+func p1183_VPRORD_Z(in *byte, out *byte)
 
-// p1184_VPSHUFB runs VPSHUFB Y25, Y18, K3, Y31 (added form VPSHUFB y, y, k, y).
+// p1184_VPRORD runs VPRORD $0x00, 192(R14), Z25 (added form VPRORD imm, m, z).
 //
 //go:noescape
-func p1184_VPSHUFB(in *byte, out *byte)
+func p1184_VPRORD(in *byte, out *byte)
 
-// p1185_VPSHUFB runs VPSHUFB X25, X18, X31 (added form VPSHUFB x, x, x).
+// p1185_VPRORD_BCST runs VPRORD.BCST $0x00, 192(R14), Z25 (added form VPRORD.BCST imm, m, z).
 //
 //go:noescape
-func p1185_VPSHUFB(in *byte, out *byte)
+func p1185_VPRORD_BCST(in *byte, out *byte)
 
-// p1186_VPSHUFB_Z runs VPSHUFB.Z X25, X18, K3, X31 (added form VPSHUFB.Z x, x, k, x).
+// p1186_VPRORD_BCST_Z runs VPRORD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1186_VPSHUFB_Z(in *byte, out *byte)
+func p1186_VPRORD_BCST_Z(in *byte, out *byte)
 
-// p1187_VPSHUFB runs VPSHUFB Z31, Z31, Z31 (added form VPSHUFB z, z, z).
+// p1187_VPRORD runs VPRORD $0x00, Y25, Y18 (added form VPRORD imm, y, y).
 //
 //go:noescape
-func p1187_VPSHUFB(in *byte, out *byte)
+func p1187_VPRORD(in *byte, out *byte)
 
-// p1188_VPSHUFD runs VPSHUFD $0x1b, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1188_VPRORD runs VPRORD $0x00, Y25, K3, Y18 (added form VPRORD imm, y, k, y).
 //
 //go:noescape
-func p1188_VPSHUFD(in *byte, out *byte)
+func p1188_VPRORD(in *byte, out *byte)
 
-// p1189_VPSHUFD runs VPSHUFD $0x4e, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1189_VPRORD runs VPRORD $0x00, X25, X18 (added form VPRORD imm, x, x).
 //
 //go:noescape
-func p1189_VPSHUFD(in *byte, out *byte)
+func p1189_VPRORD(in *byte, out *byte)
 
-// p1190_VPSHUFD runs VPSHUFD $0xb1, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1190_VPRORD_Z runs VPRORD.Z $0x00, X25, K3, X18 (added form VPRORD.Z imm, x, k, x).
 //
 //go:noescape
-func p1190_VPSHUFD(in *byte, out *byte)
+func p1190_VPRORD_Z(in *byte, out *byte)
 
-// p1191_VPSHUFD runs VPSHUFD $0x39, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1191_VPRORD runs VPRORD $0x00, Z18, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1191_VPSHUFD(in *byte, out *byte)
+func p1191_VPRORD(in *byte, out *byte)
 
-// p1192_VPSHUFD runs VPSHUFD $0x79, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1192_VPRORQ runs VPRORQ $0x00, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1192_VPSHUFD(in *byte, out *byte)
+func p1192_VPRORQ(in *byte, out *byte)
 
-// p1193_VPSHUFD runs VPSHUFD $0x8e, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1193_VPRORQ runs VPRORQ $0x01, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1193_VPSHUFD(in *byte, out *byte)
+func p1193_VPRORQ(in *byte, out *byte)
 
-// p1194_VPSHUFD runs VPSHUFD $0x1b, Z25, K3, Z18 (added form VPSHUFD imm, z, k, z).
+// p1194_VPRORQ runs VPRORQ $0x0e, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1194_VPSHUFD(in *byte, out *byte)
+func p1194_VPRORQ(in *byte, out *byte)
 
-// p1195_VPSHUFD_Z runs VPSHUFD.Z $0x1b, Z25, K3, Z18 (added form VPSHUFD.Z imm, z, k, z).
+// p1195_VPRORQ runs VPRORQ $0x20, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1195_VPSHUFD_Z(in *byte, out *byte)
+func p1195_VPRORQ(in *byte, out *byte)
 
-// p1196_VPSHUFD runs VPSHUFD $0x1b, 192(R14), Z25 (added form VPSHUFD imm, m, z).
+// p1196_VPRORQ runs VPRORQ $0x3f, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1196_VPSHUFD(in *byte, out *byte)
+func p1196_VPRORQ(in *byte, out *byte)
 
-// p1197_VPSHUFD_BCST runs VPSHUFD.BCST $0x1b, 192(R14), Z25 (added form VPSHUFD.BCST imm, m, z).
+// p1197_VPRORQ runs VPRORQ $0x41, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1197_VPSHUFD_BCST(in *byte, out *byte)
+func p1197_VPRORQ(in *byte, out *byte)
 
-// p1198_VPSHUFD_BCST_Z runs VPSHUFD.BCST.Z $0x1b, 200(R14), K3, Z25 (added form VPSHUFD.BCST.Z imm, m, k, z).
+// p1198_VPRORQ runs VPRORQ $0x00, Z25, K3, Z18 (added form VPRORQ imm, z, k, z).
 //
 //go:noescape
-func p1198_VPSHUFD_BCST_Z(in *byte, out *byte)
+func p1198_VPRORQ(in *byte, out *byte)
 
-// p1199_VPSHUFD runs VPSHUFD $0x1b, Y25, Y18 (added form VPSHUFD imm, y, y).
+// p1199_VPRORQ_Z runs VPRORQ.Z $0x00, Z25, K3, Z18 (added form VPRORQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1199_VPSHUFD(in *byte, out *byte)
+func p1199_VPRORQ_Z(in *byte, out *byte)
 
-// p1200_VPSHUFD runs VPSHUFD $0x1b, Y25, K3, Y18 (added form VPSHUFD imm, y, k, y).
+// p1200_VPRORQ runs VPRORQ $0x00, 192(R14), Z25 (added form VPRORQ imm, m, z).
 //
 //go:noescape
-func p1200_VPSHUFD(in *byte, out *byte)
+func p1200_VPRORQ(in *byte, out *byte)
 
-// p1201_VPSHUFD runs VPSHUFD $0x1b, X25, X18 (added form VPSHUFD imm, x, x).
+// p1201_VPRORQ_BCST runs VPRORQ.BCST $0x00, 192(R14), Z25 (added form VPRORQ.BCST imm, m, z).
 //
 //go:noescape
-func p1201_VPSHUFD(in *byte, out *byte)
+func p1201_VPRORQ_BCST(in *byte, out *byte)
 
-// p1202_VPSHUFD_Z runs VPSHUFD.Z $0x1b, X25, K3, X18 (added form VPSHUFD.Z imm, x, k, x).
+// p1202_VPRORQ_BCST_Z runs VPRORQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1202_VPSHUFD_Z(in *byte, out *byte)
+func p1202_VPRORQ_BCST_Z(in *byte, out *byte)
 
-// p1203_VPSHUFD runs VPSHUFD $0x1b, Z18, Z18 (added form VPSHUFD imm, z, z).
+// p1203_VPRORQ runs VPRORQ $0x00, Y25, Y18 (added form VPRORQ imm, y, y).
 //
 //go:noescape
-func p1203_VPSHUFD(in *byte, out *byte)
+func p1203_VPRORQ(in *byte, out *byte)
 
-// p1204_VPADDD runs VPADDD Z25, Z18, Z31 (added form VPADDD z, z, z).
+// p1204_VPRORQ runs VPRORQ $0x00, Y25, K3, Y18 (added form VPRORQ imm, y, k, y).
 //
 //go:noescape
-func p1204_VPADDD(in *byte, out *byte)
+func p1204_VPRORQ(in *byte, out *byte)
 
-// p1205_VPADDD runs VPADDD Z25, Z18, K3, Z31 (added form VPADDD z, z, k, z).
+// p1205_VPRORQ runs VPRORQ $0x00, X25, X18 (added form VPRORQ imm, x, x).
 //
 //go:noescape
-func p1205_VPADDD(in *byte, out *byte)
+func p1205_VPRORQ(in *byte, out *byte)
 
-// p1206_VPADDD_Z runs VPADDD.Z Z25, Z18, K3, Z31 (added form VPADDD.Z z, z, k, z).
+// p1206_VPRORQ_Z runs VPRORQ.Z $0x00, X25, K3, X18 (added form VPRORQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1206_VPADDD_Z(in *byte, out *byte)
+func p1206_VPRORQ_Z(in *byte, out *byte)
 
-// p1207_VPADDD runs VPADDD 256(R14), Z25, Z18 (added form VPADDD m, z, z).
+// p1207_VPRORQ runs VPRORQ $0x00, Z18, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1207_VPADDD(in *byte, out *byte)
+func p1207_VPRORQ(in *byte, out *byte)
 
-// p1208_VPADDD_BCST runs VPADDD.BCST 256(R14), Z25, Z18 (added form VPADDD.BCST m, z, z).
+// p1208_VPSHUFB runs VPSHUFB Z25, Z18, Z31 (added form VPSHUFB z, z, z).
 //
 //go:noescape
-func p1208_VPADDD_BCST(in *byte, out *byte)
+func p1208_VPSHUFB(in *byte, out *byte)
 
-// p1209_VPADDD_BCST_Z runs VPADDD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDD.BCST.Z m, z, k, z).
+// p1209_VPSHUFB runs VPSHUFB Z25, Z18, K3, Z31 (added form VPSHUFB z, z, k, z).
 //
 //go:noescape
-func p1209_VPADDD_BCST_Z(in *byte, out *byte)
+func p1209_VPSHUFB(in *byte, out *byte)
 
-// p1210_VPADDD runs VPADDD Y25, Y18, Y31 (added form VPADDD y, y, y).
+// p1210_VPSHUFB_Z runs VPSHUFB.Z Z25, Z18, K3, Z31 (added form VPSHUFB.Z z, z, k, z).
 //
 //go:noescape
-func p1210_VPADDD(in *byte, out *byte)
+func p1210_VPSHUFB_Z(in *byte, out *byte)
 
-// p1211_VPADDD runs VPADDD Y25, Y18, K3, Y31 (added form VPADDD y, y, k, y).
+// p1211_VPSHUFB runs VPSHUFB 256(R14), Z25, Z18 (added form VPSHUFB m, z, z).
 //
 //go:noescape
-func p1211_VPADDD(in *byte, out *byte)
+func p1211_VPSHUFB(in *byte, out *byte)
 
-// p1212_VPADDD runs VPADDD X25, X18, X31 (added form VPADDD x, x, x).
+// p1212_VPSHUFB runs VPSHUFB Y25, Y18, Y31 (added form VPSHUFB y, y, y).
 //
 //go:noescape
-func p1212_VPADDD(in *byte, out *byte)
+func p1212_VPSHUFB(in *byte, out *byte)
 
-// p1213_VPADDD_Z runs VPADDD.Z X25, X18, K3, X31 (added form VPADDD.Z x, x, k, x).
+// p1213_VPSHUFB runs VPSHUFB Y25, Y18, K3, Y31 (added form VPSHUFB y, y, k, y).
 //
 //go:noescape
-func p1213_VPADDD_Z(in *byte, out *byte)
+func p1213_VPSHUFB(in *byte, out *byte)
 
-// p1214_VPADDD runs VPADDD Z31, Z31, Z31 (added form VPADDD z, z, z).
+// p1214_VPSHUFB runs VPSHUFB X25, X18, X31 (added form VPSHUFB x, x, x).
 //
 //go:noescape
-func p1214_VPADDD(in *byte, out *byte)
+func p1214_VPSHUFB(in *byte, out *byte)
 
-// p1215_VPADDQ runs VPADDQ Z25, Z18, Z31 (added form VPADDQ z, z, z).
+// p1215_VPSHUFB_Z runs VPSHUFB.Z X25, X18, K3, X31 (added form VPSHUFB.Z x, x, k, x).
 //
 //go:noescape
-func p1215_VPADDQ(in *byte, out *byte)
+func p1215_VPSHUFB_Z(in *byte, out *byte)
 
-// p1216_VPADDQ runs VPADDQ Z25, Z18, K3, Z31 (added form VPADDQ z, z, k, z).
+// p1216_VPSHUFB runs VPSHUFB Z31, Z31, Z31 (added form VPSHUFB z, z, z).
 //
 //go:noescape
-func p1216_VPADDQ(in *byte, out *byte)
+func p1216_VPSHUFB(in *byte, out *byte)
 
-// p1217_VPADDQ_Z runs VPADDQ.Z Z25, Z18, K3, Z31 (added form VPADDQ.Z z, z, k, z).
+// p1217_VPSHUFD runs VPSHUFD $0x1b, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1217_VPADDQ_Z(in *byte, out *byte)
+func p1217_VPSHUFD(in *byte, out *byte)
 
-// p1218_VPADDQ runs VPADDQ 256(R14), Z25, Z18 (added form VPADDQ m, z, z).
+// p1218_VPSHUFD runs VPSHUFD $0x4e, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1218_VPADDQ(in *byte, out *byte)
+func p1218_VPSHUFD(in *byte, out *byte)
 
-// p1219_VPADDQ_BCST runs VPADDQ.BCST 256(R14), Z25, Z18 (added form VPADDQ.BCST m, z, z).
+// p1219_VPSHUFD runs VPSHUFD $0xb1, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1219_VPADDQ_BCST(in *byte, out *byte)
+func p1219_VPSHUFD(in *byte, out *byte)
 
-// p1220_VPADDQ_BCST_Z runs VPADDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDQ.BCST.Z m, z, k, z).
+// p1220_VPSHUFD runs VPSHUFD $0x39, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1220_VPADDQ_BCST_Z(in *byte, out *byte)
+func p1220_VPSHUFD(in *byte, out *byte)
 
-// p1221_VPADDQ runs VPADDQ Y25, Y18, Y31 (added form VPADDQ y, y, y).
+// p1221_VPSHUFD runs VPSHUFD $0x79, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1221_VPADDQ(in *byte, out *byte)
+func p1221_VPSHUFD(in *byte, out *byte)
 
-// p1222_VPADDQ runs VPADDQ Y25, Y18, K3, Y31 (added form VPADDQ y, y, k, y).
+// p1222_VPSHUFD runs VPSHUFD $0x8e, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1222_VPADDQ(in *byte, out *byte)
+func p1222_VPSHUFD(in *byte, out *byte)
 
-// p1223_VPADDQ runs VPADDQ X25, X18, X31 (added form VPADDQ x, x, x).
+// p1223_VPSHUFD runs VPSHUFD $0x1b, Z25, K3, Z18 (added form VPSHUFD imm, z, k, z).
 //
 //go:noescape
-func p1223_VPADDQ(in *byte, out *byte)
+func p1223_VPSHUFD(in *byte, out *byte)
 
-// p1224_VPADDQ_Z runs VPADDQ.Z X25, X18, K3, X31 (added form VPADDQ.Z x, x, k, x).
+// p1224_VPSHUFD_Z runs VPSHUFD.Z $0x1b, Z25, K3, Z18 (added form VPSHUFD.Z imm, z, k, z).
 //
 //go:noescape
-func p1224_VPADDQ_Z(in *byte, out *byte)
+func p1224_VPSHUFD_Z(in *byte, out *byte)
 
-// p1225_VPADDQ runs VPADDQ Z31, Z31, Z31 (added form VPADDQ z, z, z).
+// p1225_VPSHUFD runs VPSHUFD $0x1b, 192(R14), Z25 (added form VPSHUFD imm, m, z).
 //
 //go:noescape
-func p1225_VPADDQ(in *byte, out *byte)
+func p1225_VPSHUFD(in *byte, out *byte)
 
-// p1226_VPSUBQ runs VPSUBQ Z25, Z18, Z31 (added form VPSUBQ z, z, z).
+// p1226_VPSHUFD_BCST runs VPSHUFD.BCST $0x1b, 192(R14), Z25 (added form VPSHUFD.BCST imm, m, z).
 //
 //go:noescape
-func p1226_VPSUBQ(in *byte, out *byte)
+func p1226_VPSHUFD_BCST(in *byte, out *byte)
 
-// p1227_VPSUBQ runs VPSUBQ Z25, Z18, K3, Z31 (added form VPSUBQ z, z, k, z).
+// p1227_VPSHUFD_BCST_Z runs VPSHUFD.BCST.Z $0x1b, 200(R14), K3, Z25 (added form VPSHUFD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1227_VPSUBQ(in *byte, out *byte)
+func p1227_VPSHUFD_BCST_Z(in *byte, out *byte)
 
-// p1228_VPSUBQ_Z runs VPSUBQ.Z Z25, Z18, K3, Z31 (added form VPSUBQ.Z z, z, k, z).
+// p1228_VPSHUFD runs VPSHUFD $0x1b, Y25, Y18 (added form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p1228_VPSUBQ_Z(in *byte, out *byte)
+func p1228_VPSHUFD(in *byte, out *byte)
 
-// p1229_VPSUBQ runs VPSUBQ 256(R14), Z25, Z18 (added form VPSUBQ m, z, z).
+// p1229_VPSHUFD runs VPSHUFD $0x1b, Y25, K3, Y18 (added form VPSHUFD imm, y, k, y).
 //
 //go:noescape
-func p1229_VPSUBQ(in *byte, out *byte)
+func p1229_VPSHUFD(in *byte, out *byte)
 
-// p1230_VPSUBQ_BCST runs VPSUBQ.BCST 256(R14), Z25, Z18 (added form VPSUBQ.BCST m, z, z).
+// p1230_VPSHUFD runs VPSHUFD $0x1b, X25, X18 (added form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p1230_VPSUBQ_BCST(in *byte, out *byte)
+func p1230_VPSHUFD(in *byte, out *byte)
 
-// p1231_VPSUBQ_BCST_Z runs VPSUBQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSUBQ.BCST.Z m, z, k, z).
+// p1231_VPSHUFD_Z runs VPSHUFD.Z $0x1b, X25, K3, X18 (added form VPSHUFD.Z imm, x, k, x).
 //
 //go:noescape
-func p1231_VPSUBQ_BCST_Z(in *byte, out *byte)
+func p1231_VPSHUFD_Z(in *byte, out *byte)
 
-// p1232_VPSUBQ runs VPSUBQ Y25, Y18, Y31 (added form VPSUBQ y, y, y).
+// p1232_VPSHUFD runs VPSHUFD $0x1b, Z18, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1232_VPSUBQ(in *byte, out *byte)
+func p1232_VPSHUFD(in *byte, out *byte)
 
-// p1233_VPSUBQ runs VPSUBQ Y25, Y18, K3, Y31 (added form VPSUBQ y, y, k, y).
+// p1233_VPADDD runs VPADDD Z25, Z18, Z31 (added form VPADDD z, z, z).
 //
 //go:noescape
-func p1233_VPSUBQ(in *byte, out *byte)
+func p1233_VPADDD(in *byte, out *byte)
 
-// p1234_VPSUBQ runs VPSUBQ X25, X18, X31 (added form VPSUBQ x, x, x).
+// p1234_VPADDD runs VPADDD Z25, Z18, K3, Z31 (added form VPADDD z, z, k, z).
 //
 //go:noescape
-func p1234_VPSUBQ(in *byte, out *byte)
+func p1234_VPADDD(in *byte, out *byte)
 
-// p1235_VPSUBQ_Z runs VPSUBQ.Z X25, X18, K3, X31 (added form VPSUBQ.Z x, x, k, x).
+// p1235_VPADDD_Z runs VPADDD.Z Z25, Z18, K3, Z31 (added form VPADDD.Z z, z, k, z).
 //
 //go:noescape
-func p1235_VPSUBQ_Z(in *byte, out *byte)
+func p1235_VPADDD_Z(in *byte, out *byte)
 
-// p1236_VPSUBQ runs VPSUBQ Z31, Z31, Z31 (added form VPSUBQ z, z, z).
+// p1236_VPADDD runs VPADDD 256(R14), Z25, Z18 (added form VPADDD m, z, z).
 //
 //go:noescape
-func p1236_VPSUBQ(in *byte, out *byte)
+func p1236_VPADDD(in *byte, out *byte)
 
-// p1237_VPMULUDQ runs VPMULUDQ Z25, Z18, Z31 (added form VPMULUDQ z, z, z).
+// p1237_VPADDD_BCST runs VPADDD.BCST 256(R14), Z25, Z18 (added form VPADDD.BCST m, z, z).
 //
 //go:noescape
-func p1237_VPMULUDQ(in *byte, out *byte)
+func p1237_VPADDD_BCST(in *byte, out *byte)
 
-// p1238_VPMULUDQ runs VPMULUDQ Z25, Z18, K3, Z31 (added form VPMULUDQ z, z, k, z).
+// p1238_VPADDD_BCST_Z runs VPADDD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDD.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1238_VPMULUDQ(in *byte, out *byte)
+func p1238_VPADDD_BCST_Z(in *byte, out *byte)
 
-// p1239_VPMULUDQ_Z runs VPMULUDQ.Z Z25, Z18, K3, Z31 (added form VPMULUDQ.Z z, z, k, z).
+// p1239_VPADDD runs VPADDD Y25, Y18, Y31 (added form VPADDD y, y, y).
 //
 //go:noescape
-func p1239_VPMULUDQ_Z(in *byte, out *byte)
+func p1239_VPADDD(in *byte, out *byte)
 
-// p1240_VPMULUDQ runs VPMULUDQ 256(R14), Z25, Z18 (added form VPMULUDQ m, z, z).
+// p1240_VPADDD runs VPADDD Y25, Y18, K3, Y31 (added form VPADDD y, y, k, y).
 //
 //go:noescape
-func p1240_VPMULUDQ(in *byte, out *byte)
+func p1240_VPADDD(in *byte, out *byte)
 
-// p1241_VPMULUDQ_BCST runs VPMULUDQ.BCST 256(R14), Z25, Z18 (added form VPMULUDQ.BCST m, z, z).
+// p1241_VPADDD runs VPADDD X25, X18, X31 (added form VPADDD x, x, x).
 //
 //go:noescape
-func p1241_VPMULUDQ_BCST(in *byte, out *byte)
+func p1241_VPADDD(in *byte, out *byte)
 
-// p1242_VPMULUDQ_BCST_Z runs VPMULUDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMULUDQ.BCST.Z m, z, k, z).
+// p1242_VPADDD_Z runs VPADDD.Z X25, X18, K3, X31 (added form VPADDD.Z x, x, k, x).
 //
 //go:noescape
-func p1242_VPMULUDQ_BCST_Z(in *byte, out *byte)
+func p1242_VPADDD_Z(in *byte, out *byte)
 
-// p1243_VPMULUDQ runs VPMULUDQ Y25, Y18, Y31 (added form VPMULUDQ y, y, y).
+// p1243_VPADDD runs VPADDD Z31, Z31, Z31 (added form VPADDD z, z, z).
 //
 //go:noescape
-func p1243_VPMULUDQ(in *byte, out *byte)
+func p1243_VPADDD(in *byte, out *byte)
 
-// p1244_VPMULUDQ runs VPMULUDQ Y25, Y18, K3, Y31 (added form VPMULUDQ y, y, k, y).
+// p1244_VPADDQ runs VPADDQ Z25, Z18, Z31 (added form VPADDQ z, z, z).
 //
 //go:noescape
-func p1244_VPMULUDQ(in *byte, out *byte)
+func p1244_VPADDQ(in *byte, out *byte)
 
-// p1245_VPMULUDQ runs VPMULUDQ X25, X18, X31 (added form VPMULUDQ x, x, x).
+// p1245_VPADDQ runs VPADDQ Z25, Z18, K3, Z31 (added form VPADDQ z, z, k, z).
 //
 //go:noescape
-func p1245_VPMULUDQ(in *byte, out *byte)
+func p1245_VPADDQ(in *byte, out *byte)
 
-// p1246_VPMULUDQ_Z runs VPMULUDQ.Z X25, X18, K3, X31 (added form VPMULUDQ.Z x, x, k, x).
+// p1246_VPADDQ_Z runs VPADDQ.Z Z25, Z18, K3, Z31 (added form VPADDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1246_VPMULUDQ_Z(in *byte, out *byte)
+func p1246_VPADDQ_Z(in *byte, out *byte)
 
-// p1247_VPMULUDQ runs VPMULUDQ Z31, Z31, Z31 (added form VPMULUDQ z, z, z).
+// p1247_VPADDQ runs VPADDQ 256(R14), Z25, Z18 (added form VPADDQ m, z, z).
 //
 //go:noescape
-func p1247_VPMULUDQ(in *byte, out *byte)
+func p1247_VPADDQ(in *byte, out *byte)
 
-// p1248_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, Z31 (added form VPMADD52LUQ z, z, z).
+// p1248_VPADDQ_BCST runs VPADDQ.BCST 256(R14), Z25, Z18 (added form VPADDQ.BCST m, z, z).
 //
 //go:noescape
-func p1248_VPMADD52LUQ(in *byte, out *byte)
+func p1248_VPADDQ_BCST(in *byte, out *byte)
 
-// p1249_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, K3, Z31 (added form VPMADD52LUQ z, z, k, z).
+// p1249_VPADDQ_BCST_Z runs VPADDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1249_VPMADD52LUQ(in *byte, out *byte)
+func p1249_VPADDQ_BCST_Z(in *byte, out *byte)
 
-// p1250_VPMADD52LUQ_Z runs VPMADD52LUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52LUQ.Z z, z, k, z).
+// p1250_VPADDQ runs VPADDQ Y25, Y18, Y31 (added form VPADDQ y, y, y).
 //
 //go:noescape
-func p1250_VPMADD52LUQ_Z(in *byte, out *byte)
+func p1250_VPADDQ(in *byte, out *byte)
 
-// p1251_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z25, Z18 (added form VPMADD52LUQ m, z, z).
+// p1251_VPADDQ runs VPADDQ Y25, Y18, K3, Y31 (added form VPADDQ y, y, k, y).
 //
 //go:noescape
-func p1251_VPMADD52LUQ(in *byte, out *byte)
+func p1251_VPADDQ(in *byte, out *byte)
 
-// p1252_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52LUQ.BCST m, z, z).
+// p1252_VPADDQ runs VPADDQ X25, X18, X31 (added form VPADDQ x, x, x).
 //
 //go:noescape
-func p1252_VPMADD52LUQ_BCST(in *byte, out *byte)
+func p1252_VPADDQ(in *byte, out *byte)
 
-// p1253_VPMADD52LUQ_BCST_Z runs VPMADD52LUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52LUQ.BCST.Z m, z, k, z).
+// p1253_VPADDQ_Z runs VPADDQ.Z X25, X18, K3, X31 (added form VPADDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1253_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
+func p1253_VPADDQ_Z(in *byte, out *byte)
 
-// p1254_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, Y31 (added form VPMADD52LUQ y, y, y).
+// p1254_VPADDQ runs VPADDQ Z31, Z31, Z31 (added form VPADDQ z, z, z).
 //
 //go:noescape
-func p1254_VPMADD52LUQ(in *byte, out *byte)
+func p1254_VPADDQ(in *byte, out *byte)
 
-// p1255_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, K3, Y31 (added form VPMADD52LUQ y, y, k, y).
+// p1255_VPSUBQ runs VPSUBQ Z25, Z18, Z31 (added form VPSUBQ z, z, z).
 //
 //go:noescape
-func p1255_VPMADD52LUQ(in *byte, out *byte)
+func p1255_VPSUBQ(in *byte, out *byte)
 
-// p1256_VPMADD52LUQ runs VPMADD52LUQ X25, X18, X31 (added form VPMADD52LUQ x, x, x).
+// p1256_VPSUBQ runs VPSUBQ Z25, Z18, K3, Z31 (added form VPSUBQ z, z, k, z).
 //
 //go:noescape
-func p1256_VPMADD52LUQ(in *byte, out *byte)
+func p1256_VPSUBQ(in *byte, out *byte)
 
-// p1257_VPMADD52LUQ_Z runs VPMADD52LUQ.Z X25, X18, K3, X31 (added form VPMADD52LUQ.Z x, x, k, x).
+// p1257_VPSUBQ_Z runs VPSUBQ.Z Z25, Z18, K3, Z31 (added form VPSUBQ.Z z, z, k, z).
 //
 //go:noescape
-func p1257_VPMADD52LUQ_Z(in *byte, out *byte)
+func p1257_VPSUBQ_Z(in *byte, out *byte)
 
-// p1258_VPMADD52LUQ runs VPMADD52LUQ Z31, Z31, Z31 (added form VPMADD52LUQ z, z, z).
+// p1258_VPSUBQ runs VPSUBQ 256(R14), Z25, Z18 (added form VPSUBQ m, z, z).
 //
 //go:noescape
-func p1258_VPMADD52LUQ(in *byte, out *byte)
+func p1258_VPSUBQ(in *byte, out *byte)
 
-// p1259_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, Z31 (added form VPMADD52HUQ z, z, z).
+// p1259_VPSUBQ_BCST runs VPSUBQ.BCST 256(R14), Z25, Z18 (added form VPSUBQ.BCST m, z, z).
 //
 //go:noescape
-func p1259_VPMADD52HUQ(in *byte, out *byte)
+func p1259_VPSUBQ_BCST(in *byte, out *byte)
 
-// p1260_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, K3, Z31 (added form VPMADD52HUQ z, z, k, z).
+// p1260_VPSUBQ_BCST_Z runs VPSUBQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSUBQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1260_VPMADD52HUQ(in *byte, out *byte)
+func p1260_VPSUBQ_BCST_Z(in *byte, out *byte)
 
-// p1261_VPMADD52HUQ_Z runs VPMADD52HUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52HUQ.Z z, z, k, z).
+// p1261_VPSUBQ runs VPSUBQ Y25, Y18, Y31 (added form VPSUBQ y, y, y).
 //
 //go:noescape
-func p1261_VPMADD52HUQ_Z(in *byte, out *byte)
+func p1261_VPSUBQ(in *byte, out *byte)
 
-// p1262_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z25, Z18 (added form VPMADD52HUQ m, z, z).
+// p1262_VPSUBQ runs VPSUBQ Y25, Y18, K3, Y31 (added form VPSUBQ y, y, k, y).
 //
 //go:noescape
-func p1262_VPMADD52HUQ(in *byte, out *byte)
+func p1262_VPSUBQ(in *byte, out *byte)
 
-// p1263_VPMADD52HUQ_BCST runs VPMADD52HUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52HUQ.BCST m, z, z).
+// p1263_VPSUBQ runs VPSUBQ X25, X18, X31 (added form VPSUBQ x, x, x).
 //
 //go:noescape
-func p1263_VPMADD52HUQ_BCST(in *byte, out *byte)
+func p1263_VPSUBQ(in *byte, out *byte)
 
-// p1264_VPMADD52HUQ_BCST_Z runs VPMADD52HUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52HUQ.BCST.Z m, z, k, z).
+// p1264_VPSUBQ_Z runs VPSUBQ.Z X25, X18, K3, X31 (added form VPSUBQ.Z x, x, k, x).
 //
 //go:noescape
-func p1264_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
+func p1264_VPSUBQ_Z(in *byte, out *byte)
 
-// p1265_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, Y31 (added form VPMADD52HUQ y, y, y).
+// p1265_VPSUBQ runs VPSUBQ Z31, Z31, Z31 (added form VPSUBQ z, z, z).
 //
 //go:noescape
-func p1265_VPMADD52HUQ(in *byte, out *byte)
+func p1265_VPSUBQ(in *byte, out *byte)
 
-// p1266_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, K3, Y31 (added form VPMADD52HUQ y, y, k, y).
+// p1266_VPMULUDQ runs VPMULUDQ Z25, Z18, Z31 (added form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p1266_VPMADD52HUQ(in *byte, out *byte)
+func p1266_VPMULUDQ(in *byte, out *byte)
 
-// p1267_VPMADD52HUQ runs VPMADD52HUQ X25, X18, X31 (added form VPMADD52HUQ x, x, x).
+// p1267_VPMULUDQ runs VPMULUDQ Z25, Z18, K3, Z31 (added form VPMULUDQ z, z, k, z).
 //
 //go:noescape
-func p1267_VPMADD52HUQ(in *byte, out *byte)
+func p1267_VPMULUDQ(in *byte, out *byte)
 
-// p1268_VPMADD52HUQ_Z runs VPMADD52HUQ.Z X25, X18, K3, X31 (added form VPMADD52HUQ.Z x, x, k, x).
+// p1268_VPMULUDQ_Z runs VPMULUDQ.Z Z25, Z18, K3, Z31 (added form VPMULUDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1268_VPMADD52HUQ_Z(in *byte, out *byte)
+func p1268_VPMULUDQ_Z(in *byte, out *byte)
 
-// p1269_VPMADD52HUQ runs VPMADD52HUQ Z31, Z31, Z31 (added form VPMADD52HUQ z, z, z).
+// p1269_VPMULUDQ runs VPMULUDQ 256(R14), Z25, Z18 (added form VPMULUDQ m, z, z).
 //
 //go:noescape
-func p1269_VPMADD52HUQ(in *byte, out *byte)
+func p1269_VPMULUDQ(in *byte, out *byte)
 
-// p1270_VPSRLQ runs VPSRLQ $0x00, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1270_VPMULUDQ_BCST runs VPMULUDQ.BCST 256(R14), Z25, Z18 (added form VPMULUDQ.BCST m, z, z).
 //
 //go:noescape
-func p1270_VPSRLQ(in *byte, out *byte)
+func p1270_VPMULUDQ_BCST(in *byte, out *byte)
 
-// p1271_VPSRLQ runs VPSRLQ $0x01, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1271_VPMULUDQ_BCST_Z runs VPMULUDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMULUDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1271_VPSRLQ(in *byte, out *byte)
+func p1271_VPMULUDQ_BCST_Z(in *byte, out *byte)
 
-// p1272_VPSRLQ runs VPSRLQ $0x1f, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1272_VPMULUDQ runs VPMULUDQ Y25, Y18, Y31 (added form VPMULUDQ y, y, y).
 //
 //go:noescape
-func p1272_VPSRLQ(in *byte, out *byte)
+func p1272_VPMULUDQ(in *byte, out *byte)
 
-// p1273_VPSRLQ runs VPSRLQ $0x20, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1273_VPMULUDQ runs VPMULUDQ Y25, Y18, K3, Y31 (added form VPMULUDQ y, y, k, y).
 //
 //go:noescape
-func p1273_VPSRLQ(in *byte, out *byte)
+func p1273_VPMULUDQ(in *byte, out *byte)
 
-// p1274_VPSRLQ runs VPSRLQ $0x34, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1274_VPMULUDQ runs VPMULUDQ X25, X18, X31 (added form VPMULUDQ x, x, x).
 //
 //go:noescape
-func p1274_VPSRLQ(in *byte, out *byte)
+func p1274_VPMULUDQ(in *byte, out *byte)
 
-// p1275_VPSRLQ runs VPSRLQ $0x3f, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1275_VPMULUDQ_Z runs VPMULUDQ.Z X25, X18, K3, X31 (added form VPMULUDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1275_VPSRLQ(in *byte, out *byte)
+func p1275_VPMULUDQ_Z(in *byte, out *byte)
 
-// p1276_VPSRLQ runs VPSRLQ $0x40, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1276_VPMULUDQ runs VPMULUDQ Z31, Z31, Z31 (added form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p1276_VPSRLQ(in *byte, out *byte)
+func p1276_VPMULUDQ(in *byte, out *byte)
 
-// p1277_VPSRLQ runs VPSRLQ $0xc8, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1277_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, Z31 (added form VPMADD52LUQ z, z, z).
 //
 //go:noescape
-func p1277_VPSRLQ(in *byte, out *byte)
+func p1277_VPMADD52LUQ(in *byte, out *byte)
 
-// p1278_VPSRLQ runs VPSRLQ $0x00, Z25, K3, Z18 (added form VPSRLQ imm, z, k, z).
+// p1278_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, K3, Z31 (added form VPMADD52LUQ z, z, k, z).
 //
 //go:noescape
-func p1278_VPSRLQ(in *byte, out *byte)
+func p1278_VPMADD52LUQ(in *byte, out *byte)
 
-// p1279_VPSRLQ_Z runs VPSRLQ.Z $0x00, Z25, K3, Z18 (added form VPSRLQ.Z imm, z, k, z).
+// p1279_VPMADD52LUQ_Z runs VPMADD52LUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52LUQ.Z z, z, k, z).
 //
 //go:noescape
-func p1279_VPSRLQ_Z(in *byte, out *byte)
+func p1279_VPMADD52LUQ_Z(in *byte, out *byte)
 
-// p1280_VPSRLQ runs VPSRLQ $0x00, 192(R14), Z25 (added form VPSRLQ imm, m, z).
+// p1280_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z25, Z18 (added form VPMADD52LUQ m, z, z).
 //
 //go:noescape
-func p1280_VPSRLQ(in *byte, out *byte)
+func p1280_VPMADD52LUQ(in *byte, out *byte)
 
-// p1281_VPSRLQ_BCST runs VPSRLQ.BCST $0x00, 192(R14), Z25 (added form VPSRLQ.BCST imm, m, z).
+// p1281_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52LUQ.BCST m, z, z).
 //
 //go:noescape
-func p1281_VPSRLQ_BCST(in *byte, out *byte)
+func p1281_VPMADD52LUQ_BCST(in *byte, out *byte)
 
-// p1282_VPSRLQ_BCST_Z runs VPSRLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRLQ.BCST.Z imm, m, k, z).
+// p1282_VPMADD52LUQ_BCST_Z runs VPMADD52LUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52LUQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1282_VPSRLQ_BCST_Z(in *byte, out *byte)
+func p1282_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
 
-// p1283_VPSRLQ runs VPSRLQ $0x00, Y25, Y18 (added form VPSRLQ imm, y, y).
+// p1283_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, Y31 (added form VPMADD52LUQ y, y, y).
 //
 //go:noescape
-func p1283_VPSRLQ(in *byte, out *byte)
+func p1283_VPMADD52LUQ(in *byte, out *byte)
 
-// p1284_VPSRLQ runs VPSRLQ $0x00, Y25, K3, Y18 (added form VPSRLQ imm, y, k, y).
+// p1284_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, K3, Y31 (added form VPMADD52LUQ y, y, k, y).
 //
 //go:noescape
-func p1284_VPSRLQ(in *byte, out *byte)
+func p1284_VPMADD52LUQ(in *byte, out *byte)
 
-// p1285_VPSRLQ runs VPSRLQ $0x00, X25, X18 (added form VPSRLQ imm, x, x).
+// p1285_VPMADD52LUQ runs VPMADD52LUQ X25, X18, X31 (added form VPMADD52LUQ x, x, x).
 //
 //go:noescape
-func p1285_VPSRLQ(in *byte, out *byte)
+func p1285_VPMADD52LUQ(in *byte, out *byte)
 
-// p1286_VPSRLQ_Z runs VPSRLQ.Z $0x00, X25, K3, X18 (added form VPSRLQ.Z imm, x, k, x).
+// p1286_VPMADD52LUQ_Z runs VPMADD52LUQ.Z X25, X18, K3, X31 (added form VPMADD52LUQ.Z x, x, k, x).
 //
 //go:noescape
-func p1286_VPSRLQ_Z(in *byte, out *byte)
+func p1286_VPMADD52LUQ_Z(in *byte, out *byte)
 
-// p1287_VPSRLQ runs VPSRLQ $0x00, Z18, Z18 (added form VPSRLQ imm, z, z).
+// p1287_VPMADD52LUQ runs VPMADD52LUQ Z31, Z31, Z31 (added form VPMADD52LUQ z, z, z).
 //
 //go:noescape
-func p1287_VPSRLQ(in *byte, out *byte)
+func p1287_VPMADD52LUQ(in *byte, out *byte)
 
-// p1288_VPSLLQ runs VPSLLQ $0x00, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1288_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, Z31 (added form VPMADD52HUQ z, z, z).
 //
 //go:noescape
-func p1288_VPSLLQ(in *byte, out *byte)
+func p1288_VPMADD52HUQ(in *byte, out *byte)
 
-// p1289_VPSLLQ runs VPSLLQ $0x01, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1289_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, K3, Z31 (added form VPMADD52HUQ z, z, k, z).
 //
 //go:noescape
-func p1289_VPSLLQ(in *byte, out *byte)
+func p1289_VPMADD52HUQ(in *byte, out *byte)
 
-// p1290_VPSLLQ runs VPSLLQ $0x0c, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1290_VPMADD52HUQ_Z runs VPMADD52HUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52HUQ.Z z, z, k, z).
 //
 //go:noescape
-func p1290_VPSLLQ(in *byte, out *byte)
+func p1290_VPMADD52HUQ_Z(in *byte, out *byte)
 
-// p1291_VPSLLQ runs VPSLLQ $0x20, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1291_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z25, Z18 (added form VPMADD52HUQ m, z, z).
 //
 //go:noescape
-func p1291_VPSLLQ(in *byte, out *byte)
+func p1291_VPMADD52HUQ(in *byte, out *byte)
 
-// p1292_VPSLLQ runs VPSLLQ $0x3f, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1292_VPMADD52HUQ_BCST runs VPMADD52HUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52HUQ.BCST m, z, z).
 //
 //go:noescape
-func p1292_VPSLLQ(in *byte, out *byte)
+func p1292_VPMADD52HUQ_BCST(in *byte, out *byte)
 
-// p1293_VPSLLQ runs VPSLLQ $0x40, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1293_VPMADD52HUQ_BCST_Z runs VPMADD52HUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52HUQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1293_VPSLLQ(in *byte, out *byte)
+func p1293_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
 
-// p1294_VPSLLQ runs VPSLLQ $0x00, Z25, K3, Z18 (added form VPSLLQ imm, z, k, z).
+// p1294_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, Y31 (added form VPMADD52HUQ y, y, y).
 //
 //go:noescape
-func p1294_VPSLLQ(in *byte, out *byte)
+func p1294_VPMADD52HUQ(in *byte, out *byte)
 
-// p1295_VPSLLQ_Z runs VPSLLQ.Z $0x00, Z25, K3, Z18 (added form VPSLLQ.Z imm, z, k, z).
+// p1295_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, K3, Y31 (added form VPMADD52HUQ y, y, k, y).
 //
 //go:noescape
-func p1295_VPSLLQ_Z(in *byte, out *byte)
+func p1295_VPMADD52HUQ(in *byte, out *byte)
 
-// p1296_VPSLLQ runs VPSLLQ $0x00, 192(R14), Z25 (added form VPSLLQ imm, m, z).
+// p1296_VPMADD52HUQ runs VPMADD52HUQ X25, X18, X31 (added form VPMADD52HUQ x, x, x).
 //
 //go:noescape
-func p1296_VPSLLQ(in *byte, out *byte)
+func p1296_VPMADD52HUQ(in *byte, out *byte)
 
-// p1297_VPSLLQ_BCST runs VPSLLQ.BCST $0x00, 192(R14), Z25 (added form VPSLLQ.BCST imm, m, z).
+// p1297_VPMADD52HUQ_Z runs VPMADD52HUQ.Z X25, X18, K3, X31 (added form VPMADD52HUQ.Z x, x, k, x).
 //
 //go:noescape
-func p1297_VPSLLQ_BCST(in *byte, out *byte)
+func p1297_VPMADD52HUQ_Z(in *byte, out *byte)
 
-// p1298_VPSLLQ_BCST_Z runs VPSLLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSLLQ.BCST.Z imm, m, k, z).
+// p1298_VPMADD52HUQ runs VPMADD52HUQ Z31, Z31, Z31 (added form VPMADD52HUQ z, z, z).
 //
 //go:noescape
-func p1298_VPSLLQ_BCST_Z(in *byte, out *byte)
+func p1298_VPMADD52HUQ(in *byte, out *byte)
 
-// p1299_VPSLLQ runs VPSLLQ $0x00, Y25, Y18 (added form VPSLLQ imm, y, y).
+// p1299_VPSRLQ runs VPSRLQ $0x00, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1299_VPSLLQ(in *byte, out *byte)
+func p1299_VPSRLQ(in *byte, out *byte)
 
-// p1300_VPSLLQ runs VPSLLQ $0x00, Y25, K3, Y18 (added form VPSLLQ imm, y, k, y).
+// p1300_VPSRLQ runs VPSRLQ $0x01, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1300_VPSLLQ(in *byte, out *byte)
+func p1300_VPSRLQ(in *byte, out *byte)
 
-// p1301_VPSLLQ runs VPSLLQ $0x00, X25, X18 (added form VPSLLQ imm, x, x).
+// p1301_VPSRLQ runs VPSRLQ $0x1f, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1301_VPSLLQ(in *byte, out *byte)
+func p1301_VPSRLQ(in *byte, out *byte)
 
-// p1302_VPSLLQ_Z runs VPSLLQ.Z $0x00, X25, K3, X18 (added form VPSLLQ.Z imm, x, k, x).
+// p1302_VPSRLQ runs VPSRLQ $0x20, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1302_VPSLLQ_Z(in *byte, out *byte)
+func p1302_VPSRLQ(in *byte, out *byte)
 
-// p1303_VPSLLQ runs VPSLLQ $0x00, Z18, Z18 (added form VPSLLQ imm, z, z).
+// p1303_VPSRLQ runs VPSRLQ $0x34, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1303_VPSLLQ(in *byte, out *byte)
+func p1303_VPSRLQ(in *byte, out *byte)
 
-// p1304_VPSRAQ runs VPSRAQ $0x00, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1304_VPSRLQ runs VPSRLQ $0x3f, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1304_VPSRAQ(in *byte, out *byte)
+func p1304_VPSRLQ(in *byte, out *byte)
 
-// p1305_VPSRAQ runs VPSRAQ $0x01, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1305_VPSRLQ runs VPSRLQ $0x40, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1305_VPSRAQ(in *byte, out *byte)
+func p1305_VPSRLQ(in *byte, out *byte)
 
-// p1306_VPSRAQ runs VPSRAQ $0x20, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1306_VPSRLQ runs VPSRLQ $0xc8, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1306_VPSRAQ(in *byte, out *byte)
+func p1306_VPSRLQ(in *byte, out *byte)
 
-// p1307_VPSRAQ runs VPSRAQ $0x3f, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1307_VPSRLQ runs VPSRLQ $0x00, Z25, K3, Z18 (added form VPSRLQ imm, z, k, z).
 //
 //go:noescape
-func p1307_VPSRAQ(in *byte, out *byte)
+func p1307_VPSRLQ(in *byte, out *byte)
 
-// p1308_VPSRAQ runs VPSRAQ $0x40, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1308_VPSRLQ_Z runs VPSRLQ.Z $0x00, Z25, K3, Z18 (added form VPSRLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1308_VPSRAQ(in *byte, out *byte)
+func p1308_VPSRLQ_Z(in *byte, out *byte)
 
-// p1309_VPSRAQ runs VPSRAQ $0xff, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1309_VPSRLQ runs VPSRLQ $0x00, 192(R14), Z25 (added form VPSRLQ imm, m, z).
 //
 //go:noescape
-func p1309_VPSRAQ(in *byte, out *byte)
+func p1309_VPSRLQ(in *byte, out *byte)
 
-// p1310_VPSRAQ runs VPSRAQ $0x00, Z25, K3, Z18 (added form VPSRAQ imm, z, k, z).
+// p1310_VPSRLQ_BCST runs VPSRLQ.BCST $0x00, 192(R14), Z25 (added form VPSRLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1310_VPSRAQ(in *byte, out *byte)
+func p1310_VPSRLQ_BCST(in *byte, out *byte)
 
-// p1311_VPSRAQ_Z runs VPSRAQ.Z $0x00, Z25, K3, Z18 (added form VPSRAQ.Z imm, z, k, z).
+// p1311_VPSRLQ_BCST_Z runs VPSRLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1311_VPSRAQ_Z(in *byte, out *byte)
+func p1311_VPSRLQ_BCST_Z(in *byte, out *byte)
 
-// p1312_VPSRAQ runs VPSRAQ $0x00, 192(R14), Z25 (added form VPSRAQ imm, m, z).
+// p1312_VPSRLQ runs VPSRLQ $0x00, Y25, Y18 (added form VPSRLQ imm, y, y).
 //
 //go:noescape
-func p1312_VPSRAQ(in *byte, out *byte)
+func p1312_VPSRLQ(in *byte, out *byte)
 
-// p1313_VPSRAQ_BCST runs VPSRAQ.BCST $0x00, 192(R14), Z25 (added form VPSRAQ.BCST imm, m, z).
+// p1313_VPSRLQ runs VPSRLQ $0x00, Y25, K3, Y18 (added form VPSRLQ imm, y, k, y).
 //
 //go:noescape
-func p1313_VPSRAQ_BCST(in *byte, out *byte)
+func p1313_VPSRLQ(in *byte, out *byte)
 
-// p1314_VPSRAQ_BCST_Z runs VPSRAQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRAQ.BCST.Z imm, m, k, z).
+// p1314_VPSRLQ runs VPSRLQ $0x00, X25, X18 (added form VPSRLQ imm, x, x).
 //
 //go:noescape
-func p1314_VPSRAQ_BCST_Z(in *byte, out *byte)
+func p1314_VPSRLQ(in *byte, out *byte)
 
-// p1315_VPSRAQ runs VPSRAQ $0x00, Y25, Y18 (added form VPSRAQ imm, y, y).
+// p1315_VPSRLQ_Z runs VPSRLQ.Z $0x00, X25, K3, X18 (added form VPSRLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1315_VPSRAQ(in *byte, out *byte)
+func p1315_VPSRLQ_Z(in *byte, out *byte)
 
-// p1316_VPSRAQ runs VPSRAQ $0x00, Y25, K3, Y18 (added form VPSRAQ imm, y, k, y).
+// p1316_VPSRLQ runs VPSRLQ $0x00, Z18, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1316_VPSRAQ(in *byte, out *byte)
+func p1316_VPSRLQ(in *byte, out *byte)
 
-// p1317_VPSRAQ runs VPSRAQ $0x00, X25, X18 (added form VPSRAQ imm, x, x).
+// p1317_VPSLLQ runs VPSLLQ $0x00, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1317_VPSRAQ(in *byte, out *byte)
+func p1317_VPSLLQ(in *byte, out *byte)
 
-// p1318_VPSRAQ_Z runs VPSRAQ.Z $0x00, X25, K3, X18 (added form VPSRAQ.Z imm, x, k, x).
+// p1318_VPSLLQ runs VPSLLQ $0x01, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1318_VPSRAQ_Z(in *byte, out *byte)
+func p1318_VPSLLQ(in *byte, out *byte)
 
-// p1319_VPSRAQ runs VPSRAQ $0x00, Z18, Z18 (added form VPSRAQ imm, z, z).
+// p1319_VPSLLQ runs VPSLLQ $0x0c, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1319_VPSRAQ(in *byte, out *byte)
+func p1319_VPSLLQ(in *byte, out *byte)
 
-// p1320_VPSRLVQ runs VPSRLVQ Z25, Z18, Z31 (added form VPSRLVQ z, z, z).
+// p1320_VPSLLQ runs VPSLLQ $0x20, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1320_VPSRLVQ(in *byte, out *byte)
+func p1320_VPSLLQ(in *byte, out *byte)
 
-// p1321_VPSRLVQ runs VPSRLVQ Z25, Z18, K3, Z31 (added form VPSRLVQ z, z, k, z).
+// p1321_VPSLLQ runs VPSLLQ $0x3f, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1321_VPSRLVQ(in *byte, out *byte)
+func p1321_VPSLLQ(in *byte, out *byte)
 
-// p1322_VPSRLVQ_Z runs VPSRLVQ.Z Z25, Z18, K3, Z31 (added form VPSRLVQ.Z z, z, k, z).
+// p1322_VPSLLQ runs VPSLLQ $0x40, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1322_VPSRLVQ_Z(in *byte, out *byte)
+func p1322_VPSLLQ(in *byte, out *byte)
 
-// p1323_VPSRLVQ runs VPSRLVQ 256(R14), Z25, Z18 (added form VPSRLVQ m, z, z).
+// p1323_VPSLLQ runs VPSLLQ $0x00, Z25, K3, Z18 (added form VPSLLQ imm, z, k, z).
 //
 //go:noescape
-func p1323_VPSRLVQ(in *byte, out *byte)
+func p1323_VPSLLQ(in *byte, out *byte)
 
-// p1324_VPSRLVQ_BCST runs VPSRLVQ.BCST 256(R14), Z25, Z18 (added form VPSRLVQ.BCST m, z, z).
+// p1324_VPSLLQ_Z runs VPSLLQ.Z $0x00, Z25, K3, Z18 (added form VPSLLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1324_VPSRLVQ_BCST(in *byte, out *byte)
+func p1324_VPSLLQ_Z(in *byte, out *byte)
 
-// p1325_VPSRLVQ_BCST_Z runs VPSRLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSRLVQ.BCST.Z m, z, k, z).
+// p1325_VPSLLQ runs VPSLLQ $0x00, 192(R14), Z25 (added form VPSLLQ imm, m, z).
 //
 //go:noescape
-func p1325_VPSRLVQ_BCST_Z(in *byte, out *byte)
+func p1325_VPSLLQ(in *byte, out *byte)
 
-// p1326_VPSRLVQ runs VPSRLVQ Y25, Y18, Y31 (added form VPSRLVQ y, y, y).
+// p1326_VPSLLQ_BCST runs VPSLLQ.BCST $0x00, 192(R14), Z25 (added form VPSLLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1326_VPSRLVQ(in *byte, out *byte)
+func p1326_VPSLLQ_BCST(in *byte, out *byte)
 
-// p1327_VPSRLVQ runs VPSRLVQ Y25, Y18, K3, Y31 (added form VPSRLVQ y, y, k, y).
+// p1327_VPSLLQ_BCST_Z runs VPSLLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSLLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1327_VPSRLVQ(in *byte, out *byte)
+func p1327_VPSLLQ_BCST_Z(in *byte, out *byte)
 
-// p1328_VPSRLVQ runs VPSRLVQ X25, X18, X31 (added form VPSRLVQ x, x, x).
+// p1328_VPSLLQ runs VPSLLQ $0x00, Y25, Y18 (added form VPSLLQ imm, y, y).
 //
 //go:noescape
-func p1328_VPSRLVQ(in *byte, out *byte)
+func p1328_VPSLLQ(in *byte, out *byte)
 
-// p1329_VPSRLVQ_Z runs VPSRLVQ.Z X25, X18, K3, X31 (added form VPSRLVQ.Z x, x, k, x).
+// p1329_VPSLLQ runs VPSLLQ $0x00, Y25, K3, Y18 (added form VPSLLQ imm, y, k, y).
 //
 //go:noescape
-func p1329_VPSRLVQ_Z(in *byte, out *byte)
+func p1329_VPSLLQ(in *byte, out *byte)
 
-// p1330_VPSRLVQ runs VPSRLVQ Z31, Z31, Z31 (added form VPSRLVQ z, z, z).
+// p1330_VPSLLQ runs VPSLLQ $0x00, X25, X18 (added form VPSLLQ imm, x, x).
 //
 //go:noescape
-func p1330_VPSRLVQ(in *byte, out *byte)
+func p1330_VPSLLQ(in *byte, out *byte)
 
-// p1331_VPSLLVQ runs VPSLLVQ Z25, Z18, Z31 (added form VPSLLVQ z, z, z).
+// p1331_VPSLLQ_Z runs VPSLLQ.Z $0x00, X25, K3, X18 (added form VPSLLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1331_VPSLLVQ(in *byte, out *byte)
+func p1331_VPSLLQ_Z(in *byte, out *byte)
 
-// p1332_VPSLLVQ runs VPSLLVQ Z25, Z18, K3, Z31 (added form VPSLLVQ z, z, k, z).
+// p1332_VPSLLQ runs VPSLLQ $0x00, Z18, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1332_VPSLLVQ(in *byte, out *byte)
+func p1332_VPSLLQ(in *byte, out *byte)
 
-// p1333_VPSLLVQ_Z runs VPSLLVQ.Z Z25, Z18, K3, Z31 (added form VPSLLVQ.Z z, z, k, z).
+// p1333_VPSRAQ runs VPSRAQ $0x00, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1333_VPSLLVQ_Z(in *byte, out *byte)
+func p1333_VPSRAQ(in *byte, out *byte)
 
-// p1334_VPSLLVQ runs VPSLLVQ 256(R14), Z25, Z18 (added form VPSLLVQ m, z, z).
+// p1334_VPSRAQ runs VPSRAQ $0x01, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1334_VPSLLVQ(in *byte, out *byte)
+func p1334_VPSRAQ(in *byte, out *byte)
 
-// p1335_VPSLLVQ_BCST runs VPSLLVQ.BCST 256(R14), Z25, Z18 (added form VPSLLVQ.BCST m, z, z).
+// p1335_VPSRAQ runs VPSRAQ $0x20, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1335_VPSLLVQ_BCST(in *byte, out *byte)
+func p1335_VPSRAQ(in *byte, out *byte)
 
-// p1336_VPSLLVQ_BCST_Z runs VPSLLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSLLVQ.BCST.Z m, z, k, z).
+// p1336_VPSRAQ runs VPSRAQ $0x3f, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1336_VPSLLVQ_BCST_Z(in *byte, out *byte)
+func p1336_VPSRAQ(in *byte, out *byte)
 
-// p1337_VPSLLVQ runs VPSLLVQ Y25, Y18, Y31 (added form VPSLLVQ y, y, y).
+// p1337_VPSRAQ runs VPSRAQ $0x40, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1337_VPSLLVQ(in *byte, out *byte)
+func p1337_VPSRAQ(in *byte, out *byte)
 
-// p1338_VPSLLVQ runs VPSLLVQ Y25, Y18, K3, Y31 (added form VPSLLVQ y, y, k, y).
+// p1338_VPSRAQ runs VPSRAQ $0xff, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1338_VPSLLVQ(in *byte, out *byte)
+func p1338_VPSRAQ(in *byte, out *byte)
 
-// p1339_VPSLLVQ runs VPSLLVQ X25, X18, X31 (added form VPSLLVQ x, x, x).
+// p1339_VPSRAQ runs VPSRAQ $0x00, Z25, K3, Z18 (added form VPSRAQ imm, z, k, z).
 //
 //go:noescape
-func p1339_VPSLLVQ(in *byte, out *byte)
+func p1339_VPSRAQ(in *byte, out *byte)
 
-// p1340_VPSLLVQ_Z runs VPSLLVQ.Z X25, X18, K3, X31 (added form VPSLLVQ.Z x, x, k, x).
+// p1340_VPSRAQ_Z runs VPSRAQ.Z $0x00, Z25, K3, Z18 (added form VPSRAQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1340_VPSLLVQ_Z(in *byte, out *byte)
+func p1340_VPSRAQ_Z(in *byte, out *byte)
 
-// p1341_VPSLLVQ runs VPSLLVQ Z31, Z31, Z31 (added form VPSLLVQ z, z, z).
+// p1341_VPSRAQ runs VPSRAQ $0x00, 192(R14), Z25 (added form VPSRAQ imm, m, z).
 //
 //go:noescape
-func p1341_VPSLLVQ(in *byte, out *byte)
+func p1341_VPSRAQ(in *byte, out *byte)
 
-// p1342_VPSRLDQ runs VPSRLDQ $0x00, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1342_VPSRAQ_BCST runs VPSRAQ.BCST $0x00, 192(R14), Z25 (added form VPSRAQ.BCST imm, m, z).
 //
 //go:noescape
-func p1342_VPSRLDQ(in *byte, out *byte)
+func p1342_VPSRAQ_BCST(in *byte, out *byte)
 
-// p1343_VPSRLDQ runs VPSRLDQ $0x01, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1343_VPSRAQ_BCST_Z runs VPSRAQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRAQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1343_VPSRLDQ(in *byte, out *byte)
+func p1343_VPSRAQ_BCST_Z(in *byte, out *byte)
 
-// p1344_VPSRLDQ runs VPSRLDQ $0x04, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1344_VPSRAQ runs VPSRAQ $0x00, Y25, Y18 (added form VPSRAQ imm, y, y).
 //
 //go:noescape
-func p1344_VPSRLDQ(in *byte, out *byte)
+func p1344_VPSRAQ(in *byte, out *byte)
 
-// p1345_VPSRLDQ runs VPSRLDQ $0x08, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1345_VPSRAQ runs VPSRAQ $0x00, Y25, K3, Y18 (added form VPSRAQ imm, y, k, y).
 //
 //go:noescape
-func p1345_VPSRLDQ(in *byte, out *byte)
+func p1345_VPSRAQ(in *byte, out *byte)
 
-// p1346_VPSRLDQ runs VPSRLDQ $0x0f, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1346_VPSRAQ runs VPSRAQ $0x00, X25, X18 (added form VPSRAQ imm, x, x).
 //
 //go:noescape
-func p1346_VPSRLDQ(in *byte, out *byte)
+func p1346_VPSRAQ(in *byte, out *byte)
 
-// p1347_VPSRLDQ runs VPSRLDQ $0x10, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1347_VPSRAQ_Z runs VPSRAQ.Z $0x00, X25, K3, X18 (added form VPSRAQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1347_VPSRLDQ(in *byte, out *byte)
+func p1347_VPSRAQ_Z(in *byte, out *byte)
 
-// p1348_VPSRLDQ runs VPSRLDQ $0xff, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1348_VPSRAQ runs VPSRAQ $0x00, Z18, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1348_VPSRLDQ(in *byte, out *byte)
+func p1348_VPSRAQ(in *byte, out *byte)
 
-// p1349_VPSRLDQ runs VPSRLDQ $0x00, 192(R14), Z25 (added form VPSRLDQ imm, m, z).
+// p1349_VPSRLVQ runs VPSRLVQ Z25, Z18, Z31 (added form VPSRLVQ z, z, z).
 //
 //go:noescape
-func p1349_VPSRLDQ(in *byte, out *byte)
+func p1349_VPSRLVQ(in *byte, out *byte)
 
-// p1350_VPSRLDQ runs VPSRLDQ $0x00, Y25, Y18 (added form VPSRLDQ imm, y, y).
+// p1350_VPSRLVQ runs VPSRLVQ Z25, Z18, K3, Z31 (added form VPSRLVQ z, z, k, z).
 //
 //go:noescape
-func p1350_VPSRLDQ(in *byte, out *byte)
+func p1350_VPSRLVQ(in *byte, out *byte)
 
-// p1351_VPSRLDQ runs VPSRLDQ $0x00, X25, X18 (added form VPSRLDQ imm, x, x).
+// p1351_VPSRLVQ_Z runs VPSRLVQ.Z Z25, Z18, K3, Z31 (added form VPSRLVQ.Z z, z, k, z).
 //
 //go:noescape
-func p1351_VPSRLDQ(in *byte, out *byte)
+func p1351_VPSRLVQ_Z(in *byte, out *byte)
 
-// p1352_VPSRLDQ runs VPSRLDQ $0x00, Z18, Z18 (added form VPSRLDQ imm, z, z).
+// p1352_VPSRLVQ runs VPSRLVQ 256(R14), Z25, Z18 (added form VPSRLVQ m, z, z).
 //
 //go:noescape
-func p1352_VPSRLDQ(in *byte, out *byte)
+func p1352_VPSRLVQ(in *byte, out *byte)
 
-// p1353_VPSLLDQ runs VPSLLDQ $0x00, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1353_VPSRLVQ_BCST runs VPSRLVQ.BCST 256(R14), Z25, Z18 (added form VPSRLVQ.BCST m, z, z).
 //
 //go:noescape
-func p1353_VPSLLDQ(in *byte, out *byte)
+func p1353_VPSRLVQ_BCST(in *byte, out *byte)
 
-// p1354_VPSLLDQ runs VPSLLDQ $0x01, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1354_VPSRLVQ_BCST_Z runs VPSRLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSRLVQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1354_VPSLLDQ(in *byte, out *byte)
+func p1354_VPSRLVQ_BCST_Z(in *byte, out *byte)
 
-// p1355_VPSLLDQ runs VPSLLDQ $0x04, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1355_VPSRLVQ runs VPSRLVQ Y25, Y18, Y31 (added form VPSRLVQ y, y, y).
 //
 //go:noescape
-func p1355_VPSLLDQ(in *byte, out *byte)
+func p1355_VPSRLVQ(in *byte, out *byte)
 
-// p1356_VPSLLDQ runs VPSLLDQ $0x08, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1356_VPSRLVQ runs VPSRLVQ Y25, Y18, K3, Y31 (added form VPSRLVQ y, y, k, y).
 //
 //go:noescape
-func p1356_VPSLLDQ(in *byte, out *byte)
+func p1356_VPSRLVQ(in *byte, out *byte)
 
-// p1357_VPSLLDQ runs VPSLLDQ $0x0f, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1357_VPSRLVQ runs VPSRLVQ X25, X18, X31 (added form VPSRLVQ x, x, x).
 //
 //go:noescape
-func p1357_VPSLLDQ(in *byte, out *byte)
+func p1357_VPSRLVQ(in *byte, out *byte)
 
-// p1358_VPSLLDQ runs VPSLLDQ $0x10, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1358_VPSRLVQ_Z runs VPSRLVQ.Z X25, X18, K3, X31 (added form VPSRLVQ.Z x, x, k, x).
 //
 //go:noescape
-func p1358_VPSLLDQ(in *byte, out *byte)
+func p1358_VPSRLVQ_Z(in *byte, out *byte)
 
-// p1359_VPSLLDQ runs VPSLLDQ $0xff, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1359_VPSRLVQ runs VPSRLVQ Z31, Z31, Z31 (added form VPSRLVQ z, z, z).
 //
 //go:noescape
-func p1359_VPSLLDQ(in *byte, out *byte)
+func p1359_VPSRLVQ(in *byte, out *byte)
 
-// p1360_VPSLLDQ runs VPSLLDQ $0x00, 192(R14), Z25 (added form VPSLLDQ imm, m, z).
+// p1360_VPSLLVQ runs VPSLLVQ Z25, Z18, Z31 (added form VPSLLVQ z, z, z).
 //
 //go:noescape
-func p1360_VPSLLDQ(in *byte, out *byte)
+func p1360_VPSLLVQ(in *byte, out *byte)
 
-// p1361_VPSLLDQ runs VPSLLDQ $0x00, Y25, Y18 (added form VPSLLDQ imm, y, y).
+// p1361_VPSLLVQ runs VPSLLVQ Z25, Z18, K3, Z31 (added form VPSLLVQ z, z, k, z).
 //
 //go:noescape
-func p1361_VPSLLDQ(in *byte, out *byte)
+func p1361_VPSLLVQ(in *byte, out *byte)
 
-// p1362_VPSLLDQ runs VPSLLDQ $0x00, X25, X18 (added form VPSLLDQ imm, x, x).
+// p1362_VPSLLVQ_Z runs VPSLLVQ.Z Z25, Z18, K3, Z31 (added form VPSLLVQ.Z z, z, k, z).
 //
 //go:noescape
-func p1362_VPSLLDQ(in *byte, out *byte)
+func p1362_VPSLLVQ_Z(in *byte, out *byte)
 
-// p1363_VPSLLDQ runs VPSLLDQ $0x00, Z18, Z18 (added form VPSLLDQ imm, z, z).
+// p1363_VPSLLVQ runs VPSLLVQ 256(R14), Z25, Z18 (added form VPSLLVQ m, z, z).
 //
 //go:noescape
-func p1363_VPSLLDQ(in *byte, out *byte)
+func p1363_VPSLLVQ(in *byte, out *byte)
 
-// p1364_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1364_VPSLLVQ_BCST runs VPSLLVQ.BCST 256(R14), Z25, Z18 (added form VPSLLVQ.BCST m, z, z).
 //
 //go:noescape
-func p1364_VPALIGNR(in *byte, out *byte)
+func p1364_VPSLLVQ_BCST(in *byte, out *byte)
 
-// p1365_VPALIGNR runs VPALIGNR $0x01, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1365_VPSLLVQ_BCST_Z runs VPSLLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSLLVQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1365_VPALIGNR(in *byte, out *byte)
+func p1365_VPSLLVQ_BCST_Z(in *byte, out *byte)
 
-// p1366_VPALIGNR runs VPALIGNR $0x08, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1366_VPSLLVQ runs VPSLLVQ Y25, Y18, Y31 (added form VPSLLVQ y, y, y).
 //
 //go:noescape
-func p1366_VPALIGNR(in *byte, out *byte)
+func p1366_VPSLLVQ(in *byte, out *byte)
 
-// p1367_VPALIGNR runs VPALIGNR $0x0f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1367_VPSLLVQ runs VPSLLVQ Y25, Y18, K3, Y31 (added form VPSLLVQ y, y, k, y).
 //
 //go:noescape
-func p1367_VPALIGNR(in *byte, out *byte)
+func p1367_VPSLLVQ(in *byte, out *byte)
 
-// p1368_VPALIGNR runs VPALIGNR $0x10, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1368_VPSLLVQ runs VPSLLVQ X25, X18, X31 (added form VPSLLVQ x, x, x).
 //
 //go:noescape
-func p1368_VPALIGNR(in *byte, out *byte)
+func p1368_VPSLLVQ(in *byte, out *byte)
 
-// p1369_VPALIGNR runs VPALIGNR $0x11, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1369_VPSLLVQ_Z runs VPSLLVQ.Z X25, X18, K3, X31 (added form VPSLLVQ.Z x, x, k, x).
 //
 //go:noescape
-func p1369_VPALIGNR(in *byte, out *byte)
+func p1369_VPSLLVQ_Z(in *byte, out *byte)
 
-// p1370_VPALIGNR runs VPALIGNR $0x1f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1370_VPSLLVQ runs VPSLLVQ Z31, Z31, Z31 (added form VPSLLVQ z, z, z).
 //
 //go:noescape
-func p1370_VPALIGNR(in *byte, out *byte)
+func p1370_VPSLLVQ(in *byte, out *byte)
 
-// p1371_VPALIGNR runs VPALIGNR $0x20, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1371_VPSRLDQ runs VPSRLDQ $0x00, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1371_VPALIGNR(in *byte, out *byte)
+func p1371_VPSRLDQ(in *byte, out *byte)
 
-// p1372_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR imm, z, z, k, z).
+// p1372_VPSRLDQ runs VPSRLDQ $0x01, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1372_VPALIGNR(in *byte, out *byte)
+func p1372_VPSRLDQ(in *byte, out *byte)
 
-// p1373_VPALIGNR_Z runs VPALIGNR.Z $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR.Z imm, z, z, k, z).
+// p1373_VPSRLDQ runs VPSRLDQ $0x04, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1373_VPALIGNR_Z(in *byte, out *byte)
+func p1373_VPSRLDQ(in *byte, out *byte)
 
-// p1374_VPALIGNR runs VPALIGNR $0x00, 256(R14), Z25, Z18 (added form VPALIGNR imm, m, z, z).
+// p1374_VPSRLDQ runs VPSRLDQ $0x08, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1374_VPALIGNR(in *byte, out *byte)
+func p1374_VPSRLDQ(in *byte, out *byte)
 
-// p1375_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, Y31 (added form VPALIGNR imm, y, y, y).
+// p1375_VPSRLDQ runs VPSRLDQ $0x0f, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1375_VPALIGNR(in *byte, out *byte)
+func p1375_VPSRLDQ(in *byte, out *byte)
 
-// p1376_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, K3, Y31 (added form VPALIGNR imm, y, y, k, y).
+// p1376_VPSRLDQ runs VPSRLDQ $0x10, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1376_VPALIGNR(in *byte, out *byte)
+func p1376_VPSRLDQ(in *byte, out *byte)
 
-// p1377_VPALIGNR runs VPALIGNR $0x00, X25, X18, X31 (added form VPALIGNR imm, x, x, x).
+// p1377_VPSRLDQ runs VPSRLDQ $0xff, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1377_VPALIGNR(in *byte, out *byte)
+func p1377_VPSRLDQ(in *byte, out *byte)
 
-// p1378_VPALIGNR_Z runs VPALIGNR.Z $0x00, X25, X18, K3, X31 (added form VPALIGNR.Z imm, x, x, k, x).
+// p1378_VPSRLDQ runs VPSRLDQ $0x00, 192(R14), Z25 (added form VPSRLDQ imm, m, z).
 //
 //go:noescape
-func p1378_VPALIGNR_Z(in *byte, out *byte)
+func p1378_VPSRLDQ(in *byte, out *byte)
 
-// p1379_VPALIGNR runs VPALIGNR $0x00, Z31, Z31, Z31 (added form VPALIGNR imm, z, z, z).
+// p1379_VPSRLDQ runs VPSRLDQ $0x00, Y25, Y18 (added form VPSRLDQ imm, y, y).
 //
 //go:noescape
-func p1379_VPALIGNR(in *byte, out *byte)
+func p1379_VPSRLDQ(in *byte, out *byte)
 
-// p1380_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, Z31 (added form VPUNPCKLQDQ z, z, z).
+// p1380_VPSRLDQ runs VPSRLDQ $0x00, X25, X18 (added form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p1380_VPUNPCKLQDQ(in *byte, out *byte)
+func p1380_VPSRLDQ(in *byte, out *byte)
 
-// p1381_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ z, z, k, z).
+// p1381_VPSRLDQ runs VPSRLDQ $0x00, Z18, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1381_VPUNPCKLQDQ(in *byte, out *byte)
+func p1381_VPSRLDQ(in *byte, out *byte)
 
-// p1382_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ.Z z, z, k, z).
+// p1382_VPSLLDQ runs VPSLLDQ $0x00, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1382_VPUNPCKLQDQ_Z(in *byte, out *byte)
+func p1382_VPSLLDQ(in *byte, out *byte)
 
-// p1383_VPUNPCKLQDQ runs VPUNPCKLQDQ 256(R14), Z25, Z18 (added form VPUNPCKLQDQ m, z, z).
+// p1383_VPSLLDQ runs VPSLLDQ $0x01, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1383_VPUNPCKLQDQ(in *byte, out *byte)
+func p1383_VPSLLDQ(in *byte, out *byte)
 
-// p1384_VPUNPCKLQDQ_BCST runs VPUNPCKLQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKLQDQ.BCST m, z, z).
+// p1384_VPSLLDQ runs VPSLLDQ $0x04, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1384_VPUNPCKLQDQ_BCST(in *byte, out *byte)
+func p1384_VPSLLDQ(in *byte, out *byte)
 
-// p1385_VPUNPCKLQDQ_BCST_Z runs VPUNPCKLQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKLQDQ.BCST.Z m, z, k, z).
+// p1385_VPSLLDQ runs VPSLLDQ $0x08, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1385_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
+func p1385_VPSLLDQ(in *byte, out *byte)
 
-// p1386_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, Y31 (added form VPUNPCKLQDQ y, y, y).
+// p1386_VPSLLDQ runs VPSLLDQ $0x0f, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1386_VPUNPCKLQDQ(in *byte, out *byte)
+func p1386_VPSLLDQ(in *byte, out *byte)
 
-// p1387_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, K3, Y31 (added form VPUNPCKLQDQ y, y, k, y).
+// p1387_VPSLLDQ runs VPSLLDQ $0x10, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1387_VPUNPCKLQDQ(in *byte, out *byte)
+func p1387_VPSLLDQ(in *byte, out *byte)
 
-// p1388_VPUNPCKLQDQ runs VPUNPCKLQDQ X25, X18, X31 (added form VPUNPCKLQDQ x, x, x).
+// p1388_VPSLLDQ runs VPSLLDQ $0xff, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1388_VPUNPCKLQDQ(in *byte, out *byte)
+func p1388_VPSLLDQ(in *byte, out *byte)
 
-// p1389_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z X25, X18, K3, X31 (added form VPUNPCKLQDQ.Z x, x, k, x).
+// p1389_VPSLLDQ runs VPSLLDQ $0x00, 192(R14), Z25 (added form VPSLLDQ imm, m, z).
 //
 //go:noescape
-func p1389_VPUNPCKLQDQ_Z(in *byte, out *byte)
+func p1389_VPSLLDQ(in *byte, out *byte)
 
-// p1390_VPUNPCKLQDQ runs VPUNPCKLQDQ Z31, Z31, Z31 (added form VPUNPCKLQDQ z, z, z).
+// p1390_VPSLLDQ runs VPSLLDQ $0x00, Y25, Y18 (added form VPSLLDQ imm, y, y).
 //
 //go:noescape
-func p1390_VPUNPCKLQDQ(in *byte, out *byte)
+func p1390_VPSLLDQ(in *byte, out *byte)
 
-// p1391_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, Z31 (added form VPUNPCKHQDQ z, z, z).
+// p1391_VPSLLDQ runs VPSLLDQ $0x00, X25, X18 (added form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p1391_VPUNPCKHQDQ(in *byte, out *byte)
+func p1391_VPSLLDQ(in *byte, out *byte)
 
-// p1392_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ z, z, k, z).
+// p1392_VPSLLDQ runs VPSLLDQ $0x00, Z18, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1392_VPUNPCKHQDQ(in *byte, out *byte)
+func p1392_VPSLLDQ(in *byte, out *byte)
 
-// p1393_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ.Z z, z, k, z).
+// p1393_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1393_VPUNPCKHQDQ_Z(in *byte, out *byte)
+func p1393_VPALIGNR(in *byte, out *byte)
 
-// p1394_VPUNPCKHQDQ runs VPUNPCKHQDQ 256(R14), Z25, Z18 (added form VPUNPCKHQDQ m, z, z).
+// p1394_VPALIGNR runs VPALIGNR $0x01, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1394_VPUNPCKHQDQ(in *byte, out *byte)
+func p1394_VPALIGNR(in *byte, out *byte)
 
-// p1395_VPUNPCKHQDQ_BCST runs VPUNPCKHQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKHQDQ.BCST m, z, z).
+// p1395_VPALIGNR runs VPALIGNR $0x08, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1395_VPUNPCKHQDQ_BCST(in *byte, out *byte)
+func p1395_VPALIGNR(in *byte, out *byte)
 
-// p1396_VPUNPCKHQDQ_BCST_Z runs VPUNPCKHQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKHQDQ.BCST.Z m, z, k, z).
+// p1396_VPALIGNR runs VPALIGNR $0x0f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1396_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
+func p1396_VPALIGNR(in *byte, out *byte)
 
-// p1397_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, Y31 (added form VPUNPCKHQDQ y, y, y).
+// p1397_VPALIGNR runs VPALIGNR $0x10, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1397_VPUNPCKHQDQ(in *byte, out *byte)
+func p1397_VPALIGNR(in *byte, out *byte)
 
-// p1398_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, K3, Y31 (added form VPUNPCKHQDQ y, y, k, y).
+// p1398_VPALIGNR runs VPALIGNR $0x11, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1398_VPUNPCKHQDQ(in *byte, out *byte)
+func p1398_VPALIGNR(in *byte, out *byte)
 
-// p1399_VPUNPCKHQDQ runs VPUNPCKHQDQ X25, X18, X31 (added form VPUNPCKHQDQ x, x, x).
+// p1399_VPALIGNR runs VPALIGNR $0x1f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1399_VPUNPCKHQDQ(in *byte, out *byte)
+func p1399_VPALIGNR(in *byte, out *byte)
 
-// p1400_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z X25, X18, K3, X31 (added form VPUNPCKHQDQ.Z x, x, k, x).
+// p1400_VPALIGNR runs VPALIGNR $0x20, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1400_VPUNPCKHQDQ_Z(in *byte, out *byte)
+func p1400_VPALIGNR(in *byte, out *byte)
 
-// p1401_VPUNPCKHQDQ runs VPUNPCKHQDQ Z31, Z31, Z31 (added form VPUNPCKHQDQ z, z, z).
+// p1401_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR imm, z, z, k, z).
 //
 //go:noescape
-func p1401_VPUNPCKHQDQ(in *byte, out *byte)
+func p1401_VPALIGNR(in *byte, out *byte)
 
-// p1402_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1402_VPALIGNR_Z runs VPALIGNR.Z $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1402_VSHUFI64X2(in *byte, out *byte)
+func p1402_VPALIGNR_Z(in *byte, out *byte)
 
-// p1403_VSHUFI64X2 runs VSHUFI64X2 $0x4e, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1403_VPALIGNR runs VPALIGNR $0x00, 256(R14), Z25, Z18 (added form VPALIGNR imm, m, z, z).
 //
 //go:noescape
-func p1403_VSHUFI64X2(in *byte, out *byte)
+func p1403_VPALIGNR(in *byte, out *byte)
 
-// p1404_VSHUFI64X2 runs VSHUFI64X2 $0xe4, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1404_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, Y31 (added form VPALIGNR imm, y, y, y).
 //
 //go:noescape
-func p1404_VSHUFI64X2(in *byte, out *byte)
+func p1404_VPALIGNR(in *byte, out *byte)
 
-// p1405_VSHUFI64X2 runs VSHUFI64X2 $0x1b, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1405_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, K3, Y31 (added form VPALIGNR imm, y, y, k, y).
 //
 //go:noescape
-func p1405_VSHUFI64X2(in *byte, out *byte)
+func p1405_VPALIGNR(in *byte, out *byte)
 
-// p1406_VSHUFI64X2 runs VSHUFI64X2 $0x99, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1406_VPALIGNR runs VPALIGNR $0x00, X25, X18, X31 (added form VPALIGNR imm, x, x, x).
 //
 //go:noescape
-func p1406_VSHUFI64X2(in *byte, out *byte)
+func p1406_VPALIGNR(in *byte, out *byte)
 
-// p1407_VSHUFI64X2 runs VSHUFI64X2 $0xb0, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1407_VPALIGNR_Z runs VPALIGNR.Z $0x00, X25, X18, K3, X31 (added form VPALIGNR.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1407_VSHUFI64X2(in *byte, out *byte)
+func p1407_VPALIGNR_Z(in *byte, out *byte)
 
-// p1408_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2 imm, z, z, k, z).
+// p1408_VPALIGNR runs VPALIGNR $0x00, Z31, Z31, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1408_VSHUFI64X2(in *byte, out *byte)
+func p1408_VPALIGNR(in *byte, out *byte)
 
-// p1409_VSHUFI64X2_Z runs VSHUFI64X2.Z $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2.Z imm, z, z, k, z).
+// p1409_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, Z31 (added form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p1409_VSHUFI64X2_Z(in *byte, out *byte)
+func p1409_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1410_VSHUFI64X2 runs VSHUFI64X2 $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2 imm, m, z, z).
+// p1410_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ z, z, k, z).
 //
 //go:noescape
-func p1410_VSHUFI64X2(in *byte, out *byte)
+func p1410_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1411_VSHUFI64X2_BCST runs VSHUFI64X2.BCST $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2.BCST imm, m, z, z).
+// p1411_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1411_VSHUFI64X2_BCST(in *byte, out *byte)
+func p1411_VPUNPCKLQDQ_Z(in *byte, out *byte)
 
-// p1412_VSHUFI64X2_BCST_Z runs VSHUFI64X2.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VSHUFI64X2.BCST.Z imm, m, z, k, z).
+// p1412_VPUNPCKLQDQ runs VPUNPCKLQDQ 256(R14), Z25, Z18 (added form VPUNPCKLQDQ m, z, z).
 //
 //go:noescape
-func p1412_VSHUFI64X2_BCST_Z(in *byte, out *byte)
+func p1412_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1413_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, Y31 (added form VSHUFI64X2 imm, y, y, y).
+// p1413_VPUNPCKLQDQ_BCST runs VPUNPCKLQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKLQDQ.BCST m, z, z).
 //
 //go:noescape
-func p1413_VSHUFI64X2(in *byte, out *byte)
+func p1413_VPUNPCKLQDQ_BCST(in *byte, out *byte)
 
-// p1414_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, K3, Y31 (added form VSHUFI64X2 imm, y, y, k, y).
+// p1414_VPUNPCKLQDQ_BCST_Z runs VPUNPCKLQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKLQDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1414_VSHUFI64X2(in *byte, out *byte)
+func p1414_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
 
-// p1415_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z31, Z31, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1415_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, Y31 (added form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p1415_VSHUFI64X2(in *byte, out *byte)
+func p1415_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1416_VPERMQ runs VPERMQ $0x4e, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1416_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, K3, Y31 (added form VPUNPCKLQDQ y, y, k, y).
 //
 //go:noescape
-func p1416_VPERMQ(in *byte, out *byte)
+func p1416_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1417_VPERMQ runs VPERMQ $0x1b, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1417_VPUNPCKLQDQ runs VPUNPCKLQDQ X25, X18, X31 (added form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p1417_VPERMQ(in *byte, out *byte)
+func p1417_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1418_VPERMQ runs VPERMQ $0xd8, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1418_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z X25, X18, K3, X31 (added form VPUNPCKLQDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1418_VPERMQ(in *byte, out *byte)
+func p1418_VPUNPCKLQDQ_Z(in *byte, out *byte)
 
-// p1419_VPERMQ runs VPERMQ $0x93, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1419_VPUNPCKLQDQ runs VPUNPCKLQDQ Z31, Z31, Z31 (added form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p1419_VPERMQ(in *byte, out *byte)
+func p1419_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1420_VPERMQ runs VPERMQ $0x4e, Z25, K3, Z18 (added form VPERMQ imm, z, k, z).
+// p1420_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, Z31 (added form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p1420_VPERMQ(in *byte, out *byte)
+func p1420_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1421_VPERMQ_Z runs VPERMQ.Z $0x4e, Z25, K3, Z18 (added form VPERMQ.Z imm, z, k, z).
+// p1421_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ z, z, k, z).
 //
 //go:noescape
-func p1421_VPERMQ_Z(in *byte, out *byte)
+func p1421_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1422_VPERMQ runs VPERMQ $0x4e, 192(R14), Z25 (added form VPERMQ imm, m, z).
+// p1422_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1422_VPERMQ(in *byte, out *byte)
+func p1422_VPUNPCKHQDQ_Z(in *byte, out *byte)
 
-// p1423_VPERMQ_BCST runs VPERMQ.BCST $0x4e, 192(R14), Z25 (added form VPERMQ.BCST imm, m, z).
+// p1423_VPUNPCKHQDQ runs VPUNPCKHQDQ 256(R14), Z25, Z18 (added form VPUNPCKHQDQ m, z, z).
 //
 //go:noescape
-func p1423_VPERMQ_BCST(in *byte, out *byte)
+func p1423_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1424_VPERMQ_BCST_Z runs VPERMQ.BCST.Z $0x4e, 200(R14), K3, Z25 (added form VPERMQ.BCST.Z imm, m, k, z).
+// p1424_VPUNPCKHQDQ_BCST runs VPUNPCKHQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKHQDQ.BCST m, z, z).
 //
 //go:noescape
-func p1424_VPERMQ_BCST_Z(in *byte, out *byte)
+func p1424_VPUNPCKHQDQ_BCST(in *byte, out *byte)
 
-// p1425_VPERMQ runs VPERMQ $0x4e, Y25, Y18 (added form VPERMQ imm, y, y).
+// p1425_VPUNPCKHQDQ_BCST_Z runs VPUNPCKHQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKHQDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1425_VPERMQ(in *byte, out *byte)
+func p1425_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
 
-// p1426_VPERMQ runs VPERMQ $0x4e, Y25, K3, Y18 (added form VPERMQ imm, y, k, y).
+// p1426_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, Y31 (added form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p1426_VPERMQ(in *byte, out *byte)
+func p1426_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1427_VPERMQ runs VPERMQ $0x4e, Z18, Z18 (added form VPERMQ imm, z, z).
+// p1427_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, K3, Y31 (added form VPUNPCKHQDQ y, y, k, y).
 //
 //go:noescape
-func p1427_VPERMQ(in *byte, out *byte)
+func p1427_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1428_VPERMQ runs VPERMQ Z25, Z18, Z31 (added form VPERMQ z, z, z).
+// p1428_VPUNPCKHQDQ runs VPUNPCKHQDQ X25, X18, X31 (added form VPUNPCKHQDQ x, x, x).
 //
 //go:noescape
-func p1428_VPERMQ(in *byte, out *byte)
+func p1428_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1429_VPERMQ runs VPERMQ Z25, Z18, K3, Z31 (added form VPERMQ z, z, k, z).
+// p1429_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z X25, X18, K3, X31 (added form VPUNPCKHQDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1429_VPERMQ(in *byte, out *byte)
+func p1429_VPUNPCKHQDQ_Z(in *byte, out *byte)
 
-// p1430_VPERMQ_Z runs VPERMQ.Z Z25, Z18, K3, Z31 (added form VPERMQ.Z z, z, k, z).
+// p1430_VPUNPCKHQDQ runs VPUNPCKHQDQ Z31, Z31, Z31 (added form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p1430_VPERMQ_Z(in *byte, out *byte)
+func p1430_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1431_VPERMQ runs VPERMQ 256(R14), Z25, Z18 (added form VPERMQ m, z, z).
+// p1431_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1431_VPERMQ(in *byte, out *byte)
+func p1431_VSHUFI64X2(in *byte, out *byte)
 
-// p1432_VPERMQ_BCST runs VPERMQ.BCST 256(R14), Z25, Z18 (added form VPERMQ.BCST m, z, z).
+// p1432_VSHUFI64X2 runs VSHUFI64X2 $0x4e, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1432_VPERMQ_BCST(in *byte, out *byte)
+func p1432_VSHUFI64X2(in *byte, out *byte)
 
-// p1433_VPERMQ_BCST_Z runs VPERMQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMQ.BCST.Z m, z, k, z).
+// p1433_VSHUFI64X2 runs VSHUFI64X2 $0xe4, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1433_VPERMQ_BCST_Z(in *byte, out *byte)
+func p1433_VSHUFI64X2(in *byte, out *byte)
 
-// p1434_VPERMQ runs VPERMQ Y25, Y18, Y31 (added form VPERMQ y, y, y).
+// p1434_VSHUFI64X2 runs VSHUFI64X2 $0x1b, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1434_VPERMQ(in *byte, out *byte)
+func p1434_VSHUFI64X2(in *byte, out *byte)
 
-// p1435_VPERMQ runs VPERMQ Y25, Y18, K3, Y31 (added form VPERMQ y, y, k, y).
+// p1435_VSHUFI64X2 runs VSHUFI64X2 $0x99, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1435_VPERMQ(in *byte, out *byte)
+func p1435_VSHUFI64X2(in *byte, out *byte)
 
-// p1436_VPERMQ runs VPERMQ Z31, Z31, Z31 (added form VPERMQ z, z, z).
+// p1436_VSHUFI64X2 runs VSHUFI64X2 $0xb0, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1436_VPERMQ(in *byte, out *byte)
+func p1436_VSHUFI64X2(in *byte, out *byte)
 
-// p1437_VPERMD runs VPERMD Z25, Z18, Z31 (added form VPERMD z, z, z).
+// p1437_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2 imm, z, z, k, z).
 //
 //go:noescape
-func p1437_VPERMD(in *byte, out *byte)
+func p1437_VSHUFI64X2(in *byte, out *byte)
 
-// p1438_VPERMD runs VPERMD Z25, Z18, K3, Z31 (added form VPERMD z, z, k, z).
+// p1438_VSHUFI64X2_Z runs VSHUFI64X2.Z $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1438_VPERMD(in *byte, out *byte)
+func p1438_VSHUFI64X2_Z(in *byte, out *byte)
 
-// p1439_VPERMD_Z runs VPERMD.Z Z25, Z18, K3, Z31 (added form VPERMD.Z z, z, k, z).
+// p1439_VSHUFI64X2 runs VSHUFI64X2 $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2 imm, m, z, z).
 //
 //go:noescape
-func p1439_VPERMD_Z(in *byte, out *byte)
+func p1439_VSHUFI64X2(in *byte, out *byte)
 
-// p1440_VPERMD runs VPERMD 256(R14), Z25, Z18 (added form VPERMD m, z, z).
+// p1440_VSHUFI64X2_BCST runs VSHUFI64X2.BCST $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2.BCST imm, m, z, z).
 //
 //go:noescape
-func p1440_VPERMD(in *byte, out *byte)
+func p1440_VSHUFI64X2_BCST(in *byte, out *byte)
 
-// p1441_VPERMD_BCST runs VPERMD.BCST 256(R14), Z25, Z18 (added form VPERMD.BCST m, z, z).
+// p1441_VSHUFI64X2_BCST_Z runs VSHUFI64X2.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VSHUFI64X2.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1441_VPERMD_BCST(in *byte, out *byte)
+func p1441_VSHUFI64X2_BCST_Z(in *byte, out *byte)
 
-// p1442_VPERMD_BCST_Z runs VPERMD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMD.BCST.Z m, z, k, z).
+// p1442_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, Y31 (added form VSHUFI64X2 imm, y, y, y).
 //
 //go:noescape
-func p1442_VPERMD_BCST_Z(in *byte, out *byte)
+func p1442_VSHUFI64X2(in *byte, out *byte)
 
-// p1443_VPERMD runs VPERMD Y25, Y18, Y31 (added form VPERMD y, y, y).
+// p1443_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, K3, Y31 (added form VSHUFI64X2 imm, y, y, k, y).
 //
 //go:noescape
-func p1443_VPERMD(in *byte, out *byte)
+func p1443_VSHUFI64X2(in *byte, out *byte)
 
-// p1444_VPERMD runs VPERMD Y25, Y18, K3, Y31 (added form VPERMD y, y, k, y).
+// p1444_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z31, Z31, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1444_VPERMD(in *byte, out *byte)
+func p1444_VSHUFI64X2(in *byte, out *byte)
 
-// p1445_VPERMD runs VPERMD Z31, Z31, Z31 (added form VPERMD z, z, z).
+// p1445_VPERMQ runs VPERMQ $0x4e, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1445_VPERMD(in *byte, out *byte)
+func p1445_VPERMQ(in *byte, out *byte)
 
-// p1446_VPERMI2Q runs VPERMI2Q Z25, Z18, Z31 (added form VPERMI2Q z, z, z).
+// p1446_VPERMQ runs VPERMQ $0x1b, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1446_VPERMI2Q(in *byte, out *byte)
+func p1446_VPERMQ(in *byte, out *byte)
 
-// p1447_VPERMI2Q runs VPERMI2Q Z25, Z18, K3, Z31 (added form VPERMI2Q z, z, k, z).
+// p1447_VPERMQ runs VPERMQ $0xd8, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1447_VPERMI2Q(in *byte, out *byte)
+func p1447_VPERMQ(in *byte, out *byte)
 
-// p1448_VPERMI2Q_Z runs VPERMI2Q.Z Z25, Z18, K3, Z31 (added form VPERMI2Q.Z z, z, k, z).
+// p1448_VPERMQ runs VPERMQ $0x93, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1448_VPERMI2Q_Z(in *byte, out *byte)
+func p1448_VPERMQ(in *byte, out *byte)
 
-// p1449_VPERMI2Q runs VPERMI2Q 256(R14), Z25, Z18 (added form VPERMI2Q m, z, z).
+// p1449_VPERMQ runs VPERMQ $0x4e, Z25, K3, Z18 (added form VPERMQ imm, z, k, z).
 //
 //go:noescape
-func p1449_VPERMI2Q(in *byte, out *byte)
+func p1449_VPERMQ(in *byte, out *byte)
 
-// p1450_VPERMI2Q_BCST runs VPERMI2Q.BCST 256(R14), Z25, Z18 (added form VPERMI2Q.BCST m, z, z).
+// p1450_VPERMQ_Z runs VPERMQ.Z $0x4e, Z25, K3, Z18 (added form VPERMQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1450_VPERMI2Q_BCST(in *byte, out *byte)
+func p1450_VPERMQ_Z(in *byte, out *byte)
 
-// p1451_VPERMI2Q_BCST_Z runs VPERMI2Q.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMI2Q.BCST.Z m, z, k, z).
+// p1451_VPERMQ runs VPERMQ $0x4e, 192(R14), Z25 (added form VPERMQ imm, m, z).
 //
 //go:noescape
-func p1451_VPERMI2Q_BCST_Z(in *byte, out *byte)
+func p1451_VPERMQ(in *byte, out *byte)
 
-// p1452_VPERMI2Q runs VPERMI2Q Y25, Y18, Y31 (added form VPERMI2Q y, y, y).
+// p1452_VPERMQ_BCST runs VPERMQ.BCST $0x4e, 192(R14), Z25 (added form VPERMQ.BCST imm, m, z).
 //
 //go:noescape
-func p1452_VPERMI2Q(in *byte, out *byte)
+func p1452_VPERMQ_BCST(in *byte, out *byte)
 
-// p1453_VPERMI2Q runs VPERMI2Q Y25, Y18, K3, Y31 (added form VPERMI2Q y, y, k, y).
+// p1453_VPERMQ_BCST_Z runs VPERMQ.BCST.Z $0x4e, 200(R14), K3, Z25 (added form VPERMQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1453_VPERMI2Q(in *byte, out *byte)
+func p1453_VPERMQ_BCST_Z(in *byte, out *byte)
 
-// p1454_VPERMI2Q runs VPERMI2Q X25, X18, X31 (added form VPERMI2Q x, x, x).
+// p1454_VPERMQ runs VPERMQ $0x4e, Y25, Y18 (added form VPERMQ imm, y, y).
 //
 //go:noescape
-func p1454_VPERMI2Q(in *byte, out *byte)
+func p1454_VPERMQ(in *byte, out *byte)
 
-// p1455_VPERMI2Q_Z runs VPERMI2Q.Z X25, X18, K3, X31 (added form VPERMI2Q.Z x, x, k, x).
+// p1455_VPERMQ runs VPERMQ $0x4e, Y25, K3, Y18 (added form VPERMQ imm, y, k, y).
 //
 //go:noescape
-func p1455_VPERMI2Q_Z(in *byte, out *byte)
+func p1455_VPERMQ(in *byte, out *byte)
 
-// p1456_VPERMI2Q runs VPERMI2Q Z31, Z31, Z31 (added form VPERMI2Q z, z, z).
+// p1456_VPERMQ runs VPERMQ $0x4e, Z18, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1456_VPERMI2Q(in *byte, out *byte)
+func p1456_VPERMQ(in *byte, out *byte)
 
-// p1457_VPERMB runs VPERMB Z25, Z18, Z31 (added form VPERMB z, z, z).
+// p1457_VPERMQ runs VPERMQ Z25, Z18, Z31 (added form VPERMQ z, z, z).
 //
 //go:noescape
-func p1457_VPERMB(in *byte, out *byte)
+func p1457_VPERMQ(in *byte, out *byte)
 
-// p1458_VPERMB runs VPERMB Z25, Z18, K3, Z31 (added form VPERMB z, z, k, z).
+// p1458_VPERMQ runs VPERMQ Z25, Z18, K3, Z31 (added form VPERMQ z, z, k, z).
 //
 //go:noescape
-func p1458_VPERMB(in *byte, out *byte)
+func p1458_VPERMQ(in *byte, out *byte)
 
-// p1459_VPERMB_Z runs VPERMB.Z Z25, Z18, K3, Z31 (added form VPERMB.Z z, z, k, z).
+// p1459_VPERMQ_Z runs VPERMQ.Z Z25, Z18, K3, Z31 (added form VPERMQ.Z z, z, k, z).
 //
 //go:noescape
-func p1459_VPERMB_Z(in *byte, out *byte)
+func p1459_VPERMQ_Z(in *byte, out *byte)
 
-// p1460_VPERMB runs VPERMB 256(R14), Z25, Z18 (added form VPERMB m, z, z).
+// p1460_VPERMQ runs VPERMQ 256(R14), Z25, Z18 (added form VPERMQ m, z, z).
 //
 //go:noescape
-func p1460_VPERMB(in *byte, out *byte)
+func p1460_VPERMQ(in *byte, out *byte)
 
-// p1461_VPERMB runs VPERMB Y25, Y18, Y31 (added form VPERMB y, y, y).
+// p1461_VPERMQ_BCST runs VPERMQ.BCST 256(R14), Z25, Z18 (added form VPERMQ.BCST m, z, z).
 //
 //go:noescape
-func p1461_VPERMB(in *byte, out *byte)
+func p1461_VPERMQ_BCST(in *byte, out *byte)
 
-// p1462_VPERMB runs VPERMB Y25, Y18, K3, Y31 (added form VPERMB y, y, k, y).
+// p1462_VPERMQ_BCST_Z runs VPERMQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1462_VPERMB(in *byte, out *byte)
+func p1462_VPERMQ_BCST_Z(in *byte, out *byte)
 
-// p1463_VPERMB runs VPERMB X25, X18, X31 (added form VPERMB x, x, x).
+// p1463_VPERMQ runs VPERMQ Y25, Y18, Y31 (added form VPERMQ y, y, y).
 //
 //go:noescape
-func p1463_VPERMB(in *byte, out *byte)
+func p1463_VPERMQ(in *byte, out *byte)
 
-// p1464_VPERMB_Z runs VPERMB.Z X25, X18, K3, X31 (added form VPERMB.Z x, x, k, x).
+// p1464_VPERMQ runs VPERMQ Y25, Y18, K3, Y31 (added form VPERMQ y, y, k, y).
 //
 //go:noescape
-func p1464_VPERMB_Z(in *byte, out *byte)
+func p1464_VPERMQ(in *byte, out *byte)
 
-// p1465_VPERMB runs VPERMB Z31, Z31, Z31 (added form VPERMB z, z, z).
+// p1465_VPERMQ runs VPERMQ Z31, Z31, Z31 (added form VPERMQ z, z, z).
 //
 //go:noescape
-func p1465_VPERMB(in *byte, out *byte)
+func p1465_VPERMQ(in *byte, out *byte)
 
-// p1466_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1466_VPERMD runs VPERMD Z25, Z18, Z31 (added form VPERMD z, z, z).
 //
 //go:noescape
-func p1466_VALIGNQ(in *byte, out *byte)
+func p1466_VPERMD(in *byte, out *byte)
 
-// p1467_VALIGNQ runs VALIGNQ $0x01, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1467_VPERMD runs VPERMD Z25, Z18, K3, Z31 (added form VPERMD z, z, k, z).
 //
 //go:noescape
-func p1467_VALIGNQ(in *byte, out *byte)
+func p1467_VPERMD(in *byte, out *byte)
 
-// p1468_VALIGNQ runs VALIGNQ $0x03, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1468_VPERMD_Z runs VPERMD.Z Z25, Z18, K3, Z31 (added form VPERMD.Z z, z, k, z).
 //
 //go:noescape
-func p1468_VALIGNQ(in *byte, out *byte)
+func p1468_VPERMD_Z(in *byte, out *byte)
 
-// p1469_VALIGNQ runs VALIGNQ $0x07, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1469_VPERMD runs VPERMD 256(R14), Z25, Z18 (added form VPERMD m, z, z).
 //
 //go:noescape
-func p1469_VALIGNQ(in *byte, out *byte)
+func p1469_VPERMD(in *byte, out *byte)
 
-// p1470_VALIGNQ runs VALIGNQ $0x09, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1470_VPERMD_BCST runs VPERMD.BCST 256(R14), Z25, Z18 (added form VPERMD.BCST m, z, z).
 //
 //go:noescape
-func p1470_VALIGNQ(in *byte, out *byte)
+func p1470_VPERMD_BCST(in *byte, out *byte)
 
-// p1471_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ imm, z, z, k, z).
+// p1471_VPERMD_BCST_Z runs VPERMD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMD.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1471_VALIGNQ(in *byte, out *byte)
+func p1471_VPERMD_BCST_Z(in *byte, out *byte)
 
-// p1472_VALIGNQ_Z runs VALIGNQ.Z $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ.Z imm, z, z, k, z).
+// p1472_VPERMD runs VPERMD Y25, Y18, Y31 (added form VPERMD y, y, y).
 //
 //go:noescape
-func p1472_VALIGNQ_Z(in *byte, out *byte)
+func p1472_VPERMD(in *byte, out *byte)
 
-// p1473_VALIGNQ runs VALIGNQ $0x00, 256(R14), Z25, Z18 (added form VALIGNQ imm, m, z, z).
+// p1473_VPERMD runs VPERMD Y25, Y18, K3, Y31 (added form VPERMD y, y, k, y).
 //
 //go:noescape
-func p1473_VALIGNQ(in *byte, out *byte)
+func p1473_VPERMD(in *byte, out *byte)
 
-// p1474_VALIGNQ_BCST runs VALIGNQ.BCST $0x00, 256(R14), Z25, Z18 (added form VALIGNQ.BCST imm, m, z, z).
+// p1474_VPERMD runs VPERMD Z31, Z31, Z31 (added form VPERMD z, z, z).
 //
 //go:noescape
-func p1474_VALIGNQ_BCST(in *byte, out *byte)
+func p1474_VPERMD(in *byte, out *byte)
 
-// p1475_VALIGNQ_BCST_Z runs VALIGNQ.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VALIGNQ.BCST.Z imm, m, z, k, z).
+// p1475_VPERMI2Q runs VPERMI2Q Z25, Z18, Z31 (added form VPERMI2Q z, z, z).
 //
 //go:noescape
-func p1475_VALIGNQ_BCST_Z(in *byte, out *byte)
+func p1475_VPERMI2Q(in *byte, out *byte)
 
-// p1476_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, Y31 (added form VALIGNQ imm, y, y, y).
+// p1476_VPERMI2Q runs VPERMI2Q Z25, Z18, K3, Z31 (added form VPERMI2Q z, z, k, z).
 //
 //go:noescape
-func p1476_VALIGNQ(in *byte, out *byte)
+func p1476_VPERMI2Q(in *byte, out *byte)
 
-// p1477_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, K3, Y31 (added form VALIGNQ imm, y, y, k, y).
+// p1477_VPERMI2Q_Z runs VPERMI2Q.Z Z25, Z18, K3, Z31 (added form VPERMI2Q.Z z, z, k, z).
 //
 //go:noescape
-func p1477_VALIGNQ(in *byte, out *byte)
+func p1477_VPERMI2Q_Z(in *byte, out *byte)
 
-// p1478_VALIGNQ runs VALIGNQ $0x00, X25, X18, X31 (added form VALIGNQ imm, x, x, x).
+// p1478_VPERMI2Q runs VPERMI2Q 256(R14), Z25, Z18 (added form VPERMI2Q m, z, z).
 //
 //go:noescape
-func p1478_VALIGNQ(in *byte, out *byte)
+func p1478_VPERMI2Q(in *byte, out *byte)
 
-// p1479_VALIGNQ_Z runs VALIGNQ.Z $0x00, X25, X18, K3, X31 (added form VALIGNQ.Z imm, x, x, k, x).
+// p1479_VPERMI2Q_BCST runs VPERMI2Q.BCST 256(R14), Z25, Z18 (added form VPERMI2Q.BCST m, z, z).
 //
 //go:noescape
-func p1479_VALIGNQ_Z(in *byte, out *byte)
+func p1479_VPERMI2Q_BCST(in *byte, out *byte)
 
-// p1480_VALIGNQ runs VALIGNQ $0x00, Z31, Z31, Z31 (added form VALIGNQ imm, z, z, z).
+// p1480_VPERMI2Q_BCST_Z runs VPERMI2Q.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMI2Q.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1480_VALIGNQ(in *byte, out *byte)
+func p1480_VPERMI2Q_BCST_Z(in *byte, out *byte)
 
-// p1481_VPBLENDMQ runs VPBLENDMQ Z25, Z18, K3, Z31 (added form VPBLENDMQ z, z, k, z).
+// p1481_VPERMI2Q runs VPERMI2Q Y25, Y18, Y31 (added form VPERMI2Q y, y, y).
 //
 //go:noescape
-func p1481_VPBLENDMQ(in *byte, out *byte)
+func p1481_VPERMI2Q(in *byte, out *byte)
 
-// p1482_VPBLENDMQ runs VPBLENDMQ 264(R14), Z25, K3, Z18 (added form VPBLENDMQ m, z, k, z).
+// p1482_VPERMI2Q runs VPERMI2Q Y25, Y18, K3, Y31 (added form VPERMI2Q y, y, k, y).
 //
 //go:noescape
-func p1482_VPBLENDMQ(in *byte, out *byte)
+func p1482_VPERMI2Q(in *byte, out *byte)
 
-// p1483_VPBLENDMQ_BCST runs VPBLENDMQ.BCST 264(R14), Z25, K3, Z18 (added form VPBLENDMQ.BCST m, z, k, z).
+// p1483_VPERMI2Q runs VPERMI2Q X25, X18, X31 (added form VPERMI2Q x, x, x).
 //
 //go:noescape
-func p1483_VPBLENDMQ_BCST(in *byte, out *byte)
+func p1483_VPERMI2Q(in *byte, out *byte)
 
-// p1484_VPBLENDMQ runs VPBLENDMQ Y25, Y18, K3, Y31 (added form VPBLENDMQ y, y, k, y).
+// p1484_VPERMI2Q_Z runs VPERMI2Q.Z X25, X18, K3, X31 (added form VPERMI2Q.Z x, x, k, x).
 //
 //go:noescape
-func p1484_VPBLENDMQ(in *byte, out *byte)
+func p1484_VPERMI2Q_Z(in *byte, out *byte)
 
-// p1485_VPBLENDMQ runs VPBLENDMQ X25, X18, K3, X31 (added form VPBLENDMQ x, x, k, x).
+// p1485_VPERMI2Q runs VPERMI2Q Z31, Z31, Z31 (added form VPERMI2Q z, z, z).
 //
 //go:noescape
-func p1485_VPBLENDMQ(in *byte, out *byte)
+func p1485_VPERMI2Q(in *byte, out *byte)
 
-// p1486_VPBLENDMQ runs VPBLENDMQ Z31, Z31, K3, Z31 (added form VPBLENDMQ z, z, k, z).
+// p1486_VPERMB runs VPERMB Z25, Z18, Z31 (added form VPERMB z, z, z).
 //
 //go:noescape
-func p1486_VPBLENDMQ(in *byte, out *byte)
+func p1486_VPERMB(in *byte, out *byte)
 
-// p1487_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z25 (added form VBROADCASTI32X4 m, z).
+// p1487_VPERMB runs VPERMB Z25, Z18, K3, Z31 (added form VPERMB z, z, k, z).
 //
 //go:noescape
-func p1487_VBROADCASTI32X4(in *byte, out *byte)
+func p1487_VPERMB(in *byte, out *byte)
 
-// p1488_VBROADCASTI32X4 runs VBROADCASTI32X4 200(R14), K3, Z25 (added form VBROADCASTI32X4 m, k, z).
+// p1488_VPERMB_Z runs VPERMB.Z Z25, Z18, K3, Z31 (added form VPERMB.Z z, z, k, z).
 //
 //go:noescape
-func p1488_VBROADCASTI32X4(in *byte, out *byte)
+func p1488_VPERMB_Z(in *byte, out *byte)
 
-// p1489_VBROADCASTI32X4_Z runs VBROADCASTI32X4.Z 200(R14), K3, Z25 (added form VBROADCASTI32X4.Z m, k, z).
+// p1489_VPERMB runs VPERMB 256(R14), Z25, Z18 (added form VPERMB m, z, z).
 //
 //go:noescape
-func p1489_VBROADCASTI32X4_Z(in *byte, out *byte)
+func p1489_VPERMB(in *byte, out *byte)
 
-// p1490_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y25 (added form VBROADCASTI32X4 m, y).
+// p1490_VPERMB runs VPERMB Y25, Y18, Y31 (added form VPERMB y, y, y).
 //
 //go:noescape
-func p1490_VBROADCASTI32X4(in *byte, out *byte)
+func p1490_VPERMB(in *byte, out *byte)
 
-// p1491_VPBROADCASTQ runs VPBROADCASTQ X25, Z18 (added form VPBROADCASTQ x, z).
+// p1491_VPERMB runs VPERMB Y25, Y18, K3, Y31 (added form VPERMB y, y, k, y).
 //
 //go:noescape
-func p1491_VPBROADCASTQ(in *byte, out *byte)
+func p1491_VPERMB(in *byte, out *byte)
 
-// p1492_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z25 (added form VPBROADCASTQ m, z).
+// p1492_VPERMB runs VPERMB X25, X18, X31 (added form VPERMB x, x, x).
 //
 //go:noescape
-func p1492_VPBROADCASTQ(in *byte, out *byte)
+func p1492_VPERMB(in *byte, out *byte)
 
-// p1493_VPBROADCASTQ runs VPBROADCASTQ SI, Z25 (added form VPBROADCASTQ r, z).
+// p1493_VPERMB_Z runs VPERMB.Z X25, X18, K3, X31 (added form VPERMB.Z x, x, k, x).
 //
 //go:noescape
-func p1493_VPBROADCASTQ(in *byte, out *byte)
+func p1493_VPERMB_Z(in *byte, out *byte)
 
-// p1494_VPBROADCASTQ runs VPBROADCASTQ X25, K3, Z18 (added form VPBROADCASTQ x, k, z).
+// p1494_VPERMB runs VPERMB Z31, Z31, Z31 (added form VPERMB z, z, z).
 //
 //go:noescape
-func p1494_VPBROADCASTQ(in *byte, out *byte)
+func p1494_VPERMB(in *byte, out *byte)
 
-// p1495_VPBROADCASTQ_Z runs VPBROADCASTQ.Z SI, K3, Z25 (added form VPBROADCASTQ.Z r, k, z).
+// p1495_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1495_VPBROADCASTQ_Z(in *byte, out *byte)
+func p1495_VALIGNQ(in *byte, out *byte)
 
-// p1496_VPBROADCASTQ runs VPBROADCASTQ SI, Y25 (added form VPBROADCASTQ r, y).
+// p1496_VALIGNQ runs VALIGNQ $0x01, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1496_VPBROADCASTQ(in *byte, out *byte)
+func p1496_VALIGNQ(in *byte, out *byte)
 
-// p1497_VPBROADCASTQ runs VPBROADCASTQ X25, X18 (added form VPBROADCASTQ x, x).
+// p1497_VALIGNQ runs VALIGNQ $0x03, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1497_VPBROADCASTQ(in *byte, out *byte)
+func p1497_VALIGNQ(in *byte, out *byte)
 
-// p1498_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Y25 (added form VPBROADCASTQ m, y).
+// p1498_VALIGNQ runs VALIGNQ $0x07, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1498_VPBROADCASTQ(in *byte, out *byte)
+func p1498_VALIGNQ(in *byte, out *byte)
 
-// p1499_VPBROADCASTD runs VPBROADCASTD X25, Z18 (added form VPBROADCASTD x, z).
+// p1499_VALIGNQ runs VALIGNQ $0x09, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1499_VPBROADCASTD(in *byte, out *byte)
+func p1499_VALIGNQ(in *byte, out *byte)
 
-// p1500_VPBROADCASTD runs VPBROADCASTD 192(R14), Z25 (added form VPBROADCASTD m, z).
+// p1500_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ imm, z, z, k, z).
 //
 //go:noescape
-func p1500_VPBROADCASTD(in *byte, out *byte)
+func p1500_VALIGNQ(in *byte, out *byte)
 
-// p1501_VPBROADCASTD runs VPBROADCASTD SI, Z25 (added form VPBROADCASTD r, z).
+// p1501_VALIGNQ_Z runs VALIGNQ.Z $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1501_VPBROADCASTD(in *byte, out *byte)
+func p1501_VALIGNQ_Z(in *byte, out *byte)
 
-// p1502_VPBROADCASTD runs VPBROADCASTD X25, K3, Z18 (added form VPBROADCASTD x, k, z).
+// p1502_VALIGNQ runs VALIGNQ $0x00, 256(R14), Z25, Z18 (added form VALIGNQ imm, m, z, z).
 //
 //go:noescape
-func p1502_VPBROADCASTD(in *byte, out *byte)
+func p1502_VALIGNQ(in *byte, out *byte)
 
-// p1503_VPBROADCASTD_Z runs VPBROADCASTD.Z 200(R14), K3, Z25 (added form VPBROADCASTD.Z m, k, z).
+// p1503_VALIGNQ_BCST runs VALIGNQ.BCST $0x00, 256(R14), Z25, Z18 (added form VALIGNQ.BCST imm, m, z, z).
 //
 //go:noescape
-func p1503_VPBROADCASTD_Z(in *byte, out *byte)
+func p1503_VALIGNQ_BCST(in *byte, out *byte)
 
-// p1504_VPBROADCASTD runs VPBROADCASTD SI, Y25 (added form VPBROADCASTD r, y).
+// p1504_VALIGNQ_BCST_Z runs VALIGNQ.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VALIGNQ.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1504_VPBROADCASTD(in *byte, out *byte)
+func p1504_VALIGNQ_BCST_Z(in *byte, out *byte)
 
-// p1505_VPBROADCASTD runs VPBROADCASTD SI, X25 (added form VPBROADCASTD r, x).
+// p1505_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, Y31 (added form VALIGNQ imm, y, y, y).
 //
 //go:noescape
-func p1505_VPBROADCASTD(in *byte, out *byte)
+func p1505_VALIGNQ(in *byte, out *byte)
 
-// p1506_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1506_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, K3, Y31 (added form VALIGNQ imm, y, y, k, y).
 //
 //go:noescape
-func p1506_VINSERTI64X4(in *byte, out *byte)
+func p1506_VALIGNQ(in *byte, out *byte)
 
-// p1507_VINSERTI64X4 runs VINSERTI64X4 $0x01, 256(R14), Z25, Z18 (added form VINSERTI64X4 imm, m, z, z).
+// p1507_VALIGNQ runs VALIGNQ $0x00, X25, X18, X31 (added form VALIGNQ imm, x, x, x).
 //
 //go:noescape
-func p1507_VINSERTI64X4(in *byte, out *byte)
+func p1507_VALIGNQ(in *byte, out *byte)
 
-// p1508_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, K3, Z31 (added form VINSERTI64X4 imm, y, z, k, z).
+// p1508_VALIGNQ_Z runs VALIGNQ.Z $0x00, X25, X18, K3, X31 (added form VALIGNQ.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1508_VINSERTI64X4(in *byte, out *byte)
+func p1508_VALIGNQ_Z(in *byte, out *byte)
 
-// p1509_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1509_VALIGNQ runs VALIGNQ $0x00, Z31, Z31, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1509_VEXTRACTI32X4(in *byte, out *byte)
+func p1509_VALIGNQ(in *byte, out *byte)
 
-// p1510_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, 168(R15) (added form VEXTRACTI32X4 imm, z, m).
+// p1510_VPBLENDMQ runs VPBLENDMQ Z25, Z18, K3, Z31 (added form VPBLENDMQ z, z, k, z).
 //
 //go:noescape
-func p1510_VEXTRACTI32X4(in *byte, out *byte)
+func p1510_VPBLENDMQ(in *byte, out *byte)
 
-// p1511_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, X18 (added form VEXTRACTI32X4 imm, z, k, x).
+// p1511_VPBLENDMQ runs VPBLENDMQ 264(R14), Z25, K3, Z18 (added form VPBLENDMQ m, z, k, z).
 //
 //go:noescape
-func p1511_VEXTRACTI32X4(in *byte, out *byte)
+func p1511_VPBLENDMQ(in *byte, out *byte)
 
-// p1512_VEXTRACTI32X4_Z runs VEXTRACTI32X4.Z $0x01, Z25, K3, X18 (added form VEXTRACTI32X4.Z imm, z, k, x).
+// p1512_VPBLENDMQ_BCST runs VPBLENDMQ.BCST 264(R14), Z25, K3, Z18 (added form VPBLENDMQ.BCST m, z, k, z).
 //
 //go:noescape
-func p1512_VEXTRACTI32X4_Z(in *byte, out *byte)
+func p1512_VPBLENDMQ_BCST(in *byte, out *byte)
 
-// p1513_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, 176(R15) (added form VEXTRACTI32X4 imm, z, k, m).
+// p1513_VPBLENDMQ runs VPBLENDMQ Y25, Y18, K3, Y31 (added form VPBLENDMQ y, y, k, y).
 //
 //go:noescape
-func p1513_VEXTRACTI32X4(in *byte, out *byte)
+func p1513_VPBLENDMQ(in *byte, out *byte)
 
-// p1514_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y25, X18 (added form VEXTRACTI32X4 imm, y, x).
+// p1514_VPBLENDMQ runs VPBLENDMQ X25, X18, K3, X31 (added form VPBLENDMQ x, x, k, x).
 //
 //go:noescape
-func p1514_VEXTRACTI32X4(in *byte, out *byte)
+func p1514_VPBLENDMQ(in *byte, out *byte)
 
-// p1515_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+// p1515_VPBLENDMQ runs VPBLENDMQ Z31, Z31, K3, Z31 (added form VPBLENDMQ z, z, k, z).
 //
 //go:noescape
-func p1515_VMOVDQU8(in *byte, out *byte)
+func p1515_VPBLENDMQ(in *byte, out *byte)
 
-// p1516_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+// p1516_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z25 (added form VBROADCASTI32X4 m, z).
 //
 //go:noescape
-func p1516_VMOVDQU8_Z(in *byte, out *byte)
+func p1516_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1517_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+// p1517_VBROADCASTI32X4 runs VBROADCASTI32X4 200(R14), K3, Z25 (added form VBROADCASTI32X4 m, k, z).
 //
 //go:noescape
-func p1517_VMOVDQU8(in *byte, out *byte)
+func p1517_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1518_VMOVDQU8 runs VMOVDQU8 Z25, K3, Z18 (added form VMOVDQU8 z, k, z).
+// p1518_VBROADCASTI32X4_Z runs VBROADCASTI32X4.Z 200(R14), K3, Z25 (added form VBROADCASTI32X4.Z m, k, z).
 //
 //go:noescape
-func p1518_VMOVDQU8(in *byte, out *byte)
+func p1518_VBROADCASTI32X4_Z(in *byte, out *byte)
 
-// p1519_VMOVDQU8_Z runs VMOVDQU8.Z Z25, K3, Z18 (added form VMOVDQU8.Z z, k, z).
+// p1519_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y25 (added form VBROADCASTI32X4 m, y).
 //
 //go:noescape
-func p1519_VMOVDQU8_Z(in *byte, out *byte)
+func p1519_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1520_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Y25 (added form VMOVDQU8 m, k, y).
+// p1520_VPBROADCASTQ runs VPBROADCASTQ X25, Z18 (added form VPBROADCASTQ x, z).
 //
 //go:noescape
-func p1520_VMOVDQU8(in *byte, out *byte)
+func p1520_VPBROADCASTQ(in *byte, out *byte)
 
-// p1521_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+// p1521_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z25 (added form VPBROADCASTQ m, z).
 //
 //go:noescape
-func p1521_VMOVDQU8(in *byte, out *byte)
+func p1521_VPBROADCASTQ(in *byte, out *byte)
 
-// p1522_VMOVDQU8 runs VMOVDQU8 192(R14), Z25 (added form VMOVDQU8 m, z).
+// p1522_VPBROADCASTQ runs VPBROADCASTQ SI, Z25 (added form VPBROADCASTQ r, z).
 //
 //go:noescape
-func p1522_VMOVDQU8(in *byte, out *byte)
+func p1522_VPBROADCASTQ(in *byte, out *byte)
 
-// p1523_VMOVDQU8 runs VMOVDQU8 Z25, 168(R15) (added form VMOVDQU8 z, m).
+// p1523_VPBROADCASTQ runs VPBROADCASTQ X25, K3, Z18 (added form VPBROADCASTQ x, k, z).
 //
 //go:noescape
-func p1523_VMOVDQU8(in *byte, out *byte)
+func p1523_VPBROADCASTQ(in *byte, out *byte)
 
-// p1524_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+// p1524_VPBROADCASTQ_Z runs VPBROADCASTQ.Z SI, K3, Z25 (added form VPBROADCASTQ.Z r, k, z).
 //
 //go:noescape
-func p1524_VMOVDQU64(in *byte, out *byte)
+func p1524_VPBROADCASTQ_Z(in *byte, out *byte)
 
-// p1525_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Z25 (added form VMOVDQU64.Z m, k, z).
+// p1525_VPBROADCASTQ runs VPBROADCASTQ SI, Y25 (added form VPBROADCASTQ r, y).
 //
 //go:noescape
-func p1525_VMOVDQU64_Z(in *byte, out *byte)
+func p1525_VPBROADCASTQ(in *byte, out *byte)
 
-// p1526_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+// p1526_VPBROADCASTQ runs VPBROADCASTQ X25, X18 (added form VPBROADCASTQ x, x).
 //
 //go:noescape
-func p1526_VMOVDQU64(in *byte, out *byte)
+func p1526_VPBROADCASTQ(in *byte, out *byte)
 
-// p1527_VMOVDQU64 runs VMOVDQU64 Z25, K3, Z18 (added form VMOVDQU64 z, k, z).
+// p1527_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Y25 (added form VPBROADCASTQ m, y).
 //
 //go:noescape
-func p1527_VMOVDQU64(in *byte, out *byte)
+func p1527_VPBROADCASTQ(in *byte, out *byte)
 
-// p1528_VMOVDQU64_Z runs VMOVDQU64.Z Z25, K3, Z18 (added form VMOVDQU64.Z z, k, z).
+// p1528_VPBROADCASTD runs VPBROADCASTD X25, Z18 (added form VPBROADCASTD x, z).
 //
 //go:noescape
-func p1528_VMOVDQU64_Z(in *byte, out *byte)
+func p1528_VPBROADCASTD(in *byte, out *byte)
 
-// p1529_VMOVDQU64 runs VMOVDQU64 192(R14), Z25 (added form VMOVDQU64 m, z).
+// p1529_VPBROADCASTD runs VPBROADCASTD 192(R14), Z25 (added form VPBROADCASTD m, z).
 //
 //go:noescape
-func p1529_VMOVDQU64(in *byte, out *byte)
+func p1529_VPBROADCASTD(in *byte, out *byte)
 
-// p1530_VMOVDQU64 runs VMOVDQU64 Z25, 168(R15) (added form VMOVDQU64 z, m).
+// p1530_VPBROADCASTD runs VPBROADCASTD SI, Z25 (added form VPBROADCASTD r, z).
 //
 //go:noescape
-func p1530_VMOVDQU64(in *byte, out *byte)
+func p1530_VPBROADCASTD(in *byte, out *byte)
 
-// p1531_VMOVDQU64 runs VMOVDQU64 Z25, Z18 (added form VMOVDQU64 z, z).
+// p1531_VPBROADCASTD runs VPBROADCASTD X25, K3, Z18 (added form VPBROADCASTD x, k, z).
 //
 //go:noescape
-func p1531_VMOVDQU64(in *byte, out *byte)
+func p1531_VPBROADCASTD(in *byte, out *byte)
 
-// p1532_VMOVDQU64 runs VMOVDQU64 Y25, K3, 176(R15) (added form VMOVDQU64 y, k, m).
+// p1532_VPBROADCASTD_Z runs VPBROADCASTD.Z 200(R14), K3, Z25 (added form VPBROADCASTD.Z m, k, z).
 //
 //go:noescape
-func p1532_VMOVDQU64(in *byte, out *byte)
+func p1532_VPBROADCASTD_Z(in *byte, out *byte)
 
-// p1533_VMOVDQU64 runs VMOVDQU64 X25, X18 (added form VMOVDQU64 x, x).
+// p1533_VPBROADCASTD runs VPBROADCASTD SI, Y25 (added form VPBROADCASTD r, y).
 //
 //go:noescape
-func p1533_VMOVDQU64(in *byte, out *byte)
+func p1533_VPBROADCASTD(in *byte, out *byte)
 
-// p1534_VPCMPEQB runs VPCMPEQB Z25, Z18, K3 (added form VPCMPEQB z, z, k).
+// p1534_VPBROADCASTD runs VPBROADCASTD SI, X25 (added form VPBROADCASTD r, x).
 //
 //go:noescape
-func p1534_VPCMPEQB(in *byte, out *byte)
+func p1534_VPBROADCASTD(in *byte, out *byte)
 
-// p1535_VPCMPEQB runs VPCMPEQB Z25, Z18, K3, K5 (added form VPCMPEQB z, z, k, k).
+// p1535_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1535_VPCMPEQB(in *byte, out *byte)
+func p1535_VINSERTI64X4(in *byte, out *byte)
 
-// p1536_VPCMPEQB runs VPCMPEQB 200(R14), Z25, K3 (added form VPCMPEQB m, z, k).
+// p1536_VINSERTI64X4 runs VINSERTI64X4 $0x01, 256(R14), Z25, Z18 (added form VINSERTI64X4 imm, m, z, z).
 //
 //go:noescape
-func p1536_VPCMPEQB(in *byte, out *byte)
+func p1536_VINSERTI64X4(in *byte, out *byte)
 
-// p1537_VPCMPEQB runs VPCMPEQB Y25, Y18, K3 (added form VPCMPEQB y, y, k).
+// p1537_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, K3, Z31 (added form VINSERTI64X4 imm, y, z, k, z).
 //
 //go:noescape
-func p1537_VPCMPEQB(in *byte, out *byte)
+func p1537_VINSERTI64X4(in *byte, out *byte)
 
-// p1538_VPCMPEQB runs VPCMPEQB X25, X18, K3 (added form VPCMPEQB x, x, k).
+// p1538_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1538_VPCMPEQB(in *byte, out *byte)
+func p1538_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1539_KMOVQ runs KMOVQ K3, SI (added form KMOVQ k, r).
+// p1539_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, 168(R15) (added form VEXTRACTI32X4 imm, z, m).
 //
 //go:noescape
-func p1539_KMOVQ(in *byte, out *byte)
+func p1539_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1540_KMOVQ runs KMOVQ K3, K5 (added form KMOVQ k, k).
+// p1540_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, X18 (added form VEXTRACTI32X4 imm, z, k, x).
 //
 //go:noescape
-func p1540_KMOVQ(in *byte, out *byte)
+func p1540_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1541_KMOVQ runs KMOVQ 136(R14), K3 (added form KMOVQ m, k).
+// p1541_VEXTRACTI32X4_Z runs VEXTRACTI32X4.Z $0x01, Z25, K3, X18 (added form VEXTRACTI32X4.Z imm, z, k, x).
 //
 //go:noescape
-func p1541_KMOVQ(in *byte, out *byte)
+func p1541_VEXTRACTI32X4_Z(in *byte, out *byte)
 
-// p1542_KMOVQ runs KMOVQ K3, 112(R15) (added form KMOVQ k, m).
+// p1542_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, 176(R15) (added form VEXTRACTI32X4 imm, z, k, m).
 //
 //go:noescape
-func p1542_KMOVQ(in *byte, out *byte)
+func p1542_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1543_KORTESTQ runs KORTESTQ K3, K5 (added form KORTESTQ k, k).
+// p1543_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y25, X18 (added form VEXTRACTI32X4 imm, y, x).
 //
 //go:noescape
-func p1543_KORTESTQ(in *byte, out *byte)
+func p1543_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1544_BZHIQ runs BZHIQ SI, 128(R14), DI (added form BZHIQ r, m, r).
+// p1544_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
 //
 //go:noescape
-func p1544_BZHIQ(in *byte, out *byte)
+func p1544_VMOVDQU8(in *byte, out *byte)
 
-// p1545_SHLXQ runs SHLXQ SI, DI, BX (added form SHLXQ r, r, r).
+// p1545_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
 //
 //go:noescape
-func p1545_SHLXQ(in *byte, out *byte)
+func p1545_VMOVDQU8_Z(in *byte, out *byte)
 
-// p1546_SHLXQ runs SHLXQ SI, 128(R14), DI (added form SHLXQ r, m, r).
+// p1546_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
 //
 //go:noescape
-func p1546_SHLXQ(in *byte, out *byte)
+func p1546_VMOVDQU8(in *byte, out *byte)
 
-// p1547_SHRXQ runs SHRXQ SI, DI, BX (added form SHRXQ r, r, r).
+// p1547_VMOVDQU8 runs VMOVDQU8 Z25, K3, Z18 (added form VMOVDQU8 z, k, z).
 //
 //go:noescape
-func p1547_SHRXQ(in *byte, out *byte)
+func p1547_VMOVDQU8(in *byte, out *byte)
 
-// p1548_SHRXQ runs SHRXQ SI, 128(R14), DI (added form SHRXQ r, m, r).
+// p1548_VMOVDQU8_Z runs VMOVDQU8.Z Z25, K3, Z18 (added form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p1548_SHRXQ(in *byte, out *byte)
+func p1548_VMOVDQU8_Z(in *byte, out *byte)
 
-// p1549_ANDNQ runs ANDNQ SI, DI, BX (added form ANDNQ r, r, r).
+// p1549_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Y25 (added form VMOVDQU8 m, k, y).
 //
 //go:noescape
-func p1549_ANDNQ(in *byte, out *byte)
+func p1549_VMOVDQU8(in *byte, out *byte)
 
-// p1550_ANDNQ runs ANDNQ 128(R14), SI, DI (added form ANDNQ m, r, r).
+// p1550_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
 //
 //go:noescape
-func p1550_ANDNQ(in *byte, out *byte)
+func p1550_VMOVDQU8(in *byte, out *byte)
 
-// p1551_ROLL runs ROLL CL, SI (added form ROLL r8, r).
+// p1551_VMOVDQU8 runs VMOVDQU8 192(R14), Z25 (added form VMOVDQU8 m, z).
 //
 //go:noescape
-func p1551_ROLL(in *byte, out *byte)
+func p1551_VMOVDQU8(in *byte, out *byte)
 
-// p1552_RORL runs RORL CL, SI (added form RORL r8, r).
+// p1552_VMOVDQU8 runs VMOVDQU8 Z25, 168(R15) (added form VMOVDQU8 z, m).
 //
 //go:noescape
-func p1552_RORL(in *byte, out *byte)
+func p1552_VMOVDQU8(in *byte, out *byte)
 
-// p1553_VINSERTI64X4 runs VINSERTI64X4 $0x00, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1553_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
 //
 //go:noescape
-func p1553_VINSERTI64X4(in *byte, out *byte)
+func p1553_VMOVDQU64(in *byte, out *byte)
 
-// p1554_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y31, Z31, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1554_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Z25 (added form VMOVDQU64.Z m, k, z).
 //
 //go:noescape
-func p1554_VINSERTI64X4(in *byte, out *byte)
+func p1554_VMOVDQU64_Z(in *byte, out *byte)
 
-// p1555_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x00, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1555_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
 //
 //go:noescape
-func p1555_VEXTRACTI32X4(in *byte, out *byte)
+func p1555_VMOVDQU64(in *byte, out *byte)
 
-// p1556_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x02, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1556_VMOVDQU64 runs VMOVDQU64 Z25, K3, Z18 (added form VMOVDQU64 z, k, z).
 //
 //go:noescape
-func p1556_VEXTRACTI32X4(in *byte, out *byte)
+func p1556_VMOVDQU64(in *byte, out *byte)
 
-// p1557_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1557_VMOVDQU64_Z runs VMOVDQU64.Z Z25, K3, Z18 (added form VMOVDQU64.Z z, k, z).
 //
 //go:noescape
-func p1557_VEXTRACTI32X4(in *byte, out *byte)
+func p1557_VMOVDQU64_Z(in *byte, out *byte)
 
-// p1558_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z18, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1558_VMOVDQU64 runs VMOVDQU64 192(R14), Z25 (added form VMOVDQU64 m, z).
 //
 //go:noescape
-func p1558_VEXTRACTI32X4(in *byte, out *byte)
+func p1558_VMOVDQU64(in *byte, out *byte)
 
-// p1559_VPBROADCASTQ runs VPBROADCASTQ X18, Z18 (added form VPBROADCASTQ x, z).
+// p1559_VMOVDQU64 runs VMOVDQU64 Z25, 168(R15) (added form VMOVDQU64 z, m).
 //
 //go:noescape
-func p1559_VPBROADCASTQ(in *byte, out *byte)
+func p1559_VMOVDQU64(in *byte, out *byte)
 
-// p1560_VMOVDQU64 runs VMOVDQU64 Z18, Z18 (added form VMOVDQU64 z, z).
+// p1560_VMOVDQU64 runs VMOVDQU64 Z25, Z18 (added form VMOVDQU64 z, z).
 //
 //go:noescape
 func p1560_VMOVDQU64(in *byte, out *byte)
 
-// p1561_VPCMPEQB runs VPCMPEQB Z18, Z18, K3 (added form VPCMPEQB z, z, k).
+// p1561_VMOVDQU64 runs VMOVDQU64 Y25, K3, 176(R15) (added form VMOVDQU64 y, k, m).
 //
 //go:noescape
-func p1561_VPCMPEQB(in *byte, out *byte)
+func p1561_VMOVDQU64(in *byte, out *byte)
 
-// p1562_KORTESTQ runs KORTESTQ K5, K5 (added form KORTESTQ k, k).
+// p1562_VMOVDQU64 runs VMOVDQU64 X25, X18 (added form VMOVDQU64 x, x).
 //
 //go:noescape
-func p1562_KORTESTQ(in *byte, out *byte)
+func p1562_VMOVDQU64(in *byte, out *byte)
 
-// p1563_KMOVQ runs KMOVQ K5, K5 (added form KMOVQ k, k).
+// p1563_VPCMPEQB runs VPCMPEQB Z25, Z18, K3 (added form VPCMPEQB z, z, k).
 //
 //go:noescape
-func p1563_KMOVQ(in *byte, out *byte)
+func p1563_VPCMPEQB(in *byte, out *byte)
 
-// p1564_VPCMPUQ runs VPCMPUQ $0x00, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1564_VPCMPEQB runs VPCMPEQB Z25, Z18, K3, K5 (added form VPCMPEQB z, z, k, k).
 //
 //go:noescape
-func p1564_VPCMPUQ(in *byte, out *byte)
+func p1564_VPCMPEQB(in *byte, out *byte)
 
-// p1565_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1565_VPCMPEQB runs VPCMPEQB 200(R14), Z25, K3 (added form VPCMPEQB m, z, k).
 //
 //go:noescape
-func p1565_VPCMPUQ(in *byte, out *byte)
+func p1565_VPCMPEQB(in *byte, out *byte)
 
-// p1566_VPCMPUQ runs VPCMPUQ $0x02, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1566_VPCMPEQB runs VPCMPEQB Y25, Y18, K3 (added form VPCMPEQB y, y, k).
 //
 //go:noescape
-func p1566_VPCMPUQ(in *byte, out *byte)
+func p1566_VPCMPEQB(in *byte, out *byte)
 
-// p1567_VPCMPUQ runs VPCMPUQ $0x03, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1567_VPCMPEQB runs VPCMPEQB X25, X18, K3 (added form VPCMPEQB x, x, k).
 //
 //go:noescape
-func p1567_VPCMPUQ(in *byte, out *byte)
+func p1567_VPCMPEQB(in *byte, out *byte)
 
-// p1568_VPCMPUQ runs VPCMPUQ $0x04, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1568_KMOVQ runs KMOVQ K3, SI (added form KMOVQ k, r).
 //
 //go:noescape
-func p1568_VPCMPUQ(in *byte, out *byte)
+func p1568_KMOVQ(in *byte, out *byte)
 
-// p1569_VPCMPUQ runs VPCMPUQ $0x05, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1569_KMOVQ runs KMOVQ K3, K5 (added form KMOVQ k, k).
 //
 //go:noescape
-func p1569_VPCMPUQ(in *byte, out *byte)
+func p1569_KMOVQ(in *byte, out *byte)
 
-// p1570_VPCMPUQ runs VPCMPUQ $0x06, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1570_KMOVQ runs KMOVQ 136(R14), K3 (added form KMOVQ m, k).
 //
 //go:noescape
-func p1570_VPCMPUQ(in *byte, out *byte)
+func p1570_KMOVQ(in *byte, out *byte)
 
-// p1571_VPCMPUQ runs VPCMPUQ $0x07, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1571_KMOVQ runs KMOVQ K3, 112(R15) (added form KMOVQ k, m).
 //
 //go:noescape
-func p1571_VPCMPUQ(in *byte, out *byte)
+func p1571_KMOVQ(in *byte, out *byte)
 
-// p1572_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3, K5 (added form VPCMPUQ imm, z, z, k, k).
+// p1572_KORTESTQ runs KORTESTQ K3, K5 (added form KORTESTQ k, k).
 //
 //go:noescape
-func p1572_VPCMPUQ(in *byte, out *byte)
+func p1572_KORTESTQ(in *byte, out *byte)
 
-// p1573_VPCMPUQ runs VPCMPUQ $0x01, 200(R14), Z25, K3 (added form VPCMPUQ imm, m, z, k).
+// p1573_BZHIQ runs BZHIQ SI, 128(R14), DI (added form BZHIQ r, m, r).
 //
 //go:noescape
-func p1573_VPCMPUQ(in *byte, out *byte)
+func p1573_BZHIQ(in *byte, out *byte)
 
-// p1574_VPCMPUQ_BCST runs VPCMPUQ.BCST $0x01, 200(R14), Z25, K3 (added form VPCMPUQ.BCST imm, m, z, k).
+// p1574_SHLXQ runs SHLXQ SI, DI, BX (added form SHLXQ r, r, r).
 //
 //go:noescape
-func p1574_VPCMPUQ_BCST(in *byte, out *byte)
+func p1574_SHLXQ(in *byte, out *byte)
 
-// p1575_VPCMPUQ runs VPCMPUQ $0x01, Y25, Y18, K3 (added form VPCMPUQ imm, y, y, k).
+// p1575_SHLXQ runs SHLXQ SI, 128(R14), DI (added form SHLXQ r, m, r).
 //
 //go:noescape
-func p1575_VPCMPUQ(in *byte, out *byte)
+func p1575_SHLXQ(in *byte, out *byte)
 
-// p1576_VPCMPUQ runs VPCMPUQ $0x01, X25, X18, K3, K5 (added form VPCMPUQ imm, x, x, k, k).
+// p1576_SHRXQ runs SHRXQ SI, DI, BX (added form SHRXQ r, r, r).
 //
 //go:noescape
-func p1576_VPCMPUQ(in *byte, out *byte)
+func p1576_SHRXQ(in *byte, out *byte)
 
-// p1577_VPCMPUQ runs VPCMPUQ $0x05, Z18, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1577_SHRXQ runs SHRXQ SI, 128(R14), DI (added form SHRXQ r, m, r).
 //
 //go:noescape
-func p1577_VPCMPUQ(in *byte, out *byte)
+func p1577_SHRXQ(in *byte, out *byte)
 
-// p1578_SHLXQ runs SHLXQ BX, BX, BX (added form SHLXQ r, r, r).
+// p1578_ANDNQ runs ANDNQ SI, DI, BX (added form ANDNQ r, r, r).
 //
 //go:noescape
-func p1578_SHLXQ(in *byte, out *byte)
+func p1578_ANDNQ(in *byte, out *byte)
 
-// p1579_SHRXQ runs SHRXQ BX, BX, BX (added form SHRXQ r, r, r).
+// p1579_ANDNQ runs ANDNQ 128(R14), SI, DI (added form ANDNQ m, r, r).
 //
 //go:noescape
-func p1579_SHRXQ(in *byte, out *byte)
+func p1579_ANDNQ(in *byte, out *byte)
 
-// p1580_ANDNQ runs ANDNQ BX, BX, BX (added form ANDNQ r, r, r).
+// p1580_ROLL runs ROLL CL, SI (added form ROLL r8, r).
 //
 //go:noescape
-func p1580_ANDNQ(in *byte, out *byte)
+func p1580_ROLL(in *byte, out *byte)
 
-// p1581_ROLL runs ROLL CL, CX (added form ROLL r8, r).
+// p1581_RORL runs RORL CL, SI (added form RORL r8, r).
 //
 //go:noescape
-func p1581_ROLL(in *byte, out *byte)
+func p1581_RORL(in *byte, out *byte)
 
-// p1582_RORL runs RORL CL, CX (added form RORL r8, r).
+// p1582_VINSERTI64X4 runs VINSERTI64X4 $0x00, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1582_RORL(in *byte, out *byte)
+func p1582_VINSERTI64X4(in *byte, out *byte)
 
-// p1583_RORXQ runs RORXQ $0x00, SI, DI (added form RORXQ imm, r, r).
+// p1583_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y31, Z31, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1583_RORXQ(in *byte, out *byte)
+func p1583_VINSERTI64X4(in *byte, out *byte)
 
-// p1584_RORXQ runs RORXQ $0x01, SI, DI (added form RORXQ imm, r, r).
+// p1584_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x00, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1584_RORXQ(in *byte, out *byte)
+func p1584_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1585_RORXQ runs RORXQ $0x0d, SI, DI (added form RORXQ imm, r, r).
+// p1585_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x02, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1585_RORXQ(in *byte, out *byte)
+func p1585_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1586_RORXQ runs RORXQ $0x20, SI, DI (added form RORXQ imm, r, r).
+// p1586_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1586_RORXQ(in *byte, out *byte)
+func p1586_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1587_RORXQ runs RORXQ $0x3f, SI, DI (added form RORXQ imm, r, r).
+// p1587_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z18, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1587_RORXQ(in *byte, out *byte)
+func p1587_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1588_RORXQ runs RORXQ $0x40, SI, DI (added form RORXQ imm, r, r).
+// p1588_VPBROADCASTQ runs VPBROADCASTQ X18, Z18 (added form VPBROADCASTQ x, z).
 //
 //go:noescape
-func p1588_RORXQ(in *byte, out *byte)
+func p1588_VPBROADCASTQ(in *byte, out *byte)
 
-// p1589_RORXQ runs RORXQ $0x11, 128(R14), SI (added form RORXQ imm, m, r).
+// p1589_VMOVDQU64 runs VMOVDQU64 Z18, Z18 (added form VMOVDQU64 z, z).
 //
 //go:noescape
-func p1589_RORXQ(in *byte, out *byte)
+func p1589_VMOVDQU64(in *byte, out *byte)
 
-// p1590_RORXQ runs RORXQ $0x07, DI, DI (added form RORXQ imm, r, r).
+// p1590_VPCMPEQB runs VPCMPEQB Z18, Z18, K3 (added form VPCMPEQB z, z, k).
 //
 //go:noescape
-func p1590_RORXQ(in *byte, out *byte)
+func p1590_VPCMPEQB(in *byte, out *byte)
 
-// p1591_ROLL runs ROLL $0x00, SI (added form ROLL imm, r).
+// p1591_KORTESTQ runs KORTESTQ K5, K5 (added form KORTESTQ k, k).
 //
 //go:noescape
-func p1591_ROLL(in *byte, out *byte)
+func p1591_KORTESTQ(in *byte, out *byte)
 
-// p1592_ROLL runs ROLL $0x01, SI (added form ROLL imm, r).
+// p1592_KMOVQ runs KMOVQ K5, K5 (added form KMOVQ k, k).
 //
 //go:noescape
-func p1592_ROLL(in *byte, out *byte)
+func p1592_KMOVQ(in *byte, out *byte)
 
-// p1593_ROLL runs ROLL $0x07, SI (added form ROLL imm, r).
+// p1593_VPCMPUQ runs VPCMPUQ $0x00, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1593_ROLL(in *byte, out *byte)
+func p1593_VPCMPUQ(in *byte, out *byte)
 
-// p1594_ROLL runs ROLL $0x10, SI (added form ROLL imm, r).
+// p1594_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1594_ROLL(in *byte, out *byte)
+func p1594_VPCMPUQ(in *byte, out *byte)
 
-// p1595_ROLL runs ROLL $0x1f, SI (added form ROLL imm, r).
+// p1595_VPCMPUQ runs VPCMPUQ $0x02, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1595_ROLL(in *byte, out *byte)
+func p1595_VPCMPUQ(in *byte, out *byte)
 
-// p1596_ROLL runs ROLL $0x20, SI (added form ROLL imm, r).
+// p1596_VPCMPUQ runs VPCMPUQ $0x03, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1596_ROLL(in *byte, out *byte)
+func p1596_VPCMPUQ(in *byte, out *byte)
 
-// p1597_RORL runs RORL $0x00, SI (added form RORL imm, r).
+// p1597_VPCMPUQ runs VPCMPUQ $0x04, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1597_RORL(in *byte, out *byte)
+func p1597_VPCMPUQ(in *byte, out *byte)
 
-// p1598_RORL runs RORL $0x01, SI (added form RORL imm, r).
+// p1598_VPCMPUQ runs VPCMPUQ $0x05, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1598_RORL(in *byte, out *byte)
+func p1598_VPCMPUQ(in *byte, out *byte)
 
-// p1599_RORL runs RORL $0x07, SI (added form RORL imm, r).
+// p1599_VPCMPUQ runs VPCMPUQ $0x06, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1599_RORL(in *byte, out *byte)
+func p1599_VPCMPUQ(in *byte, out *byte)
 
-// p1600_RORL runs RORL $0x10, SI (added form RORL imm, r).
+// p1600_VPCMPUQ runs VPCMPUQ $0x07, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1600_RORL(in *byte, out *byte)
+func p1600_VPCMPUQ(in *byte, out *byte)
 
-// p1601_RORL runs RORL $0x1f, SI (added form RORL imm, r).
+// p1601_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3, K5 (added form VPCMPUQ imm, z, z, k, k).
 //
 //go:noescape
-func p1601_RORL(in *byte, out *byte)
+func p1601_VPCMPUQ(in *byte, out *byte)
 
-// p1602_RORL runs RORL $0x21, SI (added form RORL imm, r).
+// p1602_VPCMPUQ runs VPCMPUQ $0x01, 200(R14), Z25, K3 (added form VPCMPUQ imm, m, z, k).
 //
 //go:noescape
-func p1602_RORL(in *byte, out *byte)
+func p1602_VPCMPUQ(in *byte, out *byte)
 
-// p1603_SETCC runs SETCC BL (added form SETCC r8).
+// p1603_VPCMPUQ_BCST runs VPCMPUQ.BCST $0x01, 200(R14), Z25, K3 (added form VPCMPUQ.BCST imm, m, z, k).
 //
 //go:noescape
-func p1603_SETCC(in *byte, out *byte)
+func p1603_VPCMPUQ_BCST(in *byte, out *byte)
 
-// p1604_JCC runs JCC taken (added form JCC label).
+// p1604_VPCMPUQ runs VPCMPUQ $0x01, Y25, Y18, K3 (added form VPCMPUQ imm, y, y, k).
 //
 //go:noescape
-func p1604_JCC(in *byte, out *byte)
+func p1604_VPCMPUQ(in *byte, out *byte)
 
-// p1605_SETCS runs SETCS BL (added form SETCS r8).
+// p1605_VPCMPUQ runs VPCMPUQ $0x01, X25, X18, K3, K5 (added form VPCMPUQ imm, x, x, k, k).
 //
 //go:noescape
-func p1605_SETCS(in *byte, out *byte)
+func p1605_VPCMPUQ(in *byte, out *byte)
 
-// p1606_CMOVQCS runs CMOVQCS SI, DI (added form CMOVQCS r, r).
+// p1606_VPCMPUQ runs VPCMPUQ $0x05, Z18, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1606_CMOVQCS(in *byte, out *byte)
+func p1606_VPCMPUQ(in *byte, out *byte)
 
-// p1607_JCS runs JCS taken (added form JCS label).
+// p1607_SHLXQ runs SHLXQ BX, BX, BX (added form SHLXQ r, r, r).
 //
 //go:noescape
-func p1607_JCS(in *byte, out *byte)
+func p1607_SHLXQ(in *byte, out *byte)
 
-// p1608_JEQ runs JEQ taken (added form JEQ label).
+// p1608_SHRXQ runs SHRXQ BX, BX, BX (added form SHRXQ r, r, r).
 //
 //go:noescape
-func p1608_JEQ(in *byte, out *byte)
+func p1608_SHRXQ(in *byte, out *byte)
 
-// p1609_SETNE runs SETNE BL (added form SETNE r8).
+// p1609_ANDNQ runs ANDNQ BX, BX, BX (added form ANDNQ r, r, r).
 //
 //go:noescape
-func p1609_SETNE(in *byte, out *byte)
+func p1609_ANDNQ(in *byte, out *byte)
 
-// p1610_SETHI runs SETHI BL (added form SETHI r8).
+// p1610_ROLL runs ROLL CL, CX (added form ROLL r8, r).
 //
 //go:noescape
-func p1610_SETHI(in *byte, out *byte)
+func p1610_ROLL(in *byte, out *byte)
 
-// p1611_JHI runs JHI taken (added form JHI label).
+// p1611_RORL runs RORL CL, CX (added form RORL r8, r).
 //
 //go:noescape
-func p1611_JHI(in *byte, out *byte)
+func p1611_RORL(in *byte, out *byte)
 
-// p1612_SETLS runs SETLS BL (added form SETLS r8).
+// p1612_RORXQ runs RORXQ $0x00, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1612_SETLS(in *byte, out *byte)
+func p1612_RORXQ(in *byte, out *byte)
 
-// p1613_CMOVQLS runs CMOVQLS SI, DI (added form CMOVQLS r, r).
+// p1613_RORXQ runs RORXQ $0x01, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1613_CMOVQLS(in *byte, out *byte)
+func p1613_RORXQ(in *byte, out *byte)
 
-// p1614_JLS runs JLS taken (added form JLS label).
+// p1614_RORXQ runs RORXQ $0x0d, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1614_JLS(in *byte, out *byte)
+func p1614_RORXQ(in *byte, out *byte)
 
-// p1615_SETLT runs SETLT BL (added form SETLT r8).
+// p1615_RORXQ runs RORXQ $0x20, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1615_SETLT(in *byte, out *byte)
+func p1615_RORXQ(in *byte, out *byte)
 
-// p1616_JLT runs JLT taken (added form JLT label).
+// p1616_RORXQ runs RORXQ $0x3f, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1616_JLT(in *byte, out *byte)
+func p1616_RORXQ(in *byte, out *byte)
 
-// p1617_SETGE runs SETGE BL (added form SETGE r8).
+// p1617_RORXQ runs RORXQ $0x40, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1617_SETGE(in *byte, out *byte)
+func p1617_RORXQ(in *byte, out *byte)
 
-// p1618_CMOVQGE runs CMOVQGE SI, DI (added form CMOVQGE r, r).
+// p1618_RORXQ runs RORXQ $0x11, 128(R14), SI (added form RORXQ imm, m, r).
 //
 //go:noescape
-func p1618_CMOVQGE(in *byte, out *byte)
+func p1618_RORXQ(in *byte, out *byte)
 
-// p1619_JGE runs JGE taken (added form JGE label).
+// p1619_RORXQ runs RORXQ $0x07, DI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1619_JGE(in *byte, out *byte)
+func p1619_RORXQ(in *byte, out *byte)
 
-// p1620_SETGT runs SETGT BL (added form SETGT r8).
+// p1620_ROLL runs ROLL $0x00, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1620_SETGT(in *byte, out *byte)
+func p1620_ROLL(in *byte, out *byte)
 
-// p1621_CMOVQGT runs CMOVQGT SI, DI (added form CMOVQGT r, r).
+// p1621_ROLL runs ROLL $0x01, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1621_CMOVQGT(in *byte, out *byte)
+func p1621_ROLL(in *byte, out *byte)
 
-// p1622_JGT runs JGT taken (added form JGT label).
+// p1622_ROLL runs ROLL $0x07, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1622_JGT(in *byte, out *byte)
+func p1622_ROLL(in *byte, out *byte)
 
-// p1623_SETLE runs SETLE BL (added form SETLE r8).
+// p1623_ROLL runs ROLL $0x10, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1623_SETLE(in *byte, out *byte)
+func p1623_ROLL(in *byte, out *byte)
 
-// p1624_CMOVQLE runs CMOVQLE SI, DI (added form CMOVQLE r, r).
+// p1624_ROLL runs ROLL $0x1f, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1624_CMOVQLE(in *byte, out *byte)
+func p1624_ROLL(in *byte, out *byte)
 
-// p1625_JLE runs JLE taken (added form JLE label).
+// p1625_ROLL runs ROLL $0x20, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1625_JLE(in *byte, out *byte)
+func p1625_ROLL(in *byte, out *byte)
 
-// p1626_SETMI runs SETMI BL (added form SETMI r8).
+// p1626_RORL runs RORL $0x07, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1626_SETMI(in *byte, out *byte)
+func p1626_RORL(in *byte, out *byte)
 
-// p1627_CMOVQMI runs CMOVQMI SI, DI (added form CMOVQMI r, r).
+// p1627_RORL runs RORL $0x21, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1627_CMOVQMI(in *byte, out *byte)
+func p1627_RORL(in *byte, out *byte)
 
-// p1628_JMI runs JMI taken (added form JMI label).
+// p1628_SETCC runs SETCC BL (added form SETCC r8).
 //
 //go:noescape
-func p1628_JMI(in *byte, out *byte)
+func p1628_SETCC(in *byte, out *byte)
 
-// p1629_SETPL runs SETPL BL (added form SETPL r8).
+// p1629_JCC runs JCC taken (added form JCC label).
 //
 //go:noescape
-func p1629_SETPL(in *byte, out *byte)
+func p1629_JCC(in *byte, out *byte)
 
-// p1630_CMOVQPL runs CMOVQPL SI, DI (added form CMOVQPL r, r).
+// p1630_SETCS runs SETCS BL (added form SETCS r8).
 //
 //go:noescape
-func p1630_CMOVQPL(in *byte, out *byte)
+func p1630_SETCS(in *byte, out *byte)
 
-// p1631_JPL runs JPL taken (added form JPL label).
+// p1631_CMOVQCS runs CMOVQCS SI, DI (added form CMOVQCS r, r).
 //
 //go:noescape
-func p1631_JPL(in *byte, out *byte)
+func p1631_CMOVQCS(in *byte, out *byte)
 
-// p1632_SETOS runs SETOS BL (added form SETOS r8).
+// p1632_JCS runs JCS taken (added form JCS label).
 //
 //go:noescape
-func p1632_SETOS(in *byte, out *byte)
+func p1632_JCS(in *byte, out *byte)
 
-// p1633_CMOVQOS runs CMOVQOS SI, DI (added form CMOVQOS r, r).
+// p1633_JEQ runs JEQ taken (added form JEQ label).
 //
 //go:noescape
-func p1633_CMOVQOS(in *byte, out *byte)
+func p1633_JEQ(in *byte, out *byte)
 
-// p1634_JOS runs JOS taken (added form JOS label).
+// p1634_SETNE runs SETNE BL (added form SETNE r8).
 //
 //go:noescape
-func p1634_JOS(in *byte, out *byte)
+func p1634_SETNE(in *byte, out *byte)
 
-// p1635_SETOC runs SETOC BL (added form SETOC r8).
+// p1635_SETHI runs SETHI BL (added form SETHI r8).
 //
 //go:noescape
-func p1635_SETOC(in *byte, out *byte)
+func p1635_SETHI(in *byte, out *byte)
 
-// p1636_CMOVQOC runs CMOVQOC SI, DI (added form CMOVQOC r, r).
+// p1636_JHI runs JHI taken (added form JHI label).
 //
 //go:noescape
-func p1636_CMOVQOC(in *byte, out *byte)
+func p1636_JHI(in *byte, out *byte)
 
-// p1637_JOC runs JOC taken (added form JOC label).
+// p1637_SETLS runs SETLS BL (added form SETLS r8).
 //
 //go:noescape
-func p1637_JOC(in *byte, out *byte)
+func p1637_SETLS(in *byte, out *byte)
 
-// p1638_SETPS runs SETPS BL (added form SETPS r8).
+// p1638_CMOVQLS runs CMOVQLS SI, DI (added form CMOVQLS r, r).
 //
 //go:noescape
-func p1638_SETPS(in *byte, out *byte)
+func p1638_CMOVQLS(in *byte, out *byte)
 
-// p1639_CMOVQPS runs CMOVQPS SI, DI (added form CMOVQPS r, r).
+// p1639_JLS runs JLS taken (added form JLS label).
 //
 //go:noescape
-func p1639_CMOVQPS(in *byte, out *byte)
+func p1639_JLS(in *byte, out *byte)
 
-// p1640_JPS runs JPS taken (added form JPS label).
+// p1640_SETLT runs SETLT BL (added form SETLT r8).
 //
 //go:noescape
-func p1640_JPS(in *byte, out *byte)
+func p1640_SETLT(in *byte, out *byte)
 
-// p1641_SETPC runs SETPC BL (added form SETPC r8).
+// p1641_JLT runs JLT taken (added form JLT label).
 //
 //go:noescape
-func p1641_SETPC(in *byte, out *byte)
+func p1641_JLT(in *byte, out *byte)
 
-// p1642_CMOVQPC runs CMOVQPC SI, DI (added form CMOVQPC r, r).
+// p1642_SETGE runs SETGE BL (added form SETGE r8).
 //
 //go:noescape
-func p1642_CMOVQPC(in *byte, out *byte)
+func p1642_SETGE(in *byte, out *byte)
 
-// p1643_JPC runs JPC taken (added form JPC label).
+// p1643_CMOVQGE runs CMOVQGE SI, DI (added form CMOVQGE r, r).
 //
 //go:noescape
-func p1643_JPC(in *byte, out *byte)
+func p1643_CMOVQGE(in *byte, out *byte)
 
-// p1644_SHLQ runs SHLQ CL, SI (added form SHLQ r8, r).
+// p1644_JGE runs JGE taken (added form JGE label).
 //
 //go:noescape
-func p1644_SHLQ(in *byte, out *byte)
+func p1644_JGE(in *byte, out *byte)
 
-// p1645_SHRQ runs SHRQ CL, SI (added form SHRQ r8, r).
+// p1645_SETGT runs SETGT BL (added form SETGT r8).
 //
 //go:noescape
-func p1645_SHRQ(in *byte, out *byte)
+func p1645_SETGT(in *byte, out *byte)
 
-// p1646_SARQ runs SARQ CL, SI (added form SARQ r8, r).
+// p1646_CMOVQGT runs CMOVQGT SI, DI (added form CMOVQGT r, r).
 //
 //go:noescape
-func p1646_SARQ(in *byte, out *byte)
+func p1646_CMOVQGT(in *byte, out *byte)
 
-// p1647_SHLL runs SHLL CL, SI (added form SHLL r8, r).
+// p1647_JGT runs JGT taken (added form JGT label).
 //
 //go:noescape
-func p1647_SHLL(in *byte, out *byte)
+func p1647_JGT(in *byte, out *byte)
 
-// p1648_SARL runs SARL CL, SI (added form SARL r8, r).
+// p1648_SETLE runs SETLE BL (added form SETLE r8).
 //
 //go:noescape
-func p1648_SARL(in *byte, out *byte)
+func p1648_SETLE(in *byte, out *byte)
 
-// p1649_SHRW runs SHRW CL, SI (added form SHRW r8, r).
+// p1649_CMOVQLE runs CMOVQLE SI, DI (added form CMOVQLE r, r).
 //
 //go:noescape
-func p1649_SHRW(in *byte, out *byte)
+func p1649_CMOVQLE(in *byte, out *byte)
 
-// p1650_SHLB runs SHLB CL, SI (added form SHLB r8, r).
+// p1650_JLE runs JLE taken (added form JLE label).
 //
 //go:noescape
-func p1650_SHLB(in *byte, out *byte)
+func p1650_JLE(in *byte, out *byte)
 
-// p1651_MULQ runs MULQ 128(R14) (added form MULQ m).
+// p1651_SETMI runs SETMI BL (added form SETMI r8).
 //
 //go:noescape
-func p1651_MULQ(in *byte, out *byte)
+func p1651_SETMI(in *byte, out *byte)
 
-// p1652_NEGQ runs NEGQ 104(R15) (added form NEGQ m).
+// p1652_CMOVQMI runs CMOVQMI SI, DI (added form CMOVQMI r, r).
 //
 //go:noescape
-func p1652_NEGQ(in *byte, out *byte)
+func p1652_CMOVQMI(in *byte, out *byte)
 
-// p1653_NOTQ runs NOTQ SI (added form NOTQ r).
+// p1653_JMI runs JMI taken (added form JMI label).
 //
 //go:noescape
-func p1653_NOTQ(in *byte, out *byte)
+func p1653_JMI(in *byte, out *byte)
 
-// p1654_DECL runs DECL SI (added form DECL r).
+// p1654_SETPL runs SETPL BL (added form SETPL r8).
 //
 //go:noescape
-func p1654_DECL(in *byte, out *byte)
+func p1654_SETPL(in *byte, out *byte)
 
-// p1655_ADCL runs ADCL SI, DI (added form ADCL r, r).
+// p1655_CMOVQPL runs CMOVQPL SI, DI (added form CMOVQPL r, r).
 //
 //go:noescape
-func p1655_ADCL(in *byte, out *byte)
+func p1655_CMOVQPL(in *byte, out *byte)
 
-// p1656_SBBL runs SBBL SI, DI (added form SBBL r, r).
+// p1656_JPL runs JPL taken (added form JPL label).
 //
 //go:noescape
-func p1656_SBBL(in *byte, out *byte)
+func p1656_JPL(in *byte, out *byte)
 
-// p1657_MOVBLZX runs MOVBLZX SI, DI (added form MOVBLZX r, r).
+// p1657_SETOS runs SETOS BL (added form SETOS r8).
 //
 //go:noescape
-func p1657_MOVBLZX(in *byte, out *byte)
+func p1657_SETOS(in *byte, out *byte)
 
-// p1658_MOVWLZX runs MOVWLZX 128(R14), SI (added form MOVWLZX m, r).
+// p1658_CMOVQOS runs CMOVQOS SI, DI (added form CMOVQOS r, r).
 //
 //go:noescape
-func p1658_MOVWLZX(in *byte, out *byte)
+func p1658_CMOVQOS(in *byte, out *byte)
 
-// p1659_MOVLQZX runs MOVLQZX 128(R14), SI (added form MOVLQZX m, r).
+// p1659_JOS runs JOS taken (added form JOS label).
 //
 //go:noescape
-func p1659_MOVLQZX(in *byte, out *byte)
+func p1659_JOS(in *byte, out *byte)
 
-// p1660_SARQ runs SARQ $0x01, SI (added form SARQ imm, r).
+// p1660_SETOC runs SETOC BL (added form SETOC r8).
 //
 //go:noescape
-func p1660_SARQ(in *byte, out *byte)
+func p1660_SETOC(in *byte, out *byte)
 
-// p1661_SARQ runs SARQ $0x07, SI (added form SARQ imm, r).
+// p1661_CMOVQOC runs CMOVQOC SI, DI (added form CMOVQOC r, r).
 //
 //go:noescape
-func p1661_SARQ(in *byte, out *byte)
+func p1661_CMOVQOC(in *byte, out *byte)
 
-// p1662_SARQ runs SARQ $0x3f, SI (added form SARQ imm, r).
+// p1662_JOC runs JOC taken (added form JOC label).
 //
 //go:noescape
-func p1662_SARQ(in *byte, out *byte)
+func p1662_JOC(in *byte, out *byte)
 
-// p1663_SHLL runs SHLL $0x01, SI (added form SHLL imm, r).
+// p1663_SETPS runs SETPS BL (added form SETPS r8).
 //
 //go:noescape
-func p1663_SHLL(in *byte, out *byte)
+func p1663_SETPS(in *byte, out *byte)
 
-// p1664_SHLL runs SHLL $0x05, SI (added form SHLL imm, r).
+// p1664_CMOVQPS runs CMOVQPS SI, DI (added form CMOVQPS r, r).
 //
 //go:noescape
-func p1664_SHLL(in *byte, out *byte)
+func p1664_CMOVQPS(in *byte, out *byte)
 
-// p1665_SHLL runs SHLL $0x1f, SI (added form SHLL imm, r).
+// p1665_JPS runs JPS taken (added form JPS label).
 //
 //go:noescape
-func p1665_SHLL(in *byte, out *byte)
+func p1665_JPS(in *byte, out *byte)
 
-// p1666_SHRB runs SHRB $0x01, SI (added form SHRB imm, r).
+// p1666_SETPC runs SETPC BL (added form SETPC r8).
 //
 //go:noescape
-func p1666_SHRB(in *byte, out *byte)
+func p1666_SETPC(in *byte, out *byte)
 
-// p1667_SHRB runs SHRB $0x03, SI (added form SHRB imm, r).
+// p1667_CMOVQPC runs CMOVQPC SI, DI (added form CMOVQPC r, r).
 //
 //go:noescape
-func p1667_SHRB(in *byte, out *byte)
+func p1667_CMOVQPC(in *byte, out *byte)
 
-// p1668_SHRB runs SHRB $0x07, SI (added form SHRB imm, r).
+// p1668_JPC runs JPC taken (added form JPC label).
 //
 //go:noescape
-func p1668_SHRB(in *byte, out *byte)
+func p1668_JPC(in *byte, out *byte)
 
-// p1669_SHRB runs SHRB $0x09, SI (added form SHRB imm, r).
+// p1669_SHLQ runs SHLQ CL, SI (added form SHLQ r8, r).
 //
 //go:noescape
-func p1669_SHRB(in *byte, out *byte)
+func p1669_SHLQ(in *byte, out *byte)
 
-// p1670_SHLQ runs SHLQ CL, CX (added form SHLQ r8, r).
+// p1670_SHRQ runs SHRQ CL, SI (added form SHRQ r8, r).
 //
 //go:noescape
-func p1670_SHLQ(in *byte, out *byte)
+func p1670_SHRQ(in *byte, out *byte)
 
-// p1671_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+// p1671_SARQ runs SARQ CL, SI (added form SARQ r8, r).
 //
 //go:noescape
-func p1671_VMOVDQU8(in *byte, out *byte)
+func p1671_SARQ(in *byte, out *byte)
 
-// p1672_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+// p1672_SHLL runs SHLL CL, SI (added form SHLL r8, r).
 //
 //go:noescape
-func p1672_VMOVDQU8_Z(in *byte, out *byte)
+func p1672_SHLL(in *byte, out *byte)
 
-// p1673_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+// p1673_SARL runs SARL CL, SI (added form SARL r8, r).
 //
 //go:noescape
-func p1673_VMOVDQU8(in *byte, out *byte)
+func p1673_SARL(in *byte, out *byte)
 
-// p1674_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+// p1674_SHRW runs SHRW CL, SI (added form SHRW r8, r).
 //
 //go:noescape
-func p1674_VMOVDQU8(in *byte, out *byte)
+func p1674_SHRW(in *byte, out *byte)
 
-// p1675_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+// p1675_SHLB runs SHLB CL, SI (added form SHLB r8, r).
 //
 //go:noescape
-func p1675_VMOVDQU64(in *byte, out *byte)
+func p1675_SHLB(in *byte, out *byte)
 
-// p1676_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+// p1676_MULQ runs MULQ 128(R14) (added form MULQ m).
 //
 //go:noescape
-func p1676_VMOVDQU64(in *byte, out *byte)
+func p1676_MULQ(in *byte, out *byte)
 
-// p1677_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Y25 (added form VMOVDQU64.Z m, k, y).
+// p1677_NEGQ runs NEGQ 104(R15) (added form NEGQ m).
 //
 //go:noescape
-func p1677_VMOVDQU64_Z(in *byte, out *byte)
+func p1677_NEGQ(in *byte, out *byte)
+
+// p1678_NOTQ runs NOTQ SI (added form NOTQ r).
+//
+//go:noescape
+func p1678_NOTQ(in *byte, out *byte)
+
+// p1679_DECL runs DECL SI (added form DECL r).
+//
+//go:noescape
+func p1679_DECL(in *byte, out *byte)
+
+// p1680_ADCL runs ADCL SI, DI (added form ADCL r, r).
+//
+//go:noescape
+func p1680_ADCL(in *byte, out *byte)
+
+// p1681_SBBL runs SBBL SI, DI (added form SBBL r, r).
+//
+//go:noescape
+func p1681_SBBL(in *byte, out *byte)
+
+// p1682_MOVBLZX runs MOVBLZX SI, DI (added form MOVBLZX r, r).
+//
+//go:noescape
+func p1682_MOVBLZX(in *byte, out *byte)
+
+// p1683_MOVWLZX runs MOVWLZX 128(R14), SI (added form MOVWLZX m, r).
+//
+//go:noescape
+func p1683_MOVWLZX(in *byte, out *byte)
+
+// p1684_MOVLQZX runs MOVLQZX 128(R14), SI (added form MOVLQZX m, r).
+//
+//go:noescape
+func p1684_MOVLQZX(in *byte, out *byte)
+
+// p1685_SARQ runs SARQ $0x01, SI (added form SARQ imm, r).
+//
+//go:noescape
+func p1685_SARQ(in *byte, out *byte)
+
+// p1686_SARQ runs SARQ $0x07, SI (added form SARQ imm, r).
+//
+//go:noescape
+func p1686_SARQ(in *byte, out *byte)
+
+// p1687_SARQ runs SARQ $0x3f, SI (added form SARQ imm, r).
+//
+//go:noescape
+func p1687_SARQ(in *byte, out *byte)
+
+// p1688_SHLL runs SHLL $0x01, SI (added form SHLL imm, r).
+//
+//go:noescape
+func p1688_SHLL(in *byte, out *byte)
+
+// p1689_SHLL runs SHLL $0x05, SI (added form SHLL imm, r).
+//
+//go:noescape
+func p1689_SHLL(in *byte, out *byte)
+
+// p1690_SHLL runs SHLL $0x1f, SI (added form SHLL imm, r).
+//
+//go:noescape
+func p1690_SHLL(in *byte, out *byte)
+
+// p1691_SHRB runs SHRB $0x01, SI (added form SHRB imm, r).
+//
+//go:noescape
+func p1691_SHRB(in *byte, out *byte)
+
+// p1692_SHRB runs SHRB $0x03, SI (added form SHRB imm, r).
+//
+//go:noescape
+func p1692_SHRB(in *byte, out *byte)
+
+// p1693_SHRB runs SHRB $0x07, SI (added form SHRB imm, r).
+//
+//go:noescape
+func p1693_SHRB(in *byte, out *byte)
+
+// p1694_SHRB runs SHRB $0x09, SI (added form SHRB imm, r).
+//
+//go:noescape
+func p1694_SHRB(in *byte, out *byte)
+
+// p1695_SHLQ runs SHLQ CL, CX (added form SHLQ r8, r).
+//
+//go:noescape
+func p1695_SHLQ(in *byte, out *byte)
+
+// p1696_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+//
+//go:noescape
+func p1696_VMOVDQU8(in *byte, out *byte)
+
+// p1697_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+//
+//go:noescape
+func p1697_VMOVDQU8_Z(in *byte, out *byte)
+
+// p1698_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+//
+//go:noescape
+func p1698_VMOVDQU8(in *byte, out *byte)
+
+// p1699_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+//
+//go:noescape
+func p1699_VMOVDQU8(in *byte, out *byte)
+
+// p1700_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+//
+//go:noescape
+func p1700_VMOVDQU64(in *byte, out *byte)
+
+// p1701_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+//
+//go:noescape
+func p1701_VMOVDQU64(in *byte, out *byte)
+
+// p1702_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Y25 (added form VMOVDQU64.Z m, k, y).
+//
+//go:noescape
+func p1702_VMOVDQU64_Z(in *byte, out *byte)

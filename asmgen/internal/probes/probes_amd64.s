@@ -2109,7 +2109,7 @@ TEXT ·p047_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x08, SI
+	ADDQ $0x06, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2153,7 +2153,7 @@ TEXT ·p048_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x0f, SI
+	ADDQ $0x08, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2197,7 +2197,7 @@ TEXT ·p049_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x10, SI
+	ADDQ $0x0f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2241,7 +2241,7 @@ TEXT ·p050_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x18, SI
+	ADDQ $0x10, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2285,7 +2285,7 @@ TEXT ·p051_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x1f, SI
+	ADDQ $0x18, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2329,7 +2329,7 @@ TEXT ·p052_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x20, SI
+	ADDQ $0x1f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2373,7 +2373,7 @@ TEXT ·p053_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x30, SI
+	ADDQ $0x20, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2417,7 +2417,7 @@ TEXT ·p054_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x3f, SI
+	ADDQ $0x30, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2461,7 +2461,7 @@ TEXT ·p055_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x40, SI
+	ADDQ $0x3f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2505,7 +2505,7 @@ TEXT ·p056_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x7f, SI
+	ADDQ $0x40, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2549,7 +2549,7 @@ TEXT ·p057_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x80, SI
+	ADDQ $0x7f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2593,7 +2593,7 @@ TEXT ·p058_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0xc0, SI
+	ADDQ $0x80, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2637,7 +2637,7 @@ TEXT ·p059_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x00000100, SI
+	ADDQ $0xc0, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2681,7 +2681,7 @@ TEXT ·p060_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x00000140, SI
+	ADDQ $0x00000100, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2725,7 +2725,7 @@ TEXT ·p061_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x00000200, SI
+	ADDQ $0x00000140, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2769,7 +2769,7 @@ TEXT ·p062_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x00000400, SI
+	ADDQ $0x00000200, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2813,7 +2813,7 @@ TEXT ·p063_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x00000800, SI
+	ADDQ $0x00000400, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2857,7 +2857,7 @@ TEXT ·p064_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ $0x7fffffff, SI
+	ADDQ $0x00000800, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2901,7 +2901,7 @@ TEXT ·p065_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ 128(R14), SI
+	ADDQ $0x7fffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2945,7 +2945,7 @@ TEXT ·p066_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ SI, DI
+	ADDQ 128(R14), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -2989,7 +2989,7 @@ TEXT ·p067_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADDQ DI, DI
+	ADDQ SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -3011,34 +3011,29 @@ TEXT ·p067_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p068_ADOXQ(in *byte, out *byte)
-// Requires: ADX
-TEXT ·p068_ADOXQ(SB), NOSPLIT, $0-16
+// func p068_ADDQ(in *byte, out *byte)
+TEXT ·p068_ADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ (R14), AX
 	ADDQ 8(R14), AX
-
-	// OF anew, independent of CF: the carry of flagC + flagD + OF.
-	MOVQ  16(R14), BX
-	ADOXQ 24(R14), BX
-	MOVQ  32(R14), AX
-	MOVQ  40(R14), BX
-	MOVQ  48(R14), CX
-	MOVQ  56(R14), DX
-	MOVQ  64(R14), SI
-	MOVQ  72(R14), DI
-	MOVQ  80(R14), R8
-	MOVQ  88(R14), R9
-	MOVQ  96(R14), R10
-	MOVQ  104(R14), R11
-	MOVQ  112(R14), R12
-	MOVQ  120(R14), R13
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ADOXQ 128(R14), SI
+	ADDQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -3087,7 +3082,7 @@ TEXT ·p069_ADOXQ(SB), NOSPLIT, $0-16
 	MOVQ  120(R14), R13
 
 	// The probed instruction.
-	ADOXQ SI, DI
+	ADOXQ 128(R14), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -3136,6 +3131,55 @@ TEXT ·p070_ADOXQ(SB), NOSPLIT, $0-16
 	MOVQ  120(R14), R13
 
 	// The probed instruction.
+	ADOXQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p071_ADOXQ(in *byte, out *byte)
+// Requires: ADX
+TEXT ·p071_ADOXQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+
+	// OF anew, independent of CF: the carry of flagC + flagD + OF.
+	MOVQ  16(R14), BX
+	ADOXQ 24(R14), BX
+	MOVQ  32(R14), AX
+	MOVQ  40(R14), BX
+	MOVQ  48(R14), CX
+	MOVQ  56(R14), DX
+	MOVQ  64(R14), SI
+	MOVQ  72(R14), DI
+	MOVQ  80(R14), R8
+	MOVQ  88(R14), R9
+	MOVQ  96(R14), R10
+	MOVQ  104(R14), R11
+	MOVQ  112(R14), R12
+	MOVQ  120(R14), R13
+
+	// The probed instruction.
 	ADOXQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -3158,9 +3202,9 @@ TEXT ·p070_ADOXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p071_AESENC(in *byte, out *byte)
+// func p072_AESENC(in *byte, out *byte)
 // Requires: AES, AVX512F
-TEXT ·p071_AESENC(SB), NOSPLIT, $0-16
+TEXT ·p072_AESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3205,9 +3249,9 @@ TEXT ·p071_AESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p072_AESENC(in *byte, out *byte)
+// func p073_AESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p072_AESENC(SB), NOSPLIT, $0-16
+TEXT ·p073_AESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3252,9 +3296,9 @@ TEXT ·p072_AESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p073_AESENC(in *byte, out *byte)
+// func p074_AESENC(in *byte, out *byte)
 // Requires: AES, AVX512F
-TEXT ·p073_AESENC(SB), NOSPLIT, $0-16
+TEXT ·p074_AESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3301,9 +3345,9 @@ TEXT ·p073_AESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p074_AESENC(in *byte, out *byte)
+// func p075_AESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p074_AESENC(SB), NOSPLIT, $0-16
+TEXT ·p075_AESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3350,9 +3394,9 @@ TEXT ·p074_AESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p075_AESENC(in *byte, out *byte)
+// func p076_AESENC(in *byte, out *byte)
 // Requires: AES, AVX512F
-TEXT ·p075_AESENC(SB), NOSPLIT, $0-16
+TEXT ·p076_AESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3397,9 +3441,9 @@ TEXT ·p075_AESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p076_AESENC(in *byte, out *byte)
+// func p077_AESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p076_AESENC(SB), NOSPLIT, $0-16
+TEXT ·p077_AESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3444,9 +3488,9 @@ TEXT ·p076_AESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p077_AESENCLAST(in *byte, out *byte)
+// func p078_AESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX512F
-TEXT ·p077_AESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p078_AESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3491,9 +3535,9 @@ TEXT ·p077_AESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p078_AESENCLAST(in *byte, out *byte)
+// func p079_AESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p078_AESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p079_AESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3538,9 +3582,9 @@ TEXT ·p078_AESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p079_AESENCLAST(in *byte, out *byte)
+// func p080_AESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX512F
-TEXT ·p079_AESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p080_AESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3587,9 +3631,9 @@ TEXT ·p079_AESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p080_AESENCLAST(in *byte, out *byte)
+// func p081_AESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p080_AESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p081_AESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3636,9 +3680,9 @@ TEXT ·p080_AESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p081_AESENCLAST(in *byte, out *byte)
+// func p082_AESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX512F
-TEXT ·p081_AESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p082_AESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3683,9 +3727,9 @@ TEXT ·p081_AESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p082_AESENCLAST(in *byte, out *byte)
+// func p083_AESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p082_AESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p083_AESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -3730,50 +3774,6 @@ TEXT ·p082_AESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p083_ANDQ(in *byte, out *byte)
-TEXT ·p083_ANDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	ANDQ $-2147483648, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
 // func p084_ANDQ(in *byte, out *byte)
 TEXT ·p084_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
@@ -3796,7 +3796,7 @@ TEXT ·p084_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $-128, SI
+	ANDQ $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -3840,7 +3840,7 @@ TEXT ·p085_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $-64, SI
+	ANDQ $-128, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -3884,7 +3884,7 @@ TEXT ·p086_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $-32, SI
+	ANDQ $-64, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -3928,7 +3928,7 @@ TEXT ·p087_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $-16, SI
+	ANDQ $-32, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -3972,7 +3972,7 @@ TEXT ·p088_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $-1, SI
+	ANDQ $-16, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4016,7 +4016,7 @@ TEXT ·p089_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $0x00, SI
+	ANDQ $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4060,7 +4060,7 @@ TEXT ·p090_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $0x01, SI
+	ANDQ $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4104,7 +4104,7 @@ TEXT ·p091_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $0x03, SI
+	ANDQ $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4148,7 +4148,7 @@ TEXT ·p092_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $0x04, SI
+	ANDQ $0x03, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4192,7 +4192,7 @@ TEXT ·p093_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $0x0f, SI
+	ANDQ $0x04, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4236,7 +4236,7 @@ TEXT ·p094_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $0x7f, SI
+	ANDQ $0x0f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4280,7 +4280,7 @@ TEXT ·p095_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $0x03ffffff, SI
+	ANDQ $0x7f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4324,7 +4324,7 @@ TEXT ·p096_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ $0x7fffffff, SI
+	ANDQ $0x03ffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4368,7 +4368,7 @@ TEXT ·p097_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDQ SI, DI
+	ANDQ $0x7fffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4412,6 +4412,50 @@ TEXT ·p098_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	ANDQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p099_ANDQ(in *byte, out *byte)
+TEXT ·p099_ANDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	ANDQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -4434,8 +4478,8 @@ TEXT ·p098_ANDQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p099_BSWAPL(in *byte, out *byte)
-TEXT ·p099_BSWAPL(SB), NOSPLIT, $0-16
+// func p100_BSWAPL(in *byte, out *byte)
+TEXT ·p100_BSWAPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4478,8 +4522,8 @@ TEXT ·p099_BSWAPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p100_BSWAPQ(in *byte, out *byte)
-TEXT ·p100_BSWAPQ(SB), NOSPLIT, $0-16
+// func p101_BSWAPQ(in *byte, out *byte)
+TEXT ·p101_BSWAPQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4501,51 +4545,6 @@ TEXT ·p100_BSWAPQ(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	BSWAPQ SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p101_BZHIQ(in *byte, out *byte)
-// Requires: BMI2
-TEXT ·p101_BZHIQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	BZHIQ SI, DI, BX
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4590,7 +4589,7 @@ TEXT ·p102_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	BZHIQ BX, BX, BX
+	BZHIQ SI, DI, BX
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4612,9 +4611,9 @@ TEXT ·p102_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p103_CMOVQCC(in *byte, out *byte)
-// Requires: CMOV
-TEXT ·p103_CMOVQCC(SB), NOSPLIT, $0-16
+// func p103_BZHIQ(in *byte, out *byte)
+// Requires: BMI2
+TEXT ·p103_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4635,7 +4634,7 @@ TEXT ·p103_CMOVQCC(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMOVQCC SI, DI
+	BZHIQ BX, BX, BX
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4680,7 +4679,7 @@ TEXT ·p104_CMOVQCC(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMOVQCC DI, DI
+	CMOVQCC SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4702,9 +4701,9 @@ TEXT ·p104_CMOVQCC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p105_CMOVQEQ(in *byte, out *byte)
+// func p105_CMOVQCC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p105_CMOVQEQ(SB), NOSPLIT, $0-16
+TEXT ·p105_CMOVQCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4725,7 +4724,7 @@ TEXT ·p105_CMOVQEQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMOVQEQ SI, DI
+	CMOVQCC DI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4770,7 +4769,7 @@ TEXT ·p106_CMOVQEQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMOVQEQ DI, DI
+	CMOVQEQ SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4792,9 +4791,9 @@ TEXT ·p106_CMOVQEQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p107_CMOVQHI(in *byte, out *byte)
+// func p107_CMOVQEQ(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p107_CMOVQHI(SB), NOSPLIT, $0-16
+TEXT ·p107_CMOVQEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4815,7 +4814,7 @@ TEXT ·p107_CMOVQHI(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMOVQHI SI, DI
+	CMOVQEQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4860,7 +4859,7 @@ TEXT ·p108_CMOVQHI(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMOVQHI DI, DI
+	CMOVQHI SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4882,9 +4881,9 @@ TEXT ·p108_CMOVQHI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p109_CMOVQLT(in *byte, out *byte)
+// func p109_CMOVQHI(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p109_CMOVQLT(SB), NOSPLIT, $0-16
+TEXT ·p109_CMOVQHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4905,7 +4904,7 @@ TEXT ·p109_CMOVQLT(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMOVQLT SI, DI
+	CMOVQHI DI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4950,7 +4949,7 @@ TEXT ·p110_CMOVQLT(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMOVQLT DI, DI
+	CMOVQLT SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -4972,9 +4971,9 @@ TEXT ·p110_CMOVQLT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p111_CMOVQNE(in *byte, out *byte)
+// func p111_CMOVQLT(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p111_CMOVQNE(SB), NOSPLIT, $0-16
+TEXT ·p111_CMOVQLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -4995,7 +4994,7 @@ TEXT ·p111_CMOVQNE(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMOVQNE SI, DI
+	CMOVQLT DI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5040,7 +5039,7 @@ TEXT ·p112_CMOVQNE(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMOVQNE DI, DI
+	CMOVQNE SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5062,8 +5061,9 @@ TEXT ·p112_CMOVQNE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p113_CMPL(in *byte, out *byte)
-TEXT ·p113_CMPL(SB), NOSPLIT, $0-16
+// func p113_CMOVQNE(in *byte, out *byte)
+// Requires: CMOV
+TEXT ·p113_CMOVQNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -5084,7 +5084,7 @@ TEXT ·p113_CMPL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPL SI, $-2147483648
+	CMOVQNE DI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5128,7 +5128,7 @@ TEXT ·p114_CMPL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPL SI, $-1
+	CMPL SI, $-2147483648
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5172,7 +5172,7 @@ TEXT ·p115_CMPL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPL SI, $0x00
+	CMPL SI, $-1
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5216,7 +5216,7 @@ TEXT ·p116_CMPL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPL SI, $0x01
+	CMPL SI, $0x00
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5260,7 +5260,7 @@ TEXT ·p117_CMPL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPL SI, $0x0000ffff
+	CMPL SI, $0x01
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5304,7 +5304,7 @@ TEXT ·p118_CMPL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPL SI, $0x7fffffff
+	CMPL SI, $0x0000ffff
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5326,8 +5326,8 @@ TEXT ·p118_CMPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p119_CMPQ(in *byte, out *byte)
-TEXT ·p119_CMPQ(SB), NOSPLIT, $0-16
+// func p119_CMPL(in *byte, out *byte)
+TEXT ·p119_CMPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -5348,7 +5348,7 @@ TEXT ·p119_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $-2147483648
+	CMPL SI, $0x7fffffff
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5392,7 +5392,7 @@ TEXT ·p120_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $-128
+	CMPQ 128(R14), $-2147483648
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5436,7 +5436,7 @@ TEXT ·p121_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $-1
+	CMPQ 128(R14), $-128
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5480,7 +5480,7 @@ TEXT ·p122_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x00
+	CMPQ 128(R14), $-1
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5524,7 +5524,7 @@ TEXT ·p123_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x01
+	CMPQ 128(R14), $0x00
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5568,7 +5568,7 @@ TEXT ·p124_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x7f
+	CMPQ 128(R14), $0x01
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5612,7 +5612,7 @@ TEXT ·p125_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x00000200
+	CMPQ 128(R14), $0x7f
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5656,7 +5656,7 @@ TEXT ·p126_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x000003c0
+	CMPQ 128(R14), $0x00000200
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5700,7 +5700,7 @@ TEXT ·p127_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x00000400
+	CMPQ 128(R14), $0x000003c0
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5744,7 +5744,7 @@ TEXT ·p128_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x00000800
+	CMPQ 128(R14), $0x00000400
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5788,7 +5788,7 @@ TEXT ·p129_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x7fffffff
+	CMPQ 128(R14), $0x00000800
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5832,7 +5832,7 @@ TEXT ·p130_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $-2147483648
+	CMPQ 128(R14), $0x7fffffff
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5876,7 +5876,7 @@ TEXT ·p131_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $-128
+	CMPQ SI, $-2147483648
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5920,7 +5920,7 @@ TEXT ·p132_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $-1
+	CMPQ SI, $-128
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5964,7 +5964,7 @@ TEXT ·p133_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00
+	CMPQ SI, $-1
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6008,7 +6008,7 @@ TEXT ·p134_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x01
+	CMPQ SI, $0x00
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6052,7 +6052,7 @@ TEXT ·p135_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x02
+	CMPQ SI, $0x01
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6096,7 +6096,7 @@ TEXT ·p136_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x04
+	CMPQ SI, $0x02
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6140,7 +6140,7 @@ TEXT ·p137_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x08
+	CMPQ SI, $0x04
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6184,7 +6184,7 @@ TEXT ·p138_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x0a
+	CMPQ SI, $0x08
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6228,7 +6228,7 @@ TEXT ·p139_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x0c
+	CMPQ SI, $0x0a
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6272,7 +6272,7 @@ TEXT ·p140_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x10
+	CMPQ SI, $0x0c
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6316,7 +6316,7 @@ TEXT ·p141_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x13
+	CMPQ SI, $0x10
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6360,7 +6360,7 @@ TEXT ·p142_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x1d
+	CMPQ SI, $0x13
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6404,7 +6404,7 @@ TEXT ·p143_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x20
+	CMPQ SI, $0x18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6448,7 +6448,7 @@ TEXT ·p144_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x27
+	CMPQ SI, $0x1d
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6492,7 +6492,7 @@ TEXT ·p145_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x3f
+	CMPQ SI, $0x20
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6536,7 +6536,7 @@ TEXT ·p146_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x40
+	CMPQ SI, $0x27
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6580,7 +6580,7 @@ TEXT ·p147_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x50
+	CMPQ SI, $0x3f
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6624,7 +6624,7 @@ TEXT ·p148_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x7f
+	CMPQ SI, $0x40
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6668,7 +6668,7 @@ TEXT ·p149_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x80
+	CMPQ SI, $0x50
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6712,7 +6712,7 @@ TEXT ·p150_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0xc0
+	CMPQ SI, $0x7f
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6756,7 +6756,7 @@ TEXT ·p151_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000100
+	CMPQ SI, $0x80
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6800,7 +6800,7 @@ TEXT ·p152_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000140
+	CMPQ SI, $0xc0
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6844,7 +6844,7 @@ TEXT ·p153_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000180
+	CMPQ SI, $0x00000100
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6888,7 +6888,7 @@ TEXT ·p154_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x000001c0
+	CMPQ SI, $0x00000140
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6932,7 +6932,7 @@ TEXT ·p155_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000200
+	CMPQ SI, $0x00000180
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6976,7 +6976,7 @@ TEXT ·p156_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000240
+	CMPQ SI, $0x000001c0
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7020,7 +7020,7 @@ TEXT ·p157_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000280
+	CMPQ SI, $0x00000200
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7064,7 +7064,7 @@ TEXT ·p158_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x000002c0
+	CMPQ SI, $0x00000240
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7108,7 +7108,7 @@ TEXT ·p159_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000300
+	CMPQ SI, $0x00000280
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7152,7 +7152,7 @@ TEXT ·p160_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000340
+	CMPQ SI, $0x000002c0
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7196,7 +7196,7 @@ TEXT ·p161_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000380
+	CMPQ SI, $0x00000300
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7240,7 +7240,7 @@ TEXT ·p162_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000400
+	CMPQ SI, $0x00000340
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7284,7 +7284,7 @@ TEXT ·p163_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000800
+	CMPQ SI, $0x00000380
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7328,7 +7328,7 @@ TEXT ·p164_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x7fffffff
+	CMPQ SI, $0x00000400
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7372,7 +7372,7 @@ TEXT ·p165_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, DI
+	CMPQ SI, $0x00000800
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7416,6 +7416,94 @@ TEXT ·p166_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	CMPQ SI, $0x7fffffff
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p167_CMPQ(in *byte, out *byte)
+TEXT ·p167_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	CMPQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p168_CMPQ(in *byte, out *byte)
+TEXT ·p168_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	CMPQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -7438,8 +7526,8 @@ TEXT ·p166_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p167_DECQ(in *byte, out *byte)
-TEXT ·p167_DECQ(SB), NOSPLIT, $0-16
+// func p169_DECQ(in *byte, out *byte)
+TEXT ·p169_DECQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7461,94 +7549,6 @@ TEXT ·p167_DECQ(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	DECQ SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p168_IMULQ(in *byte, out *byte)
-TEXT ·p168_IMULQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	IMULQ 128(R14), SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p169_IMULQ(in *byte, out *byte)
-TEXT ·p169_IMULQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	IMULQ SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7592,6 +7592,94 @@ TEXT ·p170_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	IMULQ 128(R14), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p171_IMULQ(in *byte, out *byte)
+TEXT ·p171_IMULQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	IMULQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p172_IMULQ(in *byte, out *byte)
+TEXT ·p172_IMULQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	IMULQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -7614,8 +7702,8 @@ TEXT ·p170_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p171_INCQ(in *byte, out *byte)
-TEXT ·p171_INCQ(SB), NOSPLIT, $0-16
+// func p173_INCQ(in *byte, out *byte)
+TEXT ·p173_INCQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7658,8 +7746,8 @@ TEXT ·p171_INCQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p172_JA(in *byte, out *byte)
-TEXT ·p172_JA(SB), NOSPLIT, $0-16
+// func p174_JA(in *byte, out *byte)
+TEXT ·p174_JA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7708,8 +7796,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p173_JAE(in *byte, out *byte)
-TEXT ·p173_JAE(SB), NOSPLIT, $0-16
+// func p175_JAE(in *byte, out *byte)
+TEXT ·p175_JAE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7758,8 +7846,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p174_JB(in *byte, out *byte)
-TEXT ·p174_JB(SB), NOSPLIT, $0-16
+// func p176_JB(in *byte, out *byte)
+TEXT ·p176_JB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7808,8 +7896,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p175_JBE(in *byte, out *byte)
-TEXT ·p175_JBE(SB), NOSPLIT, $0-16
+// func p177_JBE(in *byte, out *byte)
+TEXT ·p177_JBE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7858,8 +7946,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p176_JE(in *byte, out *byte)
-TEXT ·p176_JE(SB), NOSPLIT, $0-16
+// func p178_JE(in *byte, out *byte)
+TEXT ·p178_JE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7908,8 +7996,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p177_JMP(in *byte, out *byte)
-TEXT ·p177_JMP(SB), NOSPLIT, $0-16
+// func p179_JMP(in *byte, out *byte)
+TEXT ·p179_JMP(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7954,8 +8042,8 @@ skip:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p178_JNE(in *byte, out *byte)
-TEXT ·p178_JNE(SB), NOSPLIT, $0-16
+// func p180_JNE(in *byte, out *byte)
+TEXT ·p180_JNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8004,8 +8092,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p179_JNZ(in *byte, out *byte)
-TEXT ·p179_JNZ(SB), NOSPLIT, $0-16
+// func p181_JNZ(in *byte, out *byte)
+TEXT ·p181_JNZ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8054,8 +8142,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p180_JZ(in *byte, out *byte)
-TEXT ·p180_JZ(SB), NOSPLIT, $0-16
+// func p182_JZ(in *byte, out *byte)
+TEXT ·p182_JZ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8104,9 +8192,9 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p181_KMOVQ(in *byte, out *byte)
+// func p183_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p181_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p183_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8151,9 +8239,9 @@ TEXT ·p181_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p182_KMOVW(in *byte, out *byte)
+// func p184_KMOVW(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p182_KMOVW(SB), NOSPLIT, $0-16
+TEXT ·p184_KMOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8198,9 +8286,9 @@ TEXT ·p182_KMOVW(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p183_KMOVW(in *byte, out *byte)
+// func p185_KMOVW(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p183_KMOVW(SB), NOSPLIT, $0-16
+TEXT ·p185_KMOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8245,9 +8333,9 @@ TEXT ·p183_KMOVW(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p184_KXORW(in *byte, out *byte)
+// func p186_KXORW(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p184_KXORW(SB), NOSPLIT, $0-16
+TEXT ·p186_KXORW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8296,9 +8384,9 @@ TEXT ·p184_KXORW(SB), NOSPLIT, $0-16
 	KMOVQ K6, 120(R15)
 	RET
 
-// func p185_KXORW(in *byte, out *byte)
+// func p187_KXORW(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p185_KXORW(SB), NOSPLIT, $0-16
+TEXT ·p187_KXORW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8343,94 +8431,6 @@ TEXT ·p185_KXORW(SB), NOSPLIT, $0-16
 	KMOVQ K6, 104(R15)
 	RET
 
-// func p186_LEAL(in *byte, out *byte)
-TEXT ·p186_LEAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	LEAL 16(SI), SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p187_LEAL(in *byte, out *byte)
-TEXT ·p187_LEAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	LEAL -8(SI)(DI*1), SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
 // func p188_LEAL(in *byte, out *byte)
 TEXT ·p188_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
@@ -8453,7 +8453,7 @@ TEXT ·p188_LEAL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	LEAL 2147483647(SI)(DI*2), SI
+	LEAL 16(SI), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8497,7 +8497,7 @@ TEXT ·p189_LEAL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	LEAL -2147483648(SI)(DI*4), SI
+	LEAL -8(SI)(DI*1), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8541,7 +8541,7 @@ TEXT ·p190_LEAL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	LEAL 3(SI)(DI*8), SI
+	LEAL 2147483647(SI)(DI*2), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8585,95 +8585,95 @@ TEXT ·p191_LEAL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	LEAL -2147483648(SI)(DI*4), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p192_LEAL(in *byte, out *byte)
+TEXT ·p192_LEAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	LEAL 3(SI)(DI*8), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p193_LEAL(in *byte, out *byte)
+TEXT ·p193_LEAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	LEAL -1(BX)(BX*8), SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p192_LEAQ(in *byte, out *byte)
-TEXT ·p192_LEAQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	LEAQ 16(SI), SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p193_LEAQ(in *byte, out *byte)
-TEXT ·p193_LEAQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	LEAQ -8(SI)(DI*1), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8717,7 +8717,7 @@ TEXT ·p194_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	LEAQ 2147483647(SI)(DI*2), SI
+	LEAQ 16(SI), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8761,7 +8761,7 @@ TEXT ·p195_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	LEAQ -2147483648(SI)(DI*4), SI
+	LEAQ -8(SI)(DI*1), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8805,7 +8805,7 @@ TEXT ·p196_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	LEAQ 3(SI)(DI*8), SI
+	LEAQ 2147483647(SI)(DI*2), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8849,95 +8849,95 @@ TEXT ·p197_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	LEAQ -2147483648(SI)(DI*4), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p198_LEAQ(in *byte, out *byte)
+TEXT ·p198_LEAQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	LEAQ 3(SI)(DI*8), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p199_LEAQ(in *byte, out *byte)
+TEXT ·p199_LEAQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	LEAQ -1(BX)(BX*8), SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p198_MOVB(in *byte, out *byte)
-TEXT ·p198_MOVB(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVB 128(R14), SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p199_MOVB(in *byte, out *byte)
-TEXT ·p199_MOVB(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVB SI, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8981,6 +8981,94 @@ TEXT ·p200_MOVB(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	MOVB 128(R14), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p201_MOVB(in *byte, out *byte)
+TEXT ·p201_MOVB(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVB SI, 104(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p202_MOVB(in *byte, out *byte)
+TEXT ·p202_MOVB(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	MOVB BL, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
@@ -9003,8 +9091,8 @@ TEXT ·p200_MOVB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p201_MOVBQZX(in *byte, out *byte)
-TEXT ·p201_MOVBQZX(SB), NOSPLIT, $0-16
+// func p203_MOVBQZX(in *byte, out *byte)
+TEXT ·p203_MOVBQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9047,9 +9135,9 @@ TEXT ·p201_MOVBQZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p202_MOVHPS(in *byte, out *byte)
+// func p204_MOVHPS(in *byte, out *byte)
 // Requires: AVX512F, SSE
-TEXT ·p202_MOVHPS(SB), NOSPLIT, $0-16
+TEXT ·p204_MOVHPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9094,9 +9182,9 @@ TEXT ·p202_MOVHPS(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p203_MOVHPS(in *byte, out *byte)
+// func p205_MOVHPS(in *byte, out *byte)
 // Requires: AVX, SSE
-TEXT ·p203_MOVHPS(SB), NOSPLIT, $0-16
+TEXT ·p205_MOVHPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9141,94 +9229,6 @@ TEXT ·p203_MOVHPS(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p204_MOVL(in *byte, out *byte)
-TEXT ·p204_MOVL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVL $0x00000000, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p205_MOVL(in *byte, out *byte)
-TEXT ·p205_MOVL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVL $0x00000001, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
 // func p206_MOVL(in *byte, out *byte)
 TEXT ·p206_MOVL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
@@ -9251,7 +9251,7 @@ TEXT ·p206_MOVL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVL $0x7fffffff, SI
+	MOVL $0x00000000, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9295,7 +9295,7 @@ TEXT ·p207_MOVL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVL $0x80000000, SI
+	MOVL $0x00000001, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9339,7 +9339,7 @@ TEXT ·p208_MOVL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVL $0xffffffff, SI
+	MOVL $0x7fffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9383,7 +9383,7 @@ TEXT ·p209_MOVL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVL 128(R14), SI
+	MOVL $0x80000000, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9427,6 +9427,94 @@ TEXT ·p210_MOVL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	MOVL $0xffffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p211_MOVL(in *byte, out *byte)
+TEXT ·p211_MOVL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVL 128(R14), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p212_MOVL(in *byte, out *byte)
+TEXT ·p212_MOVL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	MOVL SI, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
@@ -9449,9 +9537,97 @@ TEXT ·p210_MOVL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p211_MOVOU(in *byte, out *byte)
+// func p213_MOVL(in *byte, out *byte)
+TEXT ·p213_MOVL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVL SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p214_MOVL(in *byte, out *byte)
+TEXT ·p214_MOVL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVL DI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p215_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p211_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p215_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9496,9 +9672,9 @@ TEXT ·p211_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p212_MOVOU(in *byte, out *byte)
+// func p216_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p212_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p216_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9543,9 +9719,9 @@ TEXT ·p212_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p213_MOVOU(in *byte, out *byte)
+// func p217_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p213_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p217_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9590,9 +9766,9 @@ TEXT ·p213_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p214_MOVOU(in *byte, out *byte)
+// func p218_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p214_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p218_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9637,9 +9813,9 @@ TEXT ·p214_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p215_MOVOU(in *byte, out *byte)
+// func p219_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p215_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p219_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9686,9 +9862,9 @@ TEXT ·p215_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p216_MOVOU(in *byte, out *byte)
+// func p220_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p216_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p220_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9735,9 +9911,9 @@ TEXT ·p216_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p217_MOVOU(in *byte, out *byte)
+// func p221_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p217_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p221_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9782,9 +9958,9 @@ TEXT ·p217_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p218_MOVOU(in *byte, out *byte)
+// func p222_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p218_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p222_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9829,182 +10005,6 @@ TEXT ·p218_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p219_MOVQ(in *byte, out *byte)
-TEXT ·p219_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x8000000000000000, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p220_MOVQ(in *byte, out *byte)
-TEXT ·p220_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $-2147483648, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p221_MOVQ(in *byte, out *byte)
-TEXT ·p221_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $-1, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p222_MOVQ(in *byte, out *byte)
-TEXT ·p222_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x00000000, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
 // func p223_MOVQ(in *byte, out *byte)
 TEXT ·p223_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
@@ -10027,7 +10027,7 @@ TEXT ·p223_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000001, SI
+	MOVQ $0x8000000000000000, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10071,7 +10071,7 @@ TEXT ·p224_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000007, SI
+	MOVQ $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10115,7 +10115,7 @@ TEXT ·p225_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000008, SI
+	MOVQ $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10159,7 +10159,7 @@ TEXT ·p226_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000000a, SI
+	MOVQ $0x00000000, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10203,7 +10203,7 @@ TEXT ·p227_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000000c, SI
+	MOVQ $0x00000001, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10247,7 +10247,7 @@ TEXT ·p228_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000000f, SI
+	MOVQ $0x00000007, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10291,7 +10291,7 @@ TEXT ·p229_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000010, SI
+	MOVQ $0x00000008, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10335,7 +10335,7 @@ TEXT ·p230_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000017, SI
+	MOVQ $0x0000000a, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10379,7 +10379,7 @@ TEXT ·p231_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000018, SI
+	MOVQ $0x0000000c, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10423,7 +10423,7 @@ TEXT ·p232_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000001f, SI
+	MOVQ $0x0000000f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10467,7 +10467,7 @@ TEXT ·p233_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000020, SI
+	MOVQ $0x00000010, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10511,7 +10511,7 @@ TEXT ·p234_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000002f, SI
+	MOVQ $0x00000017, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10555,7 +10555,7 @@ TEXT ·p235_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000030, SI
+	MOVQ $0x00000018, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10599,7 +10599,7 @@ TEXT ·p236_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000003f, SI
+	MOVQ $0x0000001f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10643,7 +10643,7 @@ TEXT ·p237_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000040, SI
+	MOVQ $0x00000020, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10687,7 +10687,7 @@ TEXT ·p238_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000007f, SI
+	MOVQ $0x0000002f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10731,7 +10731,7 @@ TEXT ·p239_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000080, SI
+	MOVQ $0x00000030, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10775,7 +10775,7 @@ TEXT ·p240_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x000001c0, SI
+	MOVQ $0x0000003f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10819,7 +10819,7 @@ TEXT ·p241_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000200, SI
+	MOVQ $0x00000040, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10863,7 +10863,7 @@ TEXT ·p242_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000400, SI
+	MOVQ $0x0000007f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10907,7 +10907,7 @@ TEXT ·p243_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x000007c0, SI
+	MOVQ $0x00000080, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10951,7 +10951,7 @@ TEXT ·p244_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x7fffffff, SI
+	MOVQ $0x000001c0, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10995,7 +10995,7 @@ TEXT ·p245_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x80000000, SI
+	MOVQ $0x00000200, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11039,7 +11039,7 @@ TEXT ·p246_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0xffffffff, SI
+	MOVQ $0x00000400, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11083,7 +11083,7 @@ TEXT ·p247_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x000fffffffffffff, SI
+	MOVQ $0x000007c0, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11127,7 +11127,7 @@ TEXT ·p248_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0ffffffc0ffffffc, SI
+	MOVQ $0x7fffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11171,7 +11171,7 @@ TEXT ·p249_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0ffffffc0fffffff, SI
+	MOVQ $0x80000000, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11215,7 +11215,7 @@ TEXT ·p250_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x123456789abcdef0, SI
+	MOVQ $0xffffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11259,7 +11259,7 @@ TEXT ·p251_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ 128(R14), SI
+	MOVQ $0x000fffffffffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11282,8 +11282,184 @@ TEXT ·p251_MOVQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p252_MOVQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
 TEXT ·p252_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x0ffffffc0ffffffc, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p253_MOVQ(in *byte, out *byte)
+TEXT ·p253_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x0ffffffc0fffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p254_MOVQ(in *byte, out *byte)
+TEXT ·p254_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ $0x123456789abcdef0, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p255_MOVQ(in *byte, out *byte)
+TEXT ·p255_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ 128(R14), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p256_MOVQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p256_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11328,9 +11504,9 @@ TEXT ·p252_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p253_MOVQ(in *byte, out *byte)
+// func p257_MOVQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p253_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p257_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11375,8 +11551,8 @@ TEXT ·p253_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p254_MOVQ(in *byte, out *byte)
-TEXT ·p254_MOVQ(SB), NOSPLIT, $0-16
+// func p258_MOVQ(in *byte, out *byte)
+TEXT ·p258_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11419,8 +11595,8 @@ TEXT ·p254_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p255_MOVQ(in *byte, out *byte)
-TEXT ·p255_MOVQ(SB), NOSPLIT, $0-16
+// func p259_MOVQ(in *byte, out *byte)
+TEXT ·p259_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11463,8 +11639,8 @@ TEXT ·p255_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p256_MOVQ(in *byte, out *byte)
-TEXT ·p256_MOVQ(SB), NOSPLIT, $0-16
+// func p260_MOVQ(in *byte, out *byte)
+TEXT ·p260_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11507,194 +11683,6 @@ TEXT ·p256_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p257_MOVQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p257_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	MOVQ SI, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p258_MOVQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p258_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	MOVQ SI, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p259_MOVQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p259_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	MOVQ X3, 168(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p260_MOVQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p260_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	MOVQ X3, 136(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
 // func p261_MOVQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
 TEXT ·p261_MOVQ(SB), NOSPLIT, $0-16
@@ -11719,7 +11707,7 @@ TEXT ·p261_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	MOVQ X3, SI
+	MOVQ SI, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -11766,6 +11754,194 @@ TEXT ·p262_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
+	MOVQ SI, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p263_MOVQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p263_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	MOVQ X3, 168(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p264_MOVQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p264_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	MOVQ X3, 136(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p265_MOVQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p265_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	MOVQ X3, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p266_MOVQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p266_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
 	MOVQ X3, SI
 
 	// Every flag, register and mask the probe loaded.
@@ -11789,8 +11965,8 @@ TEXT ·p262_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p263_MOVW(in *byte, out *byte)
-TEXT ·p263_MOVW(SB), NOSPLIT, $0-16
+// func p267_MOVW(in *byte, out *byte)
+TEXT ·p267_MOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11833,8 +12009,8 @@ TEXT ·p263_MOVW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p264_MOVW(in *byte, out *byte)
-TEXT ·p264_MOVW(SB), NOSPLIT, $0-16
+// func p268_MOVW(in *byte, out *byte)
+TEXT ·p268_MOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11877,8 +12053,8 @@ TEXT ·p264_MOVW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p265_MOVWQZX(in *byte, out *byte)
-TEXT ·p265_MOVWQZX(SB), NOSPLIT, $0-16
+// func p269_MOVWQZX(in *byte, out *byte)
+TEXT ·p269_MOVWQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11921,8 +12097,8 @@ TEXT ·p265_MOVWQZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p266_MULQ(in *byte, out *byte)
-TEXT ·p266_MULQ(SB), NOSPLIT, $0-16
+// func p270_MULQ(in *byte, out *byte)
+TEXT ·p270_MULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11965,9 +12141,9 @@ TEXT ·p266_MULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p267_MULXQ(in *byte, out *byte)
+// func p271_MULXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p267_MULXQ(SB), NOSPLIT, $0-16
+TEXT ·p271_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12010,9 +12186,9 @@ TEXT ·p267_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p268_MULXQ(in *byte, out *byte)
+// func p272_MULXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p268_MULXQ(SB), NOSPLIT, $0-16
+TEXT ·p272_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12055,9 +12231,9 @@ TEXT ·p268_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p269_MULXQ(in *byte, out *byte)
+// func p273_MULXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p269_MULXQ(SB), NOSPLIT, $0-16
+TEXT ·p273_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12100,9 +12276,9 @@ TEXT ·p269_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p270_MULXQ(in *byte, out *byte)
+// func p274_MULXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p270_MULXQ(SB), NOSPLIT, $0-16
+TEXT ·p274_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12145,8 +12321,8 @@ TEXT ·p270_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p271_NEGQ(in *byte, out *byte)
-TEXT ·p271_NEGQ(SB), NOSPLIT, $0-16
+// func p275_NEGQ(in *byte, out *byte)
+TEXT ·p275_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12189,8 +12365,8 @@ TEXT ·p271_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p272_ORQ(in *byte, out *byte)
-TEXT ·p272_ORQ(SB), NOSPLIT, $0-16
+// func p276_ORQ(in *byte, out *byte)
+TEXT ·p276_ORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12233,8 +12409,8 @@ TEXT ·p272_ORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p273_ORQ(in *byte, out *byte)
-TEXT ·p273_ORQ(SB), NOSPLIT, $0-16
+// func p277_ORQ(in *byte, out *byte)
+TEXT ·p277_ORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12277,9 +12453,9 @@ TEXT ·p273_ORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p274_PADDL(in *byte, out *byte)
+// func p278_PADDL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p274_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p278_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12324,9 +12500,9 @@ TEXT ·p274_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p275_PADDL(in *byte, out *byte)
+// func p279_PADDL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p275_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p279_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12371,9 +12547,9 @@ TEXT ·p275_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p276_PADDL(in *byte, out *byte)
+// func p280_PADDL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p276_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p280_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12420,9 +12596,9 @@ TEXT ·p276_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p277_PADDL(in *byte, out *byte)
+// func p281_PADDL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p277_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p281_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12469,9 +12645,9 @@ TEXT ·p277_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p278_PADDL(in *byte, out *byte)
+// func p282_PADDL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p278_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p282_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12516,9 +12692,9 @@ TEXT ·p278_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p279_PADDL(in *byte, out *byte)
+// func p283_PADDL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p279_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p283_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12563,9 +12739,9 @@ TEXT ·p279_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p280_PADDQ(in *byte, out *byte)
+// func p284_PADDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p280_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p284_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12612,9 +12788,9 @@ TEXT ·p280_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p281_PADDQ(in *byte, out *byte)
+// func p285_PADDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p281_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p285_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12661,9 +12837,9 @@ TEXT ·p281_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p282_PADDQ(in *byte, out *byte)
+// func p286_PADDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p282_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p286_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12708,9 +12884,9 @@ TEXT ·p282_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p283_PADDQ(in *byte, out *byte)
+// func p287_PADDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p283_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p287_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12755,9 +12931,9 @@ TEXT ·p283_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p284_PAND(in *byte, out *byte)
+// func p288_PAND(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p284_PAND(SB), NOSPLIT, $0-16
+TEXT ·p288_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12802,9 +12978,9 @@ TEXT ·p284_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p285_PAND(in *byte, out *byte)
+// func p289_PAND(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p285_PAND(SB), NOSPLIT, $0-16
+TEXT ·p289_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12849,9 +13025,9 @@ TEXT ·p285_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p286_PAND(in *byte, out *byte)
+// func p290_PAND(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p286_PAND(SB), NOSPLIT, $0-16
+TEXT ·p290_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12898,9 +13074,9 @@ TEXT ·p286_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p287_PAND(in *byte, out *byte)
+// func p291_PAND(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p287_PAND(SB), NOSPLIT, $0-16
+TEXT ·p291_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12947,9 +13123,9 @@ TEXT ·p287_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p288_PAND(in *byte, out *byte)
+// func p292_PAND(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p288_PAND(SB), NOSPLIT, $0-16
+TEXT ·p292_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12994,9 +13170,9 @@ TEXT ·p288_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p289_PAND(in *byte, out *byte)
+// func p293_PAND(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p289_PAND(SB), NOSPLIT, $0-16
+TEXT ·p293_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13041,194 +13217,6 @@ TEXT ·p289_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p290_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, PCLMULQDQ
-TEXT ·p290_PCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PCLMULQDQ $0x00, 192(R14), X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p291_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
-TEXT ·p291_PCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PCLMULQDQ $0x00, 160(R14), X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p292_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, PCLMULQDQ
-TEXT ·p292_PCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PCLMULQDQ $0x01, 192(R14), X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p293_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
-TEXT ·p293_PCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PCLMULQDQ $0x01, 160(R14), X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
 // func p294_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
 TEXT ·p294_PCLMULQDQ(SB), NOSPLIT, $0-16
@@ -13253,7 +13241,7 @@ TEXT ·p294_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PCLMULQDQ $0x10, 192(R14), X3
+	PCLMULQDQ $0x00, 192(R14), X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -13300,7 +13288,7 @@ TEXT ·p295_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PCLMULQDQ $0x10, 160(R14), X3
+	PCLMULQDQ $0x00, 160(R14), X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -13347,7 +13335,7 @@ TEXT ·p296_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PCLMULQDQ $0x11, 192(R14), X3
+	PCLMULQDQ $0x01, 192(R14), X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -13394,7 +13382,7 @@ TEXT ·p297_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PCLMULQDQ $0x11, 160(R14), X3
+	PCLMULQDQ $0x01, 160(R14), X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -13439,10 +13427,9 @@ TEXT ·p298_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PCLMULQDQ $0x00, X3, X9
+	PCLMULQDQ $0x10, 192(R14), X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -13463,7 +13450,6 @@ TEXT ·p298_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ      R12, 88(R15)
 	MOVQ      R13, 96(R15)
 	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p299_PCLMULQDQ(in *byte, out *byte)
@@ -13488,10 +13474,9 @@ TEXT ·p299_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ    112(R14), R12
 	MOVQ    120(R14), R13
 	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PCLMULQDQ $0x00, X3, X9
+	PCLMULQDQ $0x10, 160(R14), X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -13512,7 +13497,6 @@ TEXT ·p299_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p300_PCLMULQDQ(in *byte, out *byte)
@@ -13537,10 +13521,9 @@ TEXT ·p300_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PCLMULQDQ $0x01, X3, X9
+	PCLMULQDQ $0x11, 192(R14), X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -13561,7 +13544,6 @@ TEXT ·p300_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ      R12, 88(R15)
 	MOVQ      R13, 96(R15)
 	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p301_PCLMULQDQ(in *byte, out *byte)
@@ -13586,10 +13568,9 @@ TEXT ·p301_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ    112(R14), R12
 	MOVQ    120(R14), R13
 	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PCLMULQDQ $0x01, X3, X9
+	PCLMULQDQ $0x11, 160(R14), X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -13610,7 +13591,6 @@ TEXT ·p301_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p302_PCLMULQDQ(in *byte, out *byte)
@@ -13638,7 +13618,7 @@ TEXT ·p302_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PCLMULQDQ $0x10, X3, X9
+	PCLMULQDQ $0x00, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -13687,7 +13667,7 @@ TEXT ·p303_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PCLMULQDQ $0x10, X3, X9
+	PCLMULQDQ $0x00, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -13736,7 +13716,7 @@ TEXT ·p304_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PCLMULQDQ $0x11, X3, X9
+	PCLMULQDQ $0x01, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -13785,7 +13765,7 @@ TEXT ·p305_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PCLMULQDQ $0x11, X3, X9
+	PCLMULQDQ $0x01, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -13830,10 +13810,11 @@ TEXT ·p306_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PCLMULQDQ $0x00, X9, X9
+	PCLMULQDQ $0x10, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -13853,7 +13834,8 @@ TEXT ·p306_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ      R11, 80(R15)
 	MOVQ      R12, 88(R15)
 	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p307_PCLMULQDQ(in *byte, out *byte)
@@ -13877,6 +13859,200 @@ TEXT ·p307_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ    104(R14), R11
 	MOVQ    112(R14), R12
 	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PCLMULQDQ $0x10, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p308_PCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, PCLMULQDQ
+TEXT ·p308_PCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PCLMULQDQ $0x11, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p309_PCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p309_PCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PCLMULQDQ $0x11, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p310_PCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, PCLMULQDQ
+TEXT ·p310_PCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	PCLMULQDQ $0x00, X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p311_PCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p311_PCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
 	VMOVDQU 128(R14), Y9
 
 	// The probed instruction.
@@ -13903,9 +14079,9 @@ TEXT ·p307_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p308_PCMPEQB(in *byte, out *byte)
+// func p312_PCMPEQB(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p308_PCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p312_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13952,9 +14128,9 @@ TEXT ·p308_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p309_PCMPEQB(in *byte, out *byte)
+// func p313_PCMPEQB(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p309_PCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p313_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14001,9 +14177,9 @@ TEXT ·p309_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p310_PCMPEQB(in *byte, out *byte)
+// func p314_PCMPEQB(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p310_PCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p314_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14048,9 +14224,9 @@ TEXT ·p310_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p311_PCMPEQB(in *byte, out *byte)
+// func p315_PCMPEQB(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p311_PCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p315_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14095,9 +14271,9 @@ TEXT ·p311_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p312_PCMPEQL(in *byte, out *byte)
+// func p316_PCMPEQL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p312_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p316_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14144,9 +14320,9 @@ TEXT ·p312_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p313_PCMPEQL(in *byte, out *byte)
+// func p317_PCMPEQL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p313_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p317_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14193,9 +14369,9 @@ TEXT ·p313_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p314_PCMPEQL(in *byte, out *byte)
+// func p318_PCMPEQL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p314_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p318_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14240,9 +14416,9 @@ TEXT ·p314_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p315_PCMPEQL(in *byte, out *byte)
+// func p319_PCMPEQL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p315_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p319_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14287,9 +14463,9 @@ TEXT ·p315_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p316_PMOVMSKB(in *byte, out *byte)
+// func p320_PMOVMSKB(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p316_PMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p320_PMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14334,9 +14510,9 @@ TEXT ·p316_PMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p317_PMOVMSKB(in *byte, out *byte)
+// func p321_PMOVMSKB(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p317_PMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p321_PMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14381,9 +14557,9 @@ TEXT ·p317_PMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p318_POR(in *byte, out *byte)
+// func p322_POR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p318_POR(SB), NOSPLIT, $0-16
+TEXT ·p322_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14430,9 +14606,9 @@ TEXT ·p318_POR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p319_POR(in *byte, out *byte)
+// func p323_POR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p319_POR(SB), NOSPLIT, $0-16
+TEXT ·p323_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14479,9 +14655,9 @@ TEXT ·p319_POR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p320_POR(in *byte, out *byte)
+// func p324_POR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p320_POR(SB), NOSPLIT, $0-16
+TEXT ·p324_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14526,9 +14702,9 @@ TEXT ·p320_POR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p321_POR(in *byte, out *byte)
+// func p325_POR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p321_POR(SB), NOSPLIT, $0-16
+TEXT ·p325_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14573,9 +14749,9 @@ TEXT ·p321_POR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p322_PSHUFB(in *byte, out *byte)
+// func p326_PSHUFB(in *byte, out *byte)
 // Requires: AVX512F, SSSE3
-TEXT ·p322_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p326_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14620,9 +14796,9 @@ TEXT ·p322_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p323_PSHUFB(in *byte, out *byte)
+// func p327_PSHUFB(in *byte, out *byte)
 // Requires: AVX, SSSE3
-TEXT ·p323_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p327_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14667,9 +14843,9 @@ TEXT ·p323_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p324_PSHUFB(in *byte, out *byte)
+// func p328_PSHUFB(in *byte, out *byte)
 // Requires: AVX512F, SSSE3
-TEXT ·p324_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p328_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14716,9 +14892,9 @@ TEXT ·p324_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p325_PSHUFB(in *byte, out *byte)
+// func p329_PSHUFB(in *byte, out *byte)
 // Requires: AVX, SSSE3
-TEXT ·p325_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p329_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14765,9 +14941,9 @@ TEXT ·p325_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p326_PSHUFB(in *byte, out *byte)
+// func p330_PSHUFB(in *byte, out *byte)
 // Requires: AVX512F, SSSE3
-TEXT ·p326_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p330_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14812,9 +14988,9 @@ TEXT ·p326_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p327_PSHUFB(in *byte, out *byte)
+// func p331_PSHUFB(in *byte, out *byte)
 // Requires: AVX, SSSE3
-TEXT ·p327_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p331_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14859,202 +15035,6 @@ TEXT ·p327_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p328_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p328_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p329_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p329_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p330_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p330_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x1b, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p331_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p331_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	PSHUFD $0x1b, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
 // func p332_PSHUFD(in *byte, out *byte)
 // Requires: AVX512F, SSE2
 TEXT ·p332_PSHUFD(SB), NOSPLIT, $0-16
@@ -15080,7 +15060,7 @@ TEXT ·p332_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PSHUFD $0x39, X3, X9
+	PSHUFD $0x00, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -15129,7 +15109,7 @@ TEXT ·p333_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PSHUFD $0x39, X3, X9
+	PSHUFD $0x00, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -15178,7 +15158,7 @@ TEXT ·p334_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PSHUFD $0x4e, X3, X9
+	PSHUFD $0x1b, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -15227,7 +15207,7 @@ TEXT ·p335_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PSHUFD $0x4e, X3, X9
+	PSHUFD $0x1b, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -15276,7 +15256,7 @@ TEXT ·p336_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PSHUFD $0x55, X3, X9
+	PSHUFD $0x39, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -15325,7 +15305,7 @@ TEXT ·p337_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PSHUFD $0x55, X3, X9
+	PSHUFD $0x39, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -15374,7 +15354,7 @@ TEXT ·p338_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PSHUFD $0x93, X3, X9
+	PSHUFD $0x4e, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -15423,7 +15403,7 @@ TEXT ·p339_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PSHUFD $0x93, X3, X9
+	PSHUFD $0x4e, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -15472,7 +15452,7 @@ TEXT ·p340_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PSHUFD $0xaa, X3, X9
+	PSHUFD $0x55, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -15521,7 +15501,7 @@ TEXT ·p341_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PSHUFD $0xaa, X3, X9
+	PSHUFD $0x55, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -15570,7 +15550,7 @@ TEXT ·p342_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PSHUFD $0xb1, X3, X9
+	PSHUFD $0x93, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -15619,7 +15599,7 @@ TEXT ·p343_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PSHUFD $0xb1, X3, X9
+	PSHUFD $0x93, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -15668,7 +15648,7 @@ TEXT ·p344_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PSHUFD $0xd3, X3, X9
+	PSHUFD $0xaa, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -15717,7 +15697,7 @@ TEXT ·p345_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PSHUFD $0xd3, X3, X9
+	PSHUFD $0xaa, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -15766,7 +15746,7 @@ TEXT ·p346_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PSHUFD $0xe4, X3, X9
+	PSHUFD $0xb1, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -15815,7 +15795,7 @@ TEXT ·p347_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PSHUFD $0xe4, X3, X9
+	PSHUFD $0xb1, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -15864,7 +15844,7 @@ TEXT ·p348_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PSHUFD $0xee, X3, X9
+	PSHUFD $0xd3, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -15913,7 +15893,7 @@ TEXT ·p349_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PSHUFD $0xee, X3, X9
+	PSHUFD $0xd3, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -15962,7 +15942,7 @@ TEXT ·p350_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	PSHUFD $0xff, X3, X9
+	PSHUFD $0xe4, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -16011,7 +15991,7 @@ TEXT ·p351_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	PSHUFD $0xff, X3, X9
+	PSHUFD $0xe4, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -16056,6 +16036,202 @@ TEXT ·p352_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xee, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p353_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p353_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xee, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p354_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p354_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xff, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p355_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p355_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	PSHUFD $0xff, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p356_PSHUFD(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p356_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -16082,9 +16258,9 @@ TEXT ·p352_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p353_PSHUFD(in *byte, out *byte)
+// func p357_PSHUFD(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p353_PSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p357_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16129,194 +16305,6 @@ TEXT ·p353_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p354_PSLLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p354_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLDQ $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p355_PSLLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p355_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLDQ $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p356_PSLLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p356_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLDQ $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p357_PSLLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p357_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLDQ $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
 // func p358_PSLLDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
 TEXT ·p358_PSLLDQ(SB), NOSPLIT, $0-16
@@ -16341,7 +16329,7 @@ TEXT ·p358_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSLLDQ $0x04, X3
+	PSLLDQ $0x00, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -16388,7 +16376,7 @@ TEXT ·p359_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSLLDQ $0x04, X3
+	PSLLDQ $0x00, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -16435,7 +16423,7 @@ TEXT ·p360_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSLLDQ $0x0f, X3
+	PSLLDQ $0x01, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -16482,7 +16470,7 @@ TEXT ·p361_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSLLDQ $0x0f, X3
+	PSLLDQ $0x01, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -16529,7 +16517,7 @@ TEXT ·p362_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSLLDQ $0x10, X3
+	PSLLDQ $0x04, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -16576,7 +16564,7 @@ TEXT ·p363_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSLLDQ $0x10, X3
+	PSLLDQ $0x04, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -16623,7 +16611,7 @@ TEXT ·p364_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSLLDQ $0x7f, X3
+	PSLLDQ $0x0f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -16670,56 +16658,150 @@ TEXT ·p365_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
+	PSLLDQ $0x0f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p366_PSLLDQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p366_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLDQ $0x10, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p367_PSLLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p367_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLDQ $0x10, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p368_PSLLDQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p368_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
 	PSLLDQ $0x7f, X3
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p366_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p366_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
 	SETPS     1(R15)
 	SETEQ     2(R15)
@@ -16740,9 +16822,9 @@ TEXT ·p366_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p367_PSLLL(in *byte, out *byte)
+// func p369_PSLLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p367_PSLLL(SB), NOSPLIT, $0-16
+TEXT ·p369_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -16764,101 +16846,7 @@ TEXT ·p367_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSLLL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p368_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p368_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p369_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p369_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSLLL $0x01, X3
+	PSLLDQ $0x7f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -16905,7 +16893,7 @@ TEXT ·p370_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSLLL $0x07, X3
+	PSLLL $0x00, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -16952,7 +16940,7 @@ TEXT ·p371_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSLLL $0x07, X3
+	PSLLL $0x00, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -16999,7 +16987,7 @@ TEXT ·p372_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSLLL $0x0c, X3
+	PSLLL $0x01, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -17046,7 +17034,7 @@ TEXT ·p373_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSLLL $0x0c, X3
+	PSLLL $0x01, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -17093,7 +17081,7 @@ TEXT ·p374_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSLLL $0x1f, X3
+	PSLLL $0x07, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -17140,7 +17128,7 @@ TEXT ·p375_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSLLL $0x1f, X3
+	PSLLL $0x07, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -17187,7 +17175,7 @@ TEXT ·p376_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSLLL $0x20, X3
+	PSLLL $0x0c, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -17234,7 +17222,7 @@ TEXT ·p377_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSLLL $0x20, X3
+	PSLLL $0x0c, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -17281,7 +17269,7 @@ TEXT ·p378_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSLLL $0x3f, X3
+	PSLLL $0x1f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -17328,7 +17316,7 @@ TEXT ·p379_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSLLL $0x3f, X3
+	PSLLL $0x1f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -17375,7 +17363,7 @@ TEXT ·p380_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSLLL $0x40, X3
+	PSLLL $0x20, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -17422,7 +17410,7 @@ TEXT ·p381_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSLLL $0x40, X3
+	PSLLL $0x20, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -17469,7 +17457,7 @@ TEXT ·p382_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSLLL $0x7f, X3
+	PSLLL $0x3f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -17516,56 +17504,150 @@ TEXT ·p383_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
+	PSLLL $0x3f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p384_PSLLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p384_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x40, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p385_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p385_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSLLL $0x40, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p386_PSLLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p386_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
 	PSLLL $0x7f, X3
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p384_PSRAL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p384_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRAL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
 	SETPS     1(R15)
 	SETEQ     2(R15)
@@ -17586,9 +17668,9 @@ TEXT ·p384_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p385_PSRAL(in *byte, out *byte)
+// func p387_PSLLL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p385_PSRAL(SB), NOSPLIT, $0-16
+TEXT ·p387_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -17610,101 +17692,7 @@ TEXT ·p385_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRAL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p386_PSRAL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p386_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRAL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p387_PSRAL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p387_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRAL $0x01, X3
+	PSLLL $0x7f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -17751,7 +17739,7 @@ TEXT ·p388_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRAL $0x1f, X3
+	PSRAL $0x00, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -17798,7 +17786,7 @@ TEXT ·p389_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRAL $0x1f, X3
+	PSRAL $0x00, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -17845,7 +17833,7 @@ TEXT ·p390_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRAL $0x20, X3
+	PSRAL $0x01, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -17892,7 +17880,7 @@ TEXT ·p391_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRAL $0x20, X3
+	PSRAL $0x01, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -17939,7 +17927,7 @@ TEXT ·p392_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRAL $0x3f, X3
+	PSRAL $0x1f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -17986,7 +17974,7 @@ TEXT ·p393_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRAL $0x3f, X3
+	PSRAL $0x1f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -18033,7 +18021,7 @@ TEXT ·p394_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRAL $0x40, X3
+	PSRAL $0x20, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -18080,7 +18068,7 @@ TEXT ·p395_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRAL $0x40, X3
+	PSRAL $0x20, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -18127,7 +18115,7 @@ TEXT ·p396_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRAL $0x7f, X3
+	PSRAL $0x3f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -18174,56 +18162,150 @@ TEXT ·p397_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
+	PSRAL $0x3f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p398_PSRAL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p398_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRAL $0x40, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p399_PSRAL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p399_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRAL $0x40, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p400_PSRAL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p400_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
 	PSRAL $0x7f, X3
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p398_PSRLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p398_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLDQ $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
 	SETPS     1(R15)
 	SETEQ     2(R15)
@@ -18244,9 +18326,9 @@ TEXT ·p398_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p399_PSRLDQ(in *byte, out *byte)
+// func p401_PSRAL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p399_PSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p401_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18268,101 +18350,7 @@ TEXT ·p399_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLDQ $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p400_PSRLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p400_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLDQ $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p401_PSRLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p401_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLDQ $0x01, X3
+	PSRAL $0x7f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -18409,7 +18397,7 @@ TEXT ·p402_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLDQ $0x04, X3
+	PSRLDQ $0x00, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -18456,7 +18444,7 @@ TEXT ·p403_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLDQ $0x04, X3
+	PSRLDQ $0x00, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -18503,7 +18491,7 @@ TEXT ·p404_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLDQ $0x0f, X3
+	PSRLDQ $0x01, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -18550,7 +18538,7 @@ TEXT ·p405_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLDQ $0x0f, X3
+	PSRLDQ $0x01, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -18597,7 +18585,7 @@ TEXT ·p406_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLDQ $0x10, X3
+	PSRLDQ $0x04, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -18644,7 +18632,7 @@ TEXT ·p407_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLDQ $0x10, X3
+	PSRLDQ $0x04, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -18691,7 +18679,7 @@ TEXT ·p408_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLDQ $0x7f, X3
+	PSRLDQ $0x0f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -18738,56 +18726,150 @@ TEXT ·p409_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
+	PSRLDQ $0x0f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p410_PSRLDQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p410_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLDQ $0x10, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p411_PSRLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p411_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLDQ $0x10, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p412_PSRLDQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p412_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
 	PSRLDQ $0x7f, X3
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p410_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p410_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
 	SETPS     1(R15)
 	SETEQ     2(R15)
@@ -18808,9 +18890,9 @@ TEXT ·p410_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p411_PSRLL(in *byte, out *byte)
+// func p413_PSRLDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p411_PSRLL(SB), NOSPLIT, $0-16
+TEXT ·p413_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -18832,101 +18914,7 @@ TEXT ·p411_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p412_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p412_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p413_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
-TEXT ·p413_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	PSRLL $0x01, X3
+	PSRLDQ $0x7f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -18973,7 +18961,7 @@ TEXT ·p414_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLL $0x14, X3
+	PSRLL $0x00, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -19020,7 +19008,7 @@ TEXT ·p415_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLL $0x14, X3
+	PSRLL $0x00, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -19067,7 +19055,7 @@ TEXT ·p416_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLL $0x19, X3
+	PSRLL $0x01, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -19114,7 +19102,7 @@ TEXT ·p417_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLL $0x19, X3
+	PSRLL $0x01, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -19161,7 +19149,7 @@ TEXT ·p418_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLL $0x1f, X3
+	PSRLL $0x14, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -19208,7 +19196,7 @@ TEXT ·p419_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLL $0x1f, X3
+	PSRLL $0x14, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -19255,7 +19243,7 @@ TEXT ·p420_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLL $0x20, X3
+	PSRLL $0x19, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -19302,7 +19290,7 @@ TEXT ·p421_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLL $0x20, X3
+	PSRLL $0x19, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -19349,7 +19337,7 @@ TEXT ·p422_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLL $0x3f, X3
+	PSRLL $0x1f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -19396,7 +19384,7 @@ TEXT ·p423_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLL $0x3f, X3
+	PSRLL $0x1f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -19443,7 +19431,7 @@ TEXT ·p424_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLL $0x40, X3
+	PSRLL $0x20, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -19490,7 +19478,7 @@ TEXT ·p425_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	PSRLL $0x40, X3
+	PSRLL $0x20, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -19537,7 +19525,7 @@ TEXT ·p426_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	PSRLL $0x7f, X3
+	PSRLL $0x3f, X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -19584,6 +19572,194 @@ TEXT ·p427_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
+	PSRLL $0x3f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p428_PSRLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p428_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x40, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p429_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p429_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	PSRLL $0x40, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p430_PSRLL(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p430_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x7f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p431_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p431_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
 	PSRLL $0x7f, X3
 
 	// Every flag, register and mask the probe loaded.
@@ -19607,9 +19783,9 @@ TEXT ·p427_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p428_PUNPCKHLQ(in *byte, out *byte)
+// func p432_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p428_PUNPCKHLQ(SB), NOSPLIT, $0-16
+TEXT ·p432_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19656,9 +19832,9 @@ TEXT ·p428_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p429_PUNPCKHLQ(in *byte, out *byte)
+// func p433_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p429_PUNPCKHLQ(SB), NOSPLIT, $0-16
+TEXT ·p433_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19705,9 +19881,9 @@ TEXT ·p429_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p430_PUNPCKHLQ(in *byte, out *byte)
+// func p434_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p430_PUNPCKHLQ(SB), NOSPLIT, $0-16
+TEXT ·p434_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19752,9 +19928,9 @@ TEXT ·p430_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p431_PUNPCKHLQ(in *byte, out *byte)
+// func p435_PUNPCKHLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p431_PUNPCKHLQ(SB), NOSPLIT, $0-16
+TEXT ·p435_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19799,9 +19975,9 @@ TEXT ·p431_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p432_PUNPCKHQDQ(in *byte, out *byte)
+// func p436_PUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p432_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p436_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19848,9 +20024,9 @@ TEXT ·p432_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p433_PUNPCKHQDQ(in *byte, out *byte)
+// func p437_PUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p433_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p437_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19897,9 +20073,9 @@ TEXT ·p433_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p434_PUNPCKHQDQ(in *byte, out *byte)
+// func p438_PUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p434_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p438_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19944,9 +20120,9 @@ TEXT ·p434_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p435_PUNPCKHQDQ(in *byte, out *byte)
+// func p439_PUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p435_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p439_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -19991,9 +20167,9 @@ TEXT ·p435_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p436_PUNPCKLLQ(in *byte, out *byte)
+// func p440_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p436_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p440_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20040,9 +20216,9 @@ TEXT ·p436_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p437_PUNPCKLLQ(in *byte, out *byte)
+// func p441_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p437_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p441_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20089,9 +20265,9 @@ TEXT ·p437_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p438_PUNPCKLLQ(in *byte, out *byte)
+// func p442_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p438_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p442_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20136,9 +20312,9 @@ TEXT ·p438_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p439_PUNPCKLLQ(in *byte, out *byte)
+// func p443_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p439_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p443_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20183,9 +20359,9 @@ TEXT ·p439_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p440_PUNPCKLQDQ(in *byte, out *byte)
+// func p444_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p440_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p444_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20232,9 +20408,9 @@ TEXT ·p440_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p441_PUNPCKLQDQ(in *byte, out *byte)
+// func p445_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p441_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p445_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20281,9 +20457,9 @@ TEXT ·p441_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p442_PUNPCKLQDQ(in *byte, out *byte)
+// func p446_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p442_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p446_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20328,9 +20504,9 @@ TEXT ·p442_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p443_PUNPCKLQDQ(in *byte, out *byte)
+// func p447_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p443_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p447_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20375,9 +20551,9 @@ TEXT ·p443_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p444_PXOR(in *byte, out *byte)
+// func p448_PXOR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p444_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p448_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20422,9 +20598,9 @@ TEXT ·p444_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p445_PXOR(in *byte, out *byte)
+// func p449_PXOR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p445_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p449_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20469,9 +20645,9 @@ TEXT ·p445_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p446_PXOR(in *byte, out *byte)
+// func p450_PXOR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p446_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p450_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20518,9 +20694,9 @@ TEXT ·p446_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p447_PXOR(in *byte, out *byte)
+// func p451_PXOR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p447_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p451_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20567,9 +20743,9 @@ TEXT ·p447_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p448_PXOR(in *byte, out *byte)
+// func p452_PXOR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p448_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p452_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20614,9 +20790,9 @@ TEXT ·p448_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p449_PXOR(in *byte, out *byte)
+// func p453_PXOR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p449_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p453_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20661,8 +20837,8 @@ TEXT ·p449_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p450_RET(in *byte, out *byte)
-TEXT ·p450_RET(SB), NOSPLIT, $0-16
+// func p454_RET(in *byte, out *byte)
+TEXT ·p454_RET(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20703,8 +20879,272 @@ TEXT ·p450_RET(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p451_SBBQ(in *byte, out *byte)
-TEXT ·p451_SBBQ(SB), NOSPLIT, $0-16
+// func p455_RORL(in *byte, out *byte)
+TEXT ·p455_RORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	RORL $0x00, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p456_RORL(in *byte, out *byte)
+TEXT ·p456_RORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	RORL $0x01, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p457_RORL(in *byte, out *byte)
+TEXT ·p457_RORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	RORL $0x08, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p458_RORL(in *byte, out *byte)
+TEXT ·p458_RORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	RORL $0x0f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p459_RORL(in *byte, out *byte)
+TEXT ·p459_RORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	RORL $0x10, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p460_RORL(in *byte, out *byte)
+TEXT ·p460_RORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	RORL $0x1f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p461_SBBQ(in *byte, out *byte)
+TEXT ·p461_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20747,8 +21187,8 @@ TEXT ·p451_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p452_SBBQ(in *byte, out *byte)
-TEXT ·p452_SBBQ(SB), NOSPLIT, $0-16
+// func p462_SBBQ(in *byte, out *byte)
+TEXT ·p462_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20791,8 +21231,8 @@ TEXT ·p452_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p453_SETEQ(in *byte, out *byte)
-TEXT ·p453_SETEQ(SB), NOSPLIT, $0-16
+// func p463_SETEQ(in *byte, out *byte)
+TEXT ·p463_SETEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20814,446 +21254,6 @@ TEXT ·p453_SETEQ(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	SETEQ BL
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p454_SHLQ(in *byte, out *byte)
-TEXT ·p454_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x00, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p455_SHLQ(in *byte, out *byte)
-TEXT ·p455_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x01, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p456_SHLQ(in *byte, out *byte)
-TEXT ·p456_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x02, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p457_SHLQ(in *byte, out *byte)
-TEXT ·p457_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x03, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p458_SHLQ(in *byte, out *byte)
-TEXT ·p458_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x04, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p459_SHLQ(in *byte, out *byte)
-TEXT ·p459_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x08, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p460_SHLQ(in *byte, out *byte)
-TEXT ·p460_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x0c, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p461_SHLQ(in *byte, out *byte)
-TEXT ·p461_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x0e, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p462_SHLQ(in *byte, out *byte)
-TEXT ·p462_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x10, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p463_SHLQ(in *byte, out *byte)
-TEXT ·p463_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x14, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21297,7 +21297,7 @@ TEXT ·p464_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x18, SI
+	SHLQ $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21341,7 +21341,7 @@ TEXT ·p465_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x1a, SI
+	SHLQ $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21385,7 +21385,7 @@ TEXT ·p466_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x1c, SI
+	SHLQ $0x02, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21429,7 +21429,7 @@ TEXT ·p467_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x1f, SI
+	SHLQ $0x03, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21473,7 +21473,7 @@ TEXT ·p468_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x20, SI
+	SHLQ $0x04, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21517,7 +21517,7 @@ TEXT ·p469_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x24, SI
+	SHLQ $0x08, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21561,7 +21561,7 @@ TEXT ·p470_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x28, SI
+	SHLQ $0x0c, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21605,7 +21605,7 @@ TEXT ·p471_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x2c, SI
+	SHLQ $0x0e, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21649,7 +21649,7 @@ TEXT ·p472_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x30, SI
+	SHLQ $0x10, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21693,7 +21693,7 @@ TEXT ·p473_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x34, SI
+	SHLQ $0x14, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21737,7 +21737,7 @@ TEXT ·p474_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x38, SI
+	SHLQ $0x18, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21781,7 +21781,7 @@ TEXT ·p475_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x3c, SI
+	SHLQ $0x1a, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21825,447 +21825,447 @@ TEXT ·p476_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	SHLQ $0x1c, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p477_SHLQ(in *byte, out *byte)
+TEXT ·p477_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x1f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p478_SHLQ(in *byte, out *byte)
+TEXT ·p478_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x20, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p479_SHLQ(in *byte, out *byte)
+TEXT ·p479_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x24, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p480_SHLQ(in *byte, out *byte)
+TEXT ·p480_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x28, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p481_SHLQ(in *byte, out *byte)
+TEXT ·p481_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x2c, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p482_SHLQ(in *byte, out *byte)
+TEXT ·p482_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x30, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p483_SHLQ(in *byte, out *byte)
+TEXT ·p483_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x34, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p484_SHLQ(in *byte, out *byte)
+TEXT ·p484_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x38, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p485_SHLQ(in *byte, out *byte)
+TEXT ·p485_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLQ $0x3c, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p486_SHLQ(in *byte, out *byte)
+TEXT ·p486_SHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	SHLQ $0x3f, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p477_SHRQ(in *byte, out *byte)
-TEXT ·p477_SHRQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHRQ $0x00, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p478_SHRQ(in *byte, out *byte)
-TEXT ·p478_SHRQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHRQ $0x01, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p479_SHRQ(in *byte, out *byte)
-TEXT ·p479_SHRQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHRQ $0x02, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p480_SHRQ(in *byte, out *byte)
-TEXT ·p480_SHRQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHRQ $0x04, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p481_SHRQ(in *byte, out *byte)
-TEXT ·p481_SHRQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHRQ $0x06, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p482_SHRQ(in *byte, out *byte)
-TEXT ·p482_SHRQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHRQ $0x08, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p483_SHRQ(in *byte, out *byte)
-TEXT ·p483_SHRQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHRQ $0x0c, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p484_SHRQ(in *byte, out *byte)
-TEXT ·p484_SHRQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHRQ $0x0e, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p485_SHRQ(in *byte, out *byte)
-TEXT ·p485_SHRQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHRQ $0x10, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p486_SHRQ(in *byte, out *byte)
-TEXT ·p486_SHRQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHRQ $0x14, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22309,7 +22309,7 @@ TEXT ·p487_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x18, SI
+	SHRQ $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22353,7 +22353,7 @@ TEXT ·p488_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x1a, SI
+	SHRQ $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22397,7 +22397,7 @@ TEXT ·p489_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x1c, SI
+	SHRQ $0x02, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22441,7 +22441,7 @@ TEXT ·p490_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x1f, SI
+	SHRQ $0x04, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22485,7 +22485,7 @@ TEXT ·p491_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x20, SI
+	SHRQ $0x06, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22529,7 +22529,7 @@ TEXT ·p492_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x24, SI
+	SHRQ $0x08, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22573,7 +22573,7 @@ TEXT ·p493_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x28, SI
+	SHRQ $0x0c, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22617,7 +22617,7 @@ TEXT ·p494_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x2c, SI
+	SHRQ $0x0e, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22661,7 +22661,7 @@ TEXT ·p495_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x30, SI
+	SHRQ $0x10, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22705,7 +22705,7 @@ TEXT ·p496_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x34, SI
+	SHRQ $0x14, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22749,7 +22749,7 @@ TEXT ·p497_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x38, SI
+	SHRQ $0x18, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22793,7 +22793,7 @@ TEXT ·p498_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x3c, SI
+	SHRQ $0x1a, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22837,447 +22837,447 @@ TEXT ·p499_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	SHRQ $0x1c, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p500_SHRQ(in *byte, out *byte)
+TEXT ·p500_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x1f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p501_SHRQ(in *byte, out *byte)
+TEXT ·p501_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x20, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p502_SHRQ(in *byte, out *byte)
+TEXT ·p502_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x24, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p503_SHRQ(in *byte, out *byte)
+TEXT ·p503_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x28, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p504_SHRQ(in *byte, out *byte)
+TEXT ·p504_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x2c, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p505_SHRQ(in *byte, out *byte)
+TEXT ·p505_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x30, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p506_SHRQ(in *byte, out *byte)
+TEXT ·p506_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x34, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p507_SHRQ(in *byte, out *byte)
+TEXT ·p507_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x38, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p508_SHRQ(in *byte, out *byte)
+TEXT ·p508_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHRQ $0x3c, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p509_SHRQ(in *byte, out *byte)
+TEXT ·p509_SHRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	SHRQ $0x3f, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p500_SUBQ(in *byte, out *byte)
-TEXT ·p500_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $-2147483648, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p501_SUBQ(in *byte, out *byte)
-TEXT ·p501_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $-128, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p502_SUBQ(in *byte, out *byte)
-TEXT ·p502_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $-1, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p503_SUBQ(in *byte, out *byte)
-TEXT ·p503_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x00, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p504_SUBQ(in *byte, out *byte)
-TEXT ·p504_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x01, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p505_SUBQ(in *byte, out *byte)
-TEXT ·p505_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x7f, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p506_SUBQ(in *byte, out *byte)
-TEXT ·p506_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x00000200, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p507_SUBQ(in *byte, out *byte)
-TEXT ·p507_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x00000400, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p508_SUBQ(in *byte, out *byte)
-TEXT ·p508_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x00000800, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p509_SUBQ(in *byte, out *byte)
-TEXT ·p509_SUBQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SUBQ $0x7fffffff, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23321,7 +23321,7 @@ TEXT ·p510_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $-2147483648, SI
+	SUBQ $-2147483648, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23365,7 +23365,7 @@ TEXT ·p511_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $-128, SI
+	SUBQ $-128, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23409,7 +23409,7 @@ TEXT ·p512_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $-1, SI
+	SUBQ $-1, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23453,7 +23453,7 @@ TEXT ·p513_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00, SI
+	SUBQ $0x00, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23497,7 +23497,7 @@ TEXT ·p514_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x01, SI
+	SUBQ $0x01, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23541,7 +23541,7 @@ TEXT ·p515_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x08, SI
+	SUBQ $0x7f, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23585,7 +23585,7 @@ TEXT ·p516_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x10, SI
+	SUBQ $0x00000200, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23629,7 +23629,7 @@ TEXT ·p517_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x20, SI
+	SUBQ $0x00000400, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23673,7 +23673,7 @@ TEXT ·p518_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x40, SI
+	SUBQ $0x00000800, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23717,7 +23717,7 @@ TEXT ·p519_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x7f, SI
+	SUBQ $0x7fffffff, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23761,7 +23761,7 @@ TEXT ·p520_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x80, SI
+	SUBQ $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23805,7 +23805,7 @@ TEXT ·p521_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0xa0, SI
+	SUBQ $-128, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23849,7 +23849,7 @@ TEXT ·p522_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00000100, SI
+	SUBQ $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23893,7 +23893,7 @@ TEXT ·p523_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00000200, SI
+	SUBQ $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23937,7 +23937,7 @@ TEXT ·p524_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00000400, SI
+	SUBQ $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23981,7 +23981,7 @@ TEXT ·p525_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00000800, SI
+	SUBQ $0x08, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24025,7 +24025,7 @@ TEXT ·p526_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x7fffffff, SI
+	SUBQ $0x10, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24069,7 +24069,7 @@ TEXT ·p527_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ 128(R14), SI
+	SUBQ $0x20, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24113,7 +24113,7 @@ TEXT ·p528_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ SI, 104(R15)
+	SUBQ $0x40, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24157,7 +24157,7 @@ TEXT ·p529_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ SI, DI
+	SUBQ $0x7f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24201,447 +24201,447 @@ TEXT ·p530_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	SUBQ $0x80, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p531_SUBQ(in *byte, out *byte)
+TEXT ·p531_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0xa0, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p532_SUBQ(in *byte, out *byte)
+TEXT ·p532_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x00000100, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p533_SUBQ(in *byte, out *byte)
+TEXT ·p533_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x00000200, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p534_SUBQ(in *byte, out *byte)
+TEXT ·p534_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x00000400, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p535_SUBQ(in *byte, out *byte)
+TEXT ·p535_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x00000800, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p536_SUBQ(in *byte, out *byte)
+TEXT ·p536_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ $0x7fffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p537_SUBQ(in *byte, out *byte)
+TEXT ·p537_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ 128(R14), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p538_SUBQ(in *byte, out *byte)
+TEXT ·p538_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ SI, 104(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p539_SUBQ(in *byte, out *byte)
+TEXT ·p539_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SUBQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p540_SUBQ(in *byte, out *byte)
+TEXT ·p540_SUBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	SUBQ DI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p531_TESTQ(in *byte, out *byte)
-TEXT ·p531_TESTQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	TESTQ $-2147483648, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p532_TESTQ(in *byte, out *byte)
-TEXT ·p532_TESTQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	TESTQ $-128, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p533_TESTQ(in *byte, out *byte)
-TEXT ·p533_TESTQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	TESTQ $-1, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p534_TESTQ(in *byte, out *byte)
-TEXT ·p534_TESTQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	TESTQ $0x00000000, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p535_TESTQ(in *byte, out *byte)
-TEXT ·p535_TESTQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	TESTQ $0x00000001, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p536_TESTQ(in *byte, out *byte)
-TEXT ·p536_TESTQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	TESTQ $0x00000002, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p537_TESTQ(in *byte, out *byte)
-TEXT ·p537_TESTQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	TESTQ $0x00000004, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p538_TESTQ(in *byte, out *byte)
-TEXT ·p538_TESTQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	TESTQ $0x00000008, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p539_TESTQ(in *byte, out *byte)
-TEXT ·p539_TESTQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	TESTQ $0x0000007f, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p540_TESTQ(in *byte, out *byte)
-TEXT ·p540_TESTQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	TESTQ $0x7fffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24685,7 +24685,7 @@ TEXT ·p541_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ SI, DI
+	TESTQ $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24729,6 +24729,446 @@ TEXT ·p542_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	TESTQ $-128, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p543_TESTQ(in *byte, out *byte)
+TEXT ·p543_TESTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	TESTQ $-1, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p544_TESTQ(in *byte, out *byte)
+TEXT ·p544_TESTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	TESTQ $0x00000000, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p545_TESTQ(in *byte, out *byte)
+TEXT ·p545_TESTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	TESTQ $0x00000001, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p546_TESTQ(in *byte, out *byte)
+TEXT ·p546_TESTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	TESTQ $0x00000002, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p547_TESTQ(in *byte, out *byte)
+TEXT ·p547_TESTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	TESTQ $0x00000004, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p548_TESTQ(in *byte, out *byte)
+TEXT ·p548_TESTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	TESTQ $0x00000008, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p549_TESTQ(in *byte, out *byte)
+TEXT ·p549_TESTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	TESTQ $0x0000007f, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p550_TESTQ(in *byte, out *byte)
+TEXT ·p550_TESTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	TESTQ $0x7fffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p551_TESTQ(in *byte, out *byte)
+TEXT ·p551_TESTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	TESTQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p552_TESTQ(in *byte, out *byte)
+TEXT ·p552_TESTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	TESTQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -24751,9 +25191,9 @@ TEXT ·p542_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p543_VAESENC(in *byte, out *byte)
+// func p553_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p543_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p553_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24800,9 +25240,9 @@ TEXT ·p543_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p544_VAESENC(in *byte, out *byte)
+// func p554_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p544_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p554_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24849,9 +25289,9 @@ TEXT ·p544_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p545_VAESENC(in *byte, out *byte)
+// func p555_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p545_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p555_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24896,9 +25336,9 @@ TEXT ·p545_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p546_VAESENC(in *byte, out *byte)
+// func p556_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p546_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p556_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24943,9 +25383,9 @@ TEXT ·p546_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p547_VAESENC(in *byte, out *byte)
+// func p557_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p547_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p557_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24994,9 +25434,9 @@ TEXT ·p547_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p548_VAESENC(in *byte, out *byte)
+// func p558_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p548_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p558_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25045,9 +25485,9 @@ TEXT ·p548_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p549_VAESENC(in *byte, out *byte)
+// func p559_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p549_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p559_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25092,9 +25532,9 @@ TEXT ·p549_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p550_VAESENC(in *byte, out *byte)
+// func p560_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p550_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p560_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25139,9 +25579,9 @@ TEXT ·p550_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p551_VAESENC(in *byte, out *byte)
+// func p561_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p551_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p561_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25190,9 +25630,9 @@ TEXT ·p551_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p552_VAESENC(in *byte, out *byte)
+// func p562_VAESENC(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p552_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p562_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25241,9 +25681,9 @@ TEXT ·p552_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p553_VAESENC(in *byte, out *byte)
+// func p563_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p553_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p563_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25288,9 +25728,9 @@ TEXT ·p553_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p554_VAESENC(in *byte, out *byte)
+// func p564_VAESENC(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p554_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p564_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25335,9 +25775,9 @@ TEXT ·p554_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p555_VAESENC(in *byte, out *byte)
+// func p565_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p555_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p565_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25386,9 +25826,9 @@ TEXT ·p555_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p556_VAESENC(in *byte, out *byte)
+// func p566_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p556_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p566_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25433,9 +25873,9 @@ TEXT ·p556_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p557_VAESENCLAST(in *byte, out *byte)
+// func p567_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p557_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p567_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25482,9 +25922,9 @@ TEXT ·p557_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p558_VAESENCLAST(in *byte, out *byte)
+// func p568_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p558_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p568_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25531,9 +25971,9 @@ TEXT ·p558_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p559_VAESENCLAST(in *byte, out *byte)
+// func p569_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p559_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p569_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25578,9 +26018,9 @@ TEXT ·p559_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p560_VAESENCLAST(in *byte, out *byte)
+// func p570_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p560_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p570_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25625,9 +26065,9 @@ TEXT ·p560_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p561_VAESENCLAST(in *byte, out *byte)
+// func p571_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p561_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p571_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25676,9 +26116,9 @@ TEXT ·p561_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p562_VAESENCLAST(in *byte, out *byte)
+// func p572_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p562_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p572_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25727,9 +26167,9 @@ TEXT ·p562_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p563_VAESENCLAST(in *byte, out *byte)
+// func p573_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p563_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p573_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25774,9 +26214,9 @@ TEXT ·p563_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p564_VAESENCLAST(in *byte, out *byte)
+// func p574_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p564_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p574_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25821,9 +26261,9 @@ TEXT ·p564_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p565_VAESENCLAST(in *byte, out *byte)
+// func p575_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p565_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p575_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25872,9 +26312,9 @@ TEXT ·p565_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p566_VAESENCLAST(in *byte, out *byte)
+// func p576_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p566_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p576_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25923,9 +26363,9 @@ TEXT ·p566_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p567_VAESENCLAST(in *byte, out *byte)
+// func p577_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p567_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p577_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25970,9 +26410,9 @@ TEXT ·p567_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p568_VAESENCLAST(in *byte, out *byte)
+// func p578_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p568_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p578_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26017,9 +26457,9 @@ TEXT ·p568_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p569_VAESENCLAST(in *byte, out *byte)
+// func p579_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p569_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p579_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26068,9 +26508,9 @@ TEXT ·p569_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p570_VAESENCLAST(in *byte, out *byte)
+// func p580_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p570_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p580_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26115,9 +26555,9 @@ TEXT ·p570_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p571_VALIGNQ(in *byte, out *byte)
+// func p581_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p571_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p581_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26166,9 +26606,9 @@ TEXT ·p571_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p572_VALIGNQ(in *byte, out *byte)
+// func p582_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p572_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p582_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26217,9 +26657,9 @@ TEXT ·p572_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p573_VALIGNQ(in *byte, out *byte)
+// func p583_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p573_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p583_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26264,9 +26704,9 @@ TEXT ·p573_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p574_VBROADCASTI128(in *byte, out *byte)
+// func p584_VBROADCASTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p574_VBROADCASTI128(SB), NOSPLIT, $0-16
+TEXT ·p584_VBROADCASTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26311,9 +26751,9 @@ TEXT ·p574_VBROADCASTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p575_VBROADCASTI128(in *byte, out *byte)
+// func p585_VBROADCASTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p575_VBROADCASTI128(SB), NOSPLIT, $0-16
+TEXT ·p585_VBROADCASTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26358,9 +26798,9 @@ TEXT ·p575_VBROADCASTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p576_VBROADCASTI32X4(in *byte, out *byte)
+// func p586_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p576_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p586_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26405,9 +26845,9 @@ TEXT ·p576_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p577_VBROADCASTI32X4(in *byte, out *byte)
+// func p587_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p577_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p587_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26452,9 +26892,9 @@ TEXT ·p577_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p578_VEXTRACTI128(in *byte, out *byte)
+// func p588_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p578_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p588_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26501,9 +26941,9 @@ TEXT ·p578_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p579_VEXTRACTI128(in *byte, out *byte)
+// func p589_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p579_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p589_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26550,9 +26990,9 @@ TEXT ·p579_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p580_VEXTRACTI128(in *byte, out *byte)
+// func p590_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p580_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p590_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26599,9 +27039,9 @@ TEXT ·p580_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p581_VEXTRACTI128(in *byte, out *byte)
+// func p591_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p581_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p591_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26648,9 +27088,9 @@ TEXT ·p581_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p582_VEXTRACTI128(in *byte, out *byte)
+// func p592_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p582_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p592_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26695,9 +27135,9 @@ TEXT ·p582_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p583_VEXTRACTI128(in *byte, out *byte)
+// func p593_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p583_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p593_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26742,9 +27182,9 @@ TEXT ·p583_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p584_VEXTRACTI32X4(in *byte, out *byte)
+// func p594_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p584_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p594_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26791,9 +27231,9 @@ TEXT ·p584_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p585_VEXTRACTI32X4(in *byte, out *byte)
+// func p595_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p585_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p595_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26838,9 +27278,9 @@ TEXT ·p585_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p586_VEXTRACTI64X4(in *byte, out *byte)
+// func p596_VEXTRACTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p586_VEXTRACTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p596_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26887,9 +27327,9 @@ TEXT ·p586_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p587_VEXTRACTI64X4(in *byte, out *byte)
+// func p597_VEXTRACTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p587_VEXTRACTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p597_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26934,9 +27374,9 @@ TEXT ·p587_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p588_VINSERTI128(in *byte, out *byte)
+// func p598_VINSERTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p588_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p598_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26985,9 +27425,9 @@ TEXT ·p588_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p589_VINSERTI128(in *byte, out *byte)
+// func p599_VINSERTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p589_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p599_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27036,9 +27476,9 @@ TEXT ·p589_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p590_VINSERTI128(in *byte, out *byte)
+// func p600_VINSERTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p590_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p600_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27087,9 +27527,9 @@ TEXT ·p590_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p591_VINSERTI128(in *byte, out *byte)
+// func p601_VINSERTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p591_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p601_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27138,9 +27578,9 @@ TEXT ·p591_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p592_VINSERTI128(in *byte, out *byte)
+// func p602_VINSERTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p592_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p602_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27185,9 +27625,9 @@ TEXT ·p592_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p593_VINSERTI128(in *byte, out *byte)
+// func p603_VINSERTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p593_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p603_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27232,9 +27672,9 @@ TEXT ·p593_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p594_VINSERTI32X4(in *byte, out *byte)
+// func p604_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p594_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p604_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27283,9 +27723,9 @@ TEXT ·p594_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p595_VINSERTI32X4(in *byte, out *byte)
+// func p605_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p595_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p605_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27330,9 +27770,9 @@ TEXT ·p595_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p596_VINSERTI32X4(in *byte, out *byte)
+// func p606_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p596_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p606_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27381,9 +27821,9 @@ TEXT ·p596_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p597_VINSERTI32X4(in *byte, out *byte)
+// func p607_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p597_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p607_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27428,9 +27868,9 @@ TEXT ·p597_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p598_VMOVDQA(in *byte, out *byte)
+// func p608_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p598_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p608_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27477,9 +27917,9 @@ TEXT ·p598_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p599_VMOVDQA(in *byte, out *byte)
+// func p609_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p599_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p609_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27526,9 +27966,9 @@ TEXT ·p599_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p600_VMOVDQA(in *byte, out *byte)
+// func p610_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p600_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p610_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27573,9 +28013,9 @@ TEXT ·p600_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p601_VMOVDQA(in *byte, out *byte)
+// func p611_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p601_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p611_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27620,9 +28060,9 @@ TEXT ·p601_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p602_VMOVDQA(in *byte, out *byte)
+// func p612_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p602_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p612_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27669,9 +28109,9 @@ TEXT ·p602_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p603_VMOVDQA(in *byte, out *byte)
+// func p613_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p603_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p613_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27718,9 +28158,9 @@ TEXT ·p603_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p604_VMOVDQA(in *byte, out *byte)
+// func p614_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p604_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p614_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27765,9 +28205,9 @@ TEXT ·p604_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p605_VMOVDQA(in *byte, out *byte)
+// func p615_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p605_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p615_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27812,9 +28252,9 @@ TEXT ·p605_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p606_VMOVDQA64(in *byte, out *byte)
+// func p616_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p606_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p616_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27861,9 +28301,9 @@ TEXT ·p606_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p607_VMOVDQA64(in *byte, out *byte)
+// func p617_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p607_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p617_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27908,9 +28348,9 @@ TEXT ·p607_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p608_VMOVDQA64(in *byte, out *byte)
+// func p618_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p608_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p618_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27957,9 +28397,9 @@ TEXT ·p608_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p609_VMOVDQA64(in *byte, out *byte)
+// func p619_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p609_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p619_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28004,9 +28444,9 @@ TEXT ·p609_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p610_VMOVDQA64(in *byte, out *byte)
+// func p620_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p610_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p620_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28053,9 +28493,9 @@ TEXT ·p610_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p611_VMOVDQA64(in *byte, out *byte)
+// func p621_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p611_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p621_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28100,9 +28540,9 @@ TEXT ·p611_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p612_VMOVDQU(in *byte, out *byte)
+// func p622_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p612_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p622_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28147,9 +28587,9 @@ TEXT ·p612_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p613_VMOVDQU(in *byte, out *byte)
+// func p623_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p613_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p623_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28194,9 +28634,9 @@ TEXT ·p613_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p614_VMOVDQU(in *byte, out *byte)
+// func p624_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p614_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p624_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28241,9 +28681,9 @@ TEXT ·p614_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p615_VMOVDQU(in *byte, out *byte)
+// func p625_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p615_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p625_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28288,9 +28728,9 @@ TEXT ·p615_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p616_VMOVDQU(in *byte, out *byte)
+// func p626_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p616_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p626_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28335,9 +28775,9 @@ TEXT ·p616_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p617_VMOVDQU(in *byte, out *byte)
+// func p627_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p617_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p627_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28382,9 +28822,9 @@ TEXT ·p617_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p618_VMOVDQU(in *byte, out *byte)
+// func p628_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p618_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p628_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28429,9 +28869,9 @@ TEXT ·p618_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p619_VMOVDQU(in *byte, out *byte)
+// func p629_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p619_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p629_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28476,9 +28916,9 @@ TEXT ·p619_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p620_VMOVDQU64(in *byte, out *byte)
+// func p630_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p620_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p630_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28523,9 +28963,9 @@ TEXT ·p620_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p621_VMOVDQU64(in *byte, out *byte)
+// func p631_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p621_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p631_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28570,9 +29010,9 @@ TEXT ·p621_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p622_VMOVDQU64(in *byte, out *byte)
+// func p632_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p622_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p632_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28617,9 +29057,9 @@ TEXT ·p622_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p623_VMOVDQU64(in *byte, out *byte)
+// func p633_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p623_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p633_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28664,9 +29104,9 @@ TEXT ·p623_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p624_VMOVDQU64(in *byte, out *byte)
+// func p634_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p624_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p634_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28711,9 +29151,9 @@ TEXT ·p624_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p625_VMOVDQU64(in *byte, out *byte)
+// func p635_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p625_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p635_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28758,9 +29198,9 @@ TEXT ·p625_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p626_VMOVDQU64(in *byte, out *byte)
+// func p636_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p626_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p636_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28807,9 +29247,9 @@ TEXT ·p626_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p627_VMOVDQU64(in *byte, out *byte)
+// func p637_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p627_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p637_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28854,9 +29294,9 @@ TEXT ·p627_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p628_VMOVDQU8(in *byte, out *byte)
+// func p638_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p628_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p638_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28903,9 +29343,9 @@ TEXT ·p628_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p629_VMOVDQU8_Z(in *byte, out *byte)
+// func p639_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p629_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p639_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28952,9 +29392,9 @@ TEXT ·p629_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p630_VMOVDQU8_Z(in *byte, out *byte)
+// func p640_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p630_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p640_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29003,9 +29443,9 @@ TEXT ·p630_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p631_VMOVDQU8_Z(in *byte, out *byte)
+// func p641_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p631_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p641_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29052,9 +29492,9 @@ TEXT ·p631_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p632_VMOVQ(in *byte, out *byte)
+// func p642_VMOVQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p632_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p642_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29099,9 +29539,9 @@ TEXT ·p632_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p633_VMOVQ(in *byte, out *byte)
+// func p643_VMOVQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p633_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p643_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29146,9 +29586,9 @@ TEXT ·p633_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p634_VMOVQ(in *byte, out *byte)
+// func p644_VMOVQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p634_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p644_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29193,9 +29633,9 @@ TEXT ·p634_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p635_VMOVQ(in *byte, out *byte)
+// func p645_VMOVQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p635_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p645_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29240,9 +29680,9 @@ TEXT ·p635_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p636_VMOVQ(in *byte, out *byte)
+// func p646_VMOVQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p636_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p646_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29287,9 +29727,9 @@ TEXT ·p636_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p637_VMOVQ(in *byte, out *byte)
+// func p647_VMOVQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p637_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p647_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29334,9 +29774,9 @@ TEXT ·p637_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p638_VPADDD(in *byte, out *byte)
+// func p648_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p638_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p648_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29383,9 +29823,9 @@ TEXT ·p638_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p639_VPADDD(in *byte, out *byte)
+// func p649_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p639_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p649_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29432,9 +29872,9 @@ TEXT ·p639_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p640_VPADDD(in *byte, out *byte)
+// func p650_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p640_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p650_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29479,9 +29919,9 @@ TEXT ·p640_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p641_VPADDD(in *byte, out *byte)
+// func p651_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p641_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p651_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29526,9 +29966,9 @@ TEXT ·p641_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p642_VPADDD(in *byte, out *byte)
+// func p652_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p642_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p652_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29575,9 +30015,9 @@ TEXT ·p642_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p643_VPADDD(in *byte, out *byte)
+// func p653_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p643_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p653_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29624,9 +30064,9 @@ TEXT ·p643_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p644_VPADDD(in *byte, out *byte)
+// func p654_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p644_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p654_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29671,9 +30111,9 @@ TEXT ·p644_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p645_VPADDD(in *byte, out *byte)
+// func p655_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p645_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p655_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29718,9 +30158,9 @@ TEXT ·p645_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p646_VPADDD(in *byte, out *byte)
+// func p656_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p646_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p656_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29767,9 +30207,9 @@ TEXT ·p646_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p647_VPADDD(in *byte, out *byte)
+// func p657_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p647_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p657_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29814,9 +30254,9 @@ TEXT ·p647_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p648_VPADDD(in *byte, out *byte)
+// func p658_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p648_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p658_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29865,9 +30305,9 @@ TEXT ·p648_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p649_VPADDD(in *byte, out *byte)
+// func p659_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p649_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p659_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29916,9 +30356,9 @@ TEXT ·p649_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p650_VPADDD(in *byte, out *byte)
+// func p660_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p650_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p660_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29963,9 +30403,9 @@ TEXT ·p650_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p651_VPADDD(in *byte, out *byte)
+// func p661_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p651_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p661_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30010,9 +30450,9 @@ TEXT ·p651_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p652_VPADDD(in *byte, out *byte)
+// func p662_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p652_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p662_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30061,9 +30501,9 @@ TEXT ·p652_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p653_VPADDD(in *byte, out *byte)
+// func p663_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p653_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p663_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30112,9 +30552,9 @@ TEXT ·p653_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p654_VPADDD(in *byte, out *byte)
+// func p664_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p654_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p664_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30159,9 +30599,9 @@ TEXT ·p654_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p655_VPADDD(in *byte, out *byte)
+// func p665_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p655_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p665_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30206,9 +30646,9 @@ TEXT ·p655_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p656_VPADDD(in *byte, out *byte)
+// func p666_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p656_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p666_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30257,9 +30697,9 @@ TEXT ·p656_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p657_VPADDD(in *byte, out *byte)
+// func p667_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p657_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p667_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30304,9 +30744,9 @@ TEXT ·p657_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p658_VPADDD_BCST(in *byte, out *byte)
+// func p668_VPADDD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p658_VPADDD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p668_VPADDD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30353,9 +30793,9 @@ TEXT ·p658_VPADDD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p659_VPADDD_BCST(in *byte, out *byte)
+// func p669_VPADDD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p659_VPADDD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p669_VPADDD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30400,9 +30840,9 @@ TEXT ·p659_VPADDD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p660_VPADDQ(in *byte, out *byte)
+// func p670_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p660_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p670_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30451,9 +30891,9 @@ TEXT ·p660_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p661_VPADDQ(in *byte, out *byte)
+// func p671_VPADDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p661_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p671_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30502,9 +30942,9 @@ TEXT ·p661_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p662_VPADDQ(in *byte, out *byte)
+// func p672_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p662_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p672_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30549,9 +30989,9 @@ TEXT ·p662_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p663_VPADDQ(in *byte, out *byte)
+// func p673_VPADDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p663_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p673_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30596,9 +31036,9 @@ TEXT ·p663_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p664_VPADDQ(in *byte, out *byte)
+// func p674_VPADDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p664_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p674_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30647,9 +31087,9 @@ TEXT ·p664_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p665_VPADDQ(in *byte, out *byte)
+// func p675_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p665_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p675_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30698,9 +31138,9 @@ TEXT ·p665_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p666_VPADDQ(in *byte, out *byte)
+// func p676_VPADDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p666_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p676_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30745,9 +31185,9 @@ TEXT ·p666_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p667_VPADDQ(in *byte, out *byte)
+// func p677_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p667_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p677_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30792,9 +31232,9 @@ TEXT ·p667_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p668_VPADDQ(in *byte, out *byte)
+// func p678_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p668_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p678_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30845,9 +31285,9 @@ TEXT ·p668_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p669_VPADDQ(in *byte, out *byte)
+// func p679_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p669_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p679_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30894,9 +31334,9 @@ TEXT ·p669_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p670_VPADDQ(in *byte, out *byte)
+// func p680_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p670_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p680_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30945,9 +31385,9 @@ TEXT ·p670_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p671_VPADDQ(in *byte, out *byte)
+// func p681_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p671_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p681_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30992,9 +31432,9 @@ TEXT ·p671_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p672_VPAND(in *byte, out *byte)
+// func p682_VPAND(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p672_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p682_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31041,9 +31481,9 @@ TEXT ·p672_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p673_VPAND(in *byte, out *byte)
+// func p683_VPAND(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p673_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p683_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31090,9 +31530,9 @@ TEXT ·p673_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p674_VPAND(in *byte, out *byte)
+// func p684_VPAND(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p674_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p684_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31137,9 +31577,9 @@ TEXT ·p674_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p675_VPAND(in *byte, out *byte)
+// func p685_VPAND(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p675_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p685_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31184,9 +31624,9 @@ TEXT ·p675_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p676_VPANDD(in *byte, out *byte)
+// func p686_VPANDD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p676_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p686_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31233,9 +31673,9 @@ TEXT ·p676_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p677_VPANDD(in *byte, out *byte)
+// func p687_VPANDD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p677_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p687_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31280,9 +31720,9 @@ TEXT ·p677_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p678_VPANDD(in *byte, out *byte)
+// func p688_VPANDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p678_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p688_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31329,9 +31769,9 @@ TEXT ·p678_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p679_VPANDD(in *byte, out *byte)
+// func p689_VPANDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p679_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p689_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31376,9 +31816,9 @@ TEXT ·p679_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p680_VPANDD(in *byte, out *byte)
+// func p690_VPANDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p680_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p690_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31427,9 +31867,9 @@ TEXT ·p680_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p681_VPANDD(in *byte, out *byte)
+// func p691_VPANDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p681_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p691_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31474,9 +31914,9 @@ TEXT ·p681_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p682_VPANDQ(in *byte, out *byte)
+// func p692_VPANDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p682_VPANDQ(SB), NOSPLIT, $0-16
+TEXT ·p692_VPANDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31525,9 +31965,9 @@ TEXT ·p682_VPANDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p683_VPANDQ(in *byte, out *byte)
+// func p693_VPANDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p683_VPANDQ(SB), NOSPLIT, $0-16
+TEXT ·p693_VPANDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31572,9 +32012,9 @@ TEXT ·p683_VPANDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p684_VPBROADCASTD(in *byte, out *byte)
+// func p694_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p684_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p694_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31619,9 +32059,9 @@ TEXT ·p684_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p685_VPBROADCASTD(in *byte, out *byte)
+// func p695_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p685_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p695_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31666,9 +32106,9 @@ TEXT ·p685_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p686_VPBROADCASTD(in *byte, out *byte)
+// func p696_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p686_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p696_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31713,9 +32153,9 @@ TEXT ·p686_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p687_VPBROADCASTQ(in *byte, out *byte)
+// func p697_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p687_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p697_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31760,9 +32200,9 @@ TEXT ·p687_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p688_VPBROADCASTQ(in *byte, out *byte)
+// func p698_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p688_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p698_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31807,9 +32247,9 @@ TEXT ·p688_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p689_VPBROADCASTQ(in *byte, out *byte)
+// func p699_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p689_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p699_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31856,9 +32296,9 @@ TEXT ·p689_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p690_VPBROADCASTQ(in *byte, out *byte)
+// func p700_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p690_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p700_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31903,9 +32343,9 @@ TEXT ·p690_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p691_VPCLMULQDQ(in *byte, out *byte)
+// func p701_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p691_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p701_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31952,9 +32392,9 @@ TEXT ·p691_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p692_VPCLMULQDQ(in *byte, out *byte)
+// func p702_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p692_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p702_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32001,9 +32441,9 @@ TEXT ·p692_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p693_VPCLMULQDQ(in *byte, out *byte)
+// func p703_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p693_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p703_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32050,9 +32490,9 @@ TEXT ·p693_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p694_VPCLMULQDQ(in *byte, out *byte)
+// func p704_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p694_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p704_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32099,9 +32539,9 @@ TEXT ·p694_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p695_VPCLMULQDQ(in *byte, out *byte)
+// func p705_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p695_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p705_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32148,9 +32588,9 @@ TEXT ·p695_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p696_VPCLMULQDQ(in *byte, out *byte)
+// func p706_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p696_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p706_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32197,9 +32637,9 @@ TEXT ·p696_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p697_VPCLMULQDQ(in *byte, out *byte)
+// func p707_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p697_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p707_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32246,9 +32686,9 @@ TEXT ·p697_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p698_VPCLMULQDQ(in *byte, out *byte)
+// func p708_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p698_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p708_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32295,9 +32735,9 @@ TEXT ·p698_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p699_VPCLMULQDQ(in *byte, out *byte)
+// func p709_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p699_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p709_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32342,494 +32782,8 @@ TEXT ·p699_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p700_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
-TEXT ·p700_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, 160(R14), X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y9, 104(R15)
-	RET
-
-// func p701_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
-TEXT ·p701_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, 256(R14), Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p702_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, VPCLMULQDQ
-TEXT ·p702_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, 192(R14), Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p703_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
-TEXT ·p703_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x01, 256(R14), Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p704_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, VPCLMULQDQ
-TEXT ·p704_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x01, 192(R14), Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p705_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
-TEXT ·p705_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x10, 256(R14), Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p706_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, VPCLMULQDQ
-TEXT ·p706_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x10, 192(R14), Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p707_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
-TEXT ·p707_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x11, 256(R14), Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p708_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, VPCLMULQDQ
-TEXT ·p708_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x11, 192(R14), Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p709_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
-TEXT ·p709_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, 192(R14), Y9, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
 // func p710_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, VPCLMULQDQ
+// Requires: AVX, PCLMULQDQ
 TEXT ·p710_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -32852,7 +32806,7 @@ TEXT ·p710_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x00, 160(R14), Y9, Y9
+	VPCLMULQDQ $0x00, 160(R14), X9, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -32900,7 +32854,7 @@ TEXT ·p711_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x00, 256(R14), Z3, Z9
+	VPCLMULQDQ $0x00, 256(R14), Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -32925,8 +32879,494 @@ TEXT ·p711_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p712_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
+// Requires: AVX, VPCLMULQDQ
 TEXT ·p712_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, 192(R14), Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p713_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p713_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x01, 256(R14), Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p714_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, VPCLMULQDQ
+TEXT ·p714_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x01, 192(R14), Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p715_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p715_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x10, 256(R14), Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p716_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, VPCLMULQDQ
+TEXT ·p716_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x10, 192(R14), Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p717_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p717_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x11, 256(R14), Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p718_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, VPCLMULQDQ
+TEXT ·p718_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x11, 192(R14), Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p719_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p719_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, 192(R14), Y9, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p720_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, VPCLMULQDQ
+TEXT ·p720_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, 160(R14), Y9, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y9, 104(R15)
+	RET
+
+// func p721_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p721_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, 256(R14), Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p722_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p722_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32973,9 +33413,9 @@ TEXT ·p712_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p713_VPCLMULQDQ(in *byte, out *byte)
+// func p723_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p713_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p723_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33022,9 +33462,9 @@ TEXT ·p713_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p714_VPCLMULQDQ(in *byte, out *byte)
+// func p724_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p714_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p724_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33071,9 +33511,9 @@ TEXT ·p714_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p715_VPCLMULQDQ(in *byte, out *byte)
+// func p725_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p715_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p725_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33118,510 +33558,8 @@ TEXT ·p715_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p716_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p716_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p717_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
-TEXT ·p717_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p718_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p718_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x01, X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p719_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
-TEXT ·p719_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x01, X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p720_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p720_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x10, X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p721_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
-TEXT ·p721_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x10, X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p722_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p722_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x11, X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p723_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
-TEXT ·p723_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x11, X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p724_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p724_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z14, 104(R15)
-	RET
-
-// func p725_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
-TEXT ·p725_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y14, 104(R15)
-	RET
-
 // func p726_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
+// Requires: AVX, AVX512F, PCLMULQDQ
 TEXT ·p726_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -33646,7 +33584,7 @@ TEXT ·p726_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x00, Y3, Y9, Y14
+	VPCLMULQDQ $0x00, X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -33672,7 +33610,7 @@ TEXT ·p726_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p727_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, VPCLMULQDQ
+// Requires: AVX, PCLMULQDQ
 TEXT ·p727_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -33697,7 +33635,7 @@ TEXT ·p727_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x00, Y3, Y9, Y14
+	VPCLMULQDQ $0x00, X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -33723,7 +33661,7 @@ TEXT ·p727_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p728_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
+// Requires: AVX, AVX512F, PCLMULQDQ
 TEXT ·p728_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -33748,7 +33686,7 @@ TEXT ·p728_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x01, Y3, Y9, Y14
+	VPCLMULQDQ $0x01, X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -33774,7 +33712,7 @@ TEXT ·p728_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p729_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, VPCLMULQDQ
+// Requires: AVX, PCLMULQDQ
 TEXT ·p729_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -33799,7 +33737,7 @@ TEXT ·p729_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x01, Y3, Y9, Y14
+	VPCLMULQDQ $0x01, X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -33825,7 +33763,7 @@ TEXT ·p729_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p730_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
+// Requires: AVX, AVX512F, PCLMULQDQ
 TEXT ·p730_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -33850,7 +33788,7 @@ TEXT ·p730_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, Y3, Y9, Y14
+	VPCLMULQDQ $0x10, X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -33876,7 +33814,7 @@ TEXT ·p730_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p731_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, VPCLMULQDQ
+// Requires: AVX, PCLMULQDQ
 TEXT ·p731_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -33901,7 +33839,7 @@ TEXT ·p731_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, Y3, Y9, Y14
+	VPCLMULQDQ $0x10, X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -33927,7 +33865,7 @@ TEXT ·p731_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p732_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
+// Requires: AVX, AVX512F, PCLMULQDQ
 TEXT ·p732_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -33952,7 +33890,7 @@ TEXT ·p732_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x11, Y3, Y9, Y14
+	VPCLMULQDQ $0x11, X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -33978,7 +33916,7 @@ TEXT ·p732_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p733_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, VPCLMULQDQ
+// Requires: AVX, PCLMULQDQ
 TEXT ·p733_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -34003,7 +33941,7 @@ TEXT ·p733_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x11, Y3, Y9, Y14
+	VPCLMULQDQ $0x11, X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -34029,7 +33967,7 @@ TEXT ·p733_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p734_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
+// Requires: AVX, AVX512F, PCLMULQDQ
 TEXT ·p734_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -34052,7 +33990,7 @@ TEXT ·p734_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x00, Y14, Y14, Y14
+	VPCLMULQDQ $0x00, X14, X14, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -34076,7 +34014,7 @@ TEXT ·p734_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p735_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, VPCLMULQDQ
+// Requires: AVX, PCLMULQDQ
 TEXT ·p735_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -34099,7 +34037,7 @@ TEXT ·p735_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x00, Y14, Y14, Y14
+	VPCLMULQDQ $0x00, X14, X14, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -34148,7 +34086,7 @@ TEXT ·p736_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x00, Z3, Z9, Z14
+	VPCLMULQDQ $0x00, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -34174,8 +34112,510 @@ TEXT ·p736_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p737_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
+// Requires: AVX, VPCLMULQDQ
 TEXT ·p737_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p738_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p738_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x01, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p739_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, VPCLMULQDQ
+TEXT ·p739_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x01, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p740_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p740_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x10, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p741_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, VPCLMULQDQ
+TEXT ·p741_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x10, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p742_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p742_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x11, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p743_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, VPCLMULQDQ
+TEXT ·p743_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x11, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p744_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p744_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, Y14, Y14, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p745_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, VPCLMULQDQ
+TEXT ·p745_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, Y14, Y14, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y14, 104(R15)
+	RET
+
+// func p746_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p746_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p747_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p747_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34224,9 +34664,9 @@ TEXT ·p737_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p738_VPCLMULQDQ(in *byte, out *byte)
+// func p748_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p738_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p748_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34275,9 +34715,9 @@ TEXT ·p738_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p739_VPCLMULQDQ(in *byte, out *byte)
+// func p749_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p739_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p749_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34326,9 +34766,9 @@ TEXT ·p739_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p740_VPCLMULQDQ(in *byte, out *byte)
+// func p750_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p740_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p750_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34373,9 +34813,9 @@ TEXT ·p740_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p741_VPCMPEQB(in *byte, out *byte)
+// func p751_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p741_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p751_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34424,9 +34864,9 @@ TEXT ·p741_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p742_VPCMPEQB(in *byte, out *byte)
+// func p752_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p742_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p752_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34473,9 +34913,9 @@ TEXT ·p742_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p743_VPCMPEQB(in *byte, out *byte)
+// func p753_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p743_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p753_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34524,9 +34964,9 @@ TEXT ·p743_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p744_VPCMPEQB(in *byte, out *byte)
+// func p754_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p744_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p754_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34575,9 +35015,9 @@ TEXT ·p744_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p745_VPCMPEQB(in *byte, out *byte)
+// func p755_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p745_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p755_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34622,9 +35062,9 @@ TEXT ·p745_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p746_VPCMPEQB(in *byte, out *byte)
+// func p756_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p746_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p756_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34669,9 +35109,9 @@ TEXT ·p746_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p747_VPCMPEQQ(in *byte, out *byte)
+// func p757_VPCMPEQQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p747_VPCMPEQQ(SB), NOSPLIT, $0-16
+TEXT ·p757_VPCMPEQQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34720,9 +35160,9 @@ TEXT ·p747_VPCMPEQQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p748_VPCMPEQQ(in *byte, out *byte)
+// func p758_VPCMPEQQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p748_VPCMPEQQ(SB), NOSPLIT, $0-16
+TEXT ·p758_VPCMPEQQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34769,9 +35209,9 @@ TEXT ·p748_VPCMPEQQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p749_VPCMPUQ(in *byte, out *byte)
+// func p759_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p749_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p759_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34820,9 +35260,9 @@ TEXT ·p749_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p750_VPCMPUQ(in *byte, out *byte)
+// func p760_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p750_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p760_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34871,9 +35311,9 @@ TEXT ·p750_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p751_VPCMPUQ(in *byte, out *byte)
+// func p761_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p751_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p761_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34920,516 +35360,6 @@ TEXT ·p751_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p752_VPERM2I128(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p752_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPERM2I128 $0x02, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p753_VPERM2I128(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p753_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPERM2I128 $0x02, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p754_VPERM2I128(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p754_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPERM2I128 $0x08, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p755_VPERM2I128(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p755_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPERM2I128 $0x08, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p756_VPERM2I128(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p756_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPERM2I128 $0x13, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p757_VPERM2I128(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p757_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPERM2I128 $0x13, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p758_VPERM2I128(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p758_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPERM2I128 $0x20, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p759_VPERM2I128(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p759_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPERM2I128 $0x20, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p760_VPERM2I128(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p760_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPERM2I128 $0x31, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p761_VPERM2I128(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p761_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPERM2I128 $0x31, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
 // func p762_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
 TEXT ·p762_VPERM2I128(SB), NOSPLIT, $0-16
@@ -35456,7 +35386,7 @@ TEXT ·p762_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPERM2I128 $0x80, Y3, Y9, Y14
+	VPERM2I128 $0x02, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -35507,7 +35437,7 @@ TEXT ·p763_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPERM2I128 $0x80, Y3, Y9, Y14
+	VPERM2I128 $0x02, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -35558,7 +35488,7 @@ TEXT ·p764_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPERM2I128 $0x88, Y3, Y9, Y14
+	VPERM2I128 $0x08, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -35609,7 +35539,7 @@ TEXT ·p765_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPERM2I128 $0x88, Y3, Y9, Y14
+	VPERM2I128 $0x08, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -35655,6 +35585,516 @@ TEXT ·p766_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPERM2I128 $0x13, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p767_VPERM2I128(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p767_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPERM2I128 $0x13, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p768_VPERM2I128(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p768_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPERM2I128 $0x20, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p769_VPERM2I128(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p769_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPERM2I128 $0x20, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p770_VPERM2I128(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p770_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPERM2I128 $0x31, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p771_VPERM2I128(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p771_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPERM2I128 $0x31, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p772_VPERM2I128(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p772_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPERM2I128 $0x80, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p773_VPERM2I128(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p773_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPERM2I128 $0x80, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p774_VPERM2I128(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p774_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPERM2I128 $0x88, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p775_VPERM2I128(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p775_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPERM2I128 $0x88, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p776_VPERM2I128(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p776_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z14
 
 	// The probed instruction.
@@ -35681,9 +36121,9 @@ TEXT ·p766_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p767_VPERM2I128(in *byte, out *byte)
+// func p777_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p767_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p777_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35728,9 +36168,9 @@ TEXT ·p767_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p768_VPERMQ(in *byte, out *byte)
+// func p778_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p768_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p778_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35779,9 +36219,9 @@ TEXT ·p768_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p769_VPERMQ(in *byte, out *byte)
+// func p779_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p769_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p779_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35826,9 +36266,9 @@ TEXT ·p769_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p770_VPEXTRQ(in *byte, out *byte)
+// func p780_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p770_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p780_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35873,9 +36313,9 @@ TEXT ·p770_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p771_VPEXTRQ(in *byte, out *byte)
+// func p781_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p771_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p781_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35920,9 +36360,9 @@ TEXT ·p771_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p772_VPEXTRQ(in *byte, out *byte)
+// func p782_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p772_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p782_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35967,9 +36407,9 @@ TEXT ·p772_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p773_VPEXTRQ(in *byte, out *byte)
+// func p783_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p773_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p783_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36014,9 +36454,9 @@ TEXT ·p773_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p774_VPINSRQ(in *byte, out *byte)
+// func p784_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p774_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p784_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36063,9 +36503,9 @@ TEXT ·p774_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p775_VPINSRQ(in *byte, out *byte)
+// func p785_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p775_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p785_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36112,9 +36552,9 @@ TEXT ·p775_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p776_VPINSRQ(in *byte, out *byte)
+// func p786_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p776_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p786_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36161,9 +36601,9 @@ TEXT ·p776_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p777_VPINSRQ(in *byte, out *byte)
+// func p787_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p777_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p787_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36210,9 +36650,9 @@ TEXT ·p777_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p778_VPINSRQ(in *byte, out *byte)
+// func p788_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p778_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p788_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36257,9 +36697,9 @@ TEXT ·p778_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p779_VPINSRQ(in *byte, out *byte)
+// func p789_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p779_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p789_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36304,9 +36744,9 @@ TEXT ·p779_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p780_VPINSRQ(in *byte, out *byte)
+// func p790_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p780_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p790_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36353,9 +36793,9 @@ TEXT ·p780_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p781_VPINSRQ(in *byte, out *byte)
+// func p791_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p781_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p791_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36402,9 +36842,9 @@ TEXT ·p781_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p782_VPINSRQ(in *byte, out *byte)
+// func p792_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p782_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p792_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36451,9 +36891,9 @@ TEXT ·p782_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p783_VPINSRQ(in *byte, out *byte)
+// func p793_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p783_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p793_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36500,9 +36940,9 @@ TEXT ·p783_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p784_VPINSRQ(in *byte, out *byte)
+// func p794_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p784_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p794_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36547,9 +36987,9 @@ TEXT ·p784_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p785_VPINSRQ(in *byte, out *byte)
+// func p795_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p785_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p795_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36594,9 +37034,9 @@ TEXT ·p785_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p786_VPMADD52HUQ(in *byte, out *byte)
+// func p796_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p786_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p796_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36643,9 +37083,9 @@ TEXT ·p786_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p787_VPMADD52HUQ(in *byte, out *byte)
+// func p797_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p787_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p797_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36690,9 +37130,9 @@ TEXT ·p787_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p788_VPMADD52LUQ(in *byte, out *byte)
+// func p798_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p788_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p798_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36739,9 +37179,9 @@ TEXT ·p788_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p789_VPMADD52LUQ(in *byte, out *byte)
+// func p799_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p789_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p799_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36786,9 +37226,9 @@ TEXT ·p789_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p790_VPMADD52LUQ_BCST(in *byte, out *byte)
+// func p800_VPMADD52LUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p790_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p800_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36835,9 +37275,9 @@ TEXT ·p790_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p791_VPMADD52LUQ_BCST(in *byte, out *byte)
+// func p801_VPMADD52LUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p791_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p801_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36882,9 +37322,9 @@ TEXT ·p791_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p792_VPMOVMSKB(in *byte, out *byte)
+// func p802_VPMOVMSKB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p792_VPMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p802_VPMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36929,9 +37369,9 @@ TEXT ·p792_VPMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p793_VPMOVMSKB(in *byte, out *byte)
+// func p803_VPMOVMSKB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p793_VPMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p803_VPMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36976,9 +37416,9 @@ TEXT ·p793_VPMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p794_VPMULUDQ(in *byte, out *byte)
+// func p804_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p794_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p804_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37025,9 +37465,9 @@ TEXT ·p794_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p795_VPMULUDQ(in *byte, out *byte)
+// func p805_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p795_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p805_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37072,9 +37512,9 @@ TEXT ·p795_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p796_VPMULUDQ(in *byte, out *byte)
+// func p806_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p796_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p806_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37123,9 +37563,9 @@ TEXT ·p796_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p797_VPMULUDQ(in *byte, out *byte)
+// func p807_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p797_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p807_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37170,9 +37610,9 @@ TEXT ·p797_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p798_VPOR(in *byte, out *byte)
+// func p808_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p798_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p808_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37221,9 +37661,9 @@ TEXT ·p798_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p799_VPOR(in *byte, out *byte)
+// func p809_VPOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p799_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p809_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37272,9 +37712,9 @@ TEXT ·p799_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p800_VPOR(in *byte, out *byte)
+// func p810_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p800_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p810_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37319,9 +37759,9 @@ TEXT ·p800_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p801_VPOR(in *byte, out *byte)
+// func p811_VPOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p801_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p811_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37366,9 +37806,9 @@ TEXT ·p801_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p802_VPOR(in *byte, out *byte)
+// func p812_VPOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p802_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p812_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37417,9 +37857,9 @@ TEXT ·p802_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p803_VPOR(in *byte, out *byte)
+// func p813_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p803_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p813_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37468,9 +37908,9 @@ TEXT ·p803_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p804_VPOR(in *byte, out *byte)
+// func p814_VPOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p804_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p814_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37515,9 +37955,9 @@ TEXT ·p804_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p805_VPOR(in *byte, out *byte)
+// func p815_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p805_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p815_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37562,9 +38002,9 @@ TEXT ·p805_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p806_VPORD(in *byte, out *byte)
+// func p816_VPORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p806_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p816_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37613,9 +38053,9 @@ TEXT ·p806_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p807_VPORD(in *byte, out *byte)
+// func p817_VPORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p807_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p817_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37660,9 +38100,9 @@ TEXT ·p807_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p808_VPORD(in *byte, out *byte)
+// func p818_VPORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p808_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p818_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37711,9 +38151,9 @@ TEXT ·p808_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p809_VPORD(in *byte, out *byte)
+// func p819_VPORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p809_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p819_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37758,9 +38198,9 @@ TEXT ·p809_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p810_VPORQ(in *byte, out *byte)
+// func p820_VPORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p810_VPORQ(SB), NOSPLIT, $0-16
+TEXT ·p820_VPORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37811,9 +38251,9 @@ TEXT ·p810_VPORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p811_VPORQ(in *byte, out *byte)
+// func p821_VPORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p811_VPORQ(SB), NOSPLIT, $0-16
+TEXT ·p821_VPORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37860,9 +38300,9 @@ TEXT ·p811_VPORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p812_VPROLD(in *byte, out *byte)
+// func p822_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p812_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p822_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37909,9 +38349,9 @@ TEXT ·p812_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p813_VPROLD(in *byte, out *byte)
+// func p823_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p813_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p823_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37958,9 +38398,9 @@ TEXT ·p813_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p814_VPROLD(in *byte, out *byte)
+// func p824_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p814_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p824_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38007,9 +38447,9 @@ TEXT ·p814_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p815_VPROLD(in *byte, out *byte)
+// func p825_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p815_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p825_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38056,9 +38496,9 @@ TEXT ·p815_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p816_VPROLD(in *byte, out *byte)
+// func p826_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p816_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p826_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38103,9 +38543,9 @@ TEXT ·p816_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p817_VPROLD(in *byte, out *byte)
+// func p827_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p817_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p827_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38152,9 +38592,9 @@ TEXT ·p817_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p818_VPROLD(in *byte, out *byte)
+// func p828_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p818_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p828_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38201,9 +38641,9 @@ TEXT ·p818_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p819_VPROLD(in *byte, out *byte)
+// func p829_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p819_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p829_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38250,9 +38690,9 @@ TEXT ·p819_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p820_VPROLD(in *byte, out *byte)
+// func p830_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p820_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p830_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38299,9 +38739,9 @@ TEXT ·p820_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p821_VPROLD(in *byte, out *byte)
+// func p831_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p821_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p831_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38346,9 +38786,9 @@ TEXT ·p821_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p822_VPSHUFB(in *byte, out *byte)
+// func p832_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p822_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p832_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38395,9 +38835,9 @@ TEXT ·p822_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p823_VPSHUFB(in *byte, out *byte)
+// func p833_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p823_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p833_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38444,9 +38884,9 @@ TEXT ·p823_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p824_VPSHUFB(in *byte, out *byte)
+// func p834_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p824_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p834_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38491,9 +38931,9 @@ TEXT ·p824_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p825_VPSHUFB(in *byte, out *byte)
+// func p835_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p825_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p835_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38538,9 +38978,9 @@ TEXT ·p825_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p826_VPSHUFB(in *byte, out *byte)
+// func p836_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p826_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p836_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38587,9 +39027,9 @@ TEXT ·p826_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p827_VPSHUFB(in *byte, out *byte)
+// func p837_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p827_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p837_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38636,9 +39076,9 @@ TEXT ·p827_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p828_VPSHUFB(in *byte, out *byte)
+// func p838_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p828_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p838_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38683,9 +39123,9 @@ TEXT ·p828_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p829_VPSHUFB(in *byte, out *byte)
+// func p839_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p829_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p839_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38730,9 +39170,9 @@ TEXT ·p829_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p830_VPSHUFB(in *byte, out *byte)
+// func p840_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p830_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p840_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38779,9 +39219,9 @@ TEXT ·p830_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p831_VPSHUFB(in *byte, out *byte)
+// func p841_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p831_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p841_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38826,9 +39266,9 @@ TEXT ·p831_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p832_VPSHUFB(in *byte, out *byte)
+// func p842_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p832_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p842_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38877,9 +39317,9 @@ TEXT ·p832_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p833_VPSHUFB(in *byte, out *byte)
+// func p843_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p833_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p843_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38928,9 +39368,9 @@ TEXT ·p833_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p834_VPSHUFB(in *byte, out *byte)
+// func p844_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p834_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p844_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38975,9 +39415,9 @@ TEXT ·p834_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p835_VPSHUFB(in *byte, out *byte)
+// func p845_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p835_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p845_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39022,496 +39462,6 @@ TEXT ·p835_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p836_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p836_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x1b, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p837_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p837_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0x1b, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p838_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p838_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x4e, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p839_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p839_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0x4e, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p840_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p840_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0xb1, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p841_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p841_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0xb1, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p842_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p842_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0xd3, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p843_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p843_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0xd3, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p844_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p844_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0xe4, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p845_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p845_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0xe4, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
 // func p846_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
 TEXT ·p846_VPSHUFD(SB), NOSPLIT, $0-16
@@ -39537,7 +39487,7 @@ TEXT ·p846_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0xee, X3, X9
+	VPSHUFD $0x00, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -39586,7 +39536,7 @@ TEXT ·p847_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSHUFD $0xee, X3, X9
+	VPSHUFD $0x00, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -39631,10 +39581,11 @@ TEXT ·p848_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0x1b, X9, X9
+	VPSHUFD $0x1b, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -39654,7 +39605,8 @@ TEXT ·p848_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ      R11, 80(R15)
 	MOVQ      R12, 88(R15)
 	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p849_VPSHUFD(in *byte, out *byte)
@@ -39678,10 +39630,11 @@ TEXT ·p849_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ    104(R14), R11
 	MOVQ    112(R14), R12
 	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y9
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSHUFD $0x1b, X9, X9
+	VPSHUFD $0x1b, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -39701,11 +39654,12 @@ TEXT ·p849_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ    R11, 80(R15)
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
-	VMOVDQU Y9, 104(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p850_VPSHUFD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·p850_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -39729,7 +39683,7 @@ TEXT ·p850_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0x1b, Y3, Y9
+	VPSHUFD $0x4e, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -39754,8 +39708,690 @@ TEXT ·p850_VPSHUFD(SB), NOSPLIT, $0-16
 	RET
 
 // func p851_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX
 TEXT ·p851_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0x4e, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p852_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p852_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xb1, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p853_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p853_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0xb1, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p854_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p854_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xd3, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p855_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p855_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0xd3, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p856_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p856_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xe4, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p857_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p857_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0xe4, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p858_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p858_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xee, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p859_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p859_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0xee, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p860_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p860_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x00, X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p861_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p861_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0x00, X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y9, 104(R15)
+	RET
+
+// func p862_VPSHUFD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p862_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x00, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p863_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p863_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0x00, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p864_VPSHUFD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p864_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x1b, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p865_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p865_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39802,9 +40438,9 @@ TEXT ·p851_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p852_VPSHUFD(in *byte, out *byte)
+// func p866_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p852_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p866_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39851,9 +40487,9 @@ TEXT ·p852_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p853_VPSHUFD(in *byte, out *byte)
+// func p867_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p853_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p867_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39900,9 +40536,9 @@ TEXT ·p853_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p854_VPSHUFD(in *byte, out *byte)
+// func p868_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p854_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p868_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39949,9 +40585,9 @@ TEXT ·p854_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p855_VPSHUFD(in *byte, out *byte)
+// func p869_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p855_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p869_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39998,9 +40634,9 @@ TEXT ·p855_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p856_VPSHUFD(in *byte, out *byte)
+// func p870_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p856_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p870_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40047,9 +40683,9 @@ TEXT ·p856_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p857_VPSHUFD(in *byte, out *byte)
+// func p871_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p857_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p871_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40096,9 +40732,9 @@ TEXT ·p857_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p858_VPSHUFD(in *byte, out *byte)
+// func p872_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p858_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p872_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40145,9 +40781,9 @@ TEXT ·p858_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p859_VPSHUFD(in *byte, out *byte)
+// func p873_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p859_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p873_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40194,9 +40830,9 @@ TEXT ·p859_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p860_VPSHUFD(in *byte, out *byte)
+// func p874_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p860_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p874_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40243,9 +40879,9 @@ TEXT ·p860_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p861_VPSHUFD(in *byte, out *byte)
+// func p875_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p861_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p875_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40292,9 +40928,9 @@ TEXT ·p861_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p862_VPSHUFD(in *byte, out *byte)
+// func p876_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p862_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p876_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40316,7 +40952,7 @@ TEXT ·p862_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0x1b, Y9, Y9
+	VPSHUFD $0x00, Y9, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -40339,9 +40975,9 @@ TEXT ·p862_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p863_VPSHUFD(in *byte, out *byte)
+// func p877_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p863_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p877_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40363,7 +40999,7 @@ TEXT ·p863_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y9
 
 	// The probed instruction.
-	VPSHUFD $0x1b, Y9, Y9
+	VPSHUFD $0x00, Y9, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -40386,9 +41022,58 @@ TEXT ·p863_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p864_VPSHUFD(in *byte, out *byte)
+// func p878_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p864_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p878_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x00, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p879_VPSHUFD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p879_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40435,9 +41120,9 @@ TEXT ·p864_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p865_VPSHUFD(in *byte, out *byte)
+// func p880_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p865_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p880_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40484,9 +41169,9 @@ TEXT ·p865_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p866_VPSHUFD(in *byte, out *byte)
+// func p881_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p866_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p881_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40533,9 +41218,9 @@ TEXT ·p866_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p867_VPSHUFD(in *byte, out *byte)
+// func p882_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p867_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p882_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40582,9 +41267,9 @@ TEXT ·p867_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p868_VPSHUFD(in *byte, out *byte)
+// func p883_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p868_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p883_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40631,9 +41316,9 @@ TEXT ·p868_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p869_VPSHUFD(in *byte, out *byte)
+// func p884_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p869_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p884_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40680,9 +41365,9 @@ TEXT ·p869_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p870_VPSHUFD(in *byte, out *byte)
+// func p885_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p870_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p885_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40704,7 +41389,7 @@ TEXT ·p870_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0x1b, Z9, Z9
+	VPSHUFD $0x00, Z9, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -40727,748 +41412,748 @@ TEXT ·p870_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p871_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p871_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x00, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p872_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p872_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSLLD $0x00, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p873_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p873_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x01, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p874_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p874_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSLLD $0x01, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p875_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p875_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x07, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p876_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p876_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSLLD $0x07, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p877_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p877_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x0c, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p878_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p878_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSLLD $0x0c, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p879_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p879_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x1f, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p880_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p880_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSLLD $0x1f, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p881_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p881_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x20, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p882_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p882_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSLLD $0x20, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p883_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p883_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x3f, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p884_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p884_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSLLD $0x3f, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p885_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p885_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x40, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p886_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p886_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x00, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p887_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p887_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSLLD $0x00, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p888_VPSLLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p888_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x01, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p889_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p889_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSLLD $0x01, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p890_VPSLLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p890_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x07, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p891_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p891_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSLLD $0x07, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p892_VPSLLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p892_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x0c, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p893_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p893_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSLLD $0x0c, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p894_VPSLLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p894_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x1f, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p895_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p895_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSLLD $0x1f, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p896_VPSLLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p896_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x20, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p897_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p897_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSLLD $0x20, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p898_VPSLLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p898_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x3f, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p899_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p899_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSLLD $0x3f, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p900_VPSLLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p900_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x40, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p901_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p901_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -41511,9 +42196,9 @@ TEXT ·p886_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p887_VPSLLD(in *byte, out *byte)
+// func p902_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p887_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p902_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41560,9 +42245,9 @@ TEXT ·p887_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p888_VPSLLD(in *byte, out *byte)
+// func p903_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p888_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p903_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41609,9 +42294,9 @@ TEXT ·p888_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p889_VPSLLD(in *byte, out *byte)
+// func p904_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p889_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p904_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41656,9 +42341,9 @@ TEXT ·p889_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p890_VPSLLD(in *byte, out *byte)
+// func p905_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p890_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p905_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41703,9 +42388,9 @@ TEXT ·p890_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p891_VPSLLDQ(in *byte, out *byte)
+// func p906_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p891_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p906_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41752,9 +42437,9 @@ TEXT ·p891_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p892_VPSLLDQ(in *byte, out *byte)
+// func p907_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p892_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p907_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41801,9 +42486,9 @@ TEXT ·p892_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p893_VPSLLDQ(in *byte, out *byte)
+// func p908_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p893_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p908_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41850,9 +42535,9 @@ TEXT ·p893_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p894_VPSLLDQ(in *byte, out *byte)
+// func p909_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p894_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p909_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41899,9 +42584,9 @@ TEXT ·p894_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p895_VPSLLDQ(in *byte, out *byte)
+// func p910_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p895_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p910_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41948,9 +42633,9 @@ TEXT ·p895_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p896_VPSLLDQ(in *byte, out *byte)
+// func p911_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p896_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p911_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41997,9 +42682,9 @@ TEXT ·p896_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p897_VPSLLDQ(in *byte, out *byte)
+// func p912_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p897_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p912_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42046,9 +42731,9 @@ TEXT ·p897_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p898_VPSLLDQ(in *byte, out *byte)
+// func p913_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p898_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p913_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42095,9 +42780,9 @@ TEXT ·p898_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p899_VPSLLDQ(in *byte, out *byte)
+// func p914_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p899_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p914_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42144,9 +42829,9 @@ TEXT ·p899_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p900_VPSLLDQ(in *byte, out *byte)
+// func p915_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p900_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p915_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42193,9 +42878,9 @@ TEXT ·p900_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p901_VPSLLDQ(in *byte, out *byte)
+// func p916_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p901_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p916_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42242,9 +42927,9 @@ TEXT ·p901_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p902_VPSLLDQ(in *byte, out *byte)
+// func p917_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p902_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p917_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42291,9 +42976,9 @@ TEXT ·p902_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p903_VPSLLDQ(in *byte, out *byte)
+// func p918_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p903_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p918_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42338,9 +43023,9 @@ TEXT ·p903_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p904_VPSLLDQ(in *byte, out *byte)
+// func p919_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p904_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p919_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42385,9 +43070,9 @@ TEXT ·p904_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p905_VPSLLQ(in *byte, out *byte)
+// func p920_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p905_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p920_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42434,9 +43119,9 @@ TEXT ·p905_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p906_VPSLLQ(in *byte, out *byte)
+// func p921_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p906_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p921_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42483,9 +43168,9 @@ TEXT ·p906_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p907_VPSLLQ(in *byte, out *byte)
+// func p922_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p907_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p922_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42532,9 +43217,9 @@ TEXT ·p907_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p908_VPSLLQ(in *byte, out *byte)
+// func p923_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p908_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p923_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42581,9 +43266,9 @@ TEXT ·p908_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p909_VPSLLQ(in *byte, out *byte)
+// func p924_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p909_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p924_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42630,9 +43315,9 @@ TEXT ·p909_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p910_VPSLLQ(in *byte, out *byte)
+// func p925_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p910_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p925_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42679,9 +43364,9 @@ TEXT ·p910_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p911_VPSLLQ(in *byte, out *byte)
+// func p926_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p911_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p926_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42728,9 +43413,9 @@ TEXT ·p911_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p912_VPSLLQ(in *byte, out *byte)
+// func p927_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p912_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p927_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42777,9 +43462,9 @@ TEXT ·p912_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p913_VPSLLQ(in *byte, out *byte)
+// func p928_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p913_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p928_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42826,9 +43511,9 @@ TEXT ·p913_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p914_VPSLLQ(in *byte, out *byte)
+// func p929_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p914_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p929_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42873,746 +43558,746 @@ TEXT ·p914_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p915_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p915_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p916_VPSRAD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p916_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRAD $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p917_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p917_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0x01, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p918_VPSRAD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p918_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRAD $0x01, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p919_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p919_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0x1f, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p920_VPSRAD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p920_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRAD $0x1f, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p921_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p921_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0x20, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p922_VPSRAD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p922_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRAD $0x20, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p923_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p923_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0x3f, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p924_VPSRAD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p924_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRAD $0x3f, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p925_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p925_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0x40, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p926_VPSRAD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p926_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRAD $0x40, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p927_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p927_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0xff, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p928_VPSRAD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p928_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRAD $0xff, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p929_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p929_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0x00, X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
 // func p930_VPSRAD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p930_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p931_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p931_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRAD $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p932_VPSRAD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p932_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0x01, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p933_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p933_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRAD $0x01, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p934_VPSRAD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p934_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0x1f, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p935_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p935_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRAD $0x1f, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p936_VPSRAD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p936_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0x20, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p937_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p937_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRAD $0x20, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p938_VPSRAD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p938_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0x3f, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p939_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p939_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRAD $0x3f, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p940_VPSRAD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p940_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0x40, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p941_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p941_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRAD $0x40, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p942_VPSRAD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p942_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0xff, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p943_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p943_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRAD $0xff, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p944_VPSRAD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p944_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0x00, X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p945_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p945_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -43653,748 +44338,748 @@ TEXT ·p930_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p931_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p931_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x00, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p932_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p932_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRLD $0x00, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p933_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p933_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x01, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p934_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p934_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRLD $0x01, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p935_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p935_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x14, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p936_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p936_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRLD $0x14, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p937_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p937_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x19, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p938_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p938_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRLD $0x19, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p939_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p939_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x1f, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p940_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p940_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRLD $0x1f, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p941_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p941_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x20, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p942_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p942_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRLD $0x20, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p943_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p943_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x3f, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p944_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p944_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRLD $0x3f, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p945_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p945_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x40, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p946_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p946_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x00, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p947_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p947_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRLD $0x00, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p948_VPSRLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p948_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x01, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p949_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p949_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRLD $0x01, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p950_VPSRLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p950_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x14, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p951_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p951_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRLD $0x14, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p952_VPSRLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p952_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x19, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p953_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p953_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRLD $0x19, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p954_VPSRLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p954_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x1f, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p955_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p955_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRLD $0x1f, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p956_VPSRLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p956_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x20, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p957_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p957_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRLD $0x20, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p958_VPSRLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p958_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x3f, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p959_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p959_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRLD $0x3f, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p960_VPSRLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p960_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x40, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p961_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p961_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -44437,9 +45122,9 @@ TEXT ·p946_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p947_VPSRLD(in *byte, out *byte)
+// func p962_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p947_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p962_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44486,9 +45171,9 @@ TEXT ·p947_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p948_VPSRLD(in *byte, out *byte)
+// func p963_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p948_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p963_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44535,9 +45220,9 @@ TEXT ·p948_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p949_VPSRLD(in *byte, out *byte)
+// func p964_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p949_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p964_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44582,9 +45267,9 @@ TEXT ·p949_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p950_VPSRLD(in *byte, out *byte)
+// func p965_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p950_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p965_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44629,9 +45314,9 @@ TEXT ·p950_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p951_VPSRLDQ(in *byte, out *byte)
+// func p966_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p951_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p966_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44678,9 +45363,9 @@ TEXT ·p951_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p952_VPSRLDQ(in *byte, out *byte)
+// func p967_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p952_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p967_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44727,9 +45412,9 @@ TEXT ·p952_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p953_VPSRLDQ(in *byte, out *byte)
+// func p968_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p953_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p968_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44776,9 +45461,9 @@ TEXT ·p953_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p954_VPSRLDQ(in *byte, out *byte)
+// func p969_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p954_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p969_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44825,9 +45510,9 @@ TEXT ·p954_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p955_VPSRLDQ(in *byte, out *byte)
+// func p970_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p955_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p970_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44874,9 +45559,9 @@ TEXT ·p955_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p956_VPSRLDQ(in *byte, out *byte)
+// func p971_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p956_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p971_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44923,9 +45608,9 @@ TEXT ·p956_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p957_VPSRLDQ(in *byte, out *byte)
+// func p972_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p957_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p972_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44972,9 +45657,9 @@ TEXT ·p957_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p958_VPSRLDQ(in *byte, out *byte)
+// func p973_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p958_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p973_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45021,9 +45706,9 @@ TEXT ·p958_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p959_VPSRLDQ(in *byte, out *byte)
+// func p974_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p959_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p974_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45070,9 +45755,9 @@ TEXT ·p959_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p960_VPSRLDQ(in *byte, out *byte)
+// func p975_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p960_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p975_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45119,9 +45804,9 @@ TEXT ·p960_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p961_VPSRLDQ(in *byte, out *byte)
+// func p976_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p961_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p976_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45168,9 +45853,9 @@ TEXT ·p961_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p962_VPSRLDQ(in *byte, out *byte)
+// func p977_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p962_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p977_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45217,9 +45902,9 @@ TEXT ·p962_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p963_VPSRLDQ(in *byte, out *byte)
+// func p978_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p963_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p978_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45264,9 +45949,9 @@ TEXT ·p963_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p964_VPSRLDQ(in *byte, out *byte)
+// func p979_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p964_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p979_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45311,9 +45996,9 @@ TEXT ·p964_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p965_VPSRLQ(in *byte, out *byte)
+// func p980_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p965_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p980_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45360,9 +46045,9 @@ TEXT ·p965_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p966_VPSRLQ(in *byte, out *byte)
+// func p981_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p966_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p981_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45409,9 +46094,9 @@ TEXT ·p966_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p967_VPSRLQ(in *byte, out *byte)
+// func p982_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p967_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p982_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45458,9 +46143,9 @@ TEXT ·p967_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p968_VPSRLQ(in *byte, out *byte)
+// func p983_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p968_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p983_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45507,9 +46192,9 @@ TEXT ·p968_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p969_VPSRLQ(in *byte, out *byte)
+// func p984_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p969_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p984_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45556,9 +46241,9 @@ TEXT ·p969_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p970_VPSRLQ(in *byte, out *byte)
+// func p985_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p970_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p985_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45605,9 +46290,9 @@ TEXT ·p970_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p971_VPSRLQ(in *byte, out *byte)
+// func p986_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p971_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p986_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45654,9 +46339,9 @@ TEXT ·p971_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p972_VPSRLQ(in *byte, out *byte)
+// func p987_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p972_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p987_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45703,9 +46388,9 @@ TEXT ·p972_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p973_VPSRLQ(in *byte, out *byte)
+// func p988_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p973_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p988_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45752,9 +46437,9 @@ TEXT ·p973_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p974_VPSRLQ(in *byte, out *byte)
+// func p989_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p974_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p989_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45801,9 +46486,9 @@ TEXT ·p974_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p975_VPSRLQ(in *byte, out *byte)
+// func p990_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p975_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p990_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45850,9 +46535,9 @@ TEXT ·p975_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p976_VPSRLQ(in *byte, out *byte)
+// func p991_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p976_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p991_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45897,9 +46582,9 @@ TEXT ·p976_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p977_VPTERNLOGD(in *byte, out *byte)
+// func p992_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p977_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p992_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45948,9 +46633,9 @@ TEXT ·p977_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p978_VPTERNLOGD(in *byte, out *byte)
+// func p993_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p978_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p993_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45995,9 +46680,9 @@ TEXT ·p978_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p979_VPTERNLOGD(in *byte, out *byte)
+// func p994_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p979_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p994_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46046,9 +46731,9 @@ TEXT ·p979_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p980_VPTERNLOGD(in *byte, out *byte)
+// func p995_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p980_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p995_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46093,9 +46778,9 @@ TEXT ·p980_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p981_VPTERNLOGD(in *byte, out *byte)
+// func p996_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p981_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p996_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46144,9 +46829,9 @@ TEXT ·p981_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p982_VPTERNLOGD(in *byte, out *byte)
+// func p997_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p982_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p997_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46191,9 +46876,9 @@ TEXT ·p982_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p983_VPUNPCKHDQ(in *byte, out *byte)
+// func p998_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p983_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p998_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46242,9 +46927,9 @@ TEXT ·p983_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p984_VPUNPCKHDQ(in *byte, out *byte)
+// func p999_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p984_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p999_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46293,9 +46978,9 @@ TEXT ·p984_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p985_VPUNPCKHDQ(in *byte, out *byte)
+// func p1000_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p985_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p1000_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46340,9 +47025,9 @@ TEXT ·p985_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p986_VPUNPCKHDQ(in *byte, out *byte)
+// func p1001_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p986_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p1001_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46387,9 +47072,9 @@ TEXT ·p986_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p987_VPUNPCKHDQ(in *byte, out *byte)
+// func p1002_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p987_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p1002_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46438,9 +47123,9 @@ TEXT ·p987_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p988_VPUNPCKHDQ(in *byte, out *byte)
+// func p1003_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p988_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p1003_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46485,9 +47170,9 @@ TEXT ·p988_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p989_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1004_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p989_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1004_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46536,9 +47221,9 @@ TEXT ·p989_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p990_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1005_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p990_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1005_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46587,9 +47272,9 @@ TEXT ·p990_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p991_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1006_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p991_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1006_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46634,9 +47319,9 @@ TEXT ·p991_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p992_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1007_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p992_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1007_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46681,9 +47366,9 @@ TEXT ·p992_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p993_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1008_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p993_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1008_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46732,9 +47417,9 @@ TEXT ·p993_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p994_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1009_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p994_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1009_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46779,9 +47464,9 @@ TEXT ·p994_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p995_VPUNPCKLDQ(in *byte, out *byte)
+// func p1010_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p995_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1010_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46830,9 +47515,9 @@ TEXT ·p995_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p996_VPUNPCKLDQ(in *byte, out *byte)
+// func p1011_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p996_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1011_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46881,9 +47566,9 @@ TEXT ·p996_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p997_VPUNPCKLDQ(in *byte, out *byte)
+// func p1012_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p997_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1012_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46928,9 +47613,9 @@ TEXT ·p997_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p998_VPUNPCKLDQ(in *byte, out *byte)
+// func p1013_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p998_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1013_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46975,9 +47660,9 @@ TEXT ·p998_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p999_VPUNPCKLDQ(in *byte, out *byte)
+// func p1014_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p999_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1014_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47026,9 +47711,9 @@ TEXT ·p999_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1000_VPUNPCKLDQ(in *byte, out *byte)
+// func p1015_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1000_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1015_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47073,9 +47758,9 @@ TEXT ·p1000_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1001_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1016_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1001_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1016_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47124,9 +47809,9 @@ TEXT ·p1001_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1002_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1017_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p1002_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1017_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47175,9 +47860,9 @@ TEXT ·p1002_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p1003_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1018_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1003_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1018_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47222,9 +47907,9 @@ TEXT ·p1003_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1004_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1019_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p1004_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1019_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47269,9 +47954,9 @@ TEXT ·p1004_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1005_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1020_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1005_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1020_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47320,9 +48005,9 @@ TEXT ·p1005_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1006_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1021_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1006_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1021_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47371,9 +48056,9 @@ TEXT ·p1006_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p1007_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1022_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1007_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1022_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47418,9 +48103,9 @@ TEXT ·p1007_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1008_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1023_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1008_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1023_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47465,9 +48150,9 @@ TEXT ·p1008_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1009_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1024_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1009_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1024_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47516,9 +48201,9 @@ TEXT ·p1009_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1010_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1025_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1010_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1025_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47563,9 +48248,9 @@ TEXT ·p1010_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1011_VPXOR(in *byte, out *byte)
+// func p1026_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1011_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1026_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47612,9 +48297,9 @@ TEXT ·p1011_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p1012_VPXOR(in *byte, out *byte)
+// func p1027_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p1012_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1027_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47661,9 +48346,9 @@ TEXT ·p1012_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p1013_VPXOR(in *byte, out *byte)
+// func p1028_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1013_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1028_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47708,9 +48393,9 @@ TEXT ·p1013_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p1014_VPXOR(in *byte, out *byte)
+// func p1029_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p1014_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1029_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47755,9 +48440,9 @@ TEXT ·p1014_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p1015_VPXOR(in *byte, out *byte)
+// func p1030_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1015_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1030_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47804,9 +48489,9 @@ TEXT ·p1015_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p1016_VPXOR(in *byte, out *byte)
+// func p1031_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1016_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1031_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47853,9 +48538,9 @@ TEXT ·p1016_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p1017_VPXOR(in *byte, out *byte)
+// func p1032_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1017_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1032_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47900,9 +48585,9 @@ TEXT ·p1017_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p1018_VPXOR(in *byte, out *byte)
+// func p1033_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1018_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1033_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47947,9 +48632,9 @@ TEXT ·p1018_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p1019_VPXOR(in *byte, out *byte)
+// func p1034_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1019_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1034_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47998,9 +48683,9 @@ TEXT ·p1019_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1020_VPXOR(in *byte, out *byte)
+// func p1035_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p1020_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1035_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48049,9 +48734,9 @@ TEXT ·p1020_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p1021_VPXOR(in *byte, out *byte)
+// func p1036_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1021_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1036_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48096,9 +48781,9 @@ TEXT ·p1021_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1022_VPXOR(in *byte, out *byte)
+// func p1037_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p1022_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1037_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48143,9 +48828,9 @@ TEXT ·p1022_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1023_VPXOR(in *byte, out *byte)
+// func p1038_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1023_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1038_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48194,9 +48879,9 @@ TEXT ·p1023_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1024_VPXOR(in *byte, out *byte)
+// func p1039_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1024_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1039_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48245,9 +48930,9 @@ TEXT ·p1024_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p1025_VPXOR(in *byte, out *byte)
+// func p1040_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1025_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1040_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48292,9 +48977,9 @@ TEXT ·p1025_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1026_VPXOR(in *byte, out *byte)
+// func p1041_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1026_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1041_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48339,9 +49024,9 @@ TEXT ·p1026_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1027_VPXORD(in *byte, out *byte)
+// func p1042_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1027_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1042_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48388,9 +49073,9 @@ TEXT ·p1027_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p1028_VPXORD(in *byte, out *byte)
+// func p1043_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1028_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1043_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48435,9 +49120,9 @@ TEXT ·p1028_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p1029_VPXORD(in *byte, out *byte)
+// func p1044_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1029_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1044_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48484,9 +49169,9 @@ TEXT ·p1029_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p1030_VPXORD(in *byte, out *byte)
+// func p1045_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1030_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1045_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48531,9 +49216,9 @@ TEXT ·p1030_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p1031_VPXORD(in *byte, out *byte)
+// func p1046_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1031_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1046_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48580,9 +49265,9 @@ TEXT ·p1031_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p1032_VPXORD(in *byte, out *byte)
+// func p1047_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1032_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1047_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48627,9 +49312,9 @@ TEXT ·p1032_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p1033_VPXORD(in *byte, out *byte)
+// func p1048_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1033_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1048_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48678,9 +49363,9 @@ TEXT ·p1033_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1034_VPXORD(in *byte, out *byte)
+// func p1049_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1034_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1049_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48725,9 +49410,9 @@ TEXT ·p1034_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1035_VPXORD(in *byte, out *byte)
+// func p1050_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1035_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1050_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48776,9 +49461,9 @@ TEXT ·p1035_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1036_VPXORD(in *byte, out *byte)
+// func p1051_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1036_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1051_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48823,9 +49508,9 @@ TEXT ·p1036_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1037_VPXORD(in *byte, out *byte)
+// func p1052_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1037_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1052_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48874,9 +49559,9 @@ TEXT ·p1037_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1038_VPXORD(in *byte, out *byte)
+// func p1053_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1038_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1053_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48921,9 +49606,9 @@ TEXT ·p1038_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1039_VPXORQ(in *byte, out *byte)
+// func p1054_VPXORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1039_VPXORQ(SB), NOSPLIT, $0-16
+TEXT ·p1054_VPXORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48972,9 +49657,9 @@ TEXT ·p1039_VPXORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1040_VPXORQ(in *byte, out *byte)
+// func p1055_VPXORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1040_VPXORQ(SB), NOSPLIT, $0-16
+TEXT ·p1055_VPXORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49019,9 +49704,9 @@ TEXT ·p1040_VPXORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1041_VSHUFI32X4(in *byte, out *byte)
+// func p1056_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1041_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1056_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49070,9 +49755,9 @@ TEXT ·p1041_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1042_VSHUFI32X4(in *byte, out *byte)
+// func p1057_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1042_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1057_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49117,9 +49802,9 @@ TEXT ·p1042_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1043_VSHUFI32X4(in *byte, out *byte)
+// func p1058_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1043_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1058_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49168,9 +49853,9 @@ TEXT ·p1043_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1044_VSHUFI32X4(in *byte, out *byte)
+// func p1059_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1044_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1059_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49219,9 +49904,9 @@ TEXT ·p1044_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1045_VSHUFI32X4(in *byte, out *byte)
+// func p1060_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1045_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1060_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49270,9 +49955,9 @@ TEXT ·p1045_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1046_VSHUFI32X4(in *byte, out *byte)
+// func p1061_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1046_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1061_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49321,9 +50006,9 @@ TEXT ·p1046_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1047_VSHUFI32X4(in *byte, out *byte)
+// func p1062_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1047_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1062_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49372,9 +50057,9 @@ TEXT ·p1047_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1048_VSHUFI32X4(in *byte, out *byte)
+// func p1063_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1048_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1063_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49419,9 +50104,9 @@ TEXT ·p1048_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1049_VZEROUPPER(in *byte, out *byte)
+// func p1064_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1049_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p1064_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49496,9 +50181,9 @@ TEXT ·p1049_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z15, 1064(R15)
 	RET
 
-// func p1050_VZEROUPPER(in *byte, out *byte)
+// func p1065_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p1050_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p1065_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49573,9 +50258,9 @@ TEXT ·p1050_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU Y15, 584(R15)
 	RET
 
-// func p1051_VZEROUPPER(in *byte, out *byte)
+// func p1066_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1051_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p1066_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49628,8 +50313,8 @@ TEXT ·p1051_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 360(R15)
 	RET
 
-// func p1052_XORB(in *byte, out *byte)
-TEXT ·p1052_XORB(SB), NOSPLIT, $0-16
+// func p1067_XORB(in *byte, out *byte)
+TEXT ·p1067_XORB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49672,8 +50357,624 @@ TEXT ·p1052_XORB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1053_XORL(in *byte, out *byte)
-TEXT ·p1053_XORL(SB), NOSPLIT, $0-16
+// func p1068_XORL(in *byte, out *byte)
+TEXT ·p1068_XORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	XORL $-2147483648, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1069_XORL(in *byte, out *byte)
+TEXT ·p1069_XORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	XORL $-1, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1070_XORL(in *byte, out *byte)
+TEXT ·p1070_XORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	XORL $0x00, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1071_XORL(in *byte, out *byte)
+TEXT ·p1071_XORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	XORL $0x01, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1072_XORL(in *byte, out *byte)
+TEXT ·p1072_XORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	XORL $0x02, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1073_XORL(in *byte, out *byte)
+TEXT ·p1073_XORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	XORL $0x04, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1074_XORL(in *byte, out *byte)
+TEXT ·p1074_XORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	XORL $0x08, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1075_XORL(in *byte, out *byte)
+TEXT ·p1075_XORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	XORL $0x10, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1076_XORL(in *byte, out *byte)
+TEXT ·p1076_XORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	XORL $0x1b, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1077_XORL(in *byte, out *byte)
+TEXT ·p1077_XORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	XORL $0x20, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1078_XORL(in *byte, out *byte)
+TEXT ·p1078_XORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	XORL $0x36, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1079_XORL(in *byte, out *byte)
+TEXT ·p1079_XORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	XORL $0x40, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1080_XORL(in *byte, out *byte)
+TEXT ·p1080_XORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	XORL $0x80, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1081_XORL(in *byte, out *byte)
+TEXT ·p1081_XORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	XORL $0x7fffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1082_XORL(in *byte, out *byte)
+TEXT ·p1082_XORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49716,8 +51017,8 @@ TEXT ·p1053_XORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1054_XORL(in *byte, out *byte)
-TEXT ·p1054_XORL(SB), NOSPLIT, $0-16
+// func p1083_XORL(in *byte, out *byte)
+TEXT ·p1083_XORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49760,8 +51061,8 @@ TEXT ·p1054_XORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1055_XORL(in *byte, out *byte)
-TEXT ·p1055_XORL(SB), NOSPLIT, $0-16
+// func p1084_XORL(in *byte, out *byte)
+TEXT ·p1084_XORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49804,8 +51105,8 @@ TEXT ·p1055_XORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1056_XORQ(in *byte, out *byte)
-TEXT ·p1056_XORQ(SB), NOSPLIT, $0-16
+// func p1085_XORQ(in *byte, out *byte)
+TEXT ·p1085_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49848,8 +51149,8 @@ TEXT ·p1056_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1057_XORQ(in *byte, out *byte)
-TEXT ·p1057_XORQ(SB), NOSPLIT, $0-16
+// func p1086_XORQ(in *byte, out *byte)
+TEXT ·p1086_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49892,8 +51193,8 @@ TEXT ·p1057_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1058_XORQ(in *byte, out *byte)
-TEXT ·p1058_XORQ(SB), NOSPLIT, $0-16
+// func p1087_XORQ(in *byte, out *byte)
+TEXT ·p1087_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49936,8 +51237,8 @@ TEXT ·p1058_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1059_XORW(in *byte, out *byte)
-TEXT ·p1059_XORW(SB), NOSPLIT, $0-16
+// func p1088_XORW(in *byte, out *byte)
+TEXT ·p1088_XORW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49980,9 +51281,9 @@ TEXT ·p1059_XORW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1060_VAESENC(in *byte, out *byte)
+// func p1089_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1060_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1089_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50031,9 +51332,9 @@ TEXT ·p1060_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1061_VAESENC(in *byte, out *byte)
+// func p1090_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1061_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1090_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50080,9 +51381,9 @@ TEXT ·p1061_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1062_VAESENC(in *byte, out *byte)
+// func p1091_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1062_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1091_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50131,9 +51432,9 @@ TEXT ·p1062_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1063_VAESENC(in *byte, out *byte)
+// func p1092_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p1063_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1092_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50182,9 +51483,9 @@ TEXT ·p1063_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1064_VAESENC(in *byte, out *byte)
+// func p1093_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1064_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1093_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50229,9 +51530,9 @@ TEXT ·p1064_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1065_VAESENCLAST(in *byte, out *byte)
+// func p1094_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1065_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1094_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50280,9 +51581,9 @@ TEXT ·p1065_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1066_VAESENCLAST(in *byte, out *byte)
+// func p1095_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1066_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1095_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50329,9 +51630,9 @@ TEXT ·p1066_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1067_VAESENCLAST(in *byte, out *byte)
+// func p1096_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1067_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1096_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50380,9 +51681,9 @@ TEXT ·p1067_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1068_VAESENCLAST(in *byte, out *byte)
+// func p1097_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p1068_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1097_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50431,9 +51732,9 @@ TEXT ·p1068_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1069_VAESENCLAST(in *byte, out *byte)
+// func p1098_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1069_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1098_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50478,9 +51779,9 @@ TEXT ·p1069_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1070_VPCLMULQDQ(in *byte, out *byte)
+// func p1099_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1070_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1099_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50529,9 +51830,9 @@ TEXT ·p1070_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1071_VPCLMULQDQ(in *byte, out *byte)
+// func p1100_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1071_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1100_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50580,9 +51881,9 @@ TEXT ·p1071_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1072_VPCLMULQDQ(in *byte, out *byte)
+// func p1101_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1072_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1101_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50631,9 +51932,9 @@ TEXT ·p1072_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1073_VPCLMULQDQ(in *byte, out *byte)
+// func p1102_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1073_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1102_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50682,9 +51983,9 @@ TEXT ·p1073_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1074_VPCLMULQDQ(in *byte, out *byte)
+// func p1103_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1074_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1103_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50731,9 +52032,9 @@ TEXT ·p1074_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1075_VPCLMULQDQ(in *byte, out *byte)
+// func p1104_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1075_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1104_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50782,9 +52083,9 @@ TEXT ·p1075_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1076_VPCLMULQDQ(in *byte, out *byte)
+// func p1105_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p1076_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1105_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50833,9 +52134,9 @@ TEXT ·p1076_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1077_VPCLMULQDQ(in *byte, out *byte)
+// func p1106_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1077_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1106_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50880,9 +52181,9 @@ TEXT ·p1077_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1078_VPTERNLOGD(in *byte, out *byte)
+// func p1107_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1078_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1107_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50931,9 +52232,9 @@ TEXT ·p1078_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1079_VPTERNLOGD(in *byte, out *byte)
+// func p1108_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1079_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1108_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50982,9 +52283,9 @@ TEXT ·p1079_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1080_VPTERNLOGD(in *byte, out *byte)
+// func p1109_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1080_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1109_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51033,9 +52334,9 @@ TEXT ·p1080_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1081_VPTERNLOGD(in *byte, out *byte)
+// func p1110_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1081_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1110_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51084,9 +52385,9 @@ TEXT ·p1081_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1082_VPTERNLOGD(in *byte, out *byte)
+// func p1111_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1082_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1111_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51135,9 +52436,9 @@ TEXT ·p1082_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1083_VPTERNLOGD(in *byte, out *byte)
+// func p1112_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1083_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1112_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51186,9 +52487,9 @@ TEXT ·p1083_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1084_VPTERNLOGD(in *byte, out *byte)
+// func p1113_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1084_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1113_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51237,9 +52538,9 @@ TEXT ·p1084_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1085_VPTERNLOGD(in *byte, out *byte)
+// func p1114_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1085_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1114_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51288,9 +52589,9 @@ TEXT ·p1085_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1086_VPTERNLOGD(in *byte, out *byte)
+// func p1115_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1086_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1115_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51341,9 +52642,9 @@ TEXT ·p1086_VPTERNLOGD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1087_VPTERNLOGD_Z(in *byte, out *byte)
+// func p1116_VPTERNLOGD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1087_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1116_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51394,9 +52695,9 @@ TEXT ·p1087_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1088_VPTERNLOGD(in *byte, out *byte)
+// func p1117_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1088_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1117_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51443,9 +52744,9 @@ TEXT ·p1088_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1089_VPTERNLOGD_BCST(in *byte, out *byte)
+// func p1118_VPTERNLOGD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1089_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1118_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51492,9 +52793,9 @@ TEXT ·p1089_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1090_VPTERNLOGD_BCST_Z(in *byte, out *byte)
+// func p1119_VPTERNLOGD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1090_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1119_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51543,9 +52844,9 @@ TEXT ·p1090_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1091_VPTERNLOGD(in *byte, out *byte)
+// func p1120_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1091_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1120_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51594,9 +52895,9 @@ TEXT ·p1091_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1092_VPTERNLOGD(in *byte, out *byte)
+// func p1121_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1092_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1121_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51647,9 +52948,9 @@ TEXT ·p1092_VPTERNLOGD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1093_VPTERNLOGD(in *byte, out *byte)
+// func p1122_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1093_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1122_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51698,9 +52999,9 @@ TEXT ·p1093_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1094_VPTERNLOGD_Z(in *byte, out *byte)
+// func p1123_VPTERNLOGD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1094_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1123_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51751,9 +53052,9 @@ TEXT ·p1094_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1095_VPTERNLOGD(in *byte, out *byte)
+// func p1124_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1095_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1124_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51798,9 +53099,9 @@ TEXT ·p1095_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1096_VPTERNLOGQ(in *byte, out *byte)
+// func p1125_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1096_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1125_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51849,9 +53150,9 @@ TEXT ·p1096_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1097_VPTERNLOGQ(in *byte, out *byte)
+// func p1126_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1097_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1126_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51900,9 +53201,9 @@ TEXT ·p1097_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1098_VPTERNLOGQ(in *byte, out *byte)
+// func p1127_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1098_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1127_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51951,9 +53252,9 @@ TEXT ·p1098_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1099_VPTERNLOGQ(in *byte, out *byte)
+// func p1128_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1099_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1128_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52002,9 +53303,9 @@ TEXT ·p1099_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1100_VPTERNLOGQ(in *byte, out *byte)
+// func p1129_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1100_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1129_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52053,9 +53354,9 @@ TEXT ·p1100_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1101_VPTERNLOGQ(in *byte, out *byte)
+// func p1130_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1101_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1130_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52104,9 +53405,9 @@ TEXT ·p1101_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1102_VPTERNLOGQ(in *byte, out *byte)
+// func p1131_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1102_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1131_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52157,9 +53458,9 @@ TEXT ·p1102_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1103_VPTERNLOGQ_Z(in *byte, out *byte)
+// func p1132_VPTERNLOGQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1103_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1132_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52210,9 +53511,9 @@ TEXT ·p1103_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1104_VPTERNLOGQ(in *byte, out *byte)
+// func p1133_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1104_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1133_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52259,9 +53560,9 @@ TEXT ·p1104_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1105_VPTERNLOGQ_BCST(in *byte, out *byte)
+// func p1134_VPTERNLOGQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1105_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1134_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52308,9 +53609,9 @@ TEXT ·p1105_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1106_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
+// func p1135_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1106_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1135_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52359,9 +53660,9 @@ TEXT ·p1106_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1107_VPTERNLOGQ(in *byte, out *byte)
+// func p1136_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1107_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1136_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52410,9 +53711,9 @@ TEXT ·p1107_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1108_VPTERNLOGQ(in *byte, out *byte)
+// func p1137_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1108_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1137_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52463,9 +53764,9 @@ TEXT ·p1108_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1109_VPTERNLOGQ(in *byte, out *byte)
+// func p1138_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1109_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1138_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52514,9 +53815,9 @@ TEXT ·p1109_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1110_VPTERNLOGQ_Z(in *byte, out *byte)
+// func p1139_VPTERNLOGQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1110_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1139_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52567,9 +53868,9 @@ TEXT ·p1110_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1111_VPTERNLOGQ(in *byte, out *byte)
+// func p1140_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1111_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1140_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52614,9 +53915,9 @@ TEXT ·p1111_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1112_VPROLD(in *byte, out *byte)
+// func p1141_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1112_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1141_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52663,9 +53964,9 @@ TEXT ·p1112_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1113_VPROLD(in *byte, out *byte)
+// func p1142_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1113_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1142_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52712,9 +54013,9 @@ TEXT ·p1113_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1114_VPROLD(in *byte, out *byte)
+// func p1143_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1114_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1143_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52761,9 +54062,9 @@ TEXT ·p1114_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1115_VPROLD(in *byte, out *byte)
+// func p1144_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1115_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1144_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52810,9 +54111,9 @@ TEXT ·p1115_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1116_VPROLD(in *byte, out *byte)
+// func p1145_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1116_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1145_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52859,9 +54160,9 @@ TEXT ·p1116_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1117_VPROLD(in *byte, out *byte)
+// func p1146_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1117_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1146_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52908,9 +54209,9 @@ TEXT ·p1117_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1118_VPROLD(in *byte, out *byte)
+// func p1147_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1118_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1147_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52957,9 +54258,9 @@ TEXT ·p1118_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1119_VPROLD(in *byte, out *byte)
+// func p1148_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1119_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1148_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53006,9 +54307,9 @@ TEXT ·p1119_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1120_VPROLD(in *byte, out *byte)
+// func p1149_VPROLD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1120_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1149_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53057,9 +54358,9 @@ TEXT ·p1120_VPROLD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1121_VPROLD_Z(in *byte, out *byte)
+// func p1150_VPROLD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1121_VPROLD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1150_VPROLD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53108,9 +54409,9 @@ TEXT ·p1121_VPROLD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1122_VPROLD(in *byte, out *byte)
+// func p1151_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1122_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1151_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53155,9 +54456,9 @@ TEXT ·p1122_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1123_VPROLD_BCST(in *byte, out *byte)
+// func p1152_VPROLD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1123_VPROLD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1152_VPROLD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53202,9 +54503,9 @@ TEXT ·p1123_VPROLD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1124_VPROLD_BCST_Z(in *byte, out *byte)
+// func p1153_VPROLD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1124_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1153_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53251,9 +54552,9 @@ TEXT ·p1124_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1125_VPROLD(in *byte, out *byte)
+// func p1154_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1125_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1154_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53300,9 +54601,9 @@ TEXT ·p1125_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1126_VPROLD(in *byte, out *byte)
+// func p1155_VPROLD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1126_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1155_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53351,9 +54652,9 @@ TEXT ·p1126_VPROLD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1127_VPROLD(in *byte, out *byte)
+// func p1156_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1127_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1156_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53400,9 +54701,9 @@ TEXT ·p1127_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1128_VPROLD_Z(in *byte, out *byte)
+// func p1157_VPROLD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1128_VPROLD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1157_VPROLD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53451,9 +54752,9 @@ TEXT ·p1128_VPROLD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1129_VPROLD(in *byte, out *byte)
+// func p1158_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1129_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1158_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53498,9 +54799,9 @@ TEXT ·p1129_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1130_VPROLQ(in *byte, out *byte)
+// func p1159_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1130_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1159_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53547,9 +54848,9 @@ TEXT ·p1130_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1131_VPROLQ(in *byte, out *byte)
+// func p1160_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1131_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1160_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53596,9 +54897,9 @@ TEXT ·p1131_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1132_VPROLQ(in *byte, out *byte)
+// func p1161_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1132_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1161_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53645,9 +54946,9 @@ TEXT ·p1132_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1133_VPROLQ(in *byte, out *byte)
+// func p1162_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1133_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1162_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53694,9 +54995,9 @@ TEXT ·p1133_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1134_VPROLQ(in *byte, out *byte)
+// func p1163_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1134_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1163_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53743,9 +55044,9 @@ TEXT ·p1134_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1135_VPROLQ(in *byte, out *byte)
+// func p1164_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1135_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1164_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53792,9 +55093,9 @@ TEXT ·p1135_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1136_VPROLQ(in *byte, out *byte)
+// func p1165_VPROLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1136_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1165_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53843,9 +55144,9 @@ TEXT ·p1136_VPROLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1137_VPROLQ_Z(in *byte, out *byte)
+// func p1166_VPROLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1137_VPROLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1166_VPROLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53894,9 +55195,9 @@ TEXT ·p1137_VPROLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1138_VPROLQ(in *byte, out *byte)
+// func p1167_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1138_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1167_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53941,9 +55242,9 @@ TEXT ·p1138_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1139_VPROLQ_BCST(in *byte, out *byte)
+// func p1168_VPROLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1139_VPROLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1168_VPROLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53988,9 +55289,9 @@ TEXT ·p1139_VPROLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1140_VPROLQ_BCST_Z(in *byte, out *byte)
+// func p1169_VPROLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1140_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1169_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54037,9 +55338,9 @@ TEXT ·p1140_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1141_VPROLQ(in *byte, out *byte)
+// func p1170_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1141_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1170_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54086,9 +55387,9 @@ TEXT ·p1141_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1142_VPROLQ(in *byte, out *byte)
+// func p1171_VPROLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1142_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1171_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54137,9 +55438,9 @@ TEXT ·p1142_VPROLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1143_VPROLQ(in *byte, out *byte)
+// func p1172_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1143_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1172_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54186,9 +55487,9 @@ TEXT ·p1143_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1144_VPROLQ_Z(in *byte, out *byte)
+// func p1173_VPROLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1144_VPROLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1173_VPROLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54237,9 +55538,9 @@ TEXT ·p1144_VPROLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1145_VPROLQ(in *byte, out *byte)
+// func p1174_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1145_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1174_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54284,9 +55585,9 @@ TEXT ·p1145_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1146_VPRORD(in *byte, out *byte)
+// func p1175_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1146_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1175_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54333,9 +55634,9 @@ TEXT ·p1146_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1147_VPRORD(in *byte, out *byte)
+// func p1176_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1147_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1176_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54382,9 +55683,9 @@ TEXT ·p1147_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1148_VPRORD(in *byte, out *byte)
+// func p1177_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1148_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1177_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54431,9 +55732,9 @@ TEXT ·p1148_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1149_VPRORD(in *byte, out *byte)
+// func p1178_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1149_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1178_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54480,9 +55781,9 @@ TEXT ·p1149_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1150_VPRORD(in *byte, out *byte)
+// func p1179_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1150_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1179_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54529,9 +55830,9 @@ TEXT ·p1150_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1151_VPRORD(in *byte, out *byte)
+// func p1180_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1151_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1180_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54578,9 +55879,9 @@ TEXT ·p1151_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1152_VPRORD(in *byte, out *byte)
+// func p1181_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1152_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1181_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54627,9 +55928,9 @@ TEXT ·p1152_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1153_VPRORD(in *byte, out *byte)
+// func p1182_VPRORD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1153_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1182_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54678,9 +55979,9 @@ TEXT ·p1153_VPRORD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1154_VPRORD_Z(in *byte, out *byte)
+// func p1183_VPRORD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1154_VPRORD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1183_VPRORD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54729,9 +56030,9 @@ TEXT ·p1154_VPRORD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1155_VPRORD(in *byte, out *byte)
+// func p1184_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1155_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1184_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54776,9 +56077,9 @@ TEXT ·p1155_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1156_VPRORD_BCST(in *byte, out *byte)
+// func p1185_VPRORD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1156_VPRORD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1185_VPRORD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54823,9 +56124,9 @@ TEXT ·p1156_VPRORD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1157_VPRORD_BCST_Z(in *byte, out *byte)
+// func p1186_VPRORD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1157_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1186_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54872,9 +56173,9 @@ TEXT ·p1157_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1158_VPRORD(in *byte, out *byte)
+// func p1187_VPRORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1158_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1187_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54921,9 +56222,9 @@ TEXT ·p1158_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1159_VPRORD(in *byte, out *byte)
+// func p1188_VPRORD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1159_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1188_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54972,9 +56273,9 @@ TEXT ·p1159_VPRORD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1160_VPRORD(in *byte, out *byte)
+// func p1189_VPRORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1160_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1189_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55021,9 +56322,9 @@ TEXT ·p1160_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1161_VPRORD_Z(in *byte, out *byte)
+// func p1190_VPRORD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1161_VPRORD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1190_VPRORD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55072,9 +56373,9 @@ TEXT ·p1161_VPRORD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1162_VPRORD(in *byte, out *byte)
+// func p1191_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1162_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1191_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55119,9 +56420,9 @@ TEXT ·p1162_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1163_VPRORQ(in *byte, out *byte)
+// func p1192_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1163_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1192_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55168,9 +56469,9 @@ TEXT ·p1163_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1164_VPRORQ(in *byte, out *byte)
+// func p1193_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1164_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1193_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55217,9 +56518,9 @@ TEXT ·p1164_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1165_VPRORQ(in *byte, out *byte)
+// func p1194_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1165_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1194_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55266,9 +56567,9 @@ TEXT ·p1165_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1166_VPRORQ(in *byte, out *byte)
+// func p1195_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1166_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1195_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55315,9 +56616,9 @@ TEXT ·p1166_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1167_VPRORQ(in *byte, out *byte)
+// func p1196_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1167_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1196_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55364,9 +56665,9 @@ TEXT ·p1167_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1168_VPRORQ(in *byte, out *byte)
+// func p1197_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1168_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1197_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55413,9 +56714,9 @@ TEXT ·p1168_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1169_VPRORQ(in *byte, out *byte)
+// func p1198_VPRORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1169_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1198_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55464,9 +56765,9 @@ TEXT ·p1169_VPRORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1170_VPRORQ_Z(in *byte, out *byte)
+// func p1199_VPRORQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1170_VPRORQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1199_VPRORQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55515,9 +56816,9 @@ TEXT ·p1170_VPRORQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1171_VPRORQ(in *byte, out *byte)
+// func p1200_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1171_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1200_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55562,9 +56863,9 @@ TEXT ·p1171_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1172_VPRORQ_BCST(in *byte, out *byte)
+// func p1201_VPRORQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1172_VPRORQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1201_VPRORQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55609,9 +56910,9 @@ TEXT ·p1172_VPRORQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1173_VPRORQ_BCST_Z(in *byte, out *byte)
+// func p1202_VPRORQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1173_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1202_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55658,9 +56959,9 @@ TEXT ·p1173_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1174_VPRORQ(in *byte, out *byte)
+// func p1203_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1174_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1203_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55707,9 +57008,9 @@ TEXT ·p1174_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1175_VPRORQ(in *byte, out *byte)
+// func p1204_VPRORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1175_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1204_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55758,9 +57059,9 @@ TEXT ·p1175_VPRORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1176_VPRORQ(in *byte, out *byte)
+// func p1205_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1176_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1205_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55807,9 +57108,9 @@ TEXT ·p1176_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1177_VPRORQ_Z(in *byte, out *byte)
+// func p1206_VPRORQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1177_VPRORQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1206_VPRORQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55858,9 +57159,9 @@ TEXT ·p1177_VPRORQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1178_VPRORQ(in *byte, out *byte)
+// func p1207_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1178_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1207_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55905,9 +57206,9 @@ TEXT ·p1178_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1179_VPSHUFB(in *byte, out *byte)
+// func p1208_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1179_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1208_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55956,9 +57257,9 @@ TEXT ·p1179_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1180_VPSHUFB(in *byte, out *byte)
+// func p1209_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1180_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1209_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56009,9 +57310,9 @@ TEXT ·p1180_VPSHUFB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1181_VPSHUFB_Z(in *byte, out *byte)
+// func p1210_VPSHUFB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1181_VPSHUFB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1210_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56062,9 +57363,9 @@ TEXT ·p1181_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1182_VPSHUFB(in *byte, out *byte)
+// func p1211_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1182_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1211_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56111,9 +57412,9 @@ TEXT ·p1182_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1183_VPSHUFB(in *byte, out *byte)
+// func p1212_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1183_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1212_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56162,9 +57463,9 @@ TEXT ·p1183_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1184_VPSHUFB(in *byte, out *byte)
+// func p1213_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1184_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1213_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56215,9 +57516,9 @@ TEXT ·p1184_VPSHUFB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1185_VPSHUFB(in *byte, out *byte)
+// func p1214_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1185_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1214_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56266,9 +57567,9 @@ TEXT ·p1185_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1186_VPSHUFB_Z(in *byte, out *byte)
+// func p1215_VPSHUFB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1186_VPSHUFB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1215_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56319,9 +57620,9 @@ TEXT ·p1186_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1187_VPSHUFB(in *byte, out *byte)
+// func p1216_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1187_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1216_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56366,9 +57667,9 @@ TEXT ·p1187_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1188_VPSHUFD(in *byte, out *byte)
+// func p1217_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1188_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1217_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56415,9 +57716,9 @@ TEXT ·p1188_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1189_VPSHUFD(in *byte, out *byte)
+// func p1218_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1189_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1218_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56464,9 +57765,9 @@ TEXT ·p1189_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1190_VPSHUFD(in *byte, out *byte)
+// func p1219_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1190_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1219_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56513,9 +57814,9 @@ TEXT ·p1190_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1191_VPSHUFD(in *byte, out *byte)
+// func p1220_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1191_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1220_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56562,9 +57863,9 @@ TEXT ·p1191_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1192_VPSHUFD(in *byte, out *byte)
+// func p1221_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1192_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1221_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56611,9 +57912,9 @@ TEXT ·p1192_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1193_VPSHUFD(in *byte, out *byte)
+// func p1222_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1193_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1222_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56660,9 +57961,9 @@ TEXT ·p1193_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1194_VPSHUFD(in *byte, out *byte)
+// func p1223_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1194_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1223_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56711,9 +58012,9 @@ TEXT ·p1194_VPSHUFD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1195_VPSHUFD_Z(in *byte, out *byte)
+// func p1224_VPSHUFD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1195_VPSHUFD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1224_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56762,9 +58063,9 @@ TEXT ·p1195_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1196_VPSHUFD(in *byte, out *byte)
+// func p1225_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1196_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1225_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56809,9 +58110,9 @@ TEXT ·p1196_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1197_VPSHUFD_BCST(in *byte, out *byte)
+// func p1226_VPSHUFD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1197_VPSHUFD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1226_VPSHUFD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56856,9 +58157,9 @@ TEXT ·p1197_VPSHUFD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1198_VPSHUFD_BCST_Z(in *byte, out *byte)
+// func p1227_VPSHUFD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1198_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1227_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56905,9 +58206,9 @@ TEXT ·p1198_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1199_VPSHUFD(in *byte, out *byte)
+// func p1228_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1199_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1228_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56954,9 +58255,9 @@ TEXT ·p1199_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1200_VPSHUFD(in *byte, out *byte)
+// func p1229_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1200_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1229_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57005,9 +58306,9 @@ TEXT ·p1200_VPSHUFD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1201_VPSHUFD(in *byte, out *byte)
+// func p1230_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1201_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1230_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57054,9 +58355,9 @@ TEXT ·p1201_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1202_VPSHUFD_Z(in *byte, out *byte)
+// func p1231_VPSHUFD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1202_VPSHUFD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1231_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57105,9 +58406,9 @@ TEXT ·p1202_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1203_VPSHUFD(in *byte, out *byte)
+// func p1232_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1203_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1232_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57152,9 +58453,9 @@ TEXT ·p1203_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1204_VPADDD(in *byte, out *byte)
+// func p1233_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1204_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1233_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57203,9 +58504,9 @@ TEXT ·p1204_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1205_VPADDD(in *byte, out *byte)
+// func p1234_VPADDD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1205_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1234_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57256,9 +58557,9 @@ TEXT ·p1205_VPADDD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1206_VPADDD_Z(in *byte, out *byte)
+// func p1235_VPADDD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1206_VPADDD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1235_VPADDD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57309,9 +58610,9 @@ TEXT ·p1206_VPADDD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1207_VPADDD(in *byte, out *byte)
+// func p1236_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1207_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1236_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57358,9 +58659,9 @@ TEXT ·p1207_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1208_VPADDD_BCST(in *byte, out *byte)
+// func p1237_VPADDD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1208_VPADDD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1237_VPADDD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57407,9 +58708,9 @@ TEXT ·p1208_VPADDD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1209_VPADDD_BCST_Z(in *byte, out *byte)
+// func p1238_VPADDD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1209_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1238_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57458,9 +58759,9 @@ TEXT ·p1209_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1210_VPADDD(in *byte, out *byte)
+// func p1239_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1210_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1239_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57509,9 +58810,9 @@ TEXT ·p1210_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1211_VPADDD(in *byte, out *byte)
+// func p1240_VPADDD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1211_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1240_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57562,9 +58863,9 @@ TEXT ·p1211_VPADDD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1212_VPADDD(in *byte, out *byte)
+// func p1241_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1212_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1241_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57613,9 +58914,9 @@ TEXT ·p1212_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1213_VPADDD_Z(in *byte, out *byte)
+// func p1242_VPADDD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1213_VPADDD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1242_VPADDD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57666,9 +58967,9 @@ TEXT ·p1213_VPADDD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1214_VPADDD(in *byte, out *byte)
+// func p1243_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1214_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1243_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57713,9 +59014,9 @@ TEXT ·p1214_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1215_VPADDQ(in *byte, out *byte)
+// func p1244_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1215_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1244_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57764,9 +59065,9 @@ TEXT ·p1215_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1216_VPADDQ(in *byte, out *byte)
+// func p1245_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1216_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1245_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57817,9 +59118,9 @@ TEXT ·p1216_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1217_VPADDQ_Z(in *byte, out *byte)
+// func p1246_VPADDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1217_VPADDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1246_VPADDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57870,9 +59171,9 @@ TEXT ·p1217_VPADDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1218_VPADDQ(in *byte, out *byte)
+// func p1247_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1218_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1247_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57919,9 +59220,9 @@ TEXT ·p1218_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1219_VPADDQ_BCST(in *byte, out *byte)
+// func p1248_VPADDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1219_VPADDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1248_VPADDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57968,9 +59269,9 @@ TEXT ·p1219_VPADDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1220_VPADDQ_BCST_Z(in *byte, out *byte)
+// func p1249_VPADDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1220_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1249_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58019,9 +59320,9 @@ TEXT ·p1220_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1221_VPADDQ(in *byte, out *byte)
+// func p1250_VPADDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1221_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1250_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58070,9 +59371,9 @@ TEXT ·p1221_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1222_VPADDQ(in *byte, out *byte)
+// func p1251_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1222_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1251_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58123,9 +59424,9 @@ TEXT ·p1222_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1223_VPADDQ(in *byte, out *byte)
+// func p1252_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1223_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1252_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58174,9 +59475,9 @@ TEXT ·p1223_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1224_VPADDQ_Z(in *byte, out *byte)
+// func p1253_VPADDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1224_VPADDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1253_VPADDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58227,9 +59528,9 @@ TEXT ·p1224_VPADDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1225_VPADDQ(in *byte, out *byte)
+// func p1254_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1225_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1254_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58274,9 +59575,9 @@ TEXT ·p1225_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1226_VPSUBQ(in *byte, out *byte)
+// func p1255_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1226_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1255_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58325,9 +59626,9 @@ TEXT ·p1226_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1227_VPSUBQ(in *byte, out *byte)
+// func p1256_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1227_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1256_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58378,9 +59679,9 @@ TEXT ·p1227_VPSUBQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1228_VPSUBQ_Z(in *byte, out *byte)
+// func p1257_VPSUBQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1228_VPSUBQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1257_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58431,9 +59732,9 @@ TEXT ·p1228_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1229_VPSUBQ(in *byte, out *byte)
+// func p1258_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1229_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1258_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58480,9 +59781,9 @@ TEXT ·p1229_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1230_VPSUBQ_BCST(in *byte, out *byte)
+// func p1259_VPSUBQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1230_VPSUBQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1259_VPSUBQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58529,9 +59830,9 @@ TEXT ·p1230_VPSUBQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1231_VPSUBQ_BCST_Z(in *byte, out *byte)
+// func p1260_VPSUBQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1231_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1260_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58580,9 +59881,9 @@ TEXT ·p1231_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1232_VPSUBQ(in *byte, out *byte)
+// func p1261_VPSUBQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1232_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1261_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58631,9 +59932,9 @@ TEXT ·p1232_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1233_VPSUBQ(in *byte, out *byte)
+// func p1262_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1233_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1262_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58684,9 +59985,9 @@ TEXT ·p1233_VPSUBQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1234_VPSUBQ(in *byte, out *byte)
+// func p1263_VPSUBQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1234_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1263_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58735,9 +60036,9 @@ TEXT ·p1234_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1235_VPSUBQ_Z(in *byte, out *byte)
+// func p1264_VPSUBQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1235_VPSUBQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1264_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58788,9 +60089,9 @@ TEXT ·p1235_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1236_VPSUBQ(in *byte, out *byte)
+// func p1265_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1236_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1265_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58835,9 +60136,9 @@ TEXT ·p1236_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1237_VPMULUDQ(in *byte, out *byte)
+// func p1266_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1237_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1266_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58886,9 +60187,9 @@ TEXT ·p1237_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1238_VPMULUDQ(in *byte, out *byte)
+// func p1267_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1238_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1267_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58939,9 +60240,9 @@ TEXT ·p1238_VPMULUDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1239_VPMULUDQ_Z(in *byte, out *byte)
+// func p1268_VPMULUDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1239_VPMULUDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1268_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58992,9 +60293,9 @@ TEXT ·p1239_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1240_VPMULUDQ(in *byte, out *byte)
+// func p1269_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1240_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1269_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59041,9 +60342,9 @@ TEXT ·p1240_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1241_VPMULUDQ_BCST(in *byte, out *byte)
+// func p1270_VPMULUDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1241_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1270_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59090,9 +60391,9 @@ TEXT ·p1241_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1242_VPMULUDQ_BCST_Z(in *byte, out *byte)
+// func p1271_VPMULUDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1242_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1271_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59141,9 +60442,9 @@ TEXT ·p1242_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1243_VPMULUDQ(in *byte, out *byte)
+// func p1272_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1243_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1272_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59192,9 +60493,9 @@ TEXT ·p1243_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1244_VPMULUDQ(in *byte, out *byte)
+// func p1273_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1244_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1273_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59245,9 +60546,9 @@ TEXT ·p1244_VPMULUDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1245_VPMULUDQ(in *byte, out *byte)
+// func p1274_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1245_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1274_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59296,9 +60597,9 @@ TEXT ·p1245_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1246_VPMULUDQ_Z(in *byte, out *byte)
+// func p1275_VPMULUDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1246_VPMULUDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1275_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59349,9 +60650,9 @@ TEXT ·p1246_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1247_VPMULUDQ(in *byte, out *byte)
+// func p1276_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1247_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1276_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59396,9 +60697,9 @@ TEXT ·p1247_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1248_VPMADD52LUQ(in *byte, out *byte)
+// func p1277_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1248_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1277_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59447,9 +60748,9 @@ TEXT ·p1248_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1249_VPMADD52LUQ(in *byte, out *byte)
+// func p1278_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1249_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1278_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59500,9 +60801,9 @@ TEXT ·p1249_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1250_VPMADD52LUQ_Z(in *byte, out *byte)
+// func p1279_VPMADD52LUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1250_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1279_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59553,9 +60854,9 @@ TEXT ·p1250_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1251_VPMADD52LUQ(in *byte, out *byte)
+// func p1280_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1251_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1280_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59602,9 +60903,9 @@ TEXT ·p1251_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1252_VPMADD52LUQ_BCST(in *byte, out *byte)
+// func p1281_VPMADD52LUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1252_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1281_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59651,9 +60952,9 @@ TEXT ·p1252_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1253_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
+// func p1282_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1253_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1282_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59702,9 +61003,9 @@ TEXT ·p1253_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1254_VPMADD52LUQ(in *byte, out *byte)
+// func p1283_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1254_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1283_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59753,9 +61054,9 @@ TEXT ·p1254_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1255_VPMADD52LUQ(in *byte, out *byte)
+// func p1284_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1255_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1284_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59806,9 +61107,9 @@ TEXT ·p1255_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1256_VPMADD52LUQ(in *byte, out *byte)
+// func p1285_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1256_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1285_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59857,9 +61158,9 @@ TEXT ·p1256_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1257_VPMADD52LUQ_Z(in *byte, out *byte)
+// func p1286_VPMADD52LUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1257_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1286_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59910,9 +61211,9 @@ TEXT ·p1257_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1258_VPMADD52LUQ(in *byte, out *byte)
+// func p1287_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1258_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1287_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59957,9 +61258,9 @@ TEXT ·p1258_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1259_VPMADD52HUQ(in *byte, out *byte)
+// func p1288_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1259_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1288_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60008,9 +61309,9 @@ TEXT ·p1259_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1260_VPMADD52HUQ(in *byte, out *byte)
+// func p1289_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1260_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1289_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60061,9 +61362,9 @@ TEXT ·p1260_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1261_VPMADD52HUQ_Z(in *byte, out *byte)
+// func p1290_VPMADD52HUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1261_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1290_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60114,9 +61415,9 @@ TEXT ·p1261_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1262_VPMADD52HUQ(in *byte, out *byte)
+// func p1291_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1262_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1291_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60163,9 +61464,9 @@ TEXT ·p1262_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1263_VPMADD52HUQ_BCST(in *byte, out *byte)
+// func p1292_VPMADD52HUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1263_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1292_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60212,9 +61513,9 @@ TEXT ·p1263_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1264_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
+// func p1293_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1264_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1293_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60263,9 +61564,9 @@ TEXT ·p1264_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1265_VPMADD52HUQ(in *byte, out *byte)
+// func p1294_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1265_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1294_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60314,9 +61615,9 @@ TEXT ·p1265_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1266_VPMADD52HUQ(in *byte, out *byte)
+// func p1295_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1266_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1295_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60367,9 +61668,9 @@ TEXT ·p1266_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1267_VPMADD52HUQ(in *byte, out *byte)
+// func p1296_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1267_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1296_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60418,9 +61719,9 @@ TEXT ·p1267_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1268_VPMADD52HUQ_Z(in *byte, out *byte)
+// func p1297_VPMADD52HUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1268_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1297_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60471,9 +61772,9 @@ TEXT ·p1268_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1269_VPMADD52HUQ(in *byte, out *byte)
+// func p1298_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1269_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1298_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60518,9 +61819,9 @@ TEXT ·p1269_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1270_VPSRLQ(in *byte, out *byte)
+// func p1299_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1270_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1299_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60567,9 +61868,9 @@ TEXT ·p1270_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1271_VPSRLQ(in *byte, out *byte)
+// func p1300_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1271_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1300_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60616,9 +61917,9 @@ TEXT ·p1271_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1272_VPSRLQ(in *byte, out *byte)
+// func p1301_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1272_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1301_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60665,9 +61966,9 @@ TEXT ·p1272_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1273_VPSRLQ(in *byte, out *byte)
+// func p1302_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1273_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1302_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60714,9 +62015,9 @@ TEXT ·p1273_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1274_VPSRLQ(in *byte, out *byte)
+// func p1303_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1274_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1303_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60763,9 +62064,9 @@ TEXT ·p1274_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1275_VPSRLQ(in *byte, out *byte)
+// func p1304_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1275_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1304_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60812,9 +62113,9 @@ TEXT ·p1275_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1276_VPSRLQ(in *byte, out *byte)
+// func p1305_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1276_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1305_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60861,9 +62162,9 @@ TEXT ·p1276_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1277_VPSRLQ(in *byte, out *byte)
+// func p1306_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1277_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1306_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60910,9 +62211,9 @@ TEXT ·p1277_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1278_VPSRLQ(in *byte, out *byte)
+// func p1307_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1278_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1307_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60961,9 +62262,9 @@ TEXT ·p1278_VPSRLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1279_VPSRLQ_Z(in *byte, out *byte)
+// func p1308_VPSRLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1279_VPSRLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1308_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61012,9 +62313,9 @@ TEXT ·p1279_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1280_VPSRLQ(in *byte, out *byte)
+// func p1309_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1280_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1309_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61059,9 +62360,9 @@ TEXT ·p1280_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1281_VPSRLQ_BCST(in *byte, out *byte)
+// func p1310_VPSRLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1281_VPSRLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1310_VPSRLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61106,9 +62407,9 @@ TEXT ·p1281_VPSRLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1282_VPSRLQ_BCST_Z(in *byte, out *byte)
+// func p1311_VPSRLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1282_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1311_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61155,9 +62456,9 @@ TEXT ·p1282_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1283_VPSRLQ(in *byte, out *byte)
+// func p1312_VPSRLQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1283_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1312_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61204,9 +62505,9 @@ TEXT ·p1283_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1284_VPSRLQ(in *byte, out *byte)
+// func p1313_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1284_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1313_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61255,9 +62556,9 @@ TEXT ·p1284_VPSRLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1285_VPSRLQ(in *byte, out *byte)
+// func p1314_VPSRLQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1285_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1314_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61304,9 +62605,9 @@ TEXT ·p1285_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1286_VPSRLQ_Z(in *byte, out *byte)
+// func p1315_VPSRLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1286_VPSRLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1315_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61355,9 +62656,9 @@ TEXT ·p1286_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1287_VPSRLQ(in *byte, out *byte)
+// func p1316_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1287_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1316_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61402,9 +62703,9 @@ TEXT ·p1287_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1288_VPSLLQ(in *byte, out *byte)
+// func p1317_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1288_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1317_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61451,9 +62752,9 @@ TEXT ·p1288_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1289_VPSLLQ(in *byte, out *byte)
+// func p1318_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1289_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1318_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61500,9 +62801,9 @@ TEXT ·p1289_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1290_VPSLLQ(in *byte, out *byte)
+// func p1319_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1290_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1319_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61549,9 +62850,9 @@ TEXT ·p1290_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1291_VPSLLQ(in *byte, out *byte)
+// func p1320_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1291_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1320_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61598,9 +62899,9 @@ TEXT ·p1291_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1292_VPSLLQ(in *byte, out *byte)
+// func p1321_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1292_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1321_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61647,9 +62948,9 @@ TEXT ·p1292_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1293_VPSLLQ(in *byte, out *byte)
+// func p1322_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1293_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1322_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61696,9 +62997,9 @@ TEXT ·p1293_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1294_VPSLLQ(in *byte, out *byte)
+// func p1323_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1294_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1323_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61747,9 +63048,9 @@ TEXT ·p1294_VPSLLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1295_VPSLLQ_Z(in *byte, out *byte)
+// func p1324_VPSLLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1295_VPSLLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1324_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61798,9 +63099,9 @@ TEXT ·p1295_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1296_VPSLLQ(in *byte, out *byte)
+// func p1325_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1296_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1325_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61845,9 +63146,9 @@ TEXT ·p1296_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1297_VPSLLQ_BCST(in *byte, out *byte)
+// func p1326_VPSLLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1297_VPSLLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1326_VPSLLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61892,9 +63193,9 @@ TEXT ·p1297_VPSLLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1298_VPSLLQ_BCST_Z(in *byte, out *byte)
+// func p1327_VPSLLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1298_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1327_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61941,9 +63242,9 @@ TEXT ·p1298_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1299_VPSLLQ(in *byte, out *byte)
+// func p1328_VPSLLQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1299_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1328_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61990,9 +63291,9 @@ TEXT ·p1299_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1300_VPSLLQ(in *byte, out *byte)
+// func p1329_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1300_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1329_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62041,9 +63342,9 @@ TEXT ·p1300_VPSLLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1301_VPSLLQ(in *byte, out *byte)
+// func p1330_VPSLLQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1301_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1330_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62090,9 +63391,9 @@ TEXT ·p1301_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1302_VPSLLQ_Z(in *byte, out *byte)
+// func p1331_VPSLLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1302_VPSLLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1331_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62141,9 +63442,9 @@ TEXT ·p1302_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1303_VPSLLQ(in *byte, out *byte)
+// func p1332_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1303_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1332_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62188,9 +63489,9 @@ TEXT ·p1303_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1304_VPSRAQ(in *byte, out *byte)
+// func p1333_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1304_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1333_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62237,9 +63538,9 @@ TEXT ·p1304_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1305_VPSRAQ(in *byte, out *byte)
+// func p1334_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1305_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1334_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62286,9 +63587,9 @@ TEXT ·p1305_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1306_VPSRAQ(in *byte, out *byte)
+// func p1335_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1306_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1335_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62335,9 +63636,9 @@ TEXT ·p1306_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1307_VPSRAQ(in *byte, out *byte)
+// func p1336_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1307_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1336_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62384,9 +63685,9 @@ TEXT ·p1307_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1308_VPSRAQ(in *byte, out *byte)
+// func p1337_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1308_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1337_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62433,9 +63734,9 @@ TEXT ·p1308_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1309_VPSRAQ(in *byte, out *byte)
+// func p1338_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1309_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1338_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62482,9 +63783,9 @@ TEXT ·p1309_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1310_VPSRAQ(in *byte, out *byte)
+// func p1339_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1310_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1339_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62533,9 +63834,9 @@ TEXT ·p1310_VPSRAQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1311_VPSRAQ_Z(in *byte, out *byte)
+// func p1340_VPSRAQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1311_VPSRAQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1340_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62584,9 +63885,9 @@ TEXT ·p1311_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1312_VPSRAQ(in *byte, out *byte)
+// func p1341_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1312_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1341_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62631,9 +63932,9 @@ TEXT ·p1312_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1313_VPSRAQ_BCST(in *byte, out *byte)
+// func p1342_VPSRAQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1313_VPSRAQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1342_VPSRAQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62678,9 +63979,9 @@ TEXT ·p1313_VPSRAQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1314_VPSRAQ_BCST_Z(in *byte, out *byte)
+// func p1343_VPSRAQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1314_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1343_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62727,9 +64028,9 @@ TEXT ·p1314_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1315_VPSRAQ(in *byte, out *byte)
+// func p1344_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1315_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1344_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62776,9 +64077,9 @@ TEXT ·p1315_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1316_VPSRAQ(in *byte, out *byte)
+// func p1345_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1316_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1345_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62827,9 +64128,9 @@ TEXT ·p1316_VPSRAQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1317_VPSRAQ(in *byte, out *byte)
+// func p1346_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1317_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1346_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62876,9 +64177,9 @@ TEXT ·p1317_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1318_VPSRAQ_Z(in *byte, out *byte)
+// func p1347_VPSRAQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1318_VPSRAQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1347_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62927,9 +64228,9 @@ TEXT ·p1318_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1319_VPSRAQ(in *byte, out *byte)
+// func p1348_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1319_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1348_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62974,9 +64275,9 @@ TEXT ·p1319_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1320_VPSRLVQ(in *byte, out *byte)
+// func p1349_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1320_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1349_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63025,9 +64326,9 @@ TEXT ·p1320_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1321_VPSRLVQ(in *byte, out *byte)
+// func p1350_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1321_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1350_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63078,9 +64379,9 @@ TEXT ·p1321_VPSRLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1322_VPSRLVQ_Z(in *byte, out *byte)
+// func p1351_VPSRLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1322_VPSRLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1351_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63131,9 +64432,9 @@ TEXT ·p1322_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1323_VPSRLVQ(in *byte, out *byte)
+// func p1352_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1323_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1352_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63180,9 +64481,9 @@ TEXT ·p1323_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1324_VPSRLVQ_BCST(in *byte, out *byte)
+// func p1353_VPSRLVQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1324_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1353_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63229,9 +64530,9 @@ TEXT ·p1324_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1325_VPSRLVQ_BCST_Z(in *byte, out *byte)
+// func p1354_VPSRLVQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1325_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1354_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63280,9 +64581,9 @@ TEXT ·p1325_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1326_VPSRLVQ(in *byte, out *byte)
+// func p1355_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1326_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1355_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63331,9 +64632,9 @@ TEXT ·p1326_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1327_VPSRLVQ(in *byte, out *byte)
+// func p1356_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1327_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1356_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63384,9 +64685,9 @@ TEXT ·p1327_VPSRLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1328_VPSRLVQ(in *byte, out *byte)
+// func p1357_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1328_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1357_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63435,9 +64736,9 @@ TEXT ·p1328_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1329_VPSRLVQ_Z(in *byte, out *byte)
+// func p1358_VPSRLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1329_VPSRLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1358_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63488,9 +64789,9 @@ TEXT ·p1329_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1330_VPSRLVQ(in *byte, out *byte)
+// func p1359_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1330_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1359_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63535,9 +64836,9 @@ TEXT ·p1330_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1331_VPSLLVQ(in *byte, out *byte)
+// func p1360_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1331_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1360_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63586,9 +64887,9 @@ TEXT ·p1331_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1332_VPSLLVQ(in *byte, out *byte)
+// func p1361_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1332_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1361_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63639,9 +64940,9 @@ TEXT ·p1332_VPSLLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1333_VPSLLVQ_Z(in *byte, out *byte)
+// func p1362_VPSLLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1333_VPSLLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1362_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63692,9 +64993,9 @@ TEXT ·p1333_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1334_VPSLLVQ(in *byte, out *byte)
+// func p1363_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1334_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1363_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63741,9 +65042,9 @@ TEXT ·p1334_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1335_VPSLLVQ_BCST(in *byte, out *byte)
+// func p1364_VPSLLVQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1335_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1364_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63790,9 +65091,9 @@ TEXT ·p1335_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1336_VPSLLVQ_BCST_Z(in *byte, out *byte)
+// func p1365_VPSLLVQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1336_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1365_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63841,9 +65142,9 @@ TEXT ·p1336_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1337_VPSLLVQ(in *byte, out *byte)
+// func p1366_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1337_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1366_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63892,9 +65193,9 @@ TEXT ·p1337_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1338_VPSLLVQ(in *byte, out *byte)
+// func p1367_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1338_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1367_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63945,9 +65246,9 @@ TEXT ·p1338_VPSLLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1339_VPSLLVQ(in *byte, out *byte)
+// func p1368_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1339_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1368_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63996,9 +65297,9 @@ TEXT ·p1339_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1340_VPSLLVQ_Z(in *byte, out *byte)
+// func p1369_VPSLLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1340_VPSLLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1369_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64049,9 +65350,9 @@ TEXT ·p1340_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1341_VPSLLVQ(in *byte, out *byte)
+// func p1370_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1341_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1370_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64096,9 +65397,9 @@ TEXT ·p1341_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1342_VPSRLDQ(in *byte, out *byte)
+// func p1371_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1342_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1371_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64145,9 +65446,9 @@ TEXT ·p1342_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1343_VPSRLDQ(in *byte, out *byte)
+// func p1372_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1343_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1372_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64194,9 +65495,9 @@ TEXT ·p1343_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1344_VPSRLDQ(in *byte, out *byte)
+// func p1373_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1344_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1373_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64243,9 +65544,9 @@ TEXT ·p1344_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1345_VPSRLDQ(in *byte, out *byte)
+// func p1374_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1345_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1374_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64292,9 +65593,9 @@ TEXT ·p1345_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1346_VPSRLDQ(in *byte, out *byte)
+// func p1375_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1346_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1375_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64341,9 +65642,9 @@ TEXT ·p1346_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1347_VPSRLDQ(in *byte, out *byte)
+// func p1376_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1347_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1376_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64390,9 +65691,9 @@ TEXT ·p1347_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1348_VPSRLDQ(in *byte, out *byte)
+// func p1377_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1348_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1377_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64439,9 +65740,9 @@ TEXT ·p1348_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1349_VPSRLDQ(in *byte, out *byte)
+// func p1378_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1349_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1378_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64486,9 +65787,9 @@ TEXT ·p1349_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1350_VPSRLDQ(in *byte, out *byte)
+// func p1379_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1350_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1379_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64535,9 +65836,9 @@ TEXT ·p1350_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1351_VPSRLDQ(in *byte, out *byte)
+// func p1380_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1351_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1380_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64584,9 +65885,9 @@ TEXT ·p1351_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1352_VPSRLDQ(in *byte, out *byte)
+// func p1381_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1352_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1381_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64631,9 +65932,9 @@ TEXT ·p1352_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1353_VPSLLDQ(in *byte, out *byte)
+// func p1382_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1353_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1382_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64680,9 +65981,9 @@ TEXT ·p1353_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1354_VPSLLDQ(in *byte, out *byte)
+// func p1383_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1354_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1383_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64729,9 +66030,9 @@ TEXT ·p1354_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1355_VPSLLDQ(in *byte, out *byte)
+// func p1384_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1355_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1384_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64778,9 +66079,9 @@ TEXT ·p1355_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1356_VPSLLDQ(in *byte, out *byte)
+// func p1385_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1356_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1385_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64827,9 +66128,9 @@ TEXT ·p1356_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1357_VPSLLDQ(in *byte, out *byte)
+// func p1386_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1357_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1386_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64876,9 +66177,9 @@ TEXT ·p1357_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1358_VPSLLDQ(in *byte, out *byte)
+// func p1387_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1358_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1387_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64925,9 +66226,9 @@ TEXT ·p1358_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1359_VPSLLDQ(in *byte, out *byte)
+// func p1388_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1359_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1388_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64974,9 +66275,9 @@ TEXT ·p1359_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1360_VPSLLDQ(in *byte, out *byte)
+// func p1389_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1360_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1389_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65021,9 +66322,9 @@ TEXT ·p1360_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1361_VPSLLDQ(in *byte, out *byte)
+// func p1390_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1361_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1390_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65070,9 +66371,9 @@ TEXT ·p1361_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1362_VPSLLDQ(in *byte, out *byte)
+// func p1391_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1362_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1391_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65119,9 +66420,9 @@ TEXT ·p1362_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1363_VPSLLDQ(in *byte, out *byte)
+// func p1392_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1363_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1392_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65166,9 +66467,9 @@ TEXT ·p1363_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1364_VPALIGNR(in *byte, out *byte)
+// func p1393_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1364_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1393_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65217,9 +66518,9 @@ TEXT ·p1364_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1365_VPALIGNR(in *byte, out *byte)
+// func p1394_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1365_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1394_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65268,9 +66569,9 @@ TEXT ·p1365_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1366_VPALIGNR(in *byte, out *byte)
+// func p1395_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1366_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1395_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65319,9 +66620,9 @@ TEXT ·p1366_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1367_VPALIGNR(in *byte, out *byte)
+// func p1396_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1367_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1396_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65370,9 +66671,9 @@ TEXT ·p1367_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1368_VPALIGNR(in *byte, out *byte)
+// func p1397_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1368_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1397_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65421,9 +66722,9 @@ TEXT ·p1368_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1369_VPALIGNR(in *byte, out *byte)
+// func p1398_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1369_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1398_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65472,9 +66773,9 @@ TEXT ·p1369_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1370_VPALIGNR(in *byte, out *byte)
+// func p1399_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1370_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1399_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65523,9 +66824,9 @@ TEXT ·p1370_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1371_VPALIGNR(in *byte, out *byte)
+// func p1400_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1371_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1400_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65574,9 +66875,9 @@ TEXT ·p1371_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1372_VPALIGNR(in *byte, out *byte)
+// func p1401_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1372_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1401_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65627,9 +66928,9 @@ TEXT ·p1372_VPALIGNR(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1373_VPALIGNR_Z(in *byte, out *byte)
+// func p1402_VPALIGNR_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1373_VPALIGNR_Z(SB), NOSPLIT, $0-16
+TEXT ·p1402_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65680,9 +66981,9 @@ TEXT ·p1373_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1374_VPALIGNR(in *byte, out *byte)
+// func p1403_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1374_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1403_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65729,9 +67030,9 @@ TEXT ·p1374_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1375_VPALIGNR(in *byte, out *byte)
+// func p1404_VPALIGNR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1375_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1404_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65780,9 +67081,9 @@ TEXT ·p1375_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1376_VPALIGNR(in *byte, out *byte)
+// func p1405_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1376_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1405_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65833,9 +67134,9 @@ TEXT ·p1376_VPALIGNR(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1377_VPALIGNR(in *byte, out *byte)
+// func p1406_VPALIGNR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1377_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1406_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65884,9 +67185,9 @@ TEXT ·p1377_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1378_VPALIGNR_Z(in *byte, out *byte)
+// func p1407_VPALIGNR_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1378_VPALIGNR_Z(SB), NOSPLIT, $0-16
+TEXT ·p1407_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65937,9 +67238,9 @@ TEXT ·p1378_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1379_VPALIGNR(in *byte, out *byte)
+// func p1408_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1379_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1408_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65984,9 +67285,9 @@ TEXT ·p1379_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1380_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1409_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1380_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1409_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66035,9 +67336,9 @@ TEXT ·p1380_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1381_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1410_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1381_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1410_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66088,9 +67389,9 @@ TEXT ·p1381_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1382_VPUNPCKLQDQ_Z(in *byte, out *byte)
+// func p1411_VPUNPCKLQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1382_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1411_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66141,9 +67442,9 @@ TEXT ·p1382_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1383_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1412_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1383_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1412_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66190,9 +67491,9 @@ TEXT ·p1383_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1384_VPUNPCKLQDQ_BCST(in *byte, out *byte)
+// func p1413_VPUNPCKLQDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1384_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1413_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66239,9 +67540,9 @@ TEXT ·p1384_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1385_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
+// func p1414_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1385_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1414_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66290,9 +67591,9 @@ TEXT ·p1385_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1386_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1415_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1386_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1415_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66341,9 +67642,9 @@ TEXT ·p1386_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1387_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1416_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1387_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1416_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66394,9 +67695,9 @@ TEXT ·p1387_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1388_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1417_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1388_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1417_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66445,9 +67746,9 @@ TEXT ·p1388_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1389_VPUNPCKLQDQ_Z(in *byte, out *byte)
+// func p1418_VPUNPCKLQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1389_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1418_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66498,9 +67799,9 @@ TEXT ·p1389_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1390_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1419_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1390_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1419_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66545,9 +67846,9 @@ TEXT ·p1390_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1391_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1420_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1391_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1420_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66596,9 +67897,9 @@ TEXT ·p1391_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1392_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1421_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1392_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1421_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66649,9 +67950,9 @@ TEXT ·p1392_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1393_VPUNPCKHQDQ_Z(in *byte, out *byte)
+// func p1422_VPUNPCKHQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1393_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1422_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66702,9 +68003,9 @@ TEXT ·p1393_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1394_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1423_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1394_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1423_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66751,9 +68052,9 @@ TEXT ·p1394_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1395_VPUNPCKHQDQ_BCST(in *byte, out *byte)
+// func p1424_VPUNPCKHQDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1395_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1424_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66800,9 +68101,9 @@ TEXT ·p1395_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1396_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
+// func p1425_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1396_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1425_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66851,9 +68152,9 @@ TEXT ·p1396_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1397_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1426_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1397_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1426_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66902,9 +68203,9 @@ TEXT ·p1397_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1398_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1427_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1398_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1427_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66955,9 +68256,9 @@ TEXT ·p1398_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1399_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1428_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1399_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1428_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67006,9 +68307,9 @@ TEXT ·p1399_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1400_VPUNPCKHQDQ_Z(in *byte, out *byte)
+// func p1429_VPUNPCKHQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1400_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1429_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67059,9 +68360,9 @@ TEXT ·p1400_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1401_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1430_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1401_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1430_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67106,9 +68407,9 @@ TEXT ·p1401_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1402_VSHUFI64X2(in *byte, out *byte)
+// func p1431_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1402_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1431_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67157,9 +68458,9 @@ TEXT ·p1402_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1403_VSHUFI64X2(in *byte, out *byte)
+// func p1432_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1403_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1432_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67208,9 +68509,9 @@ TEXT ·p1403_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1404_VSHUFI64X2(in *byte, out *byte)
+// func p1433_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1404_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1433_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67259,9 +68560,9 @@ TEXT ·p1404_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1405_VSHUFI64X2(in *byte, out *byte)
+// func p1434_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1405_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1434_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67310,9 +68611,9 @@ TEXT ·p1405_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1406_VSHUFI64X2(in *byte, out *byte)
+// func p1435_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1406_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1435_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67361,9 +68662,9 @@ TEXT ·p1406_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1407_VSHUFI64X2(in *byte, out *byte)
+// func p1436_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1407_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1436_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67412,9 +68713,9 @@ TEXT ·p1407_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1408_VSHUFI64X2(in *byte, out *byte)
+// func p1437_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1408_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1437_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67465,9 +68766,9 @@ TEXT ·p1408_VSHUFI64X2(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1409_VSHUFI64X2_Z(in *byte, out *byte)
+// func p1438_VSHUFI64X2_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1409_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
+TEXT ·p1438_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67518,9 +68819,9 @@ TEXT ·p1409_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1410_VSHUFI64X2(in *byte, out *byte)
+// func p1439_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1410_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1439_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67567,9 +68868,9 @@ TEXT ·p1410_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1411_VSHUFI64X2_BCST(in *byte, out *byte)
+// func p1440_VSHUFI64X2_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1411_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1440_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67616,9 +68917,9 @@ TEXT ·p1411_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1412_VSHUFI64X2_BCST_Z(in *byte, out *byte)
+// func p1441_VSHUFI64X2_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1412_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1441_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67667,9 +68968,9 @@ TEXT ·p1412_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1413_VSHUFI64X2(in *byte, out *byte)
+// func p1442_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1413_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1442_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67718,9 +69019,9 @@ TEXT ·p1413_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1414_VSHUFI64X2(in *byte, out *byte)
+// func p1443_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1414_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1443_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67771,9 +69072,9 @@ TEXT ·p1414_VSHUFI64X2(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1415_VSHUFI64X2(in *byte, out *byte)
+// func p1444_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1415_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1444_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67818,9 +69119,9 @@ TEXT ·p1415_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1416_VPERMQ(in *byte, out *byte)
+// func p1445_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1416_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1445_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67867,9 +69168,9 @@ TEXT ·p1416_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1417_VPERMQ(in *byte, out *byte)
+// func p1446_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1417_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1446_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67916,9 +69217,9 @@ TEXT ·p1417_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1418_VPERMQ(in *byte, out *byte)
+// func p1447_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1418_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1447_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67965,9 +69266,9 @@ TEXT ·p1418_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1419_VPERMQ(in *byte, out *byte)
+// func p1448_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1419_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1448_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68014,9 +69315,9 @@ TEXT ·p1419_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1420_VPERMQ(in *byte, out *byte)
+// func p1449_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1420_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1449_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68065,9 +69366,9 @@ TEXT ·p1420_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1421_VPERMQ_Z(in *byte, out *byte)
+// func p1450_VPERMQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1421_VPERMQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1450_VPERMQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68116,9 +69417,9 @@ TEXT ·p1421_VPERMQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1422_VPERMQ(in *byte, out *byte)
+// func p1451_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1422_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1451_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68163,9 +69464,9 @@ TEXT ·p1422_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1423_VPERMQ_BCST(in *byte, out *byte)
+// func p1452_VPERMQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1423_VPERMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1452_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68210,9 +69511,9 @@ TEXT ·p1423_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1424_VPERMQ_BCST_Z(in *byte, out *byte)
+// func p1453_VPERMQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1424_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1453_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68259,9 +69560,9 @@ TEXT ·p1424_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1425_VPERMQ(in *byte, out *byte)
+// func p1454_VPERMQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1425_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1454_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68308,9 +69609,9 @@ TEXT ·p1425_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1426_VPERMQ(in *byte, out *byte)
+// func p1455_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1426_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1455_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68359,9 +69660,9 @@ TEXT ·p1426_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1427_VPERMQ(in *byte, out *byte)
+// func p1456_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1427_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1456_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68406,9 +69707,9 @@ TEXT ·p1427_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1428_VPERMQ(in *byte, out *byte)
+// func p1457_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1428_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1457_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68457,9 +69758,9 @@ TEXT ·p1428_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1429_VPERMQ(in *byte, out *byte)
+// func p1458_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1429_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1458_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68510,9 +69811,9 @@ TEXT ·p1429_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1430_VPERMQ_Z(in *byte, out *byte)
+// func p1459_VPERMQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1430_VPERMQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1459_VPERMQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68563,9 +69864,9 @@ TEXT ·p1430_VPERMQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1431_VPERMQ(in *byte, out *byte)
+// func p1460_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1431_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1460_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68612,9 +69913,9 @@ TEXT ·p1431_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1432_VPERMQ_BCST(in *byte, out *byte)
+// func p1461_VPERMQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1432_VPERMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1461_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68661,9 +69962,9 @@ TEXT ·p1432_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1433_VPERMQ_BCST_Z(in *byte, out *byte)
+// func p1462_VPERMQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1433_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1462_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68712,9 +70013,9 @@ TEXT ·p1433_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1434_VPERMQ(in *byte, out *byte)
+// func p1463_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1434_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1463_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68763,9 +70064,9 @@ TEXT ·p1434_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1435_VPERMQ(in *byte, out *byte)
+// func p1464_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1435_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1464_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68816,9 +70117,9 @@ TEXT ·p1435_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1436_VPERMQ(in *byte, out *byte)
+// func p1465_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1436_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1465_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68863,9 +70164,9 @@ TEXT ·p1436_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1437_VPERMD(in *byte, out *byte)
+// func p1466_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1437_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1466_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68914,9 +70215,9 @@ TEXT ·p1437_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1438_VPERMD(in *byte, out *byte)
+// func p1467_VPERMD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1438_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1467_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68967,9 +70268,9 @@ TEXT ·p1438_VPERMD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1439_VPERMD_Z(in *byte, out *byte)
+// func p1468_VPERMD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1439_VPERMD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1468_VPERMD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69020,9 +70321,9 @@ TEXT ·p1439_VPERMD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1440_VPERMD(in *byte, out *byte)
+// func p1469_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1440_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1469_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69069,9 +70370,9 @@ TEXT ·p1440_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1441_VPERMD_BCST(in *byte, out *byte)
+// func p1470_VPERMD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1441_VPERMD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1470_VPERMD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69118,9 +70419,9 @@ TEXT ·p1441_VPERMD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1442_VPERMD_BCST_Z(in *byte, out *byte)
+// func p1471_VPERMD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1442_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1471_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69169,9 +70470,9 @@ TEXT ·p1442_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1443_VPERMD(in *byte, out *byte)
+// func p1472_VPERMD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1443_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1472_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69220,9 +70521,9 @@ TEXT ·p1443_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1444_VPERMD(in *byte, out *byte)
+// func p1473_VPERMD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1444_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1473_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69273,9 +70574,9 @@ TEXT ·p1444_VPERMD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1445_VPERMD(in *byte, out *byte)
+// func p1474_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1445_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1474_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69320,9 +70621,9 @@ TEXT ·p1445_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1446_VPERMI2Q(in *byte, out *byte)
+// func p1475_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1446_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1475_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69371,9 +70672,9 @@ TEXT ·p1446_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1447_VPERMI2Q(in *byte, out *byte)
+// func p1476_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1447_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1476_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69424,9 +70725,9 @@ TEXT ·p1447_VPERMI2Q(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1448_VPERMI2Q_Z(in *byte, out *byte)
+// func p1477_VPERMI2Q_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1448_VPERMI2Q_Z(SB), NOSPLIT, $0-16
+TEXT ·p1477_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69477,9 +70778,9 @@ TEXT ·p1448_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1449_VPERMI2Q(in *byte, out *byte)
+// func p1478_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1449_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1478_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69526,9 +70827,9 @@ TEXT ·p1449_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1450_VPERMI2Q_BCST(in *byte, out *byte)
+// func p1479_VPERMI2Q_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1450_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1479_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69575,9 +70876,9 @@ TEXT ·p1450_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1451_VPERMI2Q_BCST_Z(in *byte, out *byte)
+// func p1480_VPERMI2Q_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1451_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1480_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69626,9 +70927,9 @@ TEXT ·p1451_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1452_VPERMI2Q(in *byte, out *byte)
+// func p1481_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1452_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1481_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69677,9 +70978,9 @@ TEXT ·p1452_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1453_VPERMI2Q(in *byte, out *byte)
+// func p1482_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1453_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1482_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69730,9 +71031,9 @@ TEXT ·p1453_VPERMI2Q(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1454_VPERMI2Q(in *byte, out *byte)
+// func p1483_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1454_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1483_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69781,9 +71082,9 @@ TEXT ·p1454_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1455_VPERMI2Q_Z(in *byte, out *byte)
+// func p1484_VPERMI2Q_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1455_VPERMI2Q_Z(SB), NOSPLIT, $0-16
+TEXT ·p1484_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69834,9 +71135,9 @@ TEXT ·p1455_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1456_VPERMI2Q(in *byte, out *byte)
+// func p1485_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1456_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1485_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69881,9 +71182,9 @@ TEXT ·p1456_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1457_VPERMB(in *byte, out *byte)
+// func p1486_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1457_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1486_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69932,9 +71233,9 @@ TEXT ·p1457_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1458_VPERMB(in *byte, out *byte)
+// func p1487_VPERMB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI
-TEXT ·p1458_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1487_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69985,9 +71286,9 @@ TEXT ·p1458_VPERMB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1459_VPERMB_Z(in *byte, out *byte)
+// func p1488_VPERMB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI
-TEXT ·p1459_VPERMB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1488_VPERMB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70038,9 +71339,9 @@ TEXT ·p1459_VPERMB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1460_VPERMB(in *byte, out *byte)
+// func p1489_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1460_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1489_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70087,9 +71388,9 @@ TEXT ·p1460_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1461_VPERMB(in *byte, out *byte)
+// func p1490_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1461_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1490_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70138,9 +71439,9 @@ TEXT ·p1461_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1462_VPERMB(in *byte, out *byte)
+// func p1491_VPERMB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1462_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1491_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70191,9 +71492,9 @@ TEXT ·p1462_VPERMB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1463_VPERMB(in *byte, out *byte)
+// func p1492_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1463_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1492_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70242,9 +71543,9 @@ TEXT ·p1463_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1464_VPERMB_Z(in *byte, out *byte)
+// func p1493_VPERMB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1464_VPERMB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1493_VPERMB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70295,9 +71596,9 @@ TEXT ·p1464_VPERMB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1465_VPERMB(in *byte, out *byte)
+// func p1494_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1465_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1494_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70342,9 +71643,9 @@ TEXT ·p1465_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1466_VALIGNQ(in *byte, out *byte)
+// func p1495_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1466_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1495_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70393,9 +71694,9 @@ TEXT ·p1466_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1467_VALIGNQ(in *byte, out *byte)
+// func p1496_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1467_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1496_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70444,9 +71745,9 @@ TEXT ·p1467_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1468_VALIGNQ(in *byte, out *byte)
+// func p1497_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1468_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1497_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70495,9 +71796,9 @@ TEXT ·p1468_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1469_VALIGNQ(in *byte, out *byte)
+// func p1498_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1469_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1498_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70546,9 +71847,9 @@ TEXT ·p1469_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1470_VALIGNQ(in *byte, out *byte)
+// func p1499_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1470_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1499_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70597,9 +71898,9 @@ TEXT ·p1470_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1471_VALIGNQ(in *byte, out *byte)
+// func p1500_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1471_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1500_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70650,9 +71951,9 @@ TEXT ·p1471_VALIGNQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1472_VALIGNQ_Z(in *byte, out *byte)
+// func p1501_VALIGNQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1472_VALIGNQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1501_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70703,9 +72004,9 @@ TEXT ·p1472_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1473_VALIGNQ(in *byte, out *byte)
+// func p1502_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1473_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1502_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70752,9 +72053,9 @@ TEXT ·p1473_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1474_VALIGNQ_BCST(in *byte, out *byte)
+// func p1503_VALIGNQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1474_VALIGNQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1503_VALIGNQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70801,9 +72102,9 @@ TEXT ·p1474_VALIGNQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1475_VALIGNQ_BCST_Z(in *byte, out *byte)
+// func p1504_VALIGNQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1475_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1504_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70852,9 +72153,9 @@ TEXT ·p1475_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1476_VALIGNQ(in *byte, out *byte)
+// func p1505_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1476_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1505_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70903,9 +72204,9 @@ TEXT ·p1476_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1477_VALIGNQ(in *byte, out *byte)
+// func p1506_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1477_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1506_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70956,9 +72257,9 @@ TEXT ·p1477_VALIGNQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1478_VALIGNQ(in *byte, out *byte)
+// func p1507_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1478_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1507_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71007,9 +72308,9 @@ TEXT ·p1478_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1479_VALIGNQ_Z(in *byte, out *byte)
+// func p1508_VALIGNQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1479_VALIGNQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1508_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71060,9 +72361,9 @@ TEXT ·p1479_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1480_VALIGNQ(in *byte, out *byte)
+// func p1509_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1480_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1509_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71107,9 +72408,9 @@ TEXT ·p1480_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1481_VPBLENDMQ(in *byte, out *byte)
+// func p1510_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1481_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1510_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71160,9 +72461,9 @@ TEXT ·p1481_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1482_VPBLENDMQ(in *byte, out *byte)
+// func p1511_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1482_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1511_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71211,9 +72512,9 @@ TEXT ·p1482_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1483_VPBLENDMQ_BCST(in *byte, out *byte)
+// func p1512_VPBLENDMQ_BCST(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1483_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1512_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71262,9 +72563,9 @@ TEXT ·p1483_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1484_VPBLENDMQ(in *byte, out *byte)
+// func p1513_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1484_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1513_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71315,9 +72616,9 @@ TEXT ·p1484_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1485_VPBLENDMQ(in *byte, out *byte)
+// func p1514_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1485_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1514_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71368,9 +72669,9 @@ TEXT ·p1485_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1486_VPBLENDMQ(in *byte, out *byte)
+// func p1515_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1486_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1515_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71417,9 +72718,9 @@ TEXT ·p1486_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1487_VBROADCASTI32X4(in *byte, out *byte)
+// func p1516_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1487_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1516_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71464,9 +72765,9 @@ TEXT ·p1487_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1488_VBROADCASTI32X4(in *byte, out *byte)
+// func p1517_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1488_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1517_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71513,9 +72814,9 @@ TEXT ·p1488_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1489_VBROADCASTI32X4_Z(in *byte, out *byte)
+// func p1518_VBROADCASTI32X4_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1489_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
+TEXT ·p1518_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71562,9 +72863,9 @@ TEXT ·p1489_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1490_VBROADCASTI32X4(in *byte, out *byte)
+// func p1519_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1490_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1519_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71609,9 +72910,9 @@ TEXT ·p1490_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1491_VPBROADCASTQ(in *byte, out *byte)
+// func p1520_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1491_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1520_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71658,9 +72959,9 @@ TEXT ·p1491_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1492_VPBROADCASTQ(in *byte, out *byte)
+// func p1521_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1492_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1521_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71705,9 +73006,9 @@ TEXT ·p1492_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1493_VPBROADCASTQ(in *byte, out *byte)
+// func p1522_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1493_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1522_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71752,9 +73053,9 @@ TEXT ·p1493_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1494_VPBROADCASTQ(in *byte, out *byte)
+// func p1523_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1494_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1523_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71803,9 +73104,9 @@ TEXT ·p1494_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1495_VPBROADCASTQ_Z(in *byte, out *byte)
+// func p1524_VPBROADCASTQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1495_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1524_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71852,9 +73153,9 @@ TEXT ·p1495_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1496_VPBROADCASTQ(in *byte, out *byte)
+// func p1525_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1496_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1525_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71899,9 +73200,9 @@ TEXT ·p1496_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1497_VPBROADCASTQ(in *byte, out *byte)
+// func p1526_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1497_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1526_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71948,9 +73249,9 @@ TEXT ·p1497_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1498_VPBROADCASTQ(in *byte, out *byte)
+// func p1527_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1498_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1527_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71995,9 +73296,9 @@ TEXT ·p1498_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1499_VPBROADCASTD(in *byte, out *byte)
+// func p1528_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1499_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1528_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72044,9 +73345,9 @@ TEXT ·p1499_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1500_VPBROADCASTD(in *byte, out *byte)
+// func p1529_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1500_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1529_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72091,9 +73392,9 @@ TEXT ·p1500_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1501_VPBROADCASTD(in *byte, out *byte)
+// func p1530_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1501_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1530_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72138,9 +73439,9 @@ TEXT ·p1501_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1502_VPBROADCASTD(in *byte, out *byte)
+// func p1531_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1502_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1531_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72189,9 +73490,9 @@ TEXT ·p1502_VPBROADCASTD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1503_VPBROADCASTD_Z(in *byte, out *byte)
+// func p1532_VPBROADCASTD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1503_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1532_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72238,9 +73539,9 @@ TEXT ·p1503_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1504_VPBROADCASTD(in *byte, out *byte)
+// func p1533_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1504_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1533_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72285,9 +73586,9 @@ TEXT ·p1504_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1505_VPBROADCASTD(in *byte, out *byte)
+// func p1534_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1505_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1534_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72332,9 +73633,9 @@ TEXT ·p1505_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1506_VINSERTI64X4(in *byte, out *byte)
+// func p1535_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1506_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1535_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72383,9 +73684,9 @@ TEXT ·p1506_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1507_VINSERTI64X4(in *byte, out *byte)
+// func p1536_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1507_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1536_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72432,9 +73733,9 @@ TEXT ·p1507_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1508_VINSERTI64X4(in *byte, out *byte)
+// func p1537_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1508_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1537_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72485,9 +73786,9 @@ TEXT ·p1508_VINSERTI64X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1509_VEXTRACTI32X4(in *byte, out *byte)
+// func p1538_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1509_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1538_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72534,9 +73835,9 @@ TEXT ·p1509_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1510_VEXTRACTI32X4(in *byte, out *byte)
+// func p1539_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1510_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1539_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72581,9 +73882,9 @@ TEXT ·p1510_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1511_VEXTRACTI32X4(in *byte, out *byte)
+// func p1540_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1511_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1540_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72632,9 +73933,9 @@ TEXT ·p1511_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1512_VEXTRACTI32X4_Z(in *byte, out *byte)
+// func p1541_VEXTRACTI32X4_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1512_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
+TEXT ·p1541_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72683,9 +73984,9 @@ TEXT ·p1512_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1513_VEXTRACTI32X4(in *byte, out *byte)
+// func p1542_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1513_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1542_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72732,9 +74033,9 @@ TEXT ·p1513_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1514_VEXTRACTI32X4(in *byte, out *byte)
+// func p1543_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1514_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1543_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72781,9 +74082,9 @@ TEXT ·p1514_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1515_VMOVDQU8(in *byte, out *byte)
+// func p1544_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1515_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1544_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72830,9 +74131,9 @@ TEXT ·p1515_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1516_VMOVDQU8_Z(in *byte, out *byte)
+// func p1545_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1516_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1545_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72879,9 +74180,9 @@ TEXT ·p1516_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1517_VMOVDQU8(in *byte, out *byte)
+// func p1546_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1517_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1546_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72928,9 +74229,9 @@ TEXT ·p1517_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1518_VMOVDQU8(in *byte, out *byte)
+// func p1547_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1518_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1547_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72979,9 +74280,9 @@ TEXT ·p1518_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1519_VMOVDQU8_Z(in *byte, out *byte)
+// func p1548_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1519_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1548_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73030,9 +74331,9 @@ TEXT ·p1519_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1520_VMOVDQU8(in *byte, out *byte)
+// func p1549_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1520_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1549_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73079,9 +74380,9 @@ TEXT ·p1520_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1521_VMOVDQU8(in *byte, out *byte)
+// func p1550_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1521_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1550_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73128,9 +74429,9 @@ TEXT ·p1521_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1522_VMOVDQU8(in *byte, out *byte)
+// func p1551_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1522_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1551_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73175,9 +74476,9 @@ TEXT ·p1522_VMOVDQU8(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1523_VMOVDQU8(in *byte, out *byte)
+// func p1552_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1523_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1552_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73222,9 +74523,9 @@ TEXT ·p1523_VMOVDQU8(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1524_VMOVDQU64(in *byte, out *byte)
+// func p1553_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1524_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1553_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73271,9 +74572,9 @@ TEXT ·p1524_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1525_VMOVDQU64_Z(in *byte, out *byte)
+// func p1554_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1525_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1554_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73320,9 +74621,9 @@ TEXT ·p1525_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1526_VMOVDQU64(in *byte, out *byte)
+// func p1555_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1526_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1555_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73369,9 +74670,9 @@ TEXT ·p1526_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1527_VMOVDQU64(in *byte, out *byte)
+// func p1556_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1527_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1556_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73420,9 +74721,9 @@ TEXT ·p1527_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1528_VMOVDQU64_Z(in *byte, out *byte)
+// func p1557_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1528_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1557_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73471,9 +74772,9 @@ TEXT ·p1528_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1529_VMOVDQU64(in *byte, out *byte)
+// func p1558_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1529_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1558_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73518,9 +74819,9 @@ TEXT ·p1529_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1530_VMOVDQU64(in *byte, out *byte)
+// func p1559_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1530_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1559_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73565,9 +74866,9 @@ TEXT ·p1530_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1531_VMOVDQU64(in *byte, out *byte)
+// func p1560_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1531_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1560_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73614,9 +74915,9 @@ TEXT ·p1531_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1532_VMOVDQU64(in *byte, out *byte)
+// func p1561_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1532_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1561_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73663,9 +74964,9 @@ TEXT ·p1532_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1533_VMOVDQU64(in *byte, out *byte)
+// func p1562_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1533_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1562_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73712,9 +75013,9 @@ TEXT ·p1533_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1534_VPCMPEQB(in *byte, out *byte)
+// func p1563_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1534_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1563_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73763,9 +75064,9 @@ TEXT ·p1534_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1535_VPCMPEQB(in *byte, out *byte)
+// func p1564_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1535_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1564_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73816,9 +75117,9 @@ TEXT ·p1535_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1536_VPCMPEQB(in *byte, out *byte)
+// func p1565_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1536_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1565_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73865,9 +75166,9 @@ TEXT ·p1536_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1537_VPCMPEQB(in *byte, out *byte)
+// func p1566_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1537_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1566_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73916,9 +75217,9 @@ TEXT ·p1537_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1538_VPCMPEQB(in *byte, out *byte)
+// func p1567_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1538_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1567_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73967,9 +75268,9 @@ TEXT ·p1538_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1539_KMOVQ(in *byte, out *byte)
+// func p1568_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1539_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1568_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74014,9 +75315,9 @@ TEXT ·p1539_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1540_KMOVQ(in *byte, out *byte)
+// func p1569_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1540_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1569_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74063,9 +75364,9 @@ TEXT ·p1540_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 112(R15)
 	RET
 
-// func p1541_KMOVQ(in *byte, out *byte)
+// func p1570_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1541_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1570_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74110,9 +75411,9 @@ TEXT ·p1541_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1542_KMOVQ(in *byte, out *byte)
+// func p1571_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1542_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1571_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74157,9 +75458,9 @@ TEXT ·p1542_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1543_KORTESTQ(in *byte, out *byte)
+// func p1572_KORTESTQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1543_KORTESTQ(SB), NOSPLIT, $0-16
+TEXT ·p1572_KORTESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74206,9 +75507,9 @@ TEXT ·p1543_KORTESTQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 112(R15)
 	RET
 
-// func p1544_BZHIQ(in *byte, out *byte)
+// func p1573_BZHIQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1544_BZHIQ(SB), NOSPLIT, $0-16
+TEXT ·p1573_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74251,9 +75552,9 @@ TEXT ·p1544_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1545_SHLXQ(in *byte, out *byte)
+// func p1574_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1545_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1574_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74296,9 +75597,9 @@ TEXT ·p1545_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1546_SHLXQ(in *byte, out *byte)
+// func p1575_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1546_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1575_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74341,9 +75642,9 @@ TEXT ·p1546_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1547_SHRXQ(in *byte, out *byte)
+// func p1576_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1547_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1576_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74386,9 +75687,9 @@ TEXT ·p1547_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1548_SHRXQ(in *byte, out *byte)
+// func p1577_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1548_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1577_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74431,9 +75732,9 @@ TEXT ·p1548_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1549_ANDNQ(in *byte, out *byte)
+// func p1578_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1549_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1578_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74476,9 +75777,9 @@ TEXT ·p1549_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1550_ANDNQ(in *byte, out *byte)
+// func p1579_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1550_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1579_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74521,8 +75822,8 @@ TEXT ·p1550_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1551_ROLL(in *byte, out *byte)
-TEXT ·p1551_ROLL(SB), NOSPLIT, $0-16
+// func p1580_ROLL(in *byte, out *byte)
+TEXT ·p1580_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74565,8 +75866,8 @@ TEXT ·p1551_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1552_RORL(in *byte, out *byte)
-TEXT ·p1552_RORL(SB), NOSPLIT, $0-16
+// func p1581_RORL(in *byte, out *byte)
+TEXT ·p1581_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74609,9 +75910,9 @@ TEXT ·p1552_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1553_VINSERTI64X4(in *byte, out *byte)
+// func p1582_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1553_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1582_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74660,9 +75961,9 @@ TEXT ·p1553_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1554_VINSERTI64X4(in *byte, out *byte)
+// func p1583_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1554_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1583_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74707,9 +76008,9 @@ TEXT ·p1554_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1555_VEXTRACTI32X4(in *byte, out *byte)
+// func p1584_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1555_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1584_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74756,9 +76057,9 @@ TEXT ·p1555_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1556_VEXTRACTI32X4(in *byte, out *byte)
+// func p1585_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1556_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1585_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74805,9 +76106,9 @@ TEXT ·p1556_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1557_VEXTRACTI32X4(in *byte, out *byte)
+// func p1586_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1557_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1586_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74854,9 +76155,9 @@ TEXT ·p1557_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1558_VEXTRACTI32X4(in *byte, out *byte)
+// func p1587_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1558_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1587_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74901,9 +76202,9 @@ TEXT ·p1558_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1559_VPBROADCASTQ(in *byte, out *byte)
+// func p1588_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1559_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1588_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74948,9 +76249,9 @@ TEXT ·p1559_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1560_VMOVDQU64(in *byte, out *byte)
+// func p1589_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1560_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1589_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74995,9 +76296,9 @@ TEXT ·p1560_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1561_VPCMPEQB(in *byte, out *byte)
+// func p1590_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1561_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1590_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75044,9 +76345,9 @@ TEXT ·p1561_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1562_KORTESTQ(in *byte, out *byte)
+// func p1591_KORTESTQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1562_KORTESTQ(SB), NOSPLIT, $0-16
+TEXT ·p1591_KORTESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75091,9 +76392,9 @@ TEXT ·p1562_KORTESTQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 104(R15)
 	RET
 
-// func p1563_KMOVQ(in *byte, out *byte)
+// func p1592_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1563_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1592_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75138,9 +76439,9 @@ TEXT ·p1563_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 104(R15)
 	RET
 
-// func p1564_VPCMPUQ(in *byte, out *byte)
+// func p1593_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1564_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1593_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75189,9 +76490,9 @@ TEXT ·p1564_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1565_VPCMPUQ(in *byte, out *byte)
+// func p1594_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1565_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1594_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75240,9 +76541,9 @@ TEXT ·p1565_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1566_VPCMPUQ(in *byte, out *byte)
+// func p1595_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1566_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1595_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75291,9 +76592,9 @@ TEXT ·p1566_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1567_VPCMPUQ(in *byte, out *byte)
+// func p1596_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1567_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1596_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75342,9 +76643,9 @@ TEXT ·p1567_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1568_VPCMPUQ(in *byte, out *byte)
+// func p1597_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1568_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1597_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75393,9 +76694,9 @@ TEXT ·p1568_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1569_VPCMPUQ(in *byte, out *byte)
+// func p1598_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1569_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1598_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75444,9 +76745,9 @@ TEXT ·p1569_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1570_VPCMPUQ(in *byte, out *byte)
+// func p1599_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1570_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1599_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75495,9 +76796,9 @@ TEXT ·p1570_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1571_VPCMPUQ(in *byte, out *byte)
+// func p1600_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1571_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1600_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75546,9 +76847,9 @@ TEXT ·p1571_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1572_VPCMPUQ(in *byte, out *byte)
+// func p1601_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1572_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1601_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75599,9 +76900,9 @@ TEXT ·p1572_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1573_VPCMPUQ(in *byte, out *byte)
+// func p1602_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1573_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1602_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75648,9 +76949,9 @@ TEXT ·p1573_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1574_VPCMPUQ_BCST(in *byte, out *byte)
+// func p1603_VPCMPUQ_BCST(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1574_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1603_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75697,9 +76998,9 @@ TEXT ·p1574_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1575_VPCMPUQ(in *byte, out *byte)
+// func p1604_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1575_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1604_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75748,9 +77049,9 @@ TEXT ·p1575_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1576_VPCMPUQ(in *byte, out *byte)
+// func p1605_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1576_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1605_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75801,9 +77102,9 @@ TEXT ·p1576_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1577_VPCMPUQ(in *byte, out *byte)
+// func p1606_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1577_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1606_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75850,9 +77151,9 @@ TEXT ·p1577_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1578_SHLXQ(in *byte, out *byte)
+// func p1607_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1578_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1607_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75895,9 +77196,9 @@ TEXT ·p1578_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1579_SHRXQ(in *byte, out *byte)
+// func p1608_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1579_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1608_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75940,9 +77241,9 @@ TEXT ·p1579_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1580_ANDNQ(in *byte, out *byte)
+// func p1609_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1580_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1609_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75985,8 +77286,8 @@ TEXT ·p1580_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1581_ROLL(in *byte, out *byte)
-TEXT ·p1581_ROLL(SB), NOSPLIT, $0-16
+// func p1610_ROLL(in *byte, out *byte)
+TEXT ·p1610_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76029,8 +77330,8 @@ TEXT ·p1581_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1582_RORL(in *byte, out *byte)
-TEXT ·p1582_RORL(SB), NOSPLIT, $0-16
+// func p1611_RORL(in *byte, out *byte)
+TEXT ·p1611_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76073,9 +77374,9 @@ TEXT ·p1582_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1583_RORXQ(in *byte, out *byte)
+// func p1612_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1583_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1612_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76118,9 +77419,9 @@ TEXT ·p1583_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1584_RORXQ(in *byte, out *byte)
+// func p1613_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1584_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1613_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76163,9 +77464,9 @@ TEXT ·p1584_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1585_RORXQ(in *byte, out *byte)
+// func p1614_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1585_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1614_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76208,9 +77509,9 @@ TEXT ·p1585_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1586_RORXQ(in *byte, out *byte)
+// func p1615_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1586_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1615_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76253,9 +77554,9 @@ TEXT ·p1586_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1587_RORXQ(in *byte, out *byte)
+// func p1616_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1587_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1616_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76298,9 +77599,9 @@ TEXT ·p1587_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1588_RORXQ(in *byte, out *byte)
+// func p1617_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1588_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1617_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76343,9 +77644,9 @@ TEXT ·p1588_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1589_RORXQ(in *byte, out *byte)
+// func p1618_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1589_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1618_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76388,9 +77689,9 @@ TEXT ·p1589_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1590_RORXQ(in *byte, out *byte)
+// func p1619_RORXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1590_RORXQ(SB), NOSPLIT, $0-16
+TEXT ·p1619_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76433,8 +77734,8 @@ TEXT ·p1590_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1591_ROLL(in *byte, out *byte)
-TEXT ·p1591_ROLL(SB), NOSPLIT, $0-16
+// func p1620_ROLL(in *byte, out *byte)
+TEXT ·p1620_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76477,8 +77778,8 @@ TEXT ·p1591_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1592_ROLL(in *byte, out *byte)
-TEXT ·p1592_ROLL(SB), NOSPLIT, $0-16
+// func p1621_ROLL(in *byte, out *byte)
+TEXT ·p1621_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76521,8 +77822,8 @@ TEXT ·p1592_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1593_ROLL(in *byte, out *byte)
-TEXT ·p1593_ROLL(SB), NOSPLIT, $0-16
+// func p1622_ROLL(in *byte, out *byte)
+TEXT ·p1622_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76565,8 +77866,8 @@ TEXT ·p1593_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1594_ROLL(in *byte, out *byte)
-TEXT ·p1594_ROLL(SB), NOSPLIT, $0-16
+// func p1623_ROLL(in *byte, out *byte)
+TEXT ·p1623_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76609,8 +77910,8 @@ TEXT ·p1594_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1595_ROLL(in *byte, out *byte)
-TEXT ·p1595_ROLL(SB), NOSPLIT, $0-16
+// func p1624_ROLL(in *byte, out *byte)
+TEXT ·p1624_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76653,8 +77954,8 @@ TEXT ·p1595_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1596_ROLL(in *byte, out *byte)
-TEXT ·p1596_ROLL(SB), NOSPLIT, $0-16
+// func p1625_ROLL(in *byte, out *byte)
+TEXT ·p1625_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76697,96 +77998,8 @@ TEXT ·p1596_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1597_RORL(in *byte, out *byte)
-TEXT ·p1597_RORL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	RORL $0x00, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1598_RORL(in *byte, out *byte)
-TEXT ·p1598_RORL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	RORL $0x01, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1599_RORL(in *byte, out *byte)
-TEXT ·p1599_RORL(SB), NOSPLIT, $0-16
+// func p1626_RORL(in *byte, out *byte)
+TEXT ·p1626_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76829,96 +78042,8 @@ TEXT ·p1599_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1600_RORL(in *byte, out *byte)
-TEXT ·p1600_RORL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	RORL $0x10, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1601_RORL(in *byte, out *byte)
-TEXT ·p1601_RORL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	RORL $0x1f, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1602_RORL(in *byte, out *byte)
-TEXT ·p1602_RORL(SB), NOSPLIT, $0-16
+// func p1627_RORL(in *byte, out *byte)
+TEXT ·p1627_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76961,8 +78086,8 @@ TEXT ·p1602_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1603_SETCC(in *byte, out *byte)
-TEXT ·p1603_SETCC(SB), NOSPLIT, $0-16
+// func p1628_SETCC(in *byte, out *byte)
+TEXT ·p1628_SETCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77005,8 +78130,8 @@ TEXT ·p1603_SETCC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1604_JCC(in *byte, out *byte)
-TEXT ·p1604_JCC(SB), NOSPLIT, $0-16
+// func p1629_JCC(in *byte, out *byte)
+TEXT ·p1629_JCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77055,8 +78180,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1605_SETCS(in *byte, out *byte)
-TEXT ·p1605_SETCS(SB), NOSPLIT, $0-16
+// func p1630_SETCS(in *byte, out *byte)
+TEXT ·p1630_SETCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77099,9 +78224,9 @@ TEXT ·p1605_SETCS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1606_CMOVQCS(in *byte, out *byte)
+// func p1631_CMOVQCS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1606_CMOVQCS(SB), NOSPLIT, $0-16
+TEXT ·p1631_CMOVQCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77144,8 +78269,8 @@ TEXT ·p1606_CMOVQCS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1607_JCS(in *byte, out *byte)
-TEXT ·p1607_JCS(SB), NOSPLIT, $0-16
+// func p1632_JCS(in *byte, out *byte)
+TEXT ·p1632_JCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77194,8 +78319,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1608_JEQ(in *byte, out *byte)
-TEXT ·p1608_JEQ(SB), NOSPLIT, $0-16
+// func p1633_JEQ(in *byte, out *byte)
+TEXT ·p1633_JEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77244,8 +78369,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1609_SETNE(in *byte, out *byte)
-TEXT ·p1609_SETNE(SB), NOSPLIT, $0-16
+// func p1634_SETNE(in *byte, out *byte)
+TEXT ·p1634_SETNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77288,8 +78413,8 @@ TEXT ·p1609_SETNE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1610_SETHI(in *byte, out *byte)
-TEXT ·p1610_SETHI(SB), NOSPLIT, $0-16
+// func p1635_SETHI(in *byte, out *byte)
+TEXT ·p1635_SETHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77332,8 +78457,8 @@ TEXT ·p1610_SETHI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1611_JHI(in *byte, out *byte)
-TEXT ·p1611_JHI(SB), NOSPLIT, $0-16
+// func p1636_JHI(in *byte, out *byte)
+TEXT ·p1636_JHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77382,8 +78507,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1612_SETLS(in *byte, out *byte)
-TEXT ·p1612_SETLS(SB), NOSPLIT, $0-16
+// func p1637_SETLS(in *byte, out *byte)
+TEXT ·p1637_SETLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77426,9 +78551,9 @@ TEXT ·p1612_SETLS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1613_CMOVQLS(in *byte, out *byte)
+// func p1638_CMOVQLS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1613_CMOVQLS(SB), NOSPLIT, $0-16
+TEXT ·p1638_CMOVQLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77471,8 +78596,8 @@ TEXT ·p1613_CMOVQLS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1614_JLS(in *byte, out *byte)
-TEXT ·p1614_JLS(SB), NOSPLIT, $0-16
+// func p1639_JLS(in *byte, out *byte)
+TEXT ·p1639_JLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77521,8 +78646,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1615_SETLT(in *byte, out *byte)
-TEXT ·p1615_SETLT(SB), NOSPLIT, $0-16
+// func p1640_SETLT(in *byte, out *byte)
+TEXT ·p1640_SETLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77565,8 +78690,8 @@ TEXT ·p1615_SETLT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1616_JLT(in *byte, out *byte)
-TEXT ·p1616_JLT(SB), NOSPLIT, $0-16
+// func p1641_JLT(in *byte, out *byte)
+TEXT ·p1641_JLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77615,8 +78740,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1617_SETGE(in *byte, out *byte)
-TEXT ·p1617_SETGE(SB), NOSPLIT, $0-16
+// func p1642_SETGE(in *byte, out *byte)
+TEXT ·p1642_SETGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77659,9 +78784,9 @@ TEXT ·p1617_SETGE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1618_CMOVQGE(in *byte, out *byte)
+// func p1643_CMOVQGE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1618_CMOVQGE(SB), NOSPLIT, $0-16
+TEXT ·p1643_CMOVQGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77704,8 +78829,8 @@ TEXT ·p1618_CMOVQGE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1619_JGE(in *byte, out *byte)
-TEXT ·p1619_JGE(SB), NOSPLIT, $0-16
+// func p1644_JGE(in *byte, out *byte)
+TEXT ·p1644_JGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77754,8 +78879,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1620_SETGT(in *byte, out *byte)
-TEXT ·p1620_SETGT(SB), NOSPLIT, $0-16
+// func p1645_SETGT(in *byte, out *byte)
+TEXT ·p1645_SETGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77798,9 +78923,9 @@ TEXT ·p1620_SETGT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1621_CMOVQGT(in *byte, out *byte)
+// func p1646_CMOVQGT(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1621_CMOVQGT(SB), NOSPLIT, $0-16
+TEXT ·p1646_CMOVQGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77843,8 +78968,8 @@ TEXT ·p1621_CMOVQGT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1622_JGT(in *byte, out *byte)
-TEXT ·p1622_JGT(SB), NOSPLIT, $0-16
+// func p1647_JGT(in *byte, out *byte)
+TEXT ·p1647_JGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77893,8 +79018,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1623_SETLE(in *byte, out *byte)
-TEXT ·p1623_SETLE(SB), NOSPLIT, $0-16
+// func p1648_SETLE(in *byte, out *byte)
+TEXT ·p1648_SETLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77937,9 +79062,9 @@ TEXT ·p1623_SETLE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1624_CMOVQLE(in *byte, out *byte)
+// func p1649_CMOVQLE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1624_CMOVQLE(SB), NOSPLIT, $0-16
+TEXT ·p1649_CMOVQLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77982,8 +79107,8 @@ TEXT ·p1624_CMOVQLE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1625_JLE(in *byte, out *byte)
-TEXT ·p1625_JLE(SB), NOSPLIT, $0-16
+// func p1650_JLE(in *byte, out *byte)
+TEXT ·p1650_JLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78032,8 +79157,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1626_SETMI(in *byte, out *byte)
-TEXT ·p1626_SETMI(SB), NOSPLIT, $0-16
+// func p1651_SETMI(in *byte, out *byte)
+TEXT ·p1651_SETMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78076,9 +79201,9 @@ TEXT ·p1626_SETMI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1627_CMOVQMI(in *byte, out *byte)
+// func p1652_CMOVQMI(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1627_CMOVQMI(SB), NOSPLIT, $0-16
+TEXT ·p1652_CMOVQMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78121,8 +79246,8 @@ TEXT ·p1627_CMOVQMI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1628_JMI(in *byte, out *byte)
-TEXT ·p1628_JMI(SB), NOSPLIT, $0-16
+// func p1653_JMI(in *byte, out *byte)
+TEXT ·p1653_JMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78171,8 +79296,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1629_SETPL(in *byte, out *byte)
-TEXT ·p1629_SETPL(SB), NOSPLIT, $0-16
+// func p1654_SETPL(in *byte, out *byte)
+TEXT ·p1654_SETPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78215,9 +79340,9 @@ TEXT ·p1629_SETPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1630_CMOVQPL(in *byte, out *byte)
+// func p1655_CMOVQPL(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1630_CMOVQPL(SB), NOSPLIT, $0-16
+TEXT ·p1655_CMOVQPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78260,8 +79385,8 @@ TEXT ·p1630_CMOVQPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1631_JPL(in *byte, out *byte)
-TEXT ·p1631_JPL(SB), NOSPLIT, $0-16
+// func p1656_JPL(in *byte, out *byte)
+TEXT ·p1656_JPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78310,8 +79435,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1632_SETOS(in *byte, out *byte)
-TEXT ·p1632_SETOS(SB), NOSPLIT, $0-16
+// func p1657_SETOS(in *byte, out *byte)
+TEXT ·p1657_SETOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78354,9 +79479,9 @@ TEXT ·p1632_SETOS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1633_CMOVQOS(in *byte, out *byte)
+// func p1658_CMOVQOS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1633_CMOVQOS(SB), NOSPLIT, $0-16
+TEXT ·p1658_CMOVQOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78399,8 +79524,8 @@ TEXT ·p1633_CMOVQOS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1634_JOS(in *byte, out *byte)
-TEXT ·p1634_JOS(SB), NOSPLIT, $0-16
+// func p1659_JOS(in *byte, out *byte)
+TEXT ·p1659_JOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78449,8 +79574,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1635_SETOC(in *byte, out *byte)
-TEXT ·p1635_SETOC(SB), NOSPLIT, $0-16
+// func p1660_SETOC(in *byte, out *byte)
+TEXT ·p1660_SETOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78493,9 +79618,9 @@ TEXT ·p1635_SETOC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1636_CMOVQOC(in *byte, out *byte)
+// func p1661_CMOVQOC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1636_CMOVQOC(SB), NOSPLIT, $0-16
+TEXT ·p1661_CMOVQOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78538,8 +79663,8 @@ TEXT ·p1636_CMOVQOC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1637_JOC(in *byte, out *byte)
-TEXT ·p1637_JOC(SB), NOSPLIT, $0-16
+// func p1662_JOC(in *byte, out *byte)
+TEXT ·p1662_JOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78588,8 +79713,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1638_SETPS(in *byte, out *byte)
-TEXT ·p1638_SETPS(SB), NOSPLIT, $0-16
+// func p1663_SETPS(in *byte, out *byte)
+TEXT ·p1663_SETPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78632,9 +79757,9 @@ TEXT ·p1638_SETPS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1639_CMOVQPS(in *byte, out *byte)
+// func p1664_CMOVQPS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1639_CMOVQPS(SB), NOSPLIT, $0-16
+TEXT ·p1664_CMOVQPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78677,8 +79802,8 @@ TEXT ·p1639_CMOVQPS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1640_JPS(in *byte, out *byte)
-TEXT ·p1640_JPS(SB), NOSPLIT, $0-16
+// func p1665_JPS(in *byte, out *byte)
+TEXT ·p1665_JPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78727,8 +79852,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1641_SETPC(in *byte, out *byte)
-TEXT ·p1641_SETPC(SB), NOSPLIT, $0-16
+// func p1666_SETPC(in *byte, out *byte)
+TEXT ·p1666_SETPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78771,9 +79896,9 @@ TEXT ·p1641_SETPC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1642_CMOVQPC(in *byte, out *byte)
+// func p1667_CMOVQPC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1642_CMOVQPC(SB), NOSPLIT, $0-16
+TEXT ·p1667_CMOVQPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78816,8 +79941,8 @@ TEXT ·p1642_CMOVQPC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1643_JPC(in *byte, out *byte)
-TEXT ·p1643_JPC(SB), NOSPLIT, $0-16
+// func p1668_JPC(in *byte, out *byte)
+TEXT ·p1668_JPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78866,8 +79991,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1644_SHLQ(in *byte, out *byte)
-TEXT ·p1644_SHLQ(SB), NOSPLIT, $0-16
+// func p1669_SHLQ(in *byte, out *byte)
+TEXT ·p1669_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78910,8 +80035,8 @@ TEXT ·p1644_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1645_SHRQ(in *byte, out *byte)
-TEXT ·p1645_SHRQ(SB), NOSPLIT, $0-16
+// func p1670_SHRQ(in *byte, out *byte)
+TEXT ·p1670_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78954,8 +80079,8 @@ TEXT ·p1645_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1646_SARQ(in *byte, out *byte)
-TEXT ·p1646_SARQ(SB), NOSPLIT, $0-16
+// func p1671_SARQ(in *byte, out *byte)
+TEXT ·p1671_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78998,8 +80123,8 @@ TEXT ·p1646_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1647_SHLL(in *byte, out *byte)
-TEXT ·p1647_SHLL(SB), NOSPLIT, $0-16
+// func p1672_SHLL(in *byte, out *byte)
+TEXT ·p1672_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79042,8 +80167,8 @@ TEXT ·p1647_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1648_SARL(in *byte, out *byte)
-TEXT ·p1648_SARL(SB), NOSPLIT, $0-16
+// func p1673_SARL(in *byte, out *byte)
+TEXT ·p1673_SARL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79086,8 +80211,8 @@ TEXT ·p1648_SARL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1649_SHRW(in *byte, out *byte)
-TEXT ·p1649_SHRW(SB), NOSPLIT, $0-16
+// func p1674_SHRW(in *byte, out *byte)
+TEXT ·p1674_SHRW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79130,8 +80255,8 @@ TEXT ·p1649_SHRW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1650_SHLB(in *byte, out *byte)
-TEXT ·p1650_SHLB(SB), NOSPLIT, $0-16
+// func p1675_SHLB(in *byte, out *byte)
+TEXT ·p1675_SHLB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79174,8 +80299,8 @@ TEXT ·p1650_SHLB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1651_MULQ(in *byte, out *byte)
-TEXT ·p1651_MULQ(SB), NOSPLIT, $0-16
+// func p1676_MULQ(in *byte, out *byte)
+TEXT ·p1676_MULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79218,8 +80343,8 @@ TEXT ·p1651_MULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1652_NEGQ(in *byte, out *byte)
-TEXT ·p1652_NEGQ(SB), NOSPLIT, $0-16
+// func p1677_NEGQ(in *byte, out *byte)
+TEXT ·p1677_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79262,8 +80387,8 @@ TEXT ·p1652_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1653_NOTQ(in *byte, out *byte)
-TEXT ·p1653_NOTQ(SB), NOSPLIT, $0-16
+// func p1678_NOTQ(in *byte, out *byte)
+TEXT ·p1678_NOTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79306,8 +80431,8 @@ TEXT ·p1653_NOTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1654_DECL(in *byte, out *byte)
-TEXT ·p1654_DECL(SB), NOSPLIT, $0-16
+// func p1679_DECL(in *byte, out *byte)
+TEXT ·p1679_DECL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79350,8 +80475,8 @@ TEXT ·p1654_DECL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1655_ADCL(in *byte, out *byte)
-TEXT ·p1655_ADCL(SB), NOSPLIT, $0-16
+// func p1680_ADCL(in *byte, out *byte)
+TEXT ·p1680_ADCL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79394,8 +80519,8 @@ TEXT ·p1655_ADCL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1656_SBBL(in *byte, out *byte)
-TEXT ·p1656_SBBL(SB), NOSPLIT, $0-16
+// func p1681_SBBL(in *byte, out *byte)
+TEXT ·p1681_SBBL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79438,8 +80563,8 @@ TEXT ·p1656_SBBL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1657_MOVBLZX(in *byte, out *byte)
-TEXT ·p1657_MOVBLZX(SB), NOSPLIT, $0-16
+// func p1682_MOVBLZX(in *byte, out *byte)
+TEXT ·p1682_MOVBLZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79482,8 +80607,8 @@ TEXT ·p1657_MOVBLZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1658_MOVWLZX(in *byte, out *byte)
-TEXT ·p1658_MOVWLZX(SB), NOSPLIT, $0-16
+// func p1683_MOVWLZX(in *byte, out *byte)
+TEXT ·p1683_MOVWLZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79526,8 +80651,8 @@ TEXT ·p1658_MOVWLZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1659_MOVLQZX(in *byte, out *byte)
-TEXT ·p1659_MOVLQZX(SB), NOSPLIT, $0-16
+// func p1684_MOVLQZX(in *byte, out *byte)
+TEXT ·p1684_MOVLQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79570,8 +80695,8 @@ TEXT ·p1659_MOVLQZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1660_SARQ(in *byte, out *byte)
-TEXT ·p1660_SARQ(SB), NOSPLIT, $0-16
+// func p1685_SARQ(in *byte, out *byte)
+TEXT ·p1685_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79614,8 +80739,8 @@ TEXT ·p1660_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1661_SARQ(in *byte, out *byte)
-TEXT ·p1661_SARQ(SB), NOSPLIT, $0-16
+// func p1686_SARQ(in *byte, out *byte)
+TEXT ·p1686_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79658,8 +80783,8 @@ TEXT ·p1661_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1662_SARQ(in *byte, out *byte)
-TEXT ·p1662_SARQ(SB), NOSPLIT, $0-16
+// func p1687_SARQ(in *byte, out *byte)
+TEXT ·p1687_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79702,8 +80827,8 @@ TEXT ·p1662_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1663_SHLL(in *byte, out *byte)
-TEXT ·p1663_SHLL(SB), NOSPLIT, $0-16
+// func p1688_SHLL(in *byte, out *byte)
+TEXT ·p1688_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79746,8 +80871,8 @@ TEXT ·p1663_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1664_SHLL(in *byte, out *byte)
-TEXT ·p1664_SHLL(SB), NOSPLIT, $0-16
+// func p1689_SHLL(in *byte, out *byte)
+TEXT ·p1689_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79790,8 +80915,8 @@ TEXT ·p1664_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1665_SHLL(in *byte, out *byte)
-TEXT ·p1665_SHLL(SB), NOSPLIT, $0-16
+// func p1690_SHLL(in *byte, out *byte)
+TEXT ·p1690_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79834,8 +80959,8 @@ TEXT ·p1665_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1666_SHRB(in *byte, out *byte)
-TEXT ·p1666_SHRB(SB), NOSPLIT, $0-16
+// func p1691_SHRB(in *byte, out *byte)
+TEXT ·p1691_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79878,8 +81003,8 @@ TEXT ·p1666_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1667_SHRB(in *byte, out *byte)
-TEXT ·p1667_SHRB(SB), NOSPLIT, $0-16
+// func p1692_SHRB(in *byte, out *byte)
+TEXT ·p1692_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79922,8 +81047,8 @@ TEXT ·p1667_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1668_SHRB(in *byte, out *byte)
-TEXT ·p1668_SHRB(SB), NOSPLIT, $0-16
+// func p1693_SHRB(in *byte, out *byte)
+TEXT ·p1693_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79966,8 +81091,8 @@ TEXT ·p1668_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1669_SHRB(in *byte, out *byte)
-TEXT ·p1669_SHRB(SB), NOSPLIT, $0-16
+// func p1694_SHRB(in *byte, out *byte)
+TEXT ·p1694_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80010,8 +81135,8 @@ TEXT ·p1669_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1670_SHLQ(in *byte, out *byte)
-TEXT ·p1670_SHLQ(SB), NOSPLIT, $0-16
+// func p1695_SHLQ(in *byte, out *byte)
+TEXT ·p1695_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80054,9 +81179,9 @@ TEXT ·p1670_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1671_VMOVDQU8(in *byte, out *byte)
+// func p1696_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1671_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1696_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80103,9 +81228,9 @@ TEXT ·p1671_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1672_VMOVDQU8_Z(in *byte, out *byte)
+// func p1697_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1672_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1697_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80152,9 +81277,9 @@ TEXT ·p1672_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1673_VMOVDQU8(in *byte, out *byte)
+// func p1698_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1673_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1698_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80201,9 +81326,9 @@ TEXT ·p1673_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1674_VMOVDQU8(in *byte, out *byte)
+// func p1699_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1674_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1699_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80250,9 +81375,9 @@ TEXT ·p1674_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1675_VMOVDQU64(in *byte, out *byte)
+// func p1700_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1675_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1700_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80299,9 +81424,9 @@ TEXT ·p1675_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1676_VMOVDQU64(in *byte, out *byte)
+// func p1701_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1676_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1701_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80348,9 +81473,9 @@ TEXT ·p1676_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1677_VMOVDQU64_Z(in *byte, out *byte)
+// func p1702_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1677_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1702_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
