@@ -257,9 +257,9 @@ func TestADXNoSecretOnStack(t *testing.T) {
 func adxStackScan(t *testing.T, bits string) {
 	priv, err := NewPrivateKey(loadKey(t, bits), WithBackend("adx"))
 	require.NoError(t, err)
-	c := priv.crt.(*adxCRT)
+	c := priv.sk.crt.(*adxCRT)
 	var patterns [][]byte
-	for _, x := range [][]uint64{c.dp, c.dq, c.p.m, c.q.m, c.p.rr, c.q.rr, c.p.one, c.q.one, priv.qinv} {
+	for _, x := range [][]uint64{c.dp, c.dq, c.p.m, c.q.m, c.p.rr, c.q.rr, c.p.one, c.q.one, priv.sk.qinv} {
 		b := limbBytes(x)
 		for i := 0; i+8 <= len(b); i += 8 {
 			patterns = append(patterns, b[i:i+8])
@@ -283,7 +283,7 @@ func adxStackScan(t *testing.T, bits string) {
 	// The CRT exponentiation alone, whose last kernel calls are not
 	// followed by others at the same stack depth (in Sign the s^e check
 	// overwrites that stack): on its inputs the signature's halves.
-	w := priv.w
+	w := priv.sk.w
 	xp, xq := make([]uint64, w), make([]uint64, w)
 	mp, mq := make([]uint64, w), make([]uint64, w)
 	copy(xp, fromBig(new(big.Int).Mod(new(big.Int).SetBytes(d[:]), toBig(c.p.m)), w))

@@ -16,8 +16,8 @@ import (
 // own copies: the CRT exponents, the primes, their Montgomery constants and
 // q^-1.
 func ctgrindSecrets(t *testing.T, priv *PrivateKey) [][]uint64 {
-	s := [][]uint64{priv.qinv, priv.p.m, priv.q.m, priv.p.rr, priv.q.rr, priv.p.one, priv.q.one}
-	switch c := priv.crt.(type) {
+	s := [][]uint64{priv.sk.qinv, priv.sk.p.m, priv.sk.q.m, priv.sk.p.rr, priv.sk.q.rr, priv.sk.p.one, priv.sk.q.one}
+	switch c := priv.sk.crt.(type) {
 	case *genericCRT:
 		s = append(s, c.dp, c.dq, c.p.m, c.q.m, c.p.rr, c.q.rr, c.p.one, c.q.one)
 	default:

@@ -13,6 +13,9 @@
 // (PKCS #1 v1.5, with crypto/rsa's session-key option, and OAEP), so it can be
 // the PrivateKey of a crypto/tls certificate or the signer of
 // x509.CreateCertificate. Its Public method returns a *crypto/rsa.PublicKey.
+// [PrivateKey.Wipe] zeroes the key's secrets in every form the backend keeps
+// them; afterwards any use of them, through the key or any copy of it,
+// panics.
 // [NewPublicKey] prepares a public key for verification and encryption.
 // Moduli of 1024 to 8192 bits are supported.
 //

@@ -57,6 +57,33 @@ func ExamplePrivateKey_Decrypt() {
 	// Output: secret <nil>
 }
 
+func ExamplePrivateKey_Wipe() {
+	std, err := stdrsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		panic(err)
+	}
+	priv, err := rsa.NewPrivateKey(std)
+	if err != nil {
+		panic(err)
+	}
+	digest := sha256.Sum256([]byte("message"))
+	sig, err := priv.Sign(rand.Reader, digest[:], crypto.SHA256)
+	if err != nil {
+		panic(err)
+	}
+
+	// The key is no longer needed: zero its secrets. Every copy of priv is
+	// wiped with it; its public key is not secret and still verifies.
+	copied := *priv
+	priv.Wipe()
+	fmt.Println(priv.PublicKey().VerifyPKCS1v15(crypto.SHA256, digest[:], sig))
+	defer func() { fmt.Println(recover()) }()
+	copied.Sign(rand.Reader, digest[:], crypto.SHA256)
+	// Output:
+	// <nil>
+	// rsa: use of a wiped key
+}
+
 func ExampleParsePEMPrivateKey() {
 	// A PKCS #8 PEM key, as openssl genpkey or x509.MarshalPKCS8PrivateKey
 	// write it ("RSA PRIVATE KEY", PKCS #1, works too).

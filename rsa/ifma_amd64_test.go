@@ -338,8 +338,8 @@ func withIFMA(t *testing.T, bits string) (*PrivateKey, *stdrsa.PrivateKey) {
 	std := loadKey(t, bits)
 	priv, err := NewPrivateKey(std, WithBackend("generic"))
 	require.NoError(t, err)
-	g := priv.crt.(*genericCRT)
-	priv.crt = ifmaBackend{}.newCRT(&crtParams{p: g.p, q: g.q, dp: g.dp, dq: g.dq, pBits: g.pBits, qBits: g.qBits})
+	g := priv.sk.crt.(*genericCRT)
+	priv.sk.crt = ifmaBackend{}.newCRT(&crtParams{p: g.p, q: g.q, dp: g.dp, dq: g.dq, pBits: g.pBits, qBits: g.qBits})
 	return priv, std
 }
 
@@ -413,15 +413,15 @@ func ifmaStackScan(t *testing.T, bits string) {
 	}
 	var patterns [][]byte
 	var pm, qm []uint64
-	switch c := priv.crt.(type) {
+	switch c := priv.sk.crt.(type) {
 	case *ifmaCRT:
-		for _, x := range [][]uint64{c.dp, c.dq, c.p.m, c.q.m, c.p.m64, c.q.m64, c.p.rr, c.q.rr, priv.qinv} {
+		for _, x := range [][]uint64{c.dp, c.dq, c.p.m, c.q.m, c.p.m64, c.q.m64, c.p.rr, c.q.rr, priv.sk.qinv} {
 			patterns = append(patterns, words(x)...)
 		}
 		pm, qm = c.p.m64, c.q.m64
 	case *adxCRT:
 		require.Equal(t, "8192", bits)
-		for _, x := range [][]uint64{c.dp, c.dq, c.p.m, c.q.m, c.p.rr, c.q.rr, c.p.one, c.q.one, priv.qinv} {
+		for _, x := range [][]uint64{c.dp, c.dq, c.p.m, c.q.m, c.p.rr, c.q.rr, c.p.one, c.q.one, priv.sk.qinv} {
 			patterns = append(patterns, words(x)...)
 		}
 		pm, qm = c.p.m, c.q.m
@@ -435,18 +435,18 @@ func ifmaStackScan(t *testing.T, bits string) {
 	for _, m := range [][]uint64{pm, qm} {
 		patterns = append(patterns, words(fromBig(new(big.Int).Mod(S, toBig(m)), len(m)))...)
 	}
-	w := priv.w
+	w := priv.sk.w
 	xp, xq := make([]uint64, w), make([]uint64, w)
 	mp, mq := make([]uint64, w), make([]uint64, w)
 	copy(xp, fromBig(new(big.Int).Mod(new(big.Int).SetBytes(d[:]), toBig(pm)), w))
 	copy(xq, fromBig(new(big.Int).Mod(new(big.Int).SetBytes(d[:]), toBig(qm)), w))
-	priv.crt.expCRT(mp, mq, xp, xq)
+	priv.sk.crt.expCRT(mp, mq, xp, xq)
 	patterns = append(patterns, words(mp)...)
 	patterns = append(patterns, words(mq)...)
 	for name, f := range map[string]func(){
 		"Sign":    func() { priv.Sign(nil, d[:], crypto.SHA256) },
 		"Decrypt": func() { priv.Decrypt(nil, ct, nil) },
-		"expCRT":  func() { priv.crt.expCRT(make([]uint64, w), make([]uint64, w), xp, xq) },
+		"expCRT":  func() { priv.sk.crt.expCRT(make([]uint64, w), make([]uint64, w), xp, xq) },
 	} {
 		r, err := stackscratch.Scan(f, patterns)
 		require.NoError(t, err, name)

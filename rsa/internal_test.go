@@ -111,12 +111,12 @@ func TestPrimeSetupFastPath(t *testing.T) {
 		k := loadKey(t, bits)
 		priv, err := NewPrivateKey(k)
 		require.NoError(t, err)
-		for _, pm := range []*modulus{priv.p, priv.q} {
+		for _, pm := range []*modulus{priv.sk.p, priv.sk.q} {
 			chain := newModulus(pm.m)
 			require.Equal(t, chain.rr, pm.rr, bits)
 			require.Equal(t, chain.one, pm.one, bits)
 			wn := priv.pub.n.width()
-			require.Less(t, (192*priv.w-64*wn)/64, wn-1, "the fast path should apply to balanced keys")
+			require.Less(t, (192*priv.sk.w-64*wn)/64, wn-1, "the fast path should apply to balanced keys")
 		}
 	}
 }
@@ -150,7 +150,7 @@ func TestUnbalancedPrimes(t *testing.T) {
 	priv, err := NewPrivateKey(k)
 	require.NoError(t, err)
 	wn := priv.pub.n.width()
-	require.GreaterOrEqual(t, (192*priv.w-64*wn)/64, wn-1, "this key should take the fallback")
+	require.GreaterOrEqual(t, (192*priv.sk.w-64*wn)/64, wn-1, "this key should take the fallback")
 	m := make([]byte, priv.Size())
 	rand.Read(m[1:])
 	s := make([]byte, priv.Size())
@@ -221,9 +221,9 @@ func genericStackScan(t *testing.T, bits string) {
 	k := loadKey(t, bits)
 	priv, err := NewPrivateKey(k, WithBackend("generic")) // adx: TestADXNoSecretOnStack
 	require.NoError(t, err)
-	g := priv.crt.(*genericCRT)
+	g := priv.sk.crt.(*genericCRT)
 	var patterns [][]byte
-	for _, x := range [][]uint64{g.dp, g.dq, priv.p.m, priv.q.m, priv.qinv} {
+	for _, x := range [][]uint64{g.dp, g.dq, priv.sk.p.m, priv.sk.q.m, priv.sk.qinv} {
 		b := limbBytes(x)
 		for i := 0; i+8 <= len(b); i += 8 {
 			patterns = append(patterns, b[i:i+8])

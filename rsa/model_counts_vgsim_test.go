@@ -24,11 +24,11 @@ func TestModelInstructionCounts(t *testing.T) {
 	for _, name := range []string{"adx", "ifma"} {
 		priv, err := NewPrivateKey(loadKey(t, "2048"), WithBackend(name))
 		require.NoError(t, err)
-		w := priv.w
+		w := priv.sk.w
 		xp, xq := make([]uint64, w), make([]uint64, w)
 		xp[0], xq[0] = 12345, 67890
 		before := x86sim.Stats.Instructions()
-		priv.crt.expCRT(make([]uint64, w), make([]uint64, w), xp, xq)
+		priv.sk.crt.expCRT(make([]uint64, w), make([]uint64, w), xp, xq)
 		crt := x86sim.Stats.Instructions() - before
 		before = x86sim.Stats.Instructions()
 		_, err = priv.Sign(nil, d[:], crypto.SHA256)

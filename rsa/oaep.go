@@ -64,7 +64,7 @@ func (pub *PublicKey) EncryptOAEP(random io.Reader, hash, mgfHash crypto.Hash, m
 // crypto/rsa, a ciphertext shorter than the modulus is taken with leading
 // zeros and a longer one is rejected.
 func (priv *PrivateKey) DecryptOAEP(hash, mgfHash crypto.Hash, ciphertext, label []byte) ([]byte, error) {
-	priv.mustBeMade()
+	priv.secret()
 	h, mgf, err := oaepHashes(hash, mgfHash)
 	if err != nil {
 		return nil, err
@@ -119,7 +119,7 @@ func (priv *PrivateKey) DecryptOAEP(hash, mgfHash crypto.Hash, ciphertext, label
 // opts.HashFunc() (0 for an already formatted input). random supplies the
 // PSS salt (crypto/rand when nil).
 func (priv *PrivateKey) Sign(random io.Reader, digest []byte, opts crypto.SignerOpts) ([]byte, error) {
-	priv.mustBeMade()
+	priv.secret()
 	if pss, ok := opts.(*rsa.PSSOptions); ok {
 		return priv.SignPSS(random, pss.Hash, digest, pss)
 	}
@@ -134,7 +134,7 @@ func (priv *PrivateKey) Sign(random io.Reader, digest []byte, opts crypto.Signer
 // length, read from random, replaced by the decrypted one only when the
 // ciphertext is valid, as in crypto/rsa); *rsa.OAEPOptions selects OAEP.
 func (priv *PrivateKey) Decrypt(random io.Reader, ciphertext []byte, opts crypto.DecrypterOpts) ([]byte, error) {
-	priv.mustBeMade()
+	priv.secret()
 	switch o := opts.(type) {
 	case nil:
 		return priv.DecryptPKCS1v15(ciphertext)

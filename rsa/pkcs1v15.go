@@ -89,7 +89,7 @@ func pkcs1v15SignEncode(k int, prefix, hashed []byte) ([]byte, error) {
 // 36-byte MD5 || SHA-1 digest, signed without a DigestInfo. An input too
 // long for the key is ErrMessageTooLong.
 func (priv *PrivateKey) SignPKCS1v15(hash crypto.Hash, hashed []byte) ([]byte, error) {
-	priv.mustBeMade()
+	priv.secret()
 	prefix, err := pkcs1v15Prefix(hash, hashed)
 	if err != nil {
 		return nil, err
@@ -233,7 +233,7 @@ func (priv *PrivateKey) decryptPKCS1v15(ciphertext []byte) (em []byte, valid, in
 // crypto/rsa, a ciphertext shorter than the modulus is taken with leading
 // zeros and a longer one is rejected.
 func (priv *PrivateKey) DecryptPKCS1v15(ciphertext []byte) ([]byte, error) {
-	priv.mustBeMade()
+	priv.secret()
 	em, valid, index, err := priv.decryptPKCS1v15(ciphertext)
 	if err != nil {
 		return nil, err
@@ -255,7 +255,7 @@ func (priv *PrivateKey) DecryptPKCS1v15(ciphertext []byte) ([]byte, error) {
 // only for a ciphertext longer than the modulus or a key too long for the
 // modulus.
 func (priv *PrivateKey) DecryptPKCS1v15SessionKey(ciphertext, key []byte) error {
-	priv.mustBeMade()
+	priv.secret()
 	k := priv.pub.k
 	if k-(len(key)+3+8) < 0 {
 		return ErrDecryption

@@ -119,7 +119,7 @@ func (p PSSParams) hashes() (h, mgf crypto.Hash, err error) {
 // length is an error; a non-zero opts.Hash overrides hash. A salt too long
 // for the key is an error that matches ErrMessageTooLong (errors.Is).
 func (priv *PrivateKey) SignPSS(random io.Reader, hash crypto.Hash, digest []byte, opts *rsa.PSSOptions) ([]byte, error) {
-	priv.mustBeMade()
+	priv.secret()
 	if opts != nil && opts.Hash != 0 {
 		hash = opts.Hash
 	}
@@ -134,7 +134,7 @@ func (priv *PrivateKey) SignPSS(random io.Reader, hash crypto.Hash, digest []byt
 // salt too long for the key is an error that matches ErrMessageTooLong
 // (errors.Is).
 func (priv *PrivateKey) SignPSSParams(random io.Reader, digest []byte, p PSSParams) ([]byte, error) {
-	priv.mustBeMade()
+	priv.secret()
 	h, mgf, err := p.hashes()
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"math/big"
 	"math/bits"
 	"strings"
+	"sync/atomic"
 
 	"github.com/vgcrypto/vg/cpufeat"
 )
@@ -57,22 +58,34 @@ type PublicKey struct {
 //
 // The zero value is not a key: every method of a PrivateKey not returned by
 // [NewPrivateKey], [ParsePKCS1PrivateKey], [ParsePKCS8PrivateKey] or
-// [ParsePEMPrivateKey] panics.
+// [ParsePEMPrivateKey] panics. A copy of a PrivateKey value is the same key:
+// the copies share its secret state, and [PrivateKey.Wipe] on any of them
+// wipes them all.
 type PrivateKey struct {
-	pub  *PublicKey
-	key  *rsa.PublicKey // returned by Public
-	p, q *modulus       // width w each
-	qinv []uint64       // q^-1 mod p, w limbs
-	crt  crtExp
-	w    int
+	pub *PublicKey
+	key *rsa.PublicKey // returned by Public
+	sk  *secretKey     // shared by every copy; Wipe zeroes and marks it
+}
+
+// secretKey is the secret part of a PrivateKey, behind a pointer so that
+// every copy of a PrivateKey value shares it and its wiped mark, which
+// every operation on the secrets checks first (PrivateKey.secret).
+type secretKey struct {
+	wiped atomic.Bool
+	p, q  *modulus // width w each
+	qinv  []uint64 // q^-1 mod p, w limbs
+	crt   crtExp   // the backend's prepared key
+	w     int
 }
 
 // The panics of every method of a PublicKey or a PrivateKey that its
 // constructors did not make (a zero value: its modulus, or its public key,
-// is nil).
+// is nil), and of every use of a wiped PrivateKey's secrets (aesgcm's
+// words).
 const (
 	errZeroPublic  = "rsa: use of a PublicKey not made by NewPublicKey or PrivateKey.PublicKey (a zero value has no key)"
 	errZeroPrivate = "rsa: use of a PrivateKey not made by NewPrivateKey, ParsePKCS1PrivateKey, ParsePKCS8PrivateKey or ParsePEMPrivateKey (a zero value has no key)"
+	errWiped       = "rsa: use of a wiped key"
 )
 
 // mustBeMade panics on a zero value.
@@ -87,6 +100,50 @@ func (priv *PrivateKey) mustBeMade() {
 	if priv.pub == nil {
 		panic(errZeroPrivate)
 	}
+}
+
+// secret returns the secret state of priv, panicking on a zero value and on
+// a wiped key. Every method that uses the secrets calls it first.
+func (priv *PrivateKey) secret() *secretKey {
+	priv.mustBeMade()
+	if priv.sk.wiped.Load() {
+		panic(errWiped)
+	}
+	return priv.sk
+}
+
+// Wipe zeroes every secret of the key: the primes, q^-1 mod p, the
+// Montgomery constants and the R² and R mod p and q tables, and the
+// backend's own copies of them and of the CRT exponents (its limb or digit
+// forms). Call it when the key is no longer needed. Afterwards every
+// method that uses the secrets (Sign, Decrypt and the Sign* and Decrypt*
+// methods, also through crypto.Signer and crypto.Decrypter) panics with
+// "rsa: use of a wiped key", on priv and on every copy of *priv, made
+// before or after: copies share the secret state and its wiped mark. What
+// is public keeps working: Public, PublicKey (and verification with it),
+// Size and Backend, so a wiped key can still be identified, for instance
+// matched to its certificate. Wiping again, through priv or a copy, does
+// nothing. Wipe panics on a zero PrivateKey, like every other method, and
+// must not run concurrently with other methods of the key.
+//
+// Wipe cannot reach the *crypto/rsa.PrivateKey the key was made from (or
+// that ParsePKCS1PrivateKey, ParsePKCS8PrivateKey and ParsePEMPrivateKey
+// decoded): its math/big values are the caller's, or the garbage
+// collector's.
+func (priv *PrivateKey) Wipe() {
+	priv.mustBeMade()
+	if priv.sk.wiped.Swap(true) {
+		return
+	}
+	priv.sk.wipe()
+}
+
+// wipe zeroes the secrets of sk and of its backend.
+func (sk *secretKey) wipe() {
+	sk.p.wipe()
+	sk.q.wipe()
+	wipe(sk.qinv)
+	sk.crt.wipe()
 }
 
 // NewPublicKey validates pub and prepares it. The modulus must have between
@@ -210,16 +267,18 @@ func NewPrivateKey(k *rsa.PrivateKey, opts ...Option) (*PrivateKey, error) {
 		return nil, err
 	}
 	priv := &PrivateKey{
-		pub:  pub,
-		key:  pub.Key(),
-		p:    pm,
-		q:    qm,
-		qinv: qinv,
-		crt:  b.Value.newCRT(&crtParams{p: pm, q: qm, dp: v.dp, dq: v.dq, pBits: v.pBits, qBits: v.qBits}),
-		w:    len(v.p),
+		pub: pub,
+		key: pub.Key(),
+		sk: &secretKey{
+			p:    pm,
+			q:    qm,
+			qinv: qinv,
+			crt:  b.Value.newCRT(&crtParams{p: pm, q: qm, dp: v.dp, dq: v.dq, pBits: v.pBits, qBits: v.qBits}),
+			w:    len(v.p),
+		},
 	}
 	if err := priv.probe(); err != nil {
-		priv.wipeSecrets()
+		priv.sk.wipe()
 		return nil, err
 	}
 	return priv, nil
@@ -431,14 +490,6 @@ func (priv *PrivateKey) probe() error {
 	return nil
 }
 
-// wipeSecrets zeroes the secret values of priv and of its backend.
-func (priv *PrivateKey) wipeSecrets() {
-	priv.p.wipe()
-	priv.q.wipe()
-	wipe(priv.qinv)
-	priv.crt.wipe()
-}
-
 // crtExponent returns d mod (p-1) and whether e * that == 1 mod (p-1), in
 // constant time.
 func crtExponent(d, p []uint64, e uint64) ([]uint64, choice) {
@@ -538,7 +589,8 @@ func ParsePEMPrivateKey(data []byte, opts ...Option) (*PrivateKey, error) {
 }
 
 // Public returns the public key as a *crypto/rsa.PublicKey, so crypto/tls
-// and crypto/x509 recognise the key.
+// and crypto/x509 recognise the key. It works after Wipe, as PublicKey,
+// Size and Backend do.
 func (priv *PrivateKey) Public() crypto.PublicKey {
 	priv.mustBeMade()
 	return priv.key
@@ -570,11 +622,12 @@ var faultHook func(mp, mq []uint64)
 // result against the public key. in must be k bytes and below n (it is the
 // public ciphertext or the encoded message); the result is secret.
 func (priv *PrivateKey) privateOp(out, in []byte) error {
+	sk := priv.secret()
 	pub := priv.pub
 	if len(in) != pub.k || len(out) != pub.k {
 		return fmt.Errorf("rsa: input of %d bytes and output of %d bytes differ from the modulus length, %d bytes", len(in), len(out), pub.k)
 	}
-	w, wn := priv.w, pub.n.width()
+	w, wn := sk.w, pub.n.width()
 	ww := max(2*w, wn)
 	// One allocation for every temporary; wiped before returning.
 	scratch := make([]uint64, 3*ww+wn+6*w)
@@ -594,26 +647,26 @@ func (priv *PrivateKey) privateOp(out, in []byte) error {
 
 	// xp = c mod p = REDC(c) * R^2 * R^-1 (c < n < p*R).
 	copy(t, c[:2*w])
-	priv.p.redc(xp, t)
-	priv.p.mul(xp, xp, priv.p.rr, t)
+	sk.p.redc(xp, t)
+	sk.p.mul(xp, xp, sk.p.rr, t)
 	copy(t, c[:2*w])
-	priv.q.redc(xq, t)
-	priv.q.mul(xq, xq, priv.q.rr, t)
+	sk.q.redc(xq, t)
+	sk.q.mul(xq, xq, sk.q.rr, t)
 
-	priv.crt.expCRT(mp, mq, xp, xq)
+	sk.crt.expCRT(mp, mq, xp, xq)
 	if faultHook != nil {
 		faultHook(mp, mq)
 	}
 
 	// h = (mp - mq) * qinv mod p, with both halves taken into the
 	// Montgomery domain so that mq (< q, maybe >= p) is reduced there.
-	priv.p.mul(a, mp, priv.p.rr, t)
-	priv.p.mul(h, mq, priv.p.rr, t)
-	priv.p.modSub(a, a, h, xp)
-	priv.p.mul(h, a, priv.qinv, t)
+	sk.p.mul(a, mp, sk.p.rr, t)
+	sk.p.mul(h, mq, sk.p.rr, t)
+	sk.p.modSub(a, a, h, xp)
+	sk.p.mul(h, a, sk.qinv, t)
 	// s = mq + h*q < n.
 	sw := t[:2*w]
-	mulFull(sw, h, priv.q.m)
+	mulFull(sw, h, sk.q.m)
 	carry := addVV(sw[:w], sw[:w], mq)
 	for i := w; i < 2*w; i++ {
 		sw[i], carry = bits.Add64(sw[i], 0, carry)

@@ -36,7 +36,11 @@ func (g *genericCRT) expCRT(mp, mq, xp, xq []uint64) {
 	wipe(scratch)
 }
 
+// wipe zeroes the exponents and the primes' Montgomery setup (the
+// PrivateKey's own, which the generic backend shares).
 func (g *genericCRT) wipe() {
+	g.p.wipe()
+	g.q.wipe()
 	wipe(g.dp)
 	wipe(g.dq)
 }

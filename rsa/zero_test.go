@@ -42,6 +42,7 @@ func TestZeroPrivateKeyPanics(t *testing.T) {
 		"SignPSSParams": func(k *rsa.PrivateKey) {
 			_, _ = k.SignPSSParams(nil, digest[:], rsa.PSSParams{Hash: crypto.SHA256})
 		},
+		"Wipe": func(k *rsa.PrivateKey) { k.Wipe() },
 	} {
 		t.Run(name, func(t *testing.T) {
 			var zero rsa.PrivateKey
