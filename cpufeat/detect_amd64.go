@@ -29,7 +29,8 @@ const (
 )
 
 // detect reads x/sys/cpu and adds plain VAES and VPCLMULQDQ from CPUID leaf 7,
-// gated on the OS saving YMM state.
+// gated on the OS saving YMM state, and under valgrind (build tag valgrind)
+// what its CPU decodes but its CPUID hides (valgrindDecodes).
 func detect() Set {
 	x := cpu.X86
 	s := baseline
@@ -63,7 +64,7 @@ func detect() Set {
 		add(ymm && ecx7&cpuid7ECXVAES != 0, VAES)
 		add(ymm && ecx7&cpuid7ECXVPCLMULQDQ != 0, VPCLMULQDQ)
 	}
-	return s
+	return s | valgrindDecodes()
 }
 
 // downclocksZMM reports whether the CPU is one of the Intel models that
