@@ -46,6 +46,15 @@
 //   - before it runs, a Public region overlapping memory a test named secret
 //     ([NameSecret]): the annotations are cross-checked, not trusted.
 //
+// Under valgrind's memcheck (build tag valgrind, as ci/cmd/ctgrind builds
+// the tests with -tags valgrind,vgsim) the secret bits come from the caller
+// instead of the annotations: each call reads memcheck's definedness of its
+// argument words and regions, which memcheck tracked through the Go code from
+// the memory the test marked undefined, and faults when an argument word
+// not declared Secret (a Public scalar: a length, a counter, a window index)
+// holds a value derived from a secret ([UnderValgrind]); the results come
+// back undefined where the model computed them from secrets.
+//
 // General registers are not checked at return: Go's ABI0 treats them as
 // clobbered by an assembly call, the compiler reuses them at once, and asmgen
 // does not wipe them (its documented policy, asmgen/doc.go). Result slots of

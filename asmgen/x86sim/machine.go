@@ -357,7 +357,9 @@ func (p *Program) Run(name string, f Frame, regions ...Region) (err error) {
 	all = append(all, Region{Name: "argument slots", Ptr: unsafe.Add(sbase, argAt), Len: f.Results, Kind: Public})
 	all = append(all, Region{Name: "result slots", Ptr: unsafe.Add(sbase, argAt+int(f.Results)), Len: f.Size - f.Results, Kind: Output})
 	m.allBuf = all
-	m.regions = append(m.mergeRegions(all), p.dataRegions()...)
+	call := m.mergeRegions(all)
+	ncall := len(call)
+	m.regions = append(call, p.dataRegions()...)
 	saddr := uint64(uintptr(sbase))
 	for _, r := range m.regions {
 		if r.base <= saddr && saddr < r.end {
@@ -384,6 +386,12 @@ func (p *Program) Run(name string, f Frame, regions ...Region) (err error) {
 			}
 		}
 	}
+	// Under valgrind (build tag valgrind) the secret bits come from
+	// memcheck instead, checked against the annotations (valgrind.go).
+	vb, err := m.valgrindEnter(name, f, ncall, saddr, saddr+uint64(len(stack))*8)
+	if err != nil {
+		return err
+	}
 
 	defer func() {
 		if r := recover(); r != nil {
@@ -392,6 +400,9 @@ func (p *Program) Run(name string, f Frame, regions ...Region) (err error) {
 				panic(r)
 			}
 			err = f
+			if vb != nil {
+				m.valgrindAbort(vb)
+			}
 		}
 	}()
 	m.run()
@@ -400,6 +411,9 @@ func (p *Program) Run(name string, f Frame, regions ...Region) (err error) {
 	// holds typed pointers in them.
 	res := int(f.Results)
 	copy(unsafe.Slice((*byte)(unsafe.Add(args, res)), fn.Args-res), unsafe.Slice((*byte)(unsafe.Add(sbase, argAt+res)), fn.Args-res))
+	if vb != nil {
+		m.valgrindLeave(vb, unsafe.Add(args, res), uintptr(fn.Args-res))
+	}
 	// stack must stay reachable until here: the model addressed it by
 	// number.
 	_ = stack[0]

@@ -20,6 +20,7 @@ const (
 	reqRunningOnValgrind = 0x1001
 	reqMakeMemUndefined  = 'M'<<24 | 'C'<<16 + 1
 	reqMakeMemDefined    = 'M'<<24 | 'C'<<16 + 2
+	reqGetVbits          = 'M'<<24 | 'C'<<16 + 8
 )
 
 func request(code uintptr, p unsafe.Pointer, n uintptr) uintptr {
@@ -62,3 +63,22 @@ func UndefinedWords(w []uint64) { Undefined(unsafe.Pointer(unsafe.SliceData(w)),
 
 // DefinedWords is [Defined] of the words of w.
 func DefinedWords(w []uint64) { Defined(unsafe.Pointer(unsafe.SliceData(w)), 8*uintptr(len(w))) }
+
+// IsDefined reports whether memcheck holds every bit of the n bytes at p
+// defined (VALGRIND_GET_VBITS); outside valgrind it reports true.
+func IsDefined(p unsafe.Pointer, n uintptr) bool {
+	if n == 0 || !Running() {
+		return true
+	}
+	vbits := make([]byte, n)
+	req := [6]uintptr{reqGetVbits, uintptr(p), uintptr(unsafe.Pointer(&vbits[0])), n}
+	if clientRequest(&req) != 1 {
+		panic("ctgrind: VALGRIND_GET_VBITS failed")
+	}
+	for _, v := range vbits {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
