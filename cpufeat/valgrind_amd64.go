@@ -10,7 +10,7 @@ func valgrindRequest(req *[6]uintptr) uintptr
 
 // adcxAdox returns a+b+1 through ADCX (with CF set) and c+d+1 through ADOX
 // (with OF set), the two carry chains of rsa's adx kernels, for
-// TestValgrindDecodesADX.
+// TestCTGrindDecodesADX.
 func adcxAdox(a, b, c, d uint64) (x, y uint64)
 
 // reqRunningOnValgrind is RUNNING_ON_VALGRIND's request code (valgrind.h).
@@ -27,7 +27,7 @@ func underValgrind() bool {
 // valgrind) runs every backend valgrind can run: ADX. Valgrind's amd64
 // front end (VEX) translates ADCX and ADOX, and memcheck tracks the
 // definedness of both carry chains, but the CPUID valgrind reports never
-// sets the ADX bit (checked with valgrind 3.19: TestValgrindDecodesADX), so
+// sets the ADX bit (checked with valgrind 3.19: TestCTGrindDecodesADX), so
 // rsa's adx backend would not be chosen there. Natively, and without the
 // build tag, it returns nothing.
 func valgrindDecodes() Set {

@@ -8,11 +8,11 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// TestValgrindDecodesADX runs ADCX and ADOX, which valgrindDecodes claims
+// TestCTGrindDecodesADX runs ADCX and ADOX, which valgrindDecodes claims
 // valgrind translates although its CPUID hides ADX: under a valgrind that
 // cannot, the program dies on an unrecognised instruction. Natively it
 // checks the same arithmetic on a CPU with ADX.
-func TestValgrindDecodesADX(t *testing.T) {
+func TestCTGrindDecodesADX(t *testing.T) {
 	if !underValgrind() && !Detected().Has(ADX) {
 		t.Skip("neither valgrind nor a CPU with ADX")
 	}

@@ -1,7 +1,7 @@
-// Command ctgrind checks the constant time of vg's Go code (and of the
-// assembly valgrind can run) under valgrind's memcheck.
+// Command ctgrind checks the constant time of vg's Go code and of its
+// assembly under valgrind's memcheck, for every backend.
 //
-//	go run ./ci/cmd/ctgrind [-run regexp] [-short] [-v] ./aesgcm ./rsa ...
+//	go run ./ci/cmd/ctgrind [-run regexp] [-short] [-v] [-model auto|off|all] ./aesgcm ./rsa ...
 //
 // For each package it builds the tests with -tags valgrind (Go's
 // valgrind-aware runtime, the packages' CTGrind tests and their declassify
@@ -13,20 +13,42 @@
 // call receives) is a failure when
 //
 //   - its origin is a secret: memcheck says the value was created by a
-//     client request, and the origin's stack is ctgrind.Undefined (the Go
-//     runtime makes its own client requests, and memcheck also reports its
-//     reads of stack words it never wrote, "created by a stack allocation":
-//     those are not about secrets and are ignored); or memcheck lost the
-//     origin (it does through vector instructions: a tag verdict computed
-//     in assembly) and the innermost frame is vg code;
+//     client request, and the origin's stack is ctgrind.Undefined, or
+//     asmgen/x86sim's remarkSecret (a result the model computed from
+//     secrets, below) (the Go runtime makes its own client requests, and
+//     memcheck also reports its reads of stack words it never wrote,
+//     "created by a stack allocation": those are not about secrets and are
+//     ignored); or memcheck lost the origin (it does through vector
+//     instructions: a tag verdict computed in assembly) and the innermost
+//     frame is vg code;
 //   - and a frame of its stack is vg code (a function of a
 //     github.com/vgcrypto/vg/ package). Secret-dependent reports whose
 //     every frame is in the runtime or the standard library without a vg
 //     caller (the garbage collector, the scheduler) are filtered out,
 //     counted, and listed with -v.
 //
+// # Which backends each run covers
+//
+// The tests say, per backend, whether they ran it (stackscratch/ctgrind's
+// Backend logs "ctgrind: backend NAME: ..."), and ctgrind prints it per
+// run. Natively, valgrind runs the backends whose instructions its CPU
+// decodes: generic everywhere, aesni and aesni-avx, ssse3 and avx2, and adx
+// (valgrind decodes ADCX and ADOX but its CPUID hides ADX; cpufeat adds it
+// under the build tag valgrind). Valgrind 3.19 decodes no AVX-512, VAES or
+// VPCLMULQDQ, so with -model auto (the default) ctgrind builds the tests
+// again with -tags valgrind,vgsim and runs the backends the native run left
+// out on the x86sim model, still under memcheck: the Go code around every
+// assembly call is checked as natively, and each call on the model takes
+// its secrets from memcheck (asmgen/x86sim's UnderValgrind), failing when a
+// value derived from a secret reaches an argument or memory declared Public
+// (a Public scalar a caller computed from a secret: the annotation is
+// checked against the caller, not trusted). -model all runs every backend
+// on the model too; -model off only natively. A package whose tests name a
+// backend neither run covered fails.
+//
 // A failing run prints each report's kind and stack. The exit status is 1
-// when a report fails, a test fails, or valgrind is missing.
+// when a report fails, a test fails, a backend is not covered, or valgrind
+// is missing.
 package main
 
 import (
@@ -37,38 +59,133 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
+)
+
+// What stackscratch/ctgrind's Backend uses (its BackendsEnv and
+// BackendLine; TestBackendProtocol checks they agree).
+const (
+	backendsEnv    = "VG_CTGRIND_BACKENDS"
+	backendLineTag = "ctgrind: backend "
 )
 
 func main() {
 	run := flag.String("run", "CTGrind", "the tests to run (-test.run)")
 	short := flag.Bool("short", false, "run the tests with -test.short (the small input set)")
 	verbose := flag.Bool("v", false, "print the filtered reports too")
+	model := flag.String("model", "auto", "run on the x86sim model under memcheck: auto (the backends the native run left out), all, off")
 	flag.Parse()
-	if flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: ctgrind [-run regexp] [-short] [-v] package...")
+	if flag.NArg() == 0 || (*model != "auto" && *model != "all" && *model != "off") {
+		fmt.Fprintln(os.Stderr, "usage: ctgrind [-run regexp] [-short] [-v] [-model auto|all|off] package...")
 		os.Exit(2)
+	}
+	if out, err := exec.Command("valgrind", "--version").Output(); err == nil {
+		fmt.Printf("ctgrind: %s\n", strings.TrimSpace(string(out)))
 	}
 	failed := false
 	for _, pkg := range flag.Args() {
-		res, err := check(pkg, *run, *short, os.Stdout)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "ctgrind: %s: %v\n", pkg, err)
+		if !checkPackage(pkg, *run, *short, *model, *verbose, os.Stdout) {
 			failed = true
-			continue
 		}
-		res.print(os.Stdout, *verbose)
-		failed = failed || !res.ok()
 	}
 	if failed {
 		os.Exit(1)
 	}
 }
 
-// Result is what one package's two runs found.
+// checkPackage runs pkg's tests natively under memcheck, then on the model
+// as -model says, prints what each run found and covered, and reports
+// whether everything passed and every backend was covered.
+func checkPackage(pkg, run string, short bool, model string, verbose bool, w io.Writer) bool {
+	native, err := check(Options{Pkg: pkg, Run: run, Short: short}, w)
+	if err != nil {
+		fmt.Fprintf(w, "ctgrind: %s: %v\n", pkg, err)
+		return false
+	}
+	native.print(w, verbose)
+	ok := native.ok()
+	covered := map[string]string{}
+	for _, b := range native.Ran {
+		covered[b] = "native"
+	}
+	var left []string
+	for _, b := range native.Backends() {
+		if _, ran := covered[b]; !ran || model == "all" {
+			left = append(left, b)
+		}
+	}
+	var onModel *Result
+	if model != "off" && len(left) > 0 {
+		onModel, err = check(Options{Pkg: pkg, Run: run, Short: short, Model: true, Backends: left}, w)
+		if err != nil {
+			fmt.Fprintf(w, "ctgrind: %s: on the model: %v\n", pkg, err)
+			return false
+		}
+		onModel.print(w, verbose)
+		ok = ok && onModel.ok()
+		for _, b := range onModel.Ran {
+			if covered[b] == "" {
+				covered[b] = "model"
+			} else {
+				covered[b] += "+model"
+			}
+		}
+	}
+	all := native.Backends()
+	if len(all) == 0 {
+		return ok
+	}
+	var parts, missing []string
+	for _, b := range all {
+		if how := covered[b]; how != "" {
+			parts = append(parts, b+" ("+how+")")
+		} else {
+			missing = append(missing, b)
+		}
+	}
+	fmt.Fprintf(w, "ctgrind: %s: backends covered: %s\n", pkg, strings.Join(parts, ", "))
+	if len(missing) > 0 {
+		fmt.Fprintf(w, "ctgrind: %s: FAIL: backends no valgrind run covered: %s\n", pkg, strings.Join(missing, ", "))
+		for _, b := range missing {
+			for _, r := range []*Result{native, onModel} {
+				if r != nil && r.NotRun[b] != "" {
+					fmt.Fprintf(w, "    %s (%s): %s\n", b, r.mode(), r.NotRun[b])
+				}
+			}
+		}
+		return false
+	}
+	return ok
+}
+
+// Options say how to run one package's tests.
+type Options struct {
+	Pkg   string
+	Run   string
+	Short bool
+	// Model builds with -tags valgrind,vgsim: the assembly runs on the
+	// x86sim model, which takes its secrets from memcheck.
+	Model bool
+	// Backends, when set, restricts the tests to these backends
+	// (ctgrind.BackendsEnv).
+	Backends []string
+	// Env is added to the test binary's environment.
+	Env []string
+}
+
+// Result is what one run of a package's tests found.
 type Result struct {
 	Pkg string
+	// Model is set for the run on the model.
+	Model bool
+	// Ran lists the backends the tests ran, in their order; NotRun says
+	// why each other backend they named was not run.
+	Ran    []string
+	NotRun map[string]string
+	order  []string
 	// Failures are the reports of secret origin with a vg frame.
 	Failures []Report
 	// Filtered are the reports of secret origin without a vg frame.
@@ -83,13 +200,63 @@ type Result struct {
 
 func (r *Result) ok() bool { return len(r.Failures) == 0 && !r.TestFailed }
 
+// Backends returns every backend the tests named, run or not.
+func (r *Result) Backends() []string { return r.order }
+
+func (r *Result) mode() string {
+	if r.Model {
+		return "on the model under memcheck, -tags valgrind,vgsim"
+	}
+	return "native under memcheck, -tags valgrind"
+}
+
+// backendLine matches what ctgrind.Backend logs.
+var backendLine = regexp.MustCompile(regexp.QuoteMeta(backendLineTag) + `([^:\s]+): (.*)$`)
+
+// collectBackends reads the backend lines of the tests' output.
+func (r *Result) collectBackends() {
+	r.NotRun = map[string]string{}
+	seen := map[string]bool{}
+	for _, line := range strings.Split(r.Output, "\n") {
+		m := backendLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		name, what := m[1], strings.TrimSpace(m[2])
+		if !seen[name] {
+			seen[name] = true
+			r.order = append(r.order, name)
+		}
+		if strings.HasPrefix(what, "run ") {
+			if !slices.Contains(r.Ran, name) {
+				r.Ran = append(r.Ran, name)
+			}
+			delete(r.NotRun, name)
+		} else if !slices.Contains(r.Ran, name) {
+			r.NotRun[name] = strings.TrimPrefix(what, "not run: ")
+		}
+	}
+}
+
 func (r *Result) print(w io.Writer, verbose bool) {
 	status := "ok"
 	if !r.ok() {
 		status = "FAIL"
 	}
-	fmt.Fprintf(w, "ctgrind: %s: %s: %d reports in vg code depend on secrets, %d without a vg frame filtered, %d of other origins ignored\n",
-		r.Pkg, status, len(r.Failures), len(r.Filtered), r.Other)
+	fmt.Fprintf(w, "ctgrind: %s (%s): %s: %d reports in vg code depend on secrets, %d without a vg frame filtered, %d of other origins ignored\n",
+		r.Pkg, r.mode(), status, len(r.Failures), len(r.Filtered), r.Other)
+	if len(r.order) > 0 {
+		ran := strings.Join(r.Ran, ", ")
+		if ran == "" {
+			ran = "none"
+		}
+		fmt.Fprintf(w, "ctgrind: %s (%s): ran backends %s\n", r.Pkg, r.mode(), ran)
+		for _, b := range r.order {
+			if why, ok := r.NotRun[b]; ok {
+				fmt.Fprintf(w, "    not run: %s: %s\n", b, why)
+			}
+		}
+	}
 	for _, f := range r.Failures {
 		fmt.Fprintf(w, "%s\n", f.String())
 	}
@@ -142,18 +309,25 @@ func (e xmlError) report() Report {
 	return r
 }
 
-// undefinedFn is the function whose client request marks a test's secrets.
-const undefinedFn = vgPrefix + "stackscratch/ctgrind.Undefined"
+// secretFns are the functions whose client requests mark secrets: a
+// test's (ctgrind.Undefined), and the model's, which marks the results it
+// computed from them (x86sim's remarkSecret, under -tags valgrind,vgsim).
+var secretFns = []string{
+	vgPrefix + "stackscratch/ctgrind.Undefined",
+	vgPrefix + "asmgen/x86sim.remarkSecret",
+}
 
-// secretOrigin reports whether the value was marked undefined by
-// ctgrind.Undefined.
+// secretOrigin reports whether the value was marked undefined by one of
+// secretFns.
 func (r Report) secretOrigin() bool {
 	if !strings.Contains(r.Origin, "client request") {
 		return false
 	}
 	for _, f := range r.OriginFrames {
-		if strings.HasPrefix(f.Fn, undefinedFn) {
-			return true
+		for _, fn := range secretFns {
+			if strings.HasPrefix(f.Fn, fn) {
+				return true
+			}
 		}
 	}
 	return false
@@ -221,8 +395,8 @@ func (r Report) String() string {
 // findings.
 func counted(kind string) bool { return kind == "UninitCondition" || kind == "UninitValue" }
 
-// check builds pkg's tests and runs them under memcheck twice.
-func check(pkg, run string, short bool, log io.Writer) (*Result, error) {
+// check builds the package's tests and runs them under memcheck.
+func check(o Options, log io.Writer) (*Result, error) {
 	if _, err := exec.LookPath("valgrind"); err != nil {
 		return nil, fmt.Errorf("valgrind is not on PATH (Debian: apt-get install valgrind)")
 	}
@@ -232,7 +406,11 @@ func check(pkg, run string, short bool, log io.Writer) (*Result, error) {
 	}
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "pkg.test")
-	build := exec.Command("go", "test", "-c", "-tags", "valgrind", "-o", bin, pkg)
+	tags := "valgrind"
+	if o.Model {
+		tags = "valgrind,vgsim"
+	}
+	build := exec.Command("go", "test", "-c", "-tags", tags, "-o", bin, o.Pkg)
 	build.Stdout, build.Stderr = log, log
 	if err := build.Run(); err != nil {
 		return nil, fmt.Errorf("building the tests: %v", err)
@@ -240,19 +418,24 @@ func check(pkg, run string, short bool, log io.Writer) (*Result, error) {
 	if _, err := os.Stat(bin); err != nil {
 		return nil, fmt.Errorf("no test binary (no tests in the package?)")
 	}
-	srcDir, err := exec.Command("go", "list", "-f", "{{.Dir}}", pkg).Output()
+	srcDir, err := exec.Command("go", "list", "-f", "{{.Dir}}", o.Pkg).Output()
 	if err != nil {
 		return nil, fmt.Errorf("go list: %v", err)
 	}
-	args := []string{"-test.run", run, "-test.v"}
-	if short {
+	args := []string{"-test.run", o.Run, "-test.v", "-test.timeout", "60m"}
+	if o.Short {
 		args = append(args, "-test.short")
 	}
-	reports, out, testErr, err := memcheck(dir, strings.TrimSpace(string(srcDir)), bin, args)
+	env := append(os.Environ(), o.Env...)
+	if o.Backends != nil {
+		env = append(env, backendsEnv+"="+strings.Join(o.Backends, ","))
+	}
+	reports, out, testErr, err := memcheck(dir, strings.TrimSpace(string(srcDir)), bin, args, env)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Pkg: pkg, Output: out, TestFailed: testErr != nil}
+	res := &Result{Pkg: o.Pkg, Model: o.Model, Output: out, TestFailed: testErr != nil && !passedBeforeExitCrash(out)}
+	res.collectBackends()
 	for _, r := range reports {
 		switch {
 		case !counted(r.Kind):
@@ -273,14 +456,26 @@ func check(pkg, run string, short bool, log io.Writer) (*Result, error) {
 	return res, nil
 }
 
+// passedBeforeExitCrash reports whether the test binary's output shows every
+// test passed and valgrind then failed on its own: memcheck 3.19 sometimes
+// stops on an assertion in its leak checker at exit ("Block ... overlaps
+// with block ...", "the 'impossible' happened" in mc_leakcheck.c), about the
+// heap blocks Go's valgrind-aware runtime declares, after the binary printed
+// its final PASS.
+func passedBeforeExitCrash(out string) bool {
+	return strings.Contains(out, "\nPASS\n") && !strings.Contains(out, "--- FAIL") && !strings.Contains(out, "\nFAIL") &&
+		strings.Contains(out, "mc_leakcheck.c") && strings.Contains(out, "the 'impossible' happened")
+}
+
 // memcheck runs bin under memcheck in the package's directory wd and returns
 // its reports, the test output, and the test binary's failure.
-func memcheck(dir, wd, bin string, args []string) ([]Report, string, error, error) {
+func memcheck(dir, wd, bin string, args, env []string) ([]Report, string, error, error) {
 	xmlFile := filepath.Join(dir, "memcheck.xml")
 	vargs := append([]string{"--tool=memcheck", "--error-limit=no", "--leak-check=no", "--num-callers=30",
 		"--track-origins=yes", "--xml=yes", "--xml-file=" + xmlFile, bin}, args...)
 	cmd := exec.Command("valgrind", vargs...)
 	cmd.Dir = wd
+	cmd.Env = env
 	out, runErr := cmd.CombinedOutput()
 	data, err := os.ReadFile(xmlFile)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/vgcrypto/vg/stackscratch/ctgrind"
 )
 
 func requireValgrind(t *testing.T) {
@@ -25,7 +26,7 @@ func TestSeededLeaksCaught(t *testing.T) {
 	requireValgrind(t)
 	t.Setenv("CTGRIND_SEED", "1")
 	var log bytes.Buffer
-	res, err := check("github.com/vgcrypto/vg/stackscratch/ctgrind", "CTGrind", true, &log)
+	res, err := check(Options{Pkg: "github.com/vgcrypto/vg/stackscratch/ctgrind", Run: "CTGrind", Short: true}, &log)
 	require.NoError(t, err, log.String())
 	require.False(t, res.TestFailed, res.Output)
 	var where []string
@@ -46,7 +47,7 @@ func TestCleanPasses(t *testing.T) {
 	requireValgrind(t)
 	t.Setenv("CTGRIND_SEED", "")
 	var log bytes.Buffer
-	res, err := check("github.com/vgcrypto/vg/stackscratch/ctgrind", "CTGrind", true, &log)
+	res, err := check(Options{Pkg: "github.com/vgcrypto/vg/stackscratch/ctgrind", Run: "CTGrind", Short: true}, &log)
 	require.NoError(t, err, log.String())
 	assert.True(t, res.ok(), "%+v", res.Failures)
 	assert.Contains(t, res.Output, "--- PASS: TestCTGrindTableScanPasses")
@@ -81,4 +82,26 @@ func TestClassify(t *testing.T) {
 		Frames []Frame `xml:"frame"`
 	}{[]Frame{{Fn: "runtime.valgrindClientRequest.abi0"}, {Fn: "runtime.mallocgc"}}})
 	assert.False(t, runtimeReq.report().secretOrigin(), "the runtime's own client requests")
+
+	model := secret
+	model.Stacks = append(model.Stacks[:1:1], struct {
+		Frames []Frame `xml:"frame"`
+	}{[]Frame{{Fn: "github.com/vgcrypto/vg/asmgen/x86sim.vgRequest"}, {Fn: "github.com/vgcrypto/vg/asmgen/x86sim.remarkSecret"}}})
+	assert.True(t, model.report().secretOrigin(), "a result the model computed from secrets (-tags valgrind,vgsim)")
+}
+
+// TestBackendProtocol checks that the runner reads what
+// stackscratch/ctgrind.Backend writes, and collects the backends a run
+// covered from a test's output.
+func TestBackendProtocol(t *testing.T) {
+	assert.Equal(t, ctgrind.BackendsEnv, backendsEnv)
+	assert.Equal(t, ctgrind.BackendLine, backendLineTag)
+	r := &Result{Output: "=== RUN   TestCTGrindPrivate\n" +
+		"    ctgrind_test.go:49: ctgrind: backend ifma: not run: requires avx,avx2, which valgrind's CPU does not decode (ci/cmd/ctgrind runs it on the model)\n" +
+		"    ctgrind_test.go:49: ctgrind: backend adx: run natively under memcheck\n" +
+		"    ctgrind_test.go:49: ctgrind: backend generic: run natively under memcheck\n"}
+	r.collectBackends()
+	assert.Equal(t, []string{"ifma", "adx", "generic"}, r.Backends())
+	assert.Equal(t, []string{"adx", "generic"}, r.Ran)
+	assert.Contains(t, r.NotRun["ifma"], "does not decode")
 }
