@@ -40,6 +40,26 @@
 // words, the S-box a Boolean circuit, no lookup table) and GHASH multiplies
 // with integer multiplications on operands with holes, so no branch and no
 // memory address depends on the key, the text or the tag.
+//
+// On amd64 four assembly backends, generated with avo from ./_asm by one
+// generator at three vector widths and checked at generation time
+// (instruction sets, constant-time taint, wipe of stack scratch and vector
+// registers on every return), each also expanding the key with AESENCLAST:
+//
+//   - "vaes-avx512" (AES, PCLMULQDQ, AVX, AVX2, AVX-512 F/BW/VL, VAES,
+//     VPCLMULQDQ, BMI2): zmm, 16 blocks per pass and per reduction, tails
+//     under opmasks; short messages at ymm and xmm width. Not the default on
+//     the Intel models that lower their clock for zmm (cpufeat.PreferYMM).
+//   - "vaes-avx2" (AVX, AVX2, VAES, VPCLMULQDQ): ymm, 8 blocks per pass,
+//     GHASH fused into the AES rounds.
+//   - "aesni-avx" (AES, PCLMULQDQ, SSSE3, AVX): aesni's code in VEX form.
+//   - "aesni" (AES, PCLMULQDQ, SSSE3): xmm, 8 blocks per pass, one
+//     Karatsuba multiply per AES round, 16 blocks per reduction.
+//
+// The features used follow VG_CPU_FEATURES (see package
+// github.com/vgcrypto/vg/cpufeat); when that variable is invalid, the
+// constructors follow its valid names and say so once on standard error,
+// never failing because of it.
 package aesgcm
 
 import (

@@ -16,6 +16,8 @@
 // Fail and Skip count ..."), as `go doc` shows them together. With
 // -examples, each package's test files must define an Example function
 // with an output comment, so that the documentation has code that runs.
+// The package comment of an algorithm package (aesgcm, chacha20poly1305,
+// rsa) must name, in quotes, every backend cpufeat declares for it.
 //
 // It prints one line per gap, file:line: what, and exits with status 1 when
 // there is any.
@@ -33,6 +35,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/vgcrypto/vg/cpufeat"
 )
 
 func main() {
@@ -129,23 +133,45 @@ func checkDir(dir string, examples bool) (gaps []string, checked bool, err error
 		return nil, false, nil
 	}
 	c := checker{fset: fset}
-	hasPkgDoc := false
+	pkgDoc := ""
 	for _, f := range lib {
 		if ast.IsGenerated(f) {
 			continue
 		}
 		if f.Doc != nil {
-			hasPkgDoc = true
+			pkgDoc += f.Doc.Text()
 		}
 		c.file(f)
 	}
-	if !hasPkgDoc {
+	if pkgDoc == "" {
 		c.gaps = append(c.gaps, fmt.Sprintf("%s: package %s has no package comment", dir, pkgName))
+	}
+	for _, name := range unnamedBackends(pkgName, pkgDoc) {
+		c.gaps = append(c.gaps, fmt.Sprintf("%s: the package comment of %s does not name its backend %q", dir, pkgName, name))
 	}
 	if examples && !hasRunnableExample(tests) {
 		c.gaps = append(c.gaps, fmt.Sprintf("%s: package %s has no runnable example (func Example... with an // Output: comment)", dir, pkgName))
 	}
 	return c.gaps, true, nil
+}
+
+// unnamedBackends returns the backends cpufeat declares for the algorithm
+// package pkg (none for another package) that its package comment doc does
+// not name, in quotes as users pass them to WithBackend: a package comment
+// that lists the backends must list them all.
+func unnamedBackends(pkg, doc string) []string {
+	var missing []string
+	for _, alg := range cpufeat.Algorithms() {
+		if string(alg) != pkg {
+			continue
+		}
+		for _, b := range cpufeat.Backends(alg) {
+			if !strings.Contains(doc, `"`+b.Name+`"`) {
+				missing = append(missing, b.Name)
+			}
+		}
+	}
+	return missing
 }
 
 // hasRunnableExample reports whether files define an Example function

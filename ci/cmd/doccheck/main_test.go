@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/vgcrypto/vg/cpufeat"
 )
 
 // writePkg writes the files of a package into a new folder.
@@ -111,4 +112,24 @@ func ExampleDocumented() {
 	require.NoError(t, err)
 	require.Len(t, gaps, 1)
 	assert.Contains(t, gaps[0], "package p has no package comment")
+}
+
+// An algorithm package's comment must name every backend cpufeat declares
+// for it: chacha20poly1305's once said "two assembly backends" and left
+// avx512 out.
+func TestBackendsNamed(t *testing.T) {
+	var all []string
+	for _, b := range cpufeat.Backends(cpufeat.ChaCha20Poly1305) {
+		all = append(all, `"`+b.Name+`"`)
+	}
+	assert.Empty(t, unnamedBackends("chacha20poly1305", "backends: "+strings.Join(all, ", ")))
+	assert.Equal(t, []string{"avx512"}, unnamedBackends("chacha20poly1305", "backends: "+strings.Join(all[1:], ", ")))
+	assert.Empty(t, unnamedBackends("stackscratch", "no backends"))
+
+	dir := filepath.Join(t.TempDir(), "rsa")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "doc.go"), []byte("// Package rsa has \"generic\" and \"adx\".\npackage rsa\n"), 0o644))
+	gaps, _, err := checkDir(dir, false)
+	require.NoError(t, err)
+	assert.Equal(t, []string{dir + `: the package comment of rsa does not name its backend "ifma"`}, gaps)
 }
