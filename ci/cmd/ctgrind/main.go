@@ -1,7 +1,7 @@
 // Command ctgrind checks the constant time of vg's Go code and of its
 // assembly under valgrind's memcheck, for every backend.
 //
-//	go run ./ci/cmd/ctgrind [-run regexp] [-short] [-v] [-model auto|off|all] ./aesgcm ./rsa ...
+//	go run ./ci/cmd/ctgrind [-run regexp] [-short] [-v] [-model auto|all|only|off] [-backends list] ./aesgcm ./rsa ...
 //
 // For each package it builds the tests with -tags valgrind (Go's
 // valgrind-aware runtime, the packages' CTGrind tests and their declassify
@@ -43,8 +43,9 @@
 // value derived from a secret reaches an argument or memory declared Public
 // (a Public scalar a caller computed from a secret: the annotation is
 // checked against the caller, not trusted). -model all runs every backend
-// on the model too; -model off only natively. A package whose tests name a
-// backend neither run covered fails.
+// on the model too; -model only on the model alone; -model off only
+// natively. -backends restricts both runs to a list (ci/cmd/mutants runs one
+// backend). A package whose tests name a backend no run covered fails.
 //
 // A failing run prints each report's kind and stack. The exit status is 1
 // when a report fails, a test fails, a backend is not covered, or valgrind
@@ -76,18 +77,23 @@ func main() {
 	run := flag.String("run", "CTGrind", "the tests to run (-test.run)")
 	short := flag.Bool("short", false, "run the tests with -test.short (the small input set)")
 	verbose := flag.Bool("v", false, "print the filtered reports too")
-	model := flag.String("model", "auto", "run on the x86sim model under memcheck: auto (the backends the native run left out), all, off")
+	model := flag.String("model", "auto", "run on the x86sim model under memcheck: auto (the backends the native run left out), all (and natively), only (not natively), off")
+	backends := flag.String("backends", "", "comma-separated: run only these backends (default: every one)")
 	flag.Parse()
-	if flag.NArg() == 0 || (*model != "auto" && *model != "all" && *model != "off") {
-		fmt.Fprintln(os.Stderr, "usage: ctgrind [-run regexp] [-short] [-v] [-model auto|all|off] package...")
+	if flag.NArg() == 0 || (*model != "auto" && *model != "all" && *model != "only" && *model != "off") {
+		fmt.Fprintln(os.Stderr, "usage: ctgrind [-run regexp] [-short] [-v] [-model auto|all|only|off] [-backends list] package...")
 		os.Exit(2)
+	}
+	var only []string
+	if *backends != "" {
+		only = strings.Split(*backends, ",")
 	}
 	if out, err := exec.Command("valgrind", "--version").Output(); err == nil {
 		fmt.Printf("ctgrind: %s\n", strings.TrimSpace(string(out)))
 	}
 	failed := false
 	for _, pkg := range flag.Args() {
-		if !checkPackage(pkg, *run, *short, *model, *verbose, os.Stdout) {
+		if !checkPackage(pkg, *run, *short, *model, only, *verbose, os.Stdout) {
 			failed = true
 		}
 	}
@@ -97,15 +103,22 @@ func main() {
 }
 
 // checkPackage runs pkg's tests natively under memcheck, then on the model
-// as -model says, prints what each run found and covered, and reports
-// whether everything passed and every backend was covered.
-func checkPackage(pkg, run string, short bool, model string, verbose bool, w io.Writer) bool {
-	native, err := check(Options{Pkg: pkg, Run: run, Short: short}, w)
-	if err != nil {
-		fmt.Fprintf(w, "ctgrind: %s: %v\n", pkg, err)
-		return false
+// as -model says (only: the model alone), restricted to the backends in
+// only when it is not nil, prints what each run found and covered, and
+// reports whether everything passed and every backend was covered.
+func checkPackage(pkg, run string, short bool, model string, only []string, verbose bool, w io.Writer) bool {
+	var native *Result
+	if model == "only" {
+		native = &Result{Pkg: pkg}
+	} else {
+		var err error
+		native, err = check(Options{Pkg: pkg, Run: run, Short: short, Backends: only}, w)
+		if err != nil {
+			fmt.Fprintf(w, "ctgrind: %s: %v\n", pkg, err)
+			return false
+		}
+		native.print(w, verbose)
 	}
-	native.print(w, verbose)
 	ok := native.ok()
 	covered := map[string]string{}
 	for _, b := range native.Ran {
@@ -113,12 +126,19 @@ func checkPackage(pkg, run string, short bool, model string, verbose bool, w io.
 	}
 	var left []string
 	for _, b := range native.Backends() {
+		if only != nil && !slices.Contains(only, b) {
+			continue
+		}
 		if _, ran := covered[b]; !ran || model == "all" {
 			left = append(left, b)
 		}
 	}
+	if model == "only" {
+		left = only
+	}
 	var onModel *Result
-	if model != "off" && len(left) > 0 {
+	var err error
+	if model != "off" && (len(left) > 0 || model == "only") {
 		onModel, err = check(Options{Pkg: pkg, Run: run, Short: short, Model: true, Backends: left}, w)
 		if err != nil {
 			fmt.Fprintf(w, "ctgrind: %s: on the model: %v\n", pkg, err)
@@ -135,6 +155,12 @@ func checkPackage(pkg, run string, short bool, model string, verbose bool, w io.
 		}
 	}
 	all := native.Backends()
+	if model == "only" && onModel != nil {
+		all = onModel.Backends()
+	}
+	if only != nil {
+		all = slices.DeleteFunc(slices.Clone(all), func(b string) bool { return !slices.Contains(only, b) })
+	}
 	if len(all) == 0 {
 		return ok
 	}
