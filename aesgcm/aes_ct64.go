@@ -2,6 +2,7 @@ package aesgcm
 
 import (
 	"encoding/binary"
+	"github.com/vgcrypto/vg/stackscratch"
 	"math/bits"
 )
 
@@ -317,7 +318,7 @@ func (c *aesCT) expandKey(key []byte) {
 		q[4], q[5], q[6], q[7] = w1, w1, w1, w1
 		ortho(q)
 	}
-	clear(w[:])
+	stackscratch.WipeWords(w[:])
 }
 
 // expandKeyWords sets w to the AES key schedule of key (16, 24 or 32
@@ -405,6 +406,8 @@ func (c *aesCT) ctr4(ks *[64]byte, lo, hi uint64, ctr uint32) {
 
 // wipe zeroes the key schedule.
 func (c *aesCT) wipe() {
-	clear(c.rk[:])
+	for i := range c.rk {
+		stackscratch.WipeWords(c.rk[i][:])
+	}
 	c.rounds = 0
 }

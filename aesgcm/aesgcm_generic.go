@@ -2,8 +2,8 @@ package aesgcm
 
 import (
 	"crypto/subtle"
+	"github.com/vgcrypto/vg/stackscratch"
 	"math/bits"
-	"runtime"
 )
 
 // genericKey is the portable, constant-time backend "generic": bitsliced AES
@@ -20,18 +20,14 @@ func newGenericKey(key []byte) backend {
 	var zero, h [64]byte
 	k.aes.encryptBlocks(&h, &zero)
 	k.gh.init(loadElem(h[:16]))
-	clear(h[:])
+	stackscratch.Wipe(h[:])
 	return k
 }
 
-// wipe zeroes the round keys and the powers of H. The stores go to the
-// heap object New allocated, which the compiler cannot drop; KeepAlive keeps
-// k reachable until they are done. (stackscratch, vg's wiping helper, had
-// no code yet when this was written.)
+// wipe zeroes the round keys and the powers of H.
 func (k *genericKey) wipe() {
 	k.aes.wipe()
 	k.gh.wipe()
-	runtime.KeepAlive(k)
 }
 
 func (k *genericKey) ghashNonce(nonce []byte) counter {
@@ -87,7 +83,7 @@ func (k *genericKey) crypt(out, in, aad []byte, j0 counter, decrypt bool) [16]by
 	var s [16]byte
 	y.store(s[:])
 	subtle.XORBytes(tag[:], tag[:], s[:])
-	clear(ks[:])
+	stackscratch.Wipe(ks[:])
 	return tag
 }
 
@@ -163,7 +159,7 @@ func (k *genericKey) streamEncrypt(s *streamState, out, in []byte) {
 		s.gen.ctr += 4
 		subtle.XORBytes(out[:64], in[:64], ks[:])
 		k.gh.update(&y, out[:64])
-		clear(ks[:])
+		stackscratch.Wipe(ks[:])
 		out, in = out[64:], in[64:]
 	}
 	// Fewer than 64 bytes left: whole blocks, then open a block with the rest.
