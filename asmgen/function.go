@@ -25,7 +25,6 @@ type funcConfig struct {
 	spills       []string
 	doc          []string
 	noSecrets    bool
-	attrs        *attr.Attribute
 }
 
 // Secret declares arguments as secret. For a pointer, slice, string or
@@ -128,13 +127,6 @@ func Options(opts ...Option) Option {
 			o(c)
 		}
 	}
-}
-
-// Attributes overrides the TEXT attributes. The default is NOSPLIT when the
-// function's frame is at most 512 bytes and no attribute otherwise (so the Go
-// assembler adds a stack check for larger frames).
-func Attributes(a attr.Attribute) Option {
-	return func(c *funcConfig) { c.attrs = &a }
 }
 
 // paramClass says what loading an argument's words yields.
@@ -242,9 +234,6 @@ func (g *Generator) Func(name, sig string, opts ...Option) *Func {
 	a := attr.NOSPLIT
 	if fn.cfg.scratch+8*len(fn.spills) > 512 {
 		a = 0
-	}
-	if fn.cfg.attrs != nil {
-		a = *fn.cfg.attrs
 	}
 	g.Context.Attributes(a)
 	g.Context.Doc(fn.docLines()...)

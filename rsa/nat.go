@@ -426,16 +426,6 @@ func fillBytes(b []byte, x []uint64) {
 	}
 }
 
-// bitLenVarTime returns the bit length of x; variable time in x.
-func bitLenVarTime(x []uint64) int {
-	for i := len(x) - 1; i >= 0; i-- {
-		if x[i] != 0 {
-			return 64*i + bits.Len64(x[i])
-		}
-	}
-	return 0
-}
-
 // wipe zeroes x in a way the compiler keeps.
 func wipe(x []uint64) { stackscratch.WipeWords(x) }
 

@@ -1,25 +1,27 @@
 // Command _asm generates the assembly backends of package aesgcm from one
-// design at each register width: aesni (xmm, SSE encodings), aesni-avx
-// (xmm, VEX) and vaes-avx2 (ymm, two blocks per register), each checked by
-// asmgen against its cpufeat declaration (arch gates, constant-time taint,
-// wipe present), and the Go glue of each (asm_glue_amd64.go): a key type
-// whose methods call its backend's functions directly. Run it with go
-// generate in package aesgcm, or here with GOWORK=off go run .
+// design at each register width: vaes-avx512 (zmm, four blocks per
+// register), vaes-avx2 (ymm, two blocks per register), aesni-avx (xmm, VEX)
+// and aesni (xmm, SSE encodings), each checked by asmgen against its cpufeat
+// declaration (arch gates, constant-time taint, wipe present), and the Go
+// glue of each (asm_glue_amd64.go): a key type whose methods call its
+// backend's functions directly. Run it with go generate in package aesgcm,
+// or here with GOWORK=off go run .
 //
-// The design is the 8-block one of Linux's aes-gcm-aesni-x86_64.S and
-// aes-gcm-avx10-x86_64.S described in ALGORITHMS.md sections 1.1, 1.3 and
-// 1.4 (written here from that description): byte-reflected GHASH with the
-// key powers pre-multiplied by x^-1, Karatsuba products with precomputed
-// halves, the GHASH of one batch spread over the AES rounds of the next,
-// the two-fold reduction, and a remainder under 128 bytes handled with one
-// keystream batch and one reduction.
+// The design follows Linux's aes-gcm-aesni-x86_64.S and
+// aes-gcm-avx10-x86_64.S (written here from their description, not
+// ported): byte-reflected GHASH with the key powers pre-multiplied by x^-1,
+// Karatsuba products with precomputed halves, the GHASH of one batch spread
+// over the AES rounds of the next, the two-fold reduction, batches of 8
+// blocks on xmm and ymm and 16 on zmm, and a remainder handled with one
+// keystream batch and one reduction. Each backend's init function also
+// expands the AES key (SubWord as one AESENCLAST).
 //
 // Files: entry.go has the entry points (seal, open, gather, stream, nonce,
-// init); gcm.go the emitter, the widths and the table layouts; aes.go the
-// AES rounds and counters; ghash.go the GHASH building blocks; bulk.go the
-// 8-block loop; tail.go the remainder and a stream's pieces; short.go the
-// short-message path; partial.go partial blocks and the tag; glue.go the
-// Go glue.
+// init and the key expansion); gcm.go the emitter, the widths and the table
+// layouts; aes.go the AES rounds and counters; ghash.go the GHASH building
+// blocks; bulk.go the batch loop; tail.go the remainder and a stream's
+// pieces; short.go the short-message path; masked.go the opmask tails of
+// the zmm width; partial.go partial blocks and the tag; glue.go the Go glue.
 package main
 
 import (

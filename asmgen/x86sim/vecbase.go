@@ -22,15 +22,6 @@ func (v *vec) setU16(i int, x uint16) { binary.LittleEndian.PutUint16(v.b[2*i:],
 // laneT returns the secret bits of bytes [off, off+n) of t.
 func laneT(t uint64, off, n int) uint64 { return t >> off & (1<<n - 1) }
 
-// spread returns n secret bits at off if any bit of t is set, else 0: the
-// taint of a result every byte of which depends on every byte of t.
-func spread(t uint64, off, n int) uint64 {
-	if t == 0 {
-		return 0
-	}
-	return (1<<n - 1) << off
-}
-
 func maskBytes(n int) uint64 {
 	if n >= 64 {
 		return ^uint64(0)
