@@ -145,7 +145,7 @@ type counters struct {
 	*ctrStack
 }
 
-// ctrStack is the xmm counter layout (ALGORITHMS.md section 1.3): the next
+// ctrStack is the xmm counter layout: the next
 // 8 counter blocks XOR round key 0 in stack scratch at cb, the 32-bit
 // counter of the first of them in n (native order), and the last word of
 // round key 0 in k3. A batch loads its blocks with one load each, round 0

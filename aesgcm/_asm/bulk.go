@@ -7,7 +7,7 @@ import (
 )
 
 // The bulk loop: CTR batches of 8 blocks (16 on zmm), each carrying the
-// GHASH of as many blocks (ALGORITHMS.md sections 1.3 to 1.5).
+// GHASH of as many blocks, spread over the AES rounds of the next batch.
 
 // ghPass is the GHASH work one batch carries: the batch's blocks at src+disp
 // times the key powers from H^top down, added to sum (whose hi is the

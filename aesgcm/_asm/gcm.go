@@ -71,14 +71,13 @@ type width struct {
 }
 
 var (
-	// xmmWidth: the 8-block batches of ALGORITHMS.md section 1.3, two per
-	// reduction. gatherMax: joining a short gathered text first is faster
-	// here than sealing its pieces (the module README has the figures).
+	// xmmWidth: batches of 8 blocks, two per reduction. gatherMax: joining
+	// a short gathered text first is faster here than sealing its pieces
+	// (the module README has the figures).
 	xmmWidth = width{lanes: 1, blocks: 8, npow: 16, remUpTo: []int{63}, remRegs: []int{4, 8}, gatherMax: 128}
-	// ymmWidth: section 1.4, two blocks per register, one reduction per
-	// 8-block batch.
+	// ymmWidth: two blocks per register, one reduction per 8-block batch.
 	ymmWidth = width{lanes: 2, blocks: 8, npow: 8, remUpTo: []int{32, 64}, remRegs: []int{1, 2, 4}}
-	// zmmWidth: section 1.5, four blocks per register, 16 blocks per batch
+	// zmmWidth: four blocks per register, 16 blocks per batch
 	// and reduction; the last register of a remainder under opmasks.
 	zmmWidth = width{lanes: 4, blocks: 16, npow: 16, remUpTo: []int{64, 128, 192}, remRegs: []int{1, 2, 3, 4}}
 	// zmmSmall is the width of zmmWidth's messages under a batch: ymm

@@ -5,7 +5,7 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// GHASH in the formulation of Biggers (ALGORITHMS.md section 1.1): blocks
+// GHASH in the formulation of Linux's aes-gcm-aesni-x86_64.S: blocks
 // are only byte-reflected (PSHUFB with bswapMask), the hash key is
 // pre-multiplied by x^-1 once at key setup, so that the carry-less product
 // of two byte-reflected operands followed by the two folds below is the

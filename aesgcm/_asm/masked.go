@@ -5,7 +5,7 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// Tails under opmasks (zmm, ALGORITHMS.md section 1.5): the last register
+// Tails under opmasks (zmm): the last register
 // of a run, its partial block included, is read, written and hashed in one
 // step under byte masks built with BZHI from the public length. Masked-off
 // bytes are neither read nor written (AVX-512 suppresses their faults), and

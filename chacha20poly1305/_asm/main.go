@@ -12,7 +12,7 @@
 //	cd chacha20poly1305/_asm && GOWORK=off go run .
 //
 // or go generate in the chacha20poly1305 package. The designs are those of
-// ALGORITHMS.md §2: ChaCha20 in the row layout (one block per four
+// OpenSSL's chacha-x86_64.pl: ChaCha20 in the row layout (one block per four
 // registers, diagonals by word rotation) for short inputs and the lane
 // layout (one block per 32-bit lane, four on xmm, eight on ymm) above;
 // Poly1305 scalar with 64-bit limbs and MULQ.

@@ -8,10 +8,11 @@ import (
 	"github.com/vgcrypto/vg/asmgen"
 )
 
-// Poly1305 on zmm (ALGORITHMS.md §2.2): eight lanes of 64 bits, each an
-// accumulator in five 26-bit limbs, multiplied with VPMULUDQ (32×32→64
-// bits). Lane p hashes every eighth block of the text, so each group of
-// eight blocks takes one multiplication by r⁸ per lane:
+// Poly1305 on zmm (the base-2^26 vector form of OpenSSL's
+// poly1305-x86_64.pl): eight lanes of 64 bits, each an accumulator in five
+// 26-bit limbs, multiplied with VPMULUDQ (32×32→64 bits). Lane p hashes
+// every eighth block of the text, so each group of eight blocks takes one
+// multiplication by r⁸ per lane:
 //
 //	H ← (H + M_g)·r⁸ for every group g but the last,
 //	h  = Σ_p (H_p + M_last,p)·r^(8-b(p)),

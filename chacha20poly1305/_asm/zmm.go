@@ -6,8 +6,8 @@ import (
 	"github.com/vgcrypto/vg/asmgen"
 )
 
-// The lane layout of the avx512 backend (ALGORITHMS.md §2.1, the 16-block
-// design): one pass computes 16 blocks, word i of block j in lane j of
+// The lane layout of the avx512 backend (the 16-block design of OpenSSL's
+// ChaCha20_16x): one pass computes 16 blocks, word i of block j in lane j of
 // x[i], the whole state in 16 zmm registers and every rotation one VPROLD.
 // The input state is not held in registers: every word but the counter is
 // the same in all 16 blocks, so it is broadcast from its 32-bit word in
