@@ -231,8 +231,8 @@ var (
 // PreferYMM reports whether this CPU lowers its clock for sustained
 // 512-bit work: Intel Skylake-SP, Cascade Lake, Cooper Lake, Ice Lake and
 // Tiger Lake (family 6, models 85, 106, 108, 125, 126, 140, 141), the list
-// BoringSSL keeps off its 512-bit AES-GCM (ALGORITHMS.md section 0). There
-// a module's default choice skips the backends marked ZMM, whose speed-up
+// BoringSSL keeps off its 512-bit AES-GCM. There a module's default choice
+// skips the backends marked ZMM, whose speed-up
 // there is small or negative, and the whole process's other code would pay
 // the lower clock; WithBackend still selects them. AMD Zen 4 and Zen 5 run
 // zmm at full clock. Under vgsim it is false: the model has no clock.
