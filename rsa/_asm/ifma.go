@@ -9,8 +9,8 @@ import (
 	"github.com/vgcrypto/vg/asmgen"
 )
 
-// The ifma backend (ALGORITHMS.md §3.3, the design of AWS-LC's
-// rsaz-avx512, read for its strategy, not ported): numbers of n 52-bit
+// The ifma backend (the design of the rsaz-avx512 code of AWS-LC and
+// OpenSSL, read for its strategy, not ported): numbers of n 52-bit
 // digits, one per 64-bit lane of zmm registers (n rounded up to a multiple
 // of 8 lanes, the padding lanes zero), multiplied with VPMADD52LUQ and
 // VPMADD52HUQ, which add the low or the high 52 bits of the 104-bit product
