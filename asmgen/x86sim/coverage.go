@@ -214,6 +214,9 @@ func (p *Program) funcNames() []string {
 // package name pkg, and returns the exit code for os.Exit.
 func RunTests(m interface{ Run() int }, pkg string) int {
 	code := m.Run()
+	// Under valgrind's memcheck (build tag valgrind): which functions had
+	// their arguments checked against their callers, for ci/cmd/ctgrind.
+	fmt.Print(valgrindReport())
 	if os.Getenv("VG_SIM_STATS") != "" {
 		fmt.Fprintln(os.Stderr, Stats.String())
 	}

@@ -66,7 +66,47 @@ var (
 	// definedness of memory two calls may share (a key table) must not
 	// interleave.
 	vgMu sync.Mutex
+	// vgChecked counts, per function, the calls whose arguments were
+	// checked against their callers (under vgMu).
+	vgChecked = map[*Func]int{}
 )
+
+// valgrindReport says, per program with a checked call, how many calls of
+// which of its functions had their arguments checked against the caller,
+// and which functions no call reached; "" when not under valgrind.
+func valgrindReport() string {
+	if !UnderValgrind() {
+		return ""
+	}
+	vgMu.Lock()
+	defer vgMu.Unlock()
+	registryMu.Lock()
+	ps := append([]*Program(nil), registry...)
+	registryMu.Unlock()
+	var b strings.Builder
+	for _, p := range ps {
+		var called, missed []string
+		calls, file := 0, ""
+		for _, name := range p.funcNames() {
+			file = p.funcs[name].File
+			if n := vgChecked[p.funcs[name]]; n > 0 {
+				called = append(called, name)
+				calls += n
+			} else {
+				missed = append(missed, name)
+			}
+		}
+		if len(called) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "x86sim: under memcheck, %s: %d of %d functions had their arguments checked against their callers (%d calls)", file, len(called), len(called)+len(missed), calls)
+		if len(missed) > 0 {
+			fmt.Fprintf(&b, "; not called: %s", strings.Join(missed, ", "))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
 
 // UnderValgrind reports whether the model takes its taint from valgrind's
 // memcheck: built with the tag valgrind and running under valgrind's
@@ -151,6 +191,7 @@ func (m *Machine) valgrindEnter(name string, f Frame, n int, stackLo, stackHi ui
 		}
 		c.undef[i] = u
 	}
+	vgChecked[m.fn]++
 	// The argument words: each not declared Secret must be defined.
 	args, err := getUndefined(unsafe.Add(unsafe.Pointer(&m.stackBuf[0]), m.fp-stackLo), uint64(f.Results))
 	if err != nil {

@@ -42,8 +42,11 @@
 // its secrets from memcheck (asmgen/x86sim's UnderValgrind), failing when a
 // value derived from a secret reaches an argument or memory declared Public
 // (a Public scalar a caller computed from a secret: the annotation is
-// checked against the caller, not trusted). -model all runs every backend
-// on the model too; -model only on the model alone; -model off only
+// checked against the caller, not trusted); it prints, per assembly file,
+// which functions had their arguments checked that way and which no call
+// reached. -model all runs every backend with assembly on the model too
+// (ci/test does: every backend's annotations are then checked against
+// their callers); -model only on the model alone; -model off only
 // natively. -backends restricts both runs to a list (ci/cmd/mutants runs one
 // backend). A package whose tests name a backend no run covered fails.
 //
@@ -65,6 +68,10 @@ import (
 	"sort"
 	"strings"
 )
+
+// genericBackend is every algorithm's portable backend (cpufeat's
+// GenericBackend), which has no assembly.
+const genericBackend = "generic"
 
 // What stackscratch/ctgrind's Backend uses (its BackendsEnv and
 // BackendLine; TestBackendProtocol checks they agree).
@@ -129,7 +136,9 @@ func checkPackage(pkg, run string, short bool, model string, only []string, verb
 		if only != nil && !slices.Contains(only, b) {
 			continue
 		}
-		if _, ran := covered[b]; !ran || model == "all" {
+		// generic has no assembly: on the model it would run the same Go
+		// code as natively, slower.
+		if _, ran := covered[b]; !ran || model == "all" && b != genericBackend {
 			left = append(left, b)
 		}
 	}
@@ -281,6 +290,13 @@ func (r *Result) print(w io.Writer, verbose bool) {
 			if why, ok := r.NotRun[b]; ok {
 				fmt.Fprintf(w, "    not run: %s: %s\n", b, why)
 			}
+		}
+	}
+	// On the model: which generated functions had their arguments checked
+	// against their callers (x86sim.RunTests prints it).
+	for _, line := range strings.Split(r.Output, "\n") {
+		if strings.HasPrefix(line, "x86sim: under memcheck, ") {
+			fmt.Fprintf(w, "    %s\n", strings.TrimPrefix(line, "x86sim: under memcheck, "))
 		}
 	}
 	for _, f := range r.Failures {
