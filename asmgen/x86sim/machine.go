@@ -395,14 +395,14 @@ func (p *Program) Run(name string, f Frame, regions ...Region) (err error) {
 
 	defer func() {
 		if r := recover(); r != nil {
+			if vb != nil {
+				m.valgrindAbort(vb)
+			}
 			f, ok := r.(*Fault)
 			if !ok {
 				panic(r)
 			}
 			err = f
-			if vb != nil {
-				m.valgrindAbort(vb)
-			}
 		}
 	}()
 	m.run()

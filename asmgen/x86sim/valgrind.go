@@ -4,6 +4,7 @@ package x86sim
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -113,9 +114,10 @@ func valgrindReport() string {
 // memcheck (another tool answers no VALGRIND_GET_VBITS).
 func UnderValgrind() bool {
 	vgOnce.Do(func() {
-		var probe, vbits [8]byte
+		probe := new([16]byte) // on the heap: the request holds its address as an integer
 		vgRunning = vgRequest(vgReqRunningOnValgrind, 0, 0, 0) != 0 &&
-			vgRequest(vgReqGetVbits, uintptr(unsafe.Pointer(&probe)), uintptr(unsafe.Pointer(&vbits)), 8) == 1
+			vgRequest(vgReqGetVbits, uintptr(unsafe.Pointer(&probe[0])), uintptr(unsafe.Pointer(&probe[8])), 8) == 1
+		runtime.KeepAlive(probe)
 	})
 	return vgRunning
 }
