@@ -14,7 +14,11 @@ require (
 
 require (
 	github.com/vgcrypto/vg/internal v0.0.0 // indirect
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/telemetry v0.0.0-20261009151841-97e8ea77aa2a // indirect
+	golang.org/x/tools v0.52.0 // indirect
 )
 
 require (
@@ -33,3 +37,5 @@ replace (
 	github.com/vgcrypto/vg/rsa => ../rsa
 	github.com/vgcrypto/vg/stackscratch => ../stackscratch
 )
+
+tool golang.org/x/tools/cmd/deadcode

@@ -32,7 +32,7 @@ var adLengths = []int{0, 1, 13, 16, 17, 156, 8193}
 
 // CheckError is the failure of one named check.
 type CheckError struct {
-	// Check is the check's name, as [CheckNames] lists it.
+	// Check is the check's name.
 	Check string
 	// Err says what went wrong, with the input that showed it.
 	Err error
@@ -78,16 +78,6 @@ var checks = []check{
 	{"WrongNonceLength", checkWrongNonceLength},
 	{"Tamper", checkTamper},
 	{"ShortCiphertext", checkShortCiphertext},
-}
-
-// CheckNames returns the names of the checks [Check] and [TestAEAD] run, in
-// order.
-func CheckNames() []string {
-	names := make([]string, len(checks))
-	for i, c := range checks {
-		names[i] = c.name
-	}
-	return names
 }
 
 // TestAEAD runs every check as a sub-test of t.

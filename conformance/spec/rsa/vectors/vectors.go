@@ -161,18 +161,9 @@ func publicKey(k wycheproof.RSAPublicKey) *stdrsa.PublicKey {
 	return &stdrsa.PublicKey{N: k.Modulus.BigInt(), E: int(k.PublicExponent.BigInt().Int64())}
 }
 
-// Run runs one file on the named backend. An error means the file could not
-// be run at all (unreadable, unknown hash name); test failures are counted
-// in the result.
-func Run(file, backend string) (*Result, error) {
-	v, err := wycheproof.LoadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	return RunFile(v, backend)
-}
-
-// RunFile is Run on a file already loaded.
+// RunFile runs the loaded file v on the named backend. An error means the
+// file could not be run at all (unknown hash name); test failures are
+// counted in the result.
 func RunFile(v wycheproof.VectorFile, backend string) (*Result, error) {
 	return RunFileSampled(v, backend, nil)
 }
