@@ -55,41 +55,6 @@ func (m *Machine) mergeHits() {
 	coverMu.Unlock()
 }
 
-// A BlockCoverage is one function's basic-block coverage.
-type BlockCoverage struct {
-	Func    string
-	File    string
-	Covered int
-	Total   int
-	// Missed names the blocks never run: their label, or the line after
-	// which an unlabelled block starts.
-	Missed []string
-}
-
-// Coverage returns the block coverage of every function of p, sorted by name,
-// accumulated over every call so far.
-func (p *Program) Coverage() []BlockCoverage {
-	coverMu.Lock()
-	defer coverMu.Unlock()
-	var out []BlockCoverage
-	for _, fn := range p.funcs {
-		c := BlockCoverage{Func: fn.Name, File: fn.File, Total: len(fn.leaders)}
-		for i, h := range fn.hit {
-			if h {
-				c.Covered++
-			} else {
-				c.Missed = append(c.Missed, fmt.Sprintf("%s (line %d)", fn.blockName[i], fn.insts[fn.leaders[i]].line))
-			}
-		}
-		out = append(out, c)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Func < out[j].Func })
-	return out
-}
-
-// Funcs returns the names of p's functions, sorted.
-func (p *Program) Funcs() []string { return p.funcNames() }
-
 // Stats counts the model's work over every call in this process.
 var Stats stats
 
