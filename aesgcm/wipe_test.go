@@ -19,14 +19,3 @@ func TestWipeZeroesKeyMaterial(t *testing.T) {
 	g.Wipe()
 	require.Equal(t, genericKey{}, *k)
 }
-
-// The Encryptor refuses to pass GCM's limit; the state is set near it
-// rather than fed 64 GiB.
-func TestEncryptorLimit(t *testing.T) {
-	g, err := Prepare(make([]byte, 16))
-	require.NoError(t, err)
-	e := g.NewEncryptor(make([]byte, 12), nil)
-	e.s.textLen = MaxPlaintextSize - 10
-	e.Encrypt(nil, make([]byte, 10))
-	require.PanicsWithValue(t, "aesgcm: message too large for GCM", func() { e.Encrypt(nil, make([]byte, 1)) })
-}

@@ -381,6 +381,12 @@ func slowZMMModel(m uint32) bool {
 // backend is always available, so Select returns it when nothing better
 // fits.
 func Select(alg Algorithm, implemented []string, s Set) Backend {
+	return selectBackend(alg, implemented, s, preferYMM)
+}
+
+// selectBackend is Select with the zmm policy given: the one definition of
+// the default choice, which Registry.Choose makes too.
+func selectBackend(alg Algorithm, implemented []string, s Set, preferYMM bool) Backend {
 	for _, b := range Backends(alg) {
 		if b.defaultFor(s, preferYMM) && contains(implemented, b.Name) {
 			return b

@@ -156,12 +156,7 @@ func (r *Registry[T]) choose(name string, e env) (Impl[T], error) {
 		e.warn()
 	}
 	if name == "" {
-		for i, d := range r.decls {
-			if d.defaultFor(e.enabled, e.preferYMM) {
-				return r.impls[i], nil
-			}
-		}
-		panic("cpufeat: no backend available, not even " + GenericBackend) // NewRegistry requires generic
+		name = selectBackend(r.alg, r.Names(), e.enabled, e.preferYMM).Name
 	}
 	for i, d := range r.decls {
 		if d.Name != name {

@@ -6,7 +6,7 @@ import "github.com/vgcrypto/vg/cpufeat"
 
 // implementations lists the backends compiled into this build, for registry
 // (backend.go), which orders them as cpufeat declares them and chooses one
-// when a key is prepared. adx is in asm_amd64.go (its kernels in the
+// when a key is prepared. adx is in adx_amd64.go (its kernels in the
 // generated asm_adx_amd64.s), ifma in ifma_amd64.go (asm_ifma_amd64.s).
 var implementations = []cpufeat.Impl[backend]{
 	{Name: "ifma", Value: ifmaBackend{},

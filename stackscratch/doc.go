@@ -1,6 +1,8 @@
 // Package stackscratch is the run-time side of vg's secret hygiene: wiping Go
 // buffers in a way the compiler keeps, and a test harness that proves a
-// function left no secret on the stack it used.
+// function left no secret on the stack it used. Its subpackage ctgrind is
+// the other run-time harness: constant-time tests under valgrind's memcheck
+// (secrets marked undefined, every branch or address on them reported).
 //
 // # Wiping
 //
