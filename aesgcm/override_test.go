@@ -17,8 +17,8 @@ import (
 // valid names allow, and the process says once on standard error that the
 // value was wrong. The variable is read at start-up, so the check runs in a
 // child process.
-func TestNewInvalidOverride(t *testing.T) {
-	if !aeadtest.InChild(t, "TestNewInvalidOverride", "VG_AESGCM_CHILD", cpufeat.EnvVar,
+func TestInvalidOverride(t *testing.T) {
+	if !aeadtest.InChild(t, "TestInvalidOverride", "VG_AESGCM_CHILD", cpufeat.EnvVar,
 		"aes,pclmulqdq,ssse3,notafeature", `unknown feature name "notafeature"`) {
 		return
 	}
