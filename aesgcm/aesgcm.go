@@ -255,13 +255,19 @@ func (a *AEAD) Wipe() {
 	k.wiped = true
 }
 
-// check returns a's key, and panics on a zero value, a wiped key or a nonce
-// of the wrong length.
-func (a *AEAD) check(nonce []byte) *keyState {
+// live returns a's key, and panics on a zero value or a wiped key.
+func (a *AEAD) live() *keyState {
 	k := a.made()
 	if k.wiped {
 		panic(errWiped)
 	}
+	return k
+}
+
+// check returns a's key, and panics on a zero value, a wiped key or a nonce
+// of the wrong length.
+func (a *AEAD) check(nonce []byte) *keyState {
+	k := a.live()
 	if len(nonce) != k.nonceSize {
 		panic("aesgcm: incorrect nonce length given to GCM")
 	}

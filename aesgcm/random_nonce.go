@@ -58,10 +58,7 @@ func (r randomNonceAEAD) Wipe() { r.a.Wipe() }
 
 // check panics like AEAD.check, with an empty nonce expected.
 func (r randomNonceAEAD) check(nonce []byte) *keyState {
-	k := r.a.made()
-	if k.wiped {
-		panic(errWiped)
-	}
+	k := r.a.live()
 	if len(nonce) != 0 {
 		panic(errNonEmptyNonce)
 	}
@@ -77,13 +74,8 @@ func (r randomNonceAEAD) Seal(dst, nonce, plaintext, additionalData []byte) []by
 		panic("aesgcm: message too large for GCM")
 	}
 	n := len(plaintext)
-	ret, out := aead.SliceForAppend(dst, NonceSize+n+TagSize)
-	if aead.InexactOverlap(out, plaintext) {
-		panic("aesgcm: invalid buffer overlap of output and input")
-	}
-	if aead.AnyOverlap(out, additionalData) {
-		panic("aesgcm: invalid buffer overlap of output and additional data")
-	}
+	// The nonce and the tag are both overhead around the text.
+	ret, out := panics.SealBuffers(dst, plaintext, additionalData, RandomNonceOverhead)
 	text := out[NonceSize : NonceSize+n]
 	if aead.AnyOverlap(out, plaintext) {
 		// In place: move the text up past where the nonce goes, then
