@@ -277,8 +277,9 @@ func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 // and, if successful, appends the plaintext to dst and returns the updated
 // slice. The nonce must be NonceSize() bytes long. To reuse ciphertext's
 // storage for the output, use ciphertext[:0] as dst; otherwise the
-// remaining capacity of dst must not overlap ciphertext, and dst must not
-// overlap additionalData.
+// remaining capacity of dst must not overlap ciphertext (its tag included:
+// crypto/cipher's rule, where x/crypto checks the text only), and dst must
+// not overlap additionalData.
 //
 // When the ciphertext is not authentic, or is shorter than the tag or
 // longer than [MaxPlaintextSize] plus the tag, Open returns an error and

@@ -587,3 +587,18 @@ func enabledBackends() []testBackend {
 	}
 	return bs
 }
+
+// Open panics when dst's new bytes would cover the tag it is about to check,
+// as crypto/cipher's Open does (x/crypto checks only the text, and then
+// writes over the tag): a deliberate difference, safer than a wrong verdict.
+func TestOpenOverlapTagPanics(t *testing.T) {
+	a, err := Prepare(make([]byte, KeySize))
+	require.NoError(t, err)
+	nonce := make([]byte, NonceSize)
+	buf := make([]byte, 64)
+	sealed := a.Seal(buf[:0], nonce, make([]byte, 20), nil) // 36 bytes at buf[0:36]
+	assert.PanicsWithValue(t, "chacha20poly1305: invalid buffer overlap of output and input",
+		func() { _, _ = a.Open(buf[22:22], nonce, sealed, nil) })
+	_, err = a.Open(sealed[:0], nonce, sealed, nil)
+	require.NoError(t, err, "in place is fine")
+}
