@@ -39,13 +39,11 @@ func (e *gcm) sealFunc(name string) {
 		asmgen.Len("out", "n"), asmgen.Len("in", "n"), asmgen.Len("aad", "aadLen"), asmgen.Scratch(stSize+e.ctrScratch()))
 	st := e.fn.Scratch()
 	k := e.loadKey("t", "rounds")
-	e.bySmall("n", func() {
-		e.shortThenStart(k, st, e.inPlace(), "n", e.tagStore(), false)
+	e.bySmall("n", func(e *gcm, s span) {
+		s = e.shortThenStart(oneShot{k: k, src: inPlace, textLen: "n", tagOut: e.tagStore()}, st, s)
 		nopen := e.GP64()
 		e.XORQ(nopen, nopen)
-		e.restMin = e.oneShotRestMin()
-		e.encPiece(k, st, st.Offset(stSize), e.gp("out"), e.gp("in"), e.gp("n"), nopen, true)
-		e.restMin = 0
+		e.encPiece(piece{k: k, st: st, cb: st.Offset(stSize), out: e.gp("out"), in: e.gp("in"), n: e.gp("n"), nopen: nopen, len: s, first: true})
 		e.finish(k, st, nopen, e.gp("aadLen"), e.gp("n"), e.tagStore())
 		e.fn.Ret()
 	})
@@ -66,35 +64,40 @@ func (e *gcm) sealGatherFunc(name string) {
 	// a width with a small one it is the small width's, and the rest runs
 	// at the full width: two copies of the piece walk do not fit the
 	// general registers.
-	src := func(count reg.GPVirtual) shortSource {
-		return func(max int) (reg.GPVirtual, reg.GPVirtual) {
+	message := func(count reg.GPVirtual) oneShot {
+		src := func(e *gcm, max int) (reg.GPVirtual, reg.GPVirtual) {
 			if e.lanes == 1 {
-				return e.shortGather(count)(max)
+				return shortGather(count)(e, max)
 			}
-			return e.joinGather(count)(max)
+			return joinGather(count)(e, max)
 		}
+		return oneShot{k: k, src: src, textLen: "textLen", tagOut: e.tagStore()}
 	}
-	if small := e.width.small(); small != nil {
-		e.narrow(*small, e.shortMax(), func() { e.shortOrOn(k, src(e.gp("count")), "textLen", e.tagStore(), false) })
-		e.skipShort = true
+	var count reg.GPVirtual
+	if small, ok := e.small(); ok {
+		e.at(small).shortOrOn(message(e.gp("count")))
+		count = e.gp("count")
+		e.start(k, st, e.gp("aad"), e.gp("aadLen"), e.gp("j0"))
+	} else {
+		count = e.gp("count")
+		e.shortThenStart(message(count), st, anyLen)
 	}
-	count := e.gp("count")
-	e.shortThenStart(k, st, src(count), "textLen", e.tagStore(), false)
 	out, descs := e.gp("out"), e.gp("pieces")
 	nopen := e.GP64()
 	e.XORQ(nopen, nopen)
 	zero := e.xmm()
 	e.Zero(zero)
 	e.Mov(zero, st.Offset(stOpen))
-	piece := func(ptr, n reg.GPVirtual) { e.encPiece(k, st, st.Offset(stSize), out, ptr, n, nopen, false) }
+	each := func(ptr, n reg.GPVirtual) {
+		e.encPiece(piece{k: k, st: st, cb: st.Offset(stSize), out: out, in: ptr, n: n, nopen: nopen, len: anyLen})
+	}
 	if e.gatherMax > 0 {
-		e.fn.ForEachSliceGathered(descs, count, out, e.gp("textLen"), e.gatherMax, piece)
+		e.fn.ForEachSliceGathered(descs, count, out, e.gp("textLen"), e.gatherMax, each)
 	} else {
-		e.fn.ForEachSlice(descs, count, piece)
+		e.fn.ForEachSlice(descs, count, each)
 	}
 	e.finish(k, st, nopen, e.gp("aadLen"), e.gp("textLen"), e.tagStore())
 	e.fn.Ret()
-	e.skipShort = false
 }
 
 // openFunc: one-shot open; hashes the ciphertext in the same pass.
@@ -106,18 +109,19 @@ func (e *gcm) openFunc(name string) {
 		asmgen.Len("out", "n"), asmgen.Len("in", "n"), asmgen.Len("aad", "aadLen"), asmgen.Len("tag", "tagLen"), asmgen.Scratch(stSize+e.ctrScratch()))
 	st := e.fn.Scratch()
 	k := e.loadKey("t", "rounds")
-	e.bySmall("n", func() { e.openBody(k, st) })
+	e.bySmall("n", func(e *gcm, s span) { e.openBody(k, st, s) })
 }
 
-// openBody is openFunc after the key, at the emitter's width.
-func (e *gcm) openBody(k keyRegs, st operand.Mem) {
-	e.shortThenStart(k, st, e.inPlace(), "n", e.tagCheck(), true)
+// openBody is openFunc after the key, at the emitter's width, for the text
+// lengths s.
+func (e *gcm) openBody(k keyRegs, st operand.Mem, s span) {
+	s = e.shortThenStart(oneShot{k: k, src: inPlace, textLen: "n", tagOut: e.tagCheck(), dec: true}, st, s)
 	out, in, n := e.gp("out"), e.gp("in"), e.gp("n")
 	acc := e.zvreg()
 	e.Mov(st.Offset(stY), lo(acc))
 	ctr := e.loadCtr(st)
 	rem, fin := e.label("orem"), e.label("ofin")
-	if e.batches() {
+	if e.batches(s) {
 		e.CMPQ(n, imm(e.bb()))
 		e.JB(ref(rem))
 		e.phase("main loop")
@@ -129,20 +133,19 @@ func (e *gcm) openBody(k keyRegs, st operand.Mem) {
 	e.TESTQ(n, n)
 	e.JZ(ref(fin))
 	e.phase("remainder")
-	e.restMin = e.oneShotRestMin()
-	defer func() { e.restMin = 0 }()
+	rest := e.rest(s)
 	if e.npow > e.blocks {
 		// The remainder hashes the lengths block too, in its one
 		// reduction: it needs a power more than a batch's blocks.
 		l := e.lengthsBlock(e.gp("aadLen"), e.gp("n"))
-		e.remainder(k, ctr, acc, in, out, n, true, st, l)
+		e.remainder(k, ctr, acc, in, out, n, true, st, l, rest)
 		e.phase("tag")
 		e.ShufB(e.c.bswap, lo(acc), lo(acc))
 		e.XorU(st.Offset(stMask), lo(acc), lo(acc))
 		e.tagCheck()(lo(acc))
 		e.fn.Ret()
 	} else {
-		e.remainder(k, ctr, acc, in, out, n, true, st, nil)
+		e.remainder(k, ctr, acc, in, out, n, true, st, nil, rest)
 	}
 	e.Label(fin)
 	e.Mov(lo(acc), st.Offset(stY))
@@ -313,10 +316,8 @@ func (e *gcm) streamEncryptFunc(name string) {
 	if e.ctrScratch() > 0 {
 		cb = e.fn.Scratch()
 	}
-	e.bySmall("n", func() {
-		e.pieceMin = e.minLen
-		e.encPiece(k, st, cb, e.gp("out"), e.gp("in"), e.gp("n"), e.gp("nopen"), false)
-		e.pieceMin = 0
+	e.bySmall("n", func(e *gcm, s span) {
+		e.encPiece(piece{k: k, st: st, cb: cb, out: e.gp("out"), in: e.gp("in"), n: e.gp("n"), nopen: e.gp("nopen"), len: s})
 		e.fn.Ret()
 	})
 }
@@ -331,40 +332,45 @@ func (e *gcm) streamFinishFunc(name string) {
 	e.fn.Ret()
 }
 
-// shortThenStart emits the short path of a one-shot seal or open (text
-// from src, its length in the parameter textLen) ending in a return, then
-// the start of the general path for the messages it does not take.
-func (e *gcm) shortThenStart(k keyRegs, st operand.Mem, src shortSource, textLen string, tagOut func(reg.VecVirtual), dec bool) {
-	if e.skipShort || e.minLen >= e.shortMax() {
-		// No message of this code takes the short path.
-		e.start(k, st, e.gp("aad"), e.gp("aadLen"), e.gp("j0"))
-		return
-	}
-	e.shortOrOn(k, src, textLen, tagOut, dec)
-	e.start(k, st, e.gp("aad"), e.gp("aadLen"), e.gp("j0"))
+// oneShot is a one-shot seal or open as its short path takes it: the key,
+// where the text is read, the parameter holding the text's length, where
+// the tag goes (tagStore or tagCheck) and the direction (dec: open).
+type oneShot struct {
+	k       keyRegs
+	src     shortSource
+	textLen string
+	tagOut  func(reg.VecVirtual)
+	dec     bool
 }
 
-// oneShotRestMin is restMin for a one-shot seal or open: without batches
-// the remainder has the whole text, which the short path left at least
-// shortMax long.
-func (e *gcm) oneShotRestMin() int {
-	if e.batches() || e.skipShort || !e.shortAnyAAD() {
-		return 0
+// shortThenStart emits the short path of the one-shot m for its text
+// lengths s, ending in a return, then the start of the general path for
+// the messages it does not take, and returns the span of the text lengths
+// that go on. The short path is left out when every length of s is longer
+// than it takes; one that takes any AAD leaves the general path only the
+// texts longer than shortMax (without batches, the remainder has the whole
+// text).
+func (e *gcm) shortThenStart(m oneShot, st operand.Mem, s span) span {
+	if s.min < e.shortMax() {
+		e.shortOrOn(m)
+		if e.shortAnyAAD() {
+			s = s.from(e.shortMax())
+		}
 	}
-	return e.shortMax()
+	e.start(m.k, st, e.gp("aad"), e.gp("aadLen"), e.gp("j0"))
+	return s
 }
 
-// shortOrOn emits the short path (text from src, its length in the
-// parameter textLen) ending in a return, for the messages it takes; the
-// others go on after it.
-func (e *gcm) shortOrOn(k keyRegs, src shortSource, textLen string, tagOut func(reg.VecVirtual), dec bool) {
+// shortOrOn emits the short path of the one-shot m ending in a return, for
+// the messages it takes; the others go on after it.
+func (e *gcm) shortOrOn(m oneShot) {
 	if e.shortAt != nil {
-		e.narrow(*e.shortAt, e.shortMax(), func() { e.shortOrOn(k, src, textLen, tagOut, dec) })
+		e.at(*e.shortAt).shortOrOn(m)
 		return
 	}
 	long := e.label("long")
-	e.shortFits(e.gp(textLen), e.gp("aadLen"), long)
-	e.short(k, e.gp("out"), src, e.gp(textLen), e.gp("aad"), e.gp("aadLen"), e.gp("j0"), tagOut, dec)
+	e.shortFits(e.gp(m.textLen), e.gp("aadLen"), long)
+	e.short(m.k, e.gp("out"), m.src, e.gp(m.textLen), e.gp("aad"), e.gp("aadLen"), e.gp("j0"), m.tagOut, m.dec)
 	e.fn.Ret()
 	e.Label(long)
 }

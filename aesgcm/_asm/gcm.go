@@ -1,6 +1,8 @@
 package main
 
 import (
+	"math"
+
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 	"github.com/vgcrypto/vg/asmgen"
@@ -28,20 +30,23 @@ type gcm struct {
 	fn *asmgen.Func
 	width
 	c consts
-	// minLen and maxLen bound the text length of the code being emitted
-	// (public; 0: no bound), so that paths no such length takes are not
-	// emitted: the short path under minLen, the bulk loop when no batch
-	// fits under maxLen.
-	minLen, maxLen int
-	// restMin is the least length the remainder is given (0: any): the
-	// text length itself when no batch and no short path come before it.
-	restMin int
-	// pieceMin is the least length of a stream piece (0: any).
-	pieceMin int
-	// skipShort leaves the short path out: an earlier one took its
-	// messages.
-	skipShort bool
 }
+
+// span is a range of public lengths, min to max inclusive, known when
+// generating: the text lengths a piece of code is emitted for (see
+// bySmall), or a stream piece's, or a remainder's, so that paths no such
+// length takes are not emitted: the short path under min, the bulk loop
+// when no batch fits under max, a remainder's size classes outside it.
+type span struct{ min, max int }
+
+// anyLen is the span of every length.
+var anyLen = span{0, math.MaxInt}
+
+// below is s cut to the lengths under n.
+func (s span) below(n int) span { return span{s.min, min(s.max, n-1)} }
+
+// from is s cut to the lengths of at least n.
+func (s span) from(n int) span { return span{max(s.min, n), s.max} }
 
 // width is the shape of one backend's registers and the choices that go
 // with it.
@@ -92,48 +97,48 @@ var (
 	zmmTiny = width{lanes: 1, blocks: 8, npow: 16, shortUpTo: []int{16}, shortRegs: []int{1, 2}}
 )
 
-// small returns the width of the messages under a batch (nil: the same).
-func (w width) small() *width {
+// small returns the width of the messages under a batch, and whether w has
+// one (zmm; the other widths run every length at their own).
+func (w width) small() (width, bool) {
 	if w.lanes == 4 {
-		return &zmmSmall
+		return zmmSmall, true
 	}
-	return nil
+	return width{}, false
 }
 
-// bySmall emits body for the text length in the parameter n at the
-// backend's width, or, on a width with a small one, body at the small width
-// for lengths under a batch (maxLen) and body at the full width for the
-// rest (minLen).
-func (e *gcm) bySmall(n string, body func()) {
-	small := e.width.small()
-	if small == nil {
-		body()
+// bySmall emits body for the text length in the parameter n, given the
+// emitter and the span of lengths it is emitted for: once at the backend's
+// width for every length, or, on a width with a small one, once at the
+// small width for the lengths under a batch and once at the full width for
+// the rest.
+func (e *gcm) bySmall(n string, body func(e *gcm, s span)) {
+	small, ok := e.small()
+	if !ok {
+		body(e, anyLen)
 		return
 	}
 	wide := e.label("wide")
 	e.CMPQ(e.gp(n), imm(e.bb()))
 	e.JAE(ref(wide))
-	e.narrow(*small, e.bb(), body)
+	body(e.at(small), anyLen.below(e.bb()))
 	e.Label(wide)
-	e.minLen = e.bb()
-	body()
-	e.minLen = 0
+	body(e, anyLen.from(e.bb()))
 }
 
-// batches reports whether a bulk batch fits under maxLen.
-func (e *gcm) batches() bool { return e.maxLen == 0 || e.maxLen > e.bb() }
+// batches reports whether a bulk batch fits in the lengths of s.
+func (e *gcm) batches(s span) bool { return s.max >= e.bb() }
 
-// narrow emits body at width w (the table layout kept) for lengths under
-// maxLen.
-func (e *gcm) narrow(w width, maxLen int, body func()) {
-	saved, incs, savedMax := e.width, e.c.incs, e.maxLen
-	e.width, e.maxLen = w, maxLen
-	e.c.incs = e.c.smallIncs
+// at returns the emitter at width w, zmm's small width or its short path's:
+// the same function, table layout and constants, with w's counter steps.
+// e is not changed.
+func (e *gcm) at(w width) *gcm {
+	n := *e
+	n.width = w
+	n.c.incs = e.c.smallIncs
 	if w.lanes == 1 {
-		e.c.incs = e.c.tinyIncs
+		n.c.incs = e.c.tinyIncs
 	}
-	body()
-	e.width, e.c.incs, e.maxLen = saved, incs, savedMax
+	return &n
 }
 
 // bb is the size of a bulk batch in bytes.
@@ -248,7 +253,7 @@ func (e *gcm) declareConsts() {
 			}
 		}
 		e.c.laneSel = e.Table("laneSel", sel)
-		s := e.small()
+		s, _ := e.small()
 		e.c.smallIncs = e.Table("smallCtrIncs", counterSteps(s.lanes, s.blocks))
 		e.c.tinyIncs = e.Table("tinyCtrIncs", counterSteps(s.shortAt.lanes, s.shortAt.blocks))
 	}

@@ -22,7 +22,7 @@ import (
 //     its TLS 1.3 content-type byte), one register per block;
 //   - ymm (shortYMM): n < 32 and any AAD, two registers [J0, J0+1],
 //     [J0+2, J0+3]; zmm runs messages under 256 bytes at ymm width (see
-//     gcm.narrow), this path included.
+//     gcm.bySmall), this path included.
 
 // shortMaxText and shortMaxAAD bound the xmm short path.
 const (
@@ -30,12 +30,13 @@ const (
 	shortMaxAAD  = 16
 )
 
-// shortSource is where the short path reads the text: given the size
-// class's largest n, the text's pointer in and, when not nil, end: the
-// block at offset o is read from in+o while in+o < end and from out+o
-// after (see shortGather). It is emitted where the text is first needed,
-// after the keystream's AES rounds: a gathered text's join overlaps them.
-type shortSource func(max int) (in, end reg.GPVirtual)
+// shortSource is where the short path reads the text: given the emitter at
+// the short path's width and the size class's largest n, the text's
+// pointer in and, when not nil, end: the block at offset o is read from
+// in+o while in+o < end and from out+o after (see shortGather). It is
+// emitted where the text is first needed, after the keystream's AES
+// rounds: a gathered text's join overlaps them.
+type shortSource func(e *gcm, max int) (in, end reg.GPVirtual)
 
 // shortMax is the longest text of the short path, plus one.
 func (e *gcm) shortMax() int {
@@ -150,7 +151,7 @@ func (e *gcm) shortXMM(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aa
 	e.ShufB(e.c.bswap, x, x)
 	e.mulAcc(s, false, x, mem(hp, e.pow(2)), mem(hp, e.kar(2)))
 	e.Label(noAAD)
-	in, end := src(16 * nks)
+	in, end := src(e, 16*nks)
 	// From end on (when not nil) the text is read from out, at the same
 	// offset.
 	switchIn := func() {
@@ -255,7 +256,7 @@ func (e *gcm) shortYMM(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aa
 		e.mulAcc1(s, false, h, mem(hp, e.pow(0)), mem(hp, e.kar(0)))
 		e.ADDQ(operand.U8(16), hp)
 	}
-	in, _ := src(31)
+	in, _ := src(e, 31)
 	e.CMPQ(nr, operand.U8(16))
 	e.JB(ref(lt16))
 	{
@@ -330,8 +331,8 @@ func (e *gcm) aadHash(k keyRegs, aad, aadLen reg.GPVirtual) reg.VecVirtual {
 // by asmgen's JoinSlicesMax (one piece: read where it is) and end is past
 // any block. SealGather admits only pieces that are exactly their own part
 // of out or disjoint from it, so the text can be sealed in place there.
-func (e *gcm) shortGather(count reg.GPVirtual) shortSource {
-	return func(max int) (reg.GPVirtual, reg.GPVirtual) {
+func shortGather(count reg.GPVirtual) shortSource {
+	return func(e *gcm, max int) (reg.GPVirtual, reg.GPVirtual) {
 		in, end := e.GP64(), e.GP64()
 		two, done := e.label("sgtwo"), e.label("sgdone")
 		e.CMPQ(count, operand.U8(2))
@@ -361,16 +362,14 @@ func (e *gcm) shortGather(count reg.GPVirtual) shortSource {
 	}
 }
 
-// inPlace returns the short path's text source of a contiguous text: the
+// inPlace is the short path's text source of a contiguous text: the
 // parameter "in".
-func (e *gcm) inPlace() shortSource {
-	return func(int) (reg.GPVirtual, reg.GPVirtual) { return e.gp("in"), nil }
-}
+func inPlace(e *gcm, _ int) (in, end reg.GPVirtual) { return e.gp("in"), nil }
 
 // joinGather returns the ymm short path's text source for count pieces:
 // joined into out by asmgen's JoinSlicesMax (one piece: read where it is).
-func (e *gcm) joinGather(count reg.GPVirtual) shortSource {
-	return func(max int) (reg.GPVirtual, reg.GPVirtual) {
+func joinGather(count reg.GPVirtual) shortSource {
+	return func(e *gcm, max int) (reg.GPVirtual, reg.GPVirtual) {
 		return e.fn.JoinSlicesMax(e.gp("pieces"), count, e.gp("out"), max), nil
 	}
 }

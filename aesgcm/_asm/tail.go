@@ -14,9 +14,9 @@ import (
 // block is left open in st (its keystream and its zero-padded ciphertext)
 // for a later piece or the finish. ctr's low lane is advanced past the
 // blocks used; in and out are advanced past the whole blocks and n is left
-// at the partial length.
-func (e *gcm) remainder(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual, dec bool, st operand.Mem, lens reg.VecVirtual) {
-	e.bySize(n, e.restMin, e.remUpTo, e.remRegs, e.bb()-1, func(nk, least, most int) {
+// at the partial length. rest is the span of n (see gcm.rest).
+func (e *gcm) remainder(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVirtual, dec bool, st operand.Mem, lens reg.VecVirtual, rest span) {
+	e.bySize(n, rest.min, e.remUpTo, e.remRegs, rest.max, func(nk, least, most int) {
 		e.remainderN(k, ctr, acc, in, out, n, dec, st, lens, nk, least, most)
 	})
 }
@@ -176,29 +176,53 @@ func (e *gcm) remainderN(k keyRegs, ctr, acc reg.VecVirtual, in, out, n reg.GPVi
 	e.addFold(s, acc)
 }
 
-// encPiece encrypts the n bytes at in to out, continuing the stream at st
-// whose open block has nopen bytes (updated); cb is ctrScratch bytes of
-// stack scratch for the bulk loop's counters. Without first, nopen is 0 (a
-// message's first piece): the open-block code is not emitted. in, out and
-// n are consumed.
-func (e *gcm) encPiece(k keyRegs, st, cb operand.Mem, out, in, n, nopen reg.GPVirtual, first bool) {
+// rest is the span of a remainder's n (1 <= n < a batch) in code whose
+// text, or piece, has the lengths s: with batches before it, any n under
+// a batch; without, the text itself.
+func (e *gcm) rest(s span) span {
+	if e.batches(s) {
+		return anyLen.below(e.bb())
+	}
+	return s.below(e.bb())
+}
+
+// piece is a piece of text encrypted into a stream (a one-shot seal's text
+// is a stream's first and only piece): the key, the stream state st, cb
+// (ctrScratch bytes of stack scratch for the bulk loop's counters), the n
+// bytes at in to encrypt to out, nopen (the bytes of the stream's open
+// block) and len, the span of n. A first piece starts the stream: nopen is
+// 0 and the open-block code is not emitted.
+type piece struct {
+	k                 keyRegs
+	st, cb            operand.Mem
+	out, in, n, nopen reg.GPVirtual
+	len               span
+	first             bool
+}
+
+// encPiece encrypts the piece p, continuing its stream; nopen is updated.
+// in, out and n are consumed.
+func (e *gcm) encPiece(p piece) {
 	done := e.label("pdone")
-	if !first {
+	if !p.first {
 		bulk := e.label("pbulk")
-		e.TESTQ(n, n)
+		e.TESTQ(p.n, p.n)
 		e.JZ(ref(done))
-		e.TESTQ(nopen, nopen)
+		e.TESTQ(p.nopen, p.nopen)
 		e.JZ(ref(bulk))
 		e.phase("open block")
-		e.finishOpen(k, st, out, in, n, nopen, done)
+		e.finishOpen(p, done)
 		e.Label(bulk)
+		// The open block took up to 15 bytes.
+		p.len = span{max(p.len.min-15, 0), p.len.max}
 	}
-	e.encBulk(k, st, cb, out, in, n, nopen, done)
+	e.encBulk(p, done)
 }
 
 // finishOpen finishes the open block of encPiece with m = min(16-nopen, n)
 // bytes, in registers, jumping to done when the piece ends inside it.
-func (e *gcm) finishOpen(k keyRegs, st operand.Mem, out, in, n, nopen reg.GPVirtual, done string) {
+func (e *gcm) finishOpen(p piece, done string) {
+	k, st, out, in, n, nopen := p.k, p.st, p.out, p.in, p.n, p.nopen
 	m := e.GP64()
 	e.MOVQ(operand.U32(16), m)
 	e.SUBQ(nopen, m)
@@ -221,7 +245,7 @@ func (e *gcm) finishOpen(k keyRegs, st operand.Mem, out, in, n, nopen reg.GPVirt
 	e.ADDQ(m, in)
 	e.ADDQ(m, out)
 	e.SUBQ(m, n)
-	if e.pieceMin < 16 {
+	if p.len.min < 16 {
 		// A piece under 16 bytes may end inside the block.
 		full := e.label("openfull")
 		e.CMPQ(nopen, operand.U8(16))
@@ -242,15 +266,16 @@ func (e *gcm) finishOpen(k keyRegs, st operand.Mem, out, in, n, nopen reg.GPVirt
 
 // encBulk is encPiece after the open block: whole batches, then the
 // remainder, which leaves a partial block open; it ends at done.
-func (e *gcm) encBulk(k keyRegs, st, cb operand.Mem, out, in, n, nopen reg.GPVirtual, done string) {
+func (e *gcm) encBulk(p piece, done string) {
+	k, st, out, in, n := p.k, p.st, p.out, p.in, p.n
 	e.TESTQ(n, n)
 	e.JZ(ref(done))
 	acc := e.zvreg()
 	e.Mov(st.Offset(stY), lo(acc))
 	ctr := e.loadCtr(st)
 	rem := e.label("prem")
-	if !e.batches() {
-		e.encRest(k, st, ctr, acc, out, in, n, nopen, rem, done)
+	if !e.batches(p.len) {
+		e.encRest(p, ctr, acc, rem, done)
 		return
 	}
 	e.CMPQ(n, imm(e.bb()))
@@ -259,7 +284,7 @@ func (e *gcm) encBulk(k keyRegs, st, cb operand.Mem, out, in, n, nopen reg.GPVir
 	// The first batch is only encrypted; each later one encrypts its
 	// blocks and hashes the batch before; the last is hashed after the
 	// loop.
-	c := e.startCounters(k, ctr, cb)
+	c := e.startCounters(k, ctr, p.cb)
 	e.batch(k, c, in, out, nil)
 	e.ADDQ(imm(e.bb()), in)
 	e.ADDQ(imm(e.bb()), out)
@@ -267,18 +292,19 @@ func (e *gcm) encBulk(k keyRegs, st, cb operand.Mem, out, in, n, nopen reg.GPVir
 	e.bulk(k, c, in, out, n, acc, out, -e.bb())
 	e.syncCounters(c, st.Offset(stCtr))
 	e.ghashBatch(k.t, acc, out, -e.bb())
-	e.encRest(k, st, ctr, acc, out, in, n, nopen, rem, done)
+	e.encRest(p, ctr, acc, rem, done)
 }
 
 // encRest is encBulk from its label rem on: the remainder, the state saved,
 // the label done.
-func (e *gcm) encRest(k keyRegs, st operand.Mem, ctr, acc reg.VecVirtual, out, in, n, nopen reg.GPVirtual, rem, done string) {
+func (e *gcm) encRest(p piece, ctr, acc reg.VecVirtual, rem, done string) {
+	st, out, in, n, nopen := p.st, p.out, p.in, p.n, p.nopen
 	e.Label(rem)
 	save := e.label("psave")
 	e.TESTQ(n, n)
 	e.JZ(ref(save))
 	e.phase("remainder")
-	e.remainder(k, ctr, acc, in, out, n, false, st, nil)
+	e.remainder(p.k, ctr, acc, in, out, n, false, st, nil, e.rest(p.len))
 	// remainder left the partial block open: nopen = n mod 16
 	e.MOVQ(n, nopen)
 	e.ADDQ(n, in)
