@@ -66,7 +66,7 @@ func (e *gcm) sealGatherFunc(name string) {
 	// general registers.
 	message := func(count reg.GPVirtual) oneShot {
 		src := func(e *gcm, max int) (reg.GPVirtual, reg.GPVirtual) {
-			if e.lanes == 1 {
+			if e.short.layout == shortBlocks {
 				return shortGather(count)(e, max)
 			}
 			return joinGather(count)(e, max)
@@ -351,10 +351,10 @@ type oneShot struct {
 // texts longer than shortMax (without batches, the remainder has the whole
 // text).
 func (e *gcm) shortThenStart(m oneShot, st operand.Mem, s span) span {
-	if s.min < e.shortMax() {
+	if s.min <= e.shortMax() {
 		e.shortOrOn(m)
 		if e.shortAnyAAD() {
-			s = s.from(e.shortMax())
+			s = s.from(e.shortMax() + 1)
 		}
 	}
 	e.start(m.k, st, e.gp("aad"), e.gp("aadLen"), e.gp("j0"))
@@ -364,13 +364,13 @@ func (e *gcm) shortThenStart(m oneShot, st operand.Mem, s span) span {
 // shortOrOn emits the short path of the one-shot m ending in a return, for
 // the messages it takes; the others go on after it.
 func (e *gcm) shortOrOn(m oneShot) {
-	if e.shortAt != nil {
-		e.at(*e.shortAt).shortOrOn(m)
+	if e.short.layout == shortNarrower {
+		e.at(*e.short.at).shortOrOn(m)
 		return
 	}
 	long := e.label("long")
 	e.shortFits(e.gp(m.textLen), e.gp("aadLen"), long)
-	e.short(m.k, e.gp("out"), m.src, e.gp(m.textLen), e.gp("aad"), e.gp("aadLen"), e.gp("j0"), m.tagOut, m.dec)
+	e.shortMessage(m.k, e.gp("out"), m.src, e.gp(m.textLen), e.gp("aad"), e.gp("aadLen"), e.gp("j0"), m.tagOut, m.dec)
 	e.fn.Ret()
 	e.Label(long)
 }

@@ -64,11 +64,8 @@ type width struct {
 	// remRegs[i] registers of keystream for n <= remUpTo[i], the last for
 	// the rest.
 	remUpTo, remRegs []int
-	// shortAt is the width of the short path when it is not this one.
-	shortAt *width
-	// shortUpTo and shortRegs are the size classes of an xmm short path
-	// other than the 80-byte one (see short).
-	shortUpTo, shortRegs []int
+	// short is the width's short path (short.go).
+	short shortPath
 	// gatherMax is the longest gathered text the general path joins into
 	// the output first (asmgen.Func.ForEachSliceGathered); 0: every piece is
 	// read where it is.
@@ -78,23 +75,34 @@ type width struct {
 var (
 	// xmmWidth: batches of 8 blocks, two per reduction. gatherMax: joining
 	// a short gathered text first is faster here than sealing its pieces
-	// (the module README has the figures).
-	xmmWidth = width{lanes: 1, blocks: 8, npow: 16, remUpTo: []int{63}, remRegs: []int{4, 8}, gatherMax: 128}
+	// (the module README has the figures). The short path: one keystream
+	// batch of 2, 5 or 6 blocks for up to 16, 64 or 80 bytes.
+	xmmWidth = width{lanes: 1, blocks: 8, npow: 16, remUpTo: []int{63}, remRegs: []int{4, 8},
+		short:     shortPath{layout: shortBlocks, maxText: 80, upTo: []int{16, 64}, regs: []int{1, 4, 5}},
+		gatherMax: 128}
 	// ymmWidth: two blocks per register, one reduction per 8-block batch.
-	ymmWidth = width{lanes: 2, blocks: 8, npow: 8, remUpTo: []int{32, 64}, remRegs: []int{1, 2, 4}}
+	ymmWidth = width{lanes: 2, blocks: 8, npow: 8, remUpTo: []int{32, 64}, remRegs: []int{1, 2, 4},
+		short: shortPath{layout: shortPairs, maxText: 31}}
 	// zmmWidth: four blocks per register, 16 blocks per batch
-	// and reduction; the last register of a remainder under opmasks.
-	zmmWidth = width{lanes: 4, blocks: 16, npow: 16, remUpTo: []int{64, 128, 192}, remRegs: []int{1, 2, 3, 4}}
+	// and reduction; the last register of a remainder under opmasks. Its
+	// messages under a batch, the short ones included, run at zmmSmall.
+	zmmWidth = width{lanes: 4, blocks: 16, npow: 16, remUpTo: []int{64, 128, 192}, remRegs: []int{1, 2, 3, 4},
+		short: shortPath{layout: shortNarrower, at: &zmmSmall}}
 	// zmmSmall is the width of zmmWidth's messages under a batch: ymm
 	// registers over the zmm table (16 powers, 256-byte remainders). On
 	// Zen 4, whose vector units are 256 bits wide, a 512-bit instruction
 	// costs two and short messages are a chain of dependent steps: at 64
 	// bytes the zmm path measured 0.81-0.86x of vaes-avx2.
-	zmmSmall = width{lanes: 2, blocks: 16, npow: 16, remUpTo: []int{32, 64, 128}, remRegs: []int{1, 2, 4, 8}, shortAt: &zmmTiny}
+	zmmSmall = width{lanes: 2, blocks: 16, npow: 16, remUpTo: []int{32, 64, 128}, remRegs: []int{1, 2, 4, 8},
+		short: shortPath{layout: shortNarrower, at: &zmmTiny}}
 	// zmmTiny is the width of zmmSmall's short path: xmm, which has the
 	// shortest chain for a block or two (VEX.128 AESENC needs AES, which
-	// vaes-avx512 requires for it).
-	zmmTiny = width{lanes: 1, blocks: 8, npow: 16, shortUpTo: []int{16}, shortRegs: []int{1, 2}}
+	// vaes-avx512 requires for it). Its short path takes texts up to 32
+	// bytes, not 80: zmm's ymm code is faster from there on the Zen 4 this
+	// was measured on; one keystream batch of 2 or 3 blocks for up to 16
+	// or 32 bytes.
+	zmmTiny = width{lanes: 1, blocks: 8, npow: 16,
+		short: shortPath{layout: shortBlocks, maxText: 32, upTo: []int{16}, regs: []int{1, 2}}}
 )
 
 // small returns the width of the messages under a batch, and whether w has
@@ -255,7 +263,8 @@ func (e *gcm) declareConsts() {
 		e.c.laneSel = e.Table("laneSel", sel)
 		s, _ := e.small()
 		e.c.smallIncs = e.Table("smallCtrIncs", counterSteps(s.lanes, s.blocks))
-		e.c.tinyIncs = e.Table("tinyCtrIncs", counterSteps(s.shortAt.lanes, s.shortAt.blocks))
+		t := s.shortRunner()
+		e.c.tinyIncs = e.Table("tinyCtrIncs", counterSteps(t.lanes, t.blocks))
 	}
 }
 

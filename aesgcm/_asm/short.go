@@ -24,11 +24,37 @@ import (
 //     [J0+2, J0+3]; zmm runs messages under 256 bytes at ymm width (see
 //     gcm.bySmall), this path included.
 
-// shortMaxText and shortMaxAAD bound the xmm short path.
+// shortMaxAAD bounds the AAD of the xmm short path.
+const shortMaxAAD = 16
+
+// shortLayout is the keystream layout of a width's short path, which sets
+// the messages it takes.
+type shortLayout int
+
 const (
-	shortMaxText = 80
-	shortMaxAAD  = 16
+	// shortBlocks (xmm, shortXMM): one register per block; up to maxText
+	// bytes of text and at most a block of AAD.
+	shortBlocks shortLayout = iota
+	// shortPairs (ymm, shortYMM): two registers of two blocks; under 32
+	// bytes of text and any AAD.
+	shortPairs
+	// shortNarrower: the short path of a narrower width (at), whose code
+	// runs it.
+	shortNarrower
 )
+
+// shortPath is a width's short path.
+type shortPath struct {
+	layout shortLayout
+	// maxText is the longest text it takes.
+	maxText int
+	// upTo and regs are the size classes of shortBlocks: regs[i] text
+	// blocks of keystream (after E(J0)'s) for n <= upTo[i], the last for
+	// the rest.
+	upTo, regs []int
+	// at is the width that runs a shortNarrower path.
+	at *width
+}
 
 // shortSource is where the short path reads the text: given the emitter at
 // the short path's width and the size class's largest n, the text's
@@ -38,76 +64,52 @@ const (
 // rounds: a gathered text's join overlaps them.
 type shortSource func(e *gcm, max int) (in, end reg.GPVirtual)
 
-// shortMax is the longest text of the short path, plus one.
-func (e *gcm) shortMax() int {
-	if e.shortAt != nil {
-		return e.shortAt.shortMaxAt()
+// shortRunner is the width whose code is w's short path: w itself, or the
+// one a shortNarrower path is at.
+func (w width) shortRunner() width {
+	if w.short.layout == shortNarrower {
+		return w.short.at.shortRunner()
 	}
-	return e.width.shortMaxAt()
+	return w
 }
 
-// shortAnyAAD reports whether the short path takes any AAD length (ymm's)
-// rather than at most a block (xmm's).
-func (e *gcm) shortAnyAAD() bool {
-	w := e.width
-	if w.shortAt != nil {
-		w = *w.shortAt
-	}
-	return w.lanes > 1
-}
+// shortMax is the longest text the short path takes.
+func (e *gcm) shortMax() int { return e.shortRunner().short.maxText }
 
-func (w width) shortMaxAt() int {
-	if w.lanes > 1 {
-		return 32
-	}
-	return w.shortText() + 1
-}
-
-// shortText is the longest text of the xmm short path at width w: 80
-// bytes, or 32 for zmm's (shortUpTo set), whose ymm code is faster from
-// there on the Zen 4 this was measured on.
-func (w width) shortText() int {
-	if w.shortUpTo != nil {
-		return 32
-	}
-	return shortMaxText
-}
+// shortAnyAAD reports whether the short path takes any AAD length
+// (shortPairs) rather than at most a block (shortBlocks).
+func (e *gcm) shortAnyAAD() bool { return e.shortRunner().short.layout == shortPairs }
 
 // shortFits branches to long unless the message of n bytes of text and
-// aadLen of AAD takes the short path.
+// aadLen of AAD takes the short path (the emitter's own).
 func (e *gcm) shortFits(n, aadLen reg.GPVirtual, long string) {
-	if e.lanes > 1 {
-		e.CMPQ(n, operand.U8(32))
+	if e.short.layout == shortPairs {
+		e.CMPQ(n, operand.U8(e.shortMax()+1))
 		e.JAE(ref(long))
 		return
 	}
-	e.CMPQ(n, operand.U8(e.shortText()))
+	e.CMPQ(n, operand.U8(e.shortMax()))
 	e.JA(ref(long))
 	e.CMPQ(aadLen, operand.U8(shortMaxAAD))
 	e.JA(ref(long))
 }
 
-// short seals (dec false: out gets the text's ciphertext, the tag is over
+// shortMessage seals (dec false: out gets the text's ciphertext, the tag is over
 // out) or opens (dec true: the tag is over the text) a short message and
 // hands the full tag to tagOut (tagStore or tagCheck).
-func (e *gcm) short(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool) {
+func (e *gcm) shortMessage(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool) {
 	e.phase("short message")
-	if e.lanes > 1 {
+	if e.short.layout == shortPairs {
 		e.shortYMM(k, out, src, n, aad, aadLen, j0, tagOut, dec)
 		return
 	}
-	// One keystream batch of 2, 5 or 6 blocks for up to 16, 64 or 80
-	// bytes (2 or 3 for up to 16 or 32 at zmm's xmm width).
-	upTo, regs := []int{16, 64}, []int{1, 4, 5}
-	if e.shortUpTo != nil {
-		upTo, regs = e.shortUpTo, e.shortRegs
-	}
-	e.bySize(n, 0, upTo, regs, e.shortText(), func(nks, least, _ int) {
+	// One keystream batch of E(J0) and the size class's text blocks.
+	e.bySize(n, 0, e.short.upTo, e.short.regs, e.shortMax(), func(nks, least, _ int) {
 		e.shortXMM(k, out, src, n, aad, aadLen, j0, tagOut, dec, nks, least)
 	})
 }
 
-// shortXMM is short on xmm for least <= n <= 16*nks: the first least/16
+// shortXMM is shortMessage on xmm for least <= n <= 16*nks: the first least/16
 // blocks are whole for every such n, and are not tested.
 func (e *gcm) shortXMM(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool, nks, least int) {
 	// ks[0] = J0, ks[i] = J0 + i: all encrypted in one batch.
@@ -216,7 +218,7 @@ func (e *gcm) shortXMM(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aa
 	tagOut(s.hi)
 }
 
-// shortYMM is short on ymm for n < 32: E(J0) and the keystream of both
+// shortYMM is shortMessage on ymm for n < 32: E(J0) and the keystream of both
 // text blocks in one AES pass of two registers ([J0, J0+1], [J0+2, J0+3]),
 // the AAD hashed meanwhile, then the text blocks and the lengths block each
 // times its own power (H^m..H^1) and one reduction.
@@ -338,7 +340,7 @@ func shortGather(count reg.GPVirtual) shortSource {
 		e.CMPQ(count, operand.U8(2))
 		e.JE(ref(two))
 		e.MOVQ(e.fn.JoinSlicesMax(e.gp("pieces"), count, e.gp("out"), max), in)
-		e.LEAQ(mem(in, e.shortText()), end)
+		e.LEAQ(mem(in, e.shortMax()), end)
 		e.JMP(ref(done))
 		e.Label(two)
 		descs := e.gp("pieces")
