@@ -133,19 +133,19 @@ func (e *gcm) openBody(k keyRegs, st operand.Mem, s span) {
 	e.TESTQ(n, n)
 	e.JZ(ref(fin))
 	e.phase("remainder")
-	rest := e.rest(s)
+	r := run{k: k, ctr: ctr, acc: acc, in: in, out: out, n: n, dec: true, st: st}
 	if e.npow > e.blocks {
 		// The remainder hashes the lengths block too, in its one
 		// reduction: it needs a power more than a batch's blocks.
-		l := e.lengthsBlock(e.gp("aadLen"), e.gp("n"))
-		e.remainder(k, ctr, acc, in, out, n, true, st, l, rest)
+		r.lens = e.lengthsBlock(e.gp("aadLen"), e.gp("n"))
+		e.remainder(r, e.rest(s))
 		e.phase("tag")
 		e.ShufB(e.c.bswap, lo(acc), lo(acc))
 		e.XorU(st.Offset(stMask), lo(acc), lo(acc))
 		e.tagCheck()(lo(acc))
 		e.fn.Ret()
 	} else {
-		e.remainder(k, ctr, acc, in, out, n, true, st, nil, rest)
+		e.remainder(r, e.rest(s))
 	}
 	e.Label(fin)
 	e.Mov(lo(acc), st.Offset(stY))

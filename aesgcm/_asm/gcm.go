@@ -315,13 +315,14 @@ func (e *gcm) gp(name string) reg.GPVirtual {
 // phase marks the start of a phase of the function in the assembly.
 func (e *gcm) phase(name string) { e.fn.Phase("%s", name) }
 
-// bySize emits body once per size class of the public length n, at least
-// least: with regs[i] for n <= upTo[i] (upTo ascending), the last regs for
-// the rest, up to max. least and most bound the class's n, so that body
-// can leave out the tests no n of the class fails; a class under least is
-// not emitted.
-func (e *gcm) bySize(n reg.Register, least int, upTo, regs []int, max int, body func(regs, least, most int)) {
+// bySize emits body once per size class of the public length n, whose
+// lengths are s: with regs[i] for n <= upTo[i] (upTo ascending), the last
+// regs for the rest. The class's span c bounds its n, so that body can
+// leave out the tests no n of the class fails; a class under s.min is not
+// emitted.
+func (e *gcm) bySize(n reg.Register, s span, upTo, regs []int, body func(regs int, c span)) {
 	done := e.label("sizedone")
+	least := s.min
 	for i, limit := range upTo {
 		if limit < least {
 			continue
@@ -329,12 +330,12 @@ func (e *gcm) bySize(n reg.Register, least int, upTo, regs []int, max int, body 
 		next := e.label("sizenext")
 		e.CMPQ(n, operand.U8(limit))
 		e.JA(ref(next))
-		body(regs[i], least, limit)
+		body(regs[i], span{least, limit})
 		e.JMP(ref(done))
 		e.Label(next)
 		least = limit + 1
 	}
-	body(regs[len(regs)-1], least, max)
+	body(regs[len(regs)-1], span{least, s.max})
 	e.Label(done)
 }
 

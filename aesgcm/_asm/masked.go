@@ -62,11 +62,12 @@ func (e *gcm) maskedMulAcc(s sum, x reg.VecVirtual, base reg.Register, kp reg.Op
 
 // maskedTail is the end of remainderN on zmm: the last n bytes (0 < n <
 // 64) of the run, whose keystream is ks and whose first block's key power
-// is at hp+pow(0). Decrypting, every block is hashed (the partial one zero
-// padded); encrypting, the whole blocks, the partial block being left open
-// in st. in and out are advanced past the whole blocks and n is left at
-// the partial length.
-func (e *gcm) maskedTail(s sum, ks reg.VecVirtual, acc reg.VecVirtual, in, out, n reg.GPVirtual, hp reg.Register, dec bool, st operand.Mem) {
+// is at hp+pow(0), added to rc's sum. Decrypting, every block is hashed
+// (the partial one zero padded); encrypting, the whole blocks, the partial
+// block being left open in st. in and out are advanced past the whole
+// blocks and n is left at the partial length.
+func (e *gcm) maskedTail(rc remClass, ks reg.VecVirtual, hp reg.Register) {
+	s, acc, in, out, n, dec, st := rc.s, rc.acc, rc.in, rc.out, rc.n, rc.dec, rc.st
 	km := e.byteMask(n)
 	x := e.loadZ(mem(in, 0), km)
 	y := e.vreg()

@@ -104,8 +104,8 @@ func (e *gcm) shortMessage(k keyRegs, out reg.GPVirtual, src shortSource, n, aad
 		return
 	}
 	// One keystream batch of E(J0) and the size class's text blocks.
-	e.bySize(n, 0, e.short.upTo, e.short.regs, e.shortMax(), func(nks, least, _ int) {
-		e.shortXMM(k, out, src, n, aad, aadLen, j0, tagOut, dec, nks, least)
+	e.bySize(n, span{0, e.shortMax()}, e.short.upTo, e.short.regs, func(nks int, c span) {
+		e.shortXMM(k, out, src, n, aad, aadLen, j0, tagOut, dec, nks, c.min)
 	})
 }
 
@@ -193,10 +193,10 @@ func (e *gcm) shortXMM(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aa
 	}
 	// 16*nks bytes were whole blocks: nothing is left.
 	e.JMP(ref(red))
-	full := min(least/16, nks-1) // blocks always whole: no partial after fewer
-	ksP, hpP := e.xmm(), e.GP64()
-	e.partialEntries(ksP, hpP, full, nks-1, func(j int) string { return part[j] }, nil,
-		func(j int) reg.VecVirtual { return ks[j+1] }, hp, 16, n, red, e.label("scommon"))
+	sel := partialSel{ks: e.xmm(), hp: e.GP64(), entries: part, keys: ks[1:], base: hp, stride: 16,
+		full: min(least/16, nks-1)} // blocks always whole: no partial after fewer
+	e.partialEntries(sel, n, red, e.label("scommon"))
+	ksP, hpP := sel.ks, sel.hp
 	{
 		x, c := e.xmm(), e.xmm()
 		switchIn()
