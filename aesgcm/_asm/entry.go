@@ -370,7 +370,8 @@ func (e *gcm) shortOrOn(m oneShot) {
 	}
 	long := e.label("long")
 	e.shortFits(e.gp(m.textLen), e.gp("aadLen"), long)
-	e.shortMessage(m.k, e.gp("out"), m.src, e.gp(m.textLen), e.gp("aad"), e.gp("aadLen"), e.gp("j0"), m.tagOut, m.dec)
+	e.shortMessage(shortMsg{k: m.k, out: e.gp("out"), src: m.src, n: e.gp(m.textLen), aad: e.gp("aad"), aadLen: e.gp("aadLen"),
+		j0: e.gp("j0"), tagOut: m.tagOut, dec: m.dec})
 	e.fn.Ret()
 	e.Label(long)
 }

@@ -94,137 +94,192 @@ func (e *gcm) shortFits(n, aadLen reg.GPVirtual, long string) {
 	e.JA(ref(long))
 }
 
-// shortMessage seals (dec false: out gets the text's ciphertext, the tag is over
-// out) or opens (dec true: the tag is over the text) a short message and
-// hands the full tag to tagOut (tagStore or tagCheck).
-func (e *gcm) shortMessage(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool) {
+// shortMsg is a short message to seal or open: the key, out (where its
+// text's en- or decryption goes), src (where the text is read), n (the
+// text's length), the AAD and its length, the pre-counter block at j0,
+// tagOut (tagStore or tagCheck), which takes the full tag, and dec: open,
+// the tag over the text, or seal, the tag over out.
+type shortMsg struct {
+	k                  keyRegs
+	out                reg.GPVirtual
+	src                shortSource
+	n, aad, aadLen, j0 reg.GPVirtual
+	tagOut             func(reg.VecVirtual)
+	dec                bool
+}
+
+// shortMessage seals or opens the short message m at the emitter's short
+// path.
+func (e *gcm) shortMessage(m shortMsg) {
 	e.phase("short message")
 	if e.short.layout == shortPairs {
-		e.shortYMM(k, out, src, n, aad, aadLen, j0, tagOut, dec)
+		e.shortYMM(m)
 		return
 	}
 	// One keystream batch of E(J0) and the size class's text blocks.
-	e.bySize(n, span{0, e.shortMax()}, e.short.upTo, e.short.regs, func(nks int, c span) {
-		e.shortXMM(k, out, src, n, aad, aadLen, j0, tagOut, dec, nks, c.min)
+	e.bySize(m.n, span{0, e.shortMax()}, e.short.upTo, e.short.regs, func(nks int, c span) {
+		e.shortXMM(m, nks, c)
 	})
 }
 
-// shortXMM is shortMessage on xmm for least <= n <= 16*nks: the first least/16
-// blocks are whole for every such n, and are not tested.
-func (e *gcm) shortXMM(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool, nks, least int) {
-	// ks[0] = J0, ks[i] = J0 + i: all encrypted in one batch.
+// shortClass is a size class of the xmm short path being emitted: the
+// message, c (the span of its n), ks (E(J0), then the keystream of the
+// text blocks), s (the sum of the products), hp (text block j is times the
+// power at hp+pow(1)+16*j, H^(b+1-j), the AAD block times the one before),
+// in and end (where the text is read; see shortSource), and its labels:
+// part[j], the entry of a partial block j; red, the reduction.
+type shortClass struct {
+	shortMsg
+	c       span
+	ks      []reg.VecVirtual
+	s       sum
+	hp      reg.GPVirtual
+	in, end reg.GPVirtual
+	part    []string
+	red     string
+}
+
+// shortXMM is shortMessage on xmm for the n of c (c.max <= 16*nks): the
+// first c.min/16 blocks are whole for every such n, and are not tested.
+func (e *gcm) shortXMM(m shortMsg, nks int, c span) {
+	sc := shortClass{shortMsg: m, c: c, ks: e.shortKeystream(m, nks)}
+	sc.s = e.shortLengths(m)
+	sc.hp = e.shortPowerBase(m)
+	e.shortAAD(sc)
+	sc.in, sc.end = m.src(e, 16*nks)
+	sc.part = make([]string, nks)
+	for j := range sc.part {
+		sc.part[j] = e.label("spart")
+	}
+	sc.red = e.label("sred")
+	e.shortWhole(sc)
+	// 16*nks bytes were whole blocks: nothing is left.
+	e.JMP(ref(sc.red))
+	sel := partialSel{ks: e.xmm(), hp: e.GP64(), entries: sc.part, keys: sc.ks[1:], base: sc.hp, stride: 16,
+		full: min(c.min/16, nks-1)} // blocks always whole: no partial after fewer
+	e.partialEntries(sel, m.n, sc.red, e.label("scommon"))
+	e.shortPartial(sc, sel.ks, sel.hp)
+	e.Label(sc.red)
+	e.reduce(sc.s)
+	e.ShufB(e.c.bswap, sc.s.hi, sc.s.hi)
+	e.Xor(sc.ks[0], sc.s.hi, sc.s.hi)
+	m.tagOut(sc.s.hi)
+}
+
+// shortKeystream returns ks, ks[0] = E(J0), ks[i] = E(J0 + i) for i up to
+// nks: all encrypted in one batch.
+func (e *gcm) shortKeystream(m shortMsg, nks int) []reg.VecVirtual {
 	ks := make([]reg.VecVirtual, nks+1)
 	for i := range ks {
 		ks[i] = e.xmm()
 	}
-	e.loadJ0(j0, ks[0])
+	e.loadJ0(m.j0, ks[0])
 	ctr := e.xmm()
 	e.ShufB(e.c.bswap, ks[0], ctr)
 	for i := 1; i <= nks; i++ {
 		e.AddD(e.c.incs.Offset(16*i), ctr, ks[i])
 		e.ShufB(e.c.bswap, ks[i], ks[i])
 	}
-	e.encrypt(k, ks)
+	e.encrypt(m.k, ks)
+	return ks
+}
 
-	// The lengths block, times H.
+// shortLengths returns the sum started with the lengths block times H.
+func (e *gcm) shortLengths(m shortMsg) sum {
 	s := sum{e.xmm(), e.xmm(), e.xmm()}
-	l := e.lengthsBlock(aadLen, n)
-	e.mulAcc(s, true, l, mem(k.t, e.pow(1)), mem(k.t, e.kar(1)))
-	// hp = t - 16*ceil(n/16): text block j is times the power at
-	// hp+pow(1)+16*j (H^(b+1-j)), the AAD block times the one before.
+	l := e.lengthsBlock(m.aadLen, m.n)
+	e.mulAcc(s, true, l, mem(m.k.t, e.pow(1)), mem(m.k.t, e.kar(1)))
+	return s
+}
+
+// shortPowerBase returns hp = t - 16*ceil(n/16) (see shortClass).
+func (e *gcm) shortPowerBase(m shortMsg) reg.GPVirtual {
 	hp := e.GP64()
-	e.LEAQ(mem(n, 15), hp)
+	e.LEAQ(mem(m.n, 15), hp)
 	e.SHRQ(operand.U8(4), hp)
 	e.SHLQ(operand.U8(4), hp)
 	e.NEGQ(hp)
-	e.ADDQ(k.t, hp)
-
-	noAAD, fullAAD, aadLoaded := e.label("snoaad"), e.label("sfullaad"), e.label("saad")
-	x := e.xmm()
-	e.TESTQ(aadLen, aadLen)
-	e.JZ(ref(noAAD))
-	e.CMPQ(aadLen, operand.U8(16))
-	e.JE(ref(fullAAD))
-	e.loadPartial(aad, aadLen, x)
-	e.JMP(ref(aadLoaded))
-	e.Label(fullAAD)
-	e.Mov(mem(aad, 0), x)
-	e.Label(aadLoaded)
-	e.ShufB(e.c.bswap, x, x)
-	e.mulAcc(s, false, x, mem(hp, e.pow(2)), mem(hp, e.kar(2)))
-	e.Label(noAAD)
-	in, end := src(e, 16*nks)
-	// From end on (when not nil) the text is read from out, at the same
-	// offset.
-	switchIn := func() {
-		if end != nil {
-			e.CMPQ(in, end)
-			e.CMOVQCC(out, in)
-		}
-	}
-	hashed := func(read, written reg.VecVirtual) reg.VecVirtual {
-		if dec {
-			return read
-		}
-		return written
-	}
-
-	part := make([]string, nks)
-	for j := range part {
-		part[j] = e.label("spart")
-	}
-	red := e.label("sred")
-	for j := 0; j < nks; j++ {
-		if 16*(j+1) > least {
-			e.CMPQ(n, operand.U8(16))
-			e.JB(ref(part[j]))
-		}
-		x, c := e.xmm(), e.xmm()
-		switchIn()
-		e.Mov(mem(in, 0), x)
-		e.Xor(ks[j+1], x, c)
-		e.Mov(c, mem(out, 0))
-		h := hashed(x, c)
-		e.ShufB(e.c.bswap, h, h)
-		e.mulAcc(s, false, h, mem(hp, e.pow(1)+16*j), mem(hp, e.kar(1)+16*j))
-		e.ADDQ(operand.U8(16), in)
-		e.ADDQ(operand.U8(16), out)
-		e.SUBQ(operand.U8(16), n)
-	}
-	// 16*nks bytes were whole blocks: nothing is left.
-	e.JMP(ref(red))
-	sel := partialSel{ks: e.xmm(), hp: e.GP64(), entries: part, keys: ks[1:], base: hp, stride: 16,
-		full: min(least/16, nks-1)} // blocks always whole: no partial after fewer
-	e.partialEntries(sel, n, red, e.label("scommon"))
-	ksP, hpP := sel.ks, sel.hp
-	{
-		x, c := e.xmm(), e.xmm()
-		switchIn()
-		e.loadPartial(in, n, x)
-		e.Xor(ksP, x, c)
-		if !dec {
-			// The ciphertext hashed is zero padded.
-			e.AndU(e.keepMask(n), c, c)
-		}
-		e.storePartial(out, n, c)
-		h := hashed(x, c)
-		e.ShufB(e.c.bswap, h, h)
-		e.mulAcc(s, false, h, mem(hpP, e.pow(1)), mem(hpP, e.kar(1)))
-	}
-	e.Label(red)
-	e.reduce(s)
-	e.ShufB(e.c.bswap, s.hi, s.hi)
-	e.Xor(ks[0], s.hi, s.hi)
-	tagOut(s.hi)
+	e.ADDQ(m.k.t, hp)
+	return hp
 }
 
-// shortYMM is shortMessage on ymm for n < 32: E(J0) and the keystream of both
-// text blocks in one AES pass of two registers ([J0, J0+1], [J0+2, J0+3]),
-// the AAD hashed meanwhile, then the text blocks and the lengths block each
-// times its own power (H^m..H^1) and one reduction.
-func (e *gcm) shortYMM(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aadLen, j0 reg.GPVirtual, tagOut func(reg.VecVirtual), dec bool) {
+// shortAAD adds the AAD block (at most one, zero padded), if any, times its
+// power to the sum.
+func (e *gcm) shortAAD(sc shortClass) {
+	noAAD, fullAAD, aadLoaded := e.label("snoaad"), e.label("sfullaad"), e.label("saad")
+	x := e.xmm()
+	e.TESTQ(sc.aadLen, sc.aadLen)
+	e.JZ(ref(noAAD))
+	e.CMPQ(sc.aadLen, operand.U8(16))
+	e.JE(ref(fullAAD))
+	e.loadPartial(sc.aad, sc.aadLen, x)
+	e.JMP(ref(aadLoaded))
+	e.Label(fullAAD)
+	e.Mov(mem(sc.aad, 0), x)
+	e.Label(aadLoaded)
+	e.ShufB(e.c.bswap, x, x)
+	e.mulAcc(sc.s, false, x, mem(sc.hp, e.pow(2)), mem(sc.hp, e.kar(2)))
+	e.Label(noAAD)
+}
+
+// shortRead points in at out from end on (when not nil): the text at the
+// same offset is read from there.
+func (e *gcm) shortRead(sc shortClass) {
+	if sc.end != nil {
+		e.CMPQ(sc.in, sc.end)
+		e.CMOVQCC(sc.out, sc.in)
+	}
+}
+
+// shortWhole emits the whole text blocks of sc, each XOR its keystream,
+// its ciphertext times its power, in and out advanced and n lessened by a
+// block; a block that may not be whole goes to its partial entry when it
+// is not.
+func (e *gcm) shortWhole(sc shortClass) {
+	for j := 0; j < len(sc.part); j++ {
+		if 16*(j+1) > sc.c.min {
+			e.CMPQ(sc.n, operand.U8(16))
+			e.JB(ref(sc.part[j]))
+		}
+		x, c := e.xmm(), e.xmm()
+		e.shortRead(sc)
+		e.Mov(mem(sc.in, 0), x)
+		e.Xor(sc.ks[j+1], x, c)
+		e.Mov(c, mem(sc.out, 0))
+		h := ciphertext(sc.dec, x, c)
+		e.ShufB(e.c.bswap, h, h)
+		e.mulAcc(sc.s, false, h, mem(sc.hp, e.pow(1)+16*j), mem(sc.hp, e.kar(1)+16*j))
+		e.ADDQ(operand.U8(16), sc.in)
+		e.ADDQ(operand.U8(16), sc.out)
+		e.SUBQ(operand.U8(16), sc.n)
+	}
+}
+
+// shortPartial emits the partial block of sc, of keystream ks and key
+// power at hp+pow(1): en- or decrypted and hashed.
+func (e *gcm) shortPartial(sc shortClass, ks reg.VecVirtual, hp reg.GPVirtual) {
+	x, c := e.xmm(), e.xmm()
+	e.shortRead(sc)
+	e.loadPartial(sc.in, sc.n, x)
+	e.Xor(ks, x, c)
+	if !sc.dec {
+		// The ciphertext hashed is zero padded.
+		e.AndU(e.keepMask(sc.n), c, c)
+	}
+	e.storePartial(sc.out, sc.n, c)
+	h := ciphertext(sc.dec, x, c)
+	e.ShufB(e.c.bswap, h, h)
+	e.mulAcc(sc.s, false, h, mem(hp, e.pow(1)), mem(hp, e.kar(1)))
+}
+
+// shortYMM is shortMessage on ymm for n < 32: E(J0) and the keystream of
+// both text blocks in one AES pass of two registers ([J0, J0+1], [J0+2,
+// J0+3]), the AAD hashed meanwhile, then the text blocks and the lengths
+// block each times its own power (H^m..H^1) and one reduction.
+func (e *gcm) shortYMM(m shortMsg) {
+	k, out, n, aad, aadLen := m.k, m.out, m.n, m.aad, m.aadLen
 	ctr := e.vreg()
-	e.loadJ0(j0, lo(ctr))
+	e.loadJ0(m.j0, lo(ctr))
 	e.Insert128(1, lo(ctr), ctr, ctr)
 	e.ShufB(e.c.bswap, ctr, ctr)
 	e.AddD(e.c.incs, ctr, ctr)
@@ -235,7 +290,7 @@ func (e *gcm) shortYMM(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aa
 	al := e.GP64() // aadHash consumes its length
 	e.MOVQ(aadLen, al)
 	acc := e.aadHash(k, aad, al)
-	// hp: the power of the first block (of m = ceil(n/16) + 1) is at
+	// hp: the power of the first block (of ceil(n/16) + 1) is at
 	// hp+pow(0).
 	hp, nr := e.GP64(), e.GP64()
 	e.LEAQ(mem(n, 31), hp)
@@ -248,17 +303,14 @@ func (e *gcm) shortYMM(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aa
 	ksP := e.xmm()
 	lt16, part, lens := e.label("slt16"), e.label("spart"), e.label("slens")
 	hash := func(x, y reg.VecVirtual) {
-		h := y
-		if dec {
-			h = x
-		}
+		h := ciphertext(m.dec, x, y)
 		e.ShufB(e.c.bswap, lo(h), lo(h))
 		e.Xor(acc, h, h)
 		e.Zero(acc)
 		e.mulAcc1(s, false, h, mem(hp, e.pow(0)), mem(hp, e.kar(0)))
 		e.ADDQ(operand.U8(16), hp)
 	}
-	in, _ := src(e, 31)
+	in, _ := m.src(e, 31)
 	e.CMPQ(nr, operand.U8(16))
 	e.JB(ref(lt16))
 	{
@@ -283,7 +335,7 @@ func (e *gcm) shortYMM(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aa
 		x, y := e.zvreg(), e.zvreg()
 		e.loadPartial(in, nr, lo(x))
 		e.Xor(ksP, lo(x), lo(y))
-		if !dec {
+		if !m.dec {
 			e.AndU(e.keepMask(nr), lo(y), lo(y))
 		}
 		e.storePartial(out, nr, lo(y))
@@ -298,7 +350,7 @@ func (e *gcm) shortYMM(k keyRegs, out reg.GPVirtual, src shortSource, n, aad, aa
 	e.setFold(s, acc)
 	e.ShufB(e.c.bswap, lo(acc), lo(acc))
 	e.Xor(lo(a), lo(acc), lo(acc))
-	tagOut(lo(acc))
+	m.tagOut(lo(acc))
 }
 
 // aadHash returns GHASH(aad) in the low lane of a new register: the TLS
