@@ -65,13 +65,7 @@ func (e *gcm) sealGatherFunc(name string) {
 	// at the full width: two copies of the piece walk do not fit the
 	// general registers.
 	message := func(count reg.GPVirtual) oneShot {
-		src := func(e *gcm, max int) (reg.GPVirtual, reg.GPVirtual) {
-			if e.short.layout == shortBlocks {
-				return shortGather(count)(e, max)
-			}
-			return joinGather(count)(e, max)
-		}
-		return oneShot{k: k, src: src, textLen: "textLen", tagOut: e.tagStore()}
+		return oneShot{k: k, src: gathered(count), textLen: "textLen", tagOut: e.tagStore()}
 	}
 	var count reg.GPVirtual
 	if small, ok := e.small(); ok {

@@ -377,6 +377,18 @@ func (e *gcm) aadHash(k keyRegs, aad, aadLen reg.GPVirtual) reg.VecVirtual {
 	return acc
 }
 
+// gathered returns the short path's text source for count pieces at the
+// parameter "pieces": shortGather's on a shortBlocks path, joinGather's on
+// a shortPairs one.
+func gathered(count reg.GPVirtual) shortSource {
+	return func(e *gcm, max int) (reg.GPVirtual, reg.GPVirtual) {
+		if e.short.layout == shortBlocks {
+			return shortGather(count)(e, max)
+		}
+		return joinGather(count)(e, max)
+	}
+}
+
 // shortGather returns the xmm short path's text source for count pieces
 // at the parameter "pieces": two pieces (the TLS record: payload and
 // content type) are read in place up to the last whole block of the first,
