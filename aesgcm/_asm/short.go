@@ -94,11 +94,12 @@ func (e *gcm) shortFits(n, aadLen reg.GPVirtual, long string) {
 	e.JA(ref(long))
 }
 
-// shortMsg is a short message to seal or open: the key, out (where its
-// text's en- or decryption goes), src (where the text is read), n (the
-// text's length), the AAD and its length, the pre-counter block at j0,
-// tagOut (tagStore or tagCheck), which takes the full tag, and dec: open,
-// the tag over the text, or seal, the tag over out.
+// shortMsg is a short message to seal (dec false: out gets the text's
+// ciphertext, the tag is over out) or open (dec true: out gets the
+// plaintext, the tag is over the text): the key, out, src (where the text
+// is read), n (the text's length), the AAD and its length, the
+// pre-counter block at j0, and tagOut (tagStore or tagCheck), which is
+// handed the full tag.
 type shortMsg struct {
 	k                  keyRegs
 	out                reg.GPVirtual
