@@ -139,7 +139,8 @@ func (e *gcm) loadCtr(st operand.Mem) reg.VecVirtual {
 }
 
 // counters is the counter state of a bulk loop (see width): the counter
-// register itself on wide registers, or the xmm stack layout.
+// register, and the stack layout when the width keeps them there
+// (ctrOnStack).
 type counters struct {
 	ctr reg.VecVirtual
 	*ctrStack
@@ -156,9 +157,13 @@ type ctrStack struct {
 	n, k3 reg.GPVirtual
 }
 
+// ctrOnStack reports whether the bulk loop keeps its counters in stack
+// scratch (ctrStack, on xmm) rather than in the counter register.
+func (w width) ctrOnStack() bool { return w.lanes == 1 }
+
 // ctrScratch is the stack scratch the bulk loop's counters need.
 func (e *gcm) ctrScratch() int {
-	if e.lanes == 1 {
+	if e.ctrOnStack() {
 		return 128
 	}
 	return 0
@@ -167,7 +172,7 @@ func (e *gcm) ctrScratch() int {
 // startCounters sets up the bulk loop's counters from ctr; cb is
 // ctrScratch bytes of stack scratch.
 func (e *gcm) startCounters(k keyRegs, ctr reg.VecVirtual, cb operand.Mem) counters {
-	if e.lanes > 1 {
+	if !e.ctrOnStack() {
 		return counters{ctr: ctr}
 	}
 	rk0 := e.xmm()
@@ -188,7 +193,7 @@ func (e *gcm) startCounters(k keyRegs, ctr reg.VecVirtual, cb operand.Mem) count
 // nextCounters sets s to the next 8 counter blocks XOR round key 0 and
 // advances the counters by 8.
 func (e *gcm) nextCounters(k keyRegs, c counters, s []reg.VecVirtual) {
-	if c.ctrStack == nil {
+	if !e.ctrOnStack() {
 		e.ctrBlocks(k, c.ctr, s)
 		e.AddD(e.c.incs.Offset(e.w()*len(s)), c.ctr, c.ctr)
 		return
@@ -212,7 +217,7 @@ func (e *gcm) nextCounters(k keyRegs, c counters, s []reg.VecVirtual) {
 // keeping it in a register through the loop, leaves the loop one more
 // vector register.
 func (e *gcm) syncCounters(c counters, saved operand.Mem) {
-	if c.ctrStack == nil {
+	if !e.ctrOnStack() {
 		return
 	}
 	t := e.xmm()
