@@ -177,3 +177,37 @@ func BenchmarkPrivateOps(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNewPrivateKey compares key setup with crypto/rsa's: each backend's
+// NewPrivateKey on a key that carries N, E, D and the primes only, against
+// ("stdlib") Precompute and Validate of a fresh copy of that key, which
+// derive and check the same CRT values.
+//
+//	go run ./ci/cmd/benchcmp -pair '*=stdlib' -bench NewPrivateKey ./rsa
+func BenchmarkNewPrivateKey(b *testing.B) {
+	for _, bits := range []int{2048, 3072, 4096} {
+		std := benchKey(b, bits)
+		bare := func() *stdrsa.PrivateKey {
+			return &stdrsa.PrivateKey{PublicKey: std.PublicKey, D: std.D, Primes: std.Primes}
+		}
+		for _, name := range availableBackends(b) {
+			b.Run(fmt.Sprintf("%d/%s", bits, name), func(b *testing.B) {
+				k := bare()
+				for b.Loop() {
+					if _, err := rsa.NewPrivateKey(k, rsa.WithBackend(name)); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		b.Run(fmt.Sprintf("%d/stdlib", bits), func(b *testing.B) {
+			for b.Loop() {
+				k := bare()
+				k.Precompute()
+				if err := k.Validate(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -89,8 +89,23 @@ func TestMontgomeryAgainstBig(t *testing.T) {
 			for i := range xx {
 				xx[i] = r.Uint64()
 			}
-			reduceBits(z, xx, d)
+			reduceBits(z, xx, d, 64*len(xx))
 			require.Equal(t, new(big.Int).Mod(toBig(xx), toBig(d)), toBig(z))
+			// From a start below d: x = q*2^n + y with q < d (the top
+			// bit of d's top limb is set, so one limb less is below it).
+			for _, n := range []int{1, 31, 64, 65, 64*w + 7} {
+				low := new(big.Int).Lsh(toBig(xx), uint(n))
+				low.Rsh(low, uint(64*len(xx))) // n random bits
+				X := new(big.Int).Lsh(toBig(xx[:w-1]), uint(n))
+				X.Add(X, low)
+				xs := make([]uint64, 2*w+1)
+				for i, word := range X.Bits() {
+					xs[i] = uint64(word)
+				}
+				reduceBits(z, xs, d, n)
+				want := new(big.Int).Mod(X, toBig(d))
+				require.Zero(t, want.Cmp(toBig(z)), "w=%d n=%d: %x mod d = %x, got %x", w, n, X, want, toBig(z))
+			}
 		}
 	}
 }

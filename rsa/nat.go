@@ -374,26 +374,38 @@ func (m *modulus) rrByChain() []uint64 {
 	return r
 }
 
-// reduceBits sets z = x mod d for any d > 0 (len(z) == len(d)), one bit of x
-// at a time. It is constant time in the values of x and d, and costs
-// 64*len(x)*len(d) limb operations; it is for one-time key validation.
-func reduceBits(z, x, d []uint64) {
+// reduceBits sets z = x mod d (len(z) == len(d), d > 0) for an x whose bits
+// above its low n are a number below d: x >> n < d. It starts from x >> n
+// and shifts the low n bits in one at a time, so it costs about n*len(d)
+// limb operations: a caller that knows a bound on x (d < N, e*dp < 2^bits(e)
+// * (p-1)) passes the few bits the bound leaves. It is constant time in the
+// values of x and d; n is public. It is for one-time key validation.
+func reduceBits(z, x, d []uint64, n int) {
 	w := len(d)
+	// z = x >> n, which fits in w limbs since it is below d.
 	clear(z)
+	limb, sh := n/64, uint(n%64)
+	for k := range z {
+		i := limb + k
+		if i < len(x) {
+			z[k] = x[i] >> sh
+		}
+		if sh != 0 && i+1 < len(x) {
+			z[k] |= x[i+1] << (64 - sh)
+		}
+	}
 	s := make([]uint64, w)
 	defer wipe(s)
-	for i := len(x) - 1; i >= 0; i-- {
-		for j := 63; j >= 0; j-- {
-			bit := x[i] >> uint(j) & 1
-			// z = 2z + bit; z < d before, so 2z+bit < 2d.
-			top := z[w-1] >> 63
-			for k := w - 1; k > 0; k-- {
-				z[k] = z[k]<<1 | z[k-1]>>63
-			}
-			z[0] = z[0]<<1 | bit
-			b := subVV(s, z, d)
-			assign(z, s, choice(top)|not(choice(b)))
+	for j := n - 1; j >= 0; j-- {
+		bit := x[j/64] >> uint(j%64) & 1
+		// z = 2z + bit; z < d before, so 2z+bit < 2d.
+		top := z[w-1] >> 63
+		for k := w - 1; k > 0; k-- {
+			z[k] = z[k]<<1 | z[k-1]>>63
 		}
+		z[0] = z[0]<<1 | bit
+		b := subVV(s, z, d)
+		assign(z, s, choice(top)|not(choice(b)))
 	}
 }
 

@@ -411,8 +411,8 @@ func (v *keyLimbs) validate(e uint64) error {
 	}
 
 	var okp, okq choice
-	v.dp, okp = crtExponent(v.d, v.p, e)
-	v.dq, okq = crtExponent(v.d, v.q, e)
+	v.dp, okp = crtExponent(v.d, v.p, e, v.nBits, v.pBits)
+	v.dq, okq = crtExponent(v.d, v.q, e, v.nBits, v.qBits)
 	if okp&okq == no {
 		return errors.New("rsa: invalid private key: d is inconsistent with e (e*d != 1 mod p-1 or q-1)")
 	}
@@ -491,18 +491,21 @@ func (priv *PrivateKey) probe() error {
 }
 
 // crtExponent returns d mod (p-1) and whether e * that == 1 mod (p-1), in
-// constant time.
-func crtExponent(d, p []uint64, e uint64) ([]uint64, choice) {
+// constant time, for d < 2^nBits and a prime p of pBits bits (public
+// lengths). Both reductions start from the part of their input that the
+// bounds place below p-1 >= 2^(pBits-1): d >> (nBits-pBits+1), and, as
+// dp < p-1, e*dp >> bits(e).
+func crtExponent(d, p []uint64, e uint64, nBits, pBits int) ([]uint64, choice) {
 	w := len(p)
 	pm1 := append([]uint64(nil), p...)
 	pm1[0] &^= 1 // p is odd: p-1 clears bit 0
 	dp := make([]uint64, w)
-	reduceBits(dp, d, pm1)
+	reduceBits(dp, d, pm1, nBits-pBits+1)
 	// e*dp as w+1 limbs, reduced mod p-1.
 	ed := make([]uint64, w+1)
 	ed[w] = addMulVVW(ed[:w], dp, e)
 	r := make([]uint64, w)
-	reduceBits(r, ed, pm1)
+	reduceBits(r, ed, pm1, bits.Len64(e))
 	ok := natIsOne(r)
 	wipe(pm1)
 	wipe(ed)
