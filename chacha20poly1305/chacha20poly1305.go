@@ -36,60 +36,6 @@ const (
 	MaxPlaintextSize = 1<<38 - 64
 )
 
-// backend is the seam between the API and the implementations: one value
-// per backend, of an empty struct type, chosen once in Prepare and stored in
-// the AEAD. Each backend's methods live with its glue: the generic one's in
-// kernels.go, the assembly ones' in asm_amd64.go. A backend with assembly
-// runs either whole-message functions, or the Go drivers of kernels.go over
-// its block kernels, or each for the lengths it is faster at.
-//
-// The contracts, which every backend meets (the API layer has checked
-// lengths and overlaps before):
-//
-//   - seal(out, key, nonce, plaintext, ad) writes the encryption of
-//     plaintext to out[:len(plaintext)] and the tag to out[len(plaintext):];
-//     len(out) == len(plaintext)+TagSize, and out aliases plaintext exactly
-//     or not at all.
-//   - open(out, key, nonce, ciphertext, tag, ad) writes the decryption of
-//     ciphertext (without its tag) to out, len(out) == len(ciphertext),
-//     aliasing it exactly or not at all, and reports in constant time
-//     whether tag is its tag. On false the caller zeroes out.
-//   - sealGather(out, key, nonce, plaintext, ad) is seal of the
-//     concatenation of plaintext's slices, read where they are; a slice
-//     overlaps out only if it is exactly its own part of out.
-//   - kernels() names the backend's block kernels (see kernels.go), which
-//     the drivers run on for the lengths the backend does not do in
-//     whole-message assembly, which the Encryptor (stream.go) runs on for
-//     every chunk, and which the tests compare.
-//
-// key is the AEAD's own key and nonce the caller's, NonceSize or NonceSizeX
-// bytes; each backend derives the message's ChaCha20 key and nonce with
-// messageKey in its own frame. Arguments cross the interface by value or as
-// memory the caller owns (the AEAD, the caller's slices): through an
-// interface call escape analysis cannot see the callee, so a pointer to a
-// local of the caller (the XChaCha20 subkey, the 12-byte nonce) would move
-// that local to the heap and every message would allocate. The
-// caller's slices escape for the same reason, as they do through
-// crypto/cipher.AEAD and in aesgcm: buffers a caller of Seal keeps in its
-// own stack frame move to its heap.
-//
-// key, the text and every intermediate state are secret; lengths, the nonce
-// and slice boundaries are public.
-type backend interface {
-	seal(out []byte, key *[KeySize]byte, nonce, plaintext, ad []byte)
-	open(out []byte, key *[KeySize]byte, nonce, ciphertext []byte, tag *[TagSize]byte, ad []byte) bool
-	sealGather(out []byte, key *[KeySize]byte, nonce []byte, plaintext [][]byte, ad []byte)
-	kernels() kernels
-}
-
-// registry holds the backends of this build (the list implementations, in
-// chacha20poly1305_amd64.go or chacha20poly1305_noasm.go) and chooses one at
-// Prepare and PrepareX.
-var registry = cpufeat.NewRegistry(cpufeat.ChaCha20Poly1305, implementations)
-
-// genericDoc describes the generic backend (the Doc of its registration).
-const genericDoc = "portable Go, Poly1305 with 64-bit limbs"
-
 // Backend describes one backend implemented in this build: its Name
 // ("generic", "ssse3", "avx2", ...), the value [WithBackend] takes; the CPU
 // features it Requires; and whether it is Available, that is whether those
@@ -129,19 +75,6 @@ func WithBackend(name string) Option {
 // original, wiped state included: after [AEAD.Wipe], every copy panics too.
 type AEAD struct {
 	k *keyState
-}
-
-// keyState is a prepared key. AEAD holds it behind a pointer so that every
-// copy of an AEAD sees Wipe's mark, not only the value it was called on.
-type keyState struct {
-	// handle is the AEAD the constructors return a pointer to, with
-	// handle.k pointing back here: one allocation for both.
-	handle AEAD
-	key    [KeySize]byte
-	xNonce bool // XChaCha20-Poly1305: 24-byte nonces, per-message subkeys
-	wiped  bool
-	b      backend
-	name   string // b's name
 }
 
 // errZero is the panic of every method of an AEAD that no constructor
@@ -202,8 +135,9 @@ func newAEAD(key []byte, xNonce bool, opts []Option) (*AEAD, error) {
 	if err != nil {
 		return nil, err
 	}
-	k := &keyState{xNonce: xNonce, b: impl.Value, name: impl.Name}
-	copy(k.key[:], key)
+	ki := impl.Value(key)
+	k := ki.state()
+	k.impl, k.name, k.xNonce = ki, impl.Name, xNonce
 	k.handle.k = k
 	return &k.handle, nil
 }
@@ -244,7 +178,7 @@ func (a *AEAD) Overhead() int {
 // methods of a.
 func (a *AEAD) Wipe() {
 	k := a.made()
-	stackscratch.Wipe(k.key[:])
+	k.impl.wipe()
 	k.wiped = true
 }
 
@@ -269,7 +203,7 @@ func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 		panic("chacha20poly1305: plaintext too large")
 	}
 	ret, out := panics.SealBuffers(dst, plaintext, additionalData, TagSize)
-	k.b.seal(out, &k.key, nonce, plaintext, additionalData)
+	k.impl.seal(out, nonce, plaintext, additionalData)
 	return ret
 }
 
@@ -294,7 +228,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 	// The tag stays where it is: out may be the text exactly (in place)
 	// and never covers it.
 	ret, out, text, tag := panics.OpenBuffers(dst, ciphertext, additionalData, TagSize)
-	ok := k.b.open(out, &k.key, nonce, text, (*[TagSize]byte)(tag), additionalData)
+	ok := k.impl.open(out, nonce, text, (*[TagSize]byte)(tag), additionalData)
 	declassify(&ok) // the verdict is public
 	return aead.Release(ok, ret, out, errOpen)
 }
@@ -320,7 +254,7 @@ func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData 
 		panic("chacha20poly1305: plaintext too large")
 	}
 	ret, out := panics.GatherBuffers(dst, plaintext, total, touches, additionalData, TagSize)
-	k.b.sealGather(out, &k.key, nonce, plaintext, additionalData)
+	k.impl.sealGather(out, nonce, plaintext, additionalData)
 	return ret
 }
 

@@ -4,10 +4,11 @@ package chacha20poly1305
 
 import "github.com/vgcrypto/vg/cpufeat"
 
-// implementations lists the backends compiled into this build, for registry
-// (chacha20poly1305.go): without assembly, the portable backend only.
-var implementations = []cpufeat.Impl[backend]{
-	{Name: cpufeat.GenericBackend, Value: genericBackend{}, Doc: genericDoc},
+// implementations lists the backends compiled into this build, each with
+// its key constructor, for registry (backend.go): without assembly, the
+// portable backend only.
+var implementations = []cpufeat.Impl[newKeyFunc]{
+	{Name: cpufeat.GenericBackend, Value: newKeyGeneric, Doc: genericDoc},
 }
 
 // xorBlocks is the ChaCha20 block kernel k: without assembly, the Go one.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	mathrand "math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -452,6 +453,36 @@ func TestWipe(t *testing.T) {
 	assert.Panics(t, func() { a.SealGather(nil, make([]byte, NonceSize), nil, nil) })
 }
 
+// A key is allocated as memory the garbage collector does not scan
+// (newKey): the AEAD, a copy of it and an Encryptor keep it alive from
+// typed memory after the *AEAD the constructor returned is gone, through
+// collections that would free it otherwise.
+func TestKeyOutlivesConstructorPointer(t *testing.T) {
+	key := bytes.Repeat([]byte{9}, KeySize)
+	nonce := make([]byte, NonceSize)
+	want := xcryptoAEAD(t, key, false).Seal(nil, nonce, []byte("text"), nil)
+	forEachBackend(t, func(t *testing.T, backend string) {
+		holders := make([]struct {
+			copy AEAD
+			enc  *Encryptor
+		}, 8)
+		for i := range holders {
+			a := mustNew(t, key, false, backend)
+			holders[i].copy = *a
+			holders[i].enc = a.NewEncryptor(nonce, nil)
+		}
+		for range 3 {
+			runtime.GC()
+			_ = make([]byte, 1<<20) // reuse what was freed
+		}
+		for _, h := range holders {
+			assert.Equal(t, want, h.copy.Seal(nil, nonce, []byte("text"), nil))
+			assert.Equal(t, want, h.enc.Finish(h.enc.Encrypt(nil, []byte("text"))))
+			assert.Equal(t, backend, h.copy.Backend())
+		}
+	})
+}
+
 // A copy of an AEAD shares its key: after Wipe, the copy, and the
 // Encryptor and Decryptor started before the Wipe, panic like the original.
 func TestWipeCopies(t *testing.T) {
@@ -582,7 +613,7 @@ func enabledBackends() []testBackend {
 	var bs []testBackend
 	for _, im := range registry.Impls() {
 		if backendAvailable(im.Name) {
-			bs = append(bs, testBackend{im.Value.kernels(), im.Name})
+			bs = append(bs, testBackend{im.Value(make([]byte, KeySize)).kernels(), im.Name})
 		}
 	}
 	return bs

@@ -16,11 +16,10 @@ import (
 //   - k.polyBlocks(p, msg) absorbs msg, a multiple of 16 bytes, as full
 //     Poly1305 blocks. It works like polyBlocksGeneric.
 //
-// The drivers take key and nonce as a backend receives them (see
-// [backend]); start derives the message's key and nonce. The generic
-// backend is the drivers over the Go kernels; a backend with assembly uses
-// them, over its own kernels, for what it does not do in whole-message
-// assembly.
+// The drivers take the key a backend holds and the caller's nonce; start
+// derives the message's key and nonce. The generic backend is the drivers
+// over the Go kernels; a backend with assembly uses them, over its own
+// kernels, for what it does not do in whole-message assembly.
 
 // kernels names the block kernels the drivers run on: genericKernels
 // here, the assembly backends' in asm_amd64.go, where xorBlocks and
@@ -35,21 +34,25 @@ type kernels uint8
 // genericKernels are xorBlocksGeneric and polyBlocksGeneric.
 const genericKernels kernels = 0
 
-// genericBackend is the portable backend: the drivers over the Go kernels.
-type genericBackend struct{}
+// keyGeneric is a key prepared for the generic backend, the portable one:
+// the drivers over the Go kernels.
+type keyGeneric struct{ keyState }
 
-func (genericBackend) kernels() kernels { return genericKernels }
+// newKeyGeneric is the key constructor of generic.
+func newKeyGeneric(key []byte) keyImpl { return newKey[keyGeneric](key) }
 
-func (genericBackend) seal(out []byte, key *[KeySize]byte, nonce, plaintext, ad []byte) {
-	sealKernels(genericKernels, out, key, nonce, plaintext, ad)
+func (*keyGeneric) kernels() kernels { return genericKernels }
+
+func (k *keyGeneric) seal(out, nonce, plaintext, ad []byte) {
+	sealKernels(genericKernels, out, &k.key, nonce, plaintext, ad)
 }
 
-func (genericBackend) open(out []byte, key *[KeySize]byte, nonce, ciphertext []byte, tag *[TagSize]byte, ad []byte) bool {
-	return openKernels(genericKernels, out, key, nonce, ciphertext, tag, ad)
+func (k *keyGeneric) open(out, nonce, ciphertext []byte, tag *[TagSize]byte, ad []byte) bool {
+	return openKernels(genericKernels, out, &k.key, nonce, ciphertext, tag, ad)
 }
 
-func (genericBackend) sealGather(out []byte, key *[KeySize]byte, nonce []byte, plaintext [][]byte, ad []byte) {
-	sealGatherKernels(genericKernels, out, key, nonce, plaintext, ad)
+func (k *keyGeneric) sealGather(out, nonce []byte, plaintext [][]byte, ad []byte) {
+	sealGatherKernels(genericKernels, out, &k.key, nonce, plaintext, ad)
 }
 
 // chunkSize is how much text the drivers encrypt before hashing it (or hash

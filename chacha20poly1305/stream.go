@@ -30,7 +30,7 @@ type Encryptor struct {
 func (a *AEAD) NewEncryptor(nonce, additionalData []byte) *Encryptor {
 	k := a.checkNonce(nonce, "NewEncryptor")
 	e := &Encryptor{k: k}
-	e.s.start(k.b.kernels(), &k.key, nonce, additionalData)
+	e.s.start(k.impl.kernels(), &k.key, nonce, additionalData)
 	return e
 }
 
