@@ -48,21 +48,44 @@ func adxKernelFor(w int) *adxKernel {
 // adxWindow is the fixed window of the private exponentiation.
 const adxWindow = 5
 
-// adxBackend is the backend of BMI2 + ADX.
-type adxBackend struct{}
-
-func (adxBackend) newCRT(k *crtParams) crtExp {
-	return &adxCRT{
-		p:     newADXModulus(k.p),
-		q:     newADXModulus(k.q),
-		dp:    append([]uint64(nil), k.dp...),
-		dq:    append([]uint64(nil), k.dq...),
-		pBits: k.pBits,
-		qBits: k.qBits,
-	}
+// keyADX is a key prepared for the adx backend (BMI2 + ADX): n, and for a
+// private key p and q, prepared for the kernels, and copies of the CRT
+// exponents.
+type keyADX struct {
+	n            *adxModulus
+	p, q         *adxModulus // nil for a public key
+	dp, dq       []uint64
+	pBits, qBits int
 }
 
-func (adxBackend) newPublic(n *modulus) publicExp { return adxPublic{newADXModulus(n)} }
+// newKeyADX is the key constructor of adx.
+func newKeyADX(n *modulus, crt *crtParams) keyImpl {
+	k := &keyADX{n: newADXModulus(n)}
+	if crt != nil {
+		k.p, k.q = newADXModulus(crt.p), newADXModulus(crt.q)
+		k.dp = append([]uint64(nil), crt.dp...)
+		k.dq = append([]uint64(nil), crt.dq...)
+		k.pBits, k.qBits = crt.pBits, crt.qBits
+	}
+	return k
+}
+
+// expCRT runs the two halves one after the other, in one scratch buffer.
+func (k *keyADX) expCRT(mp, mq, xp, xq []uint64) {
+	s := make([]uint64, max(k.p.expScratch(), k.q.expScratch()))
+	k.p.exp(mp, xp, k.dp, k.pBits, s)
+	k.q.exp(mq, xq, k.dq, k.qBits, s)
+}
+
+func (k *keyADX) expVarTime(z, x []uint64, e uint64) { k.n.expVarTime(z, x, e) }
+
+func (k *keyADX) wipe() {
+	k.n.wipe()
+	k.p.wipe()
+	k.q.wipe()
+	wipe(k.dp)
+	wipe(k.dq)
+}
 
 // adxModulus is a modulus prepared for the kernels of width k.n, which may
 // exceed the modulus's own width w (then m is zero-padded and R, R² mod m
@@ -186,37 +209,12 @@ func (a *adxModulus) wipe() {
 	a.m0inv = 0
 }
 
-// adxCRT is a private key prepared for the adx kernels.
-type adxCRT struct {
-	p, q         *adxModulus
-	dp, dq       []uint64
-	pBits, qBits int
-}
-
-// expCRT runs the two halves one after the other, in one scratch buffer.
-func (c *adxCRT) expCRT(mp, mq, xp, xq []uint64) {
-	s := make([]uint64, max(c.p.expScratch(), c.q.expScratch()))
-	c.p.exp(mp, xp, c.dp, c.pBits, s)
-	c.q.exp(mq, xq, c.dq, c.qBits, s)
-}
-
-func (c *adxCRT) wipe() {
-	c.p.wipe()
-	c.q.wipe()
-	wipe(c.dp)
-	wipe(c.dq)
-}
-
-// adxPublic is a public modulus prepared for the adx kernels.
-type adxPublic struct{ n *adxModulus }
-
 // expVarTime is left-to-right square and multiply over the bits of the
 // public e, constant time in x. The last multiplication (e is odd) is by x
 // itself rather than its Montgomery form: acc*R times x, divided by R, is
 // the result in standard form, which saves the conversion out. That product
 // is below 2m (x < m), so one masked subtraction reduces it.
-func (p adxPublic) expVarTime(z, x []uint64, e uint64) {
-	a := p.n
+func (a *adxModulus) expVarTime(z, x []uint64, e uint64) {
 	if e <= 1 { // public: x^1 = x (x < m); x^0 is not an RSA operation
 		copy(z, x)
 		return

@@ -228,8 +228,8 @@ func TestADXExp(t *testing.T) {
 		x := randBelow(r, mv)
 		for _, e := range []uint64{1, 2, 3, 4, 17, 65537, 1<<63 - 1} {
 			want, got := make([]uint64, w), make([]uint64, w)
-			genericPublic{gm}.expVarTime(want, x, e)
-			adxPublic{am}.expVarTime(got, x, e)
+			newKeyGeneric(gm, nil).expVarTime(want, x, e)
+			am.expVarTime(got, x, e)
 			require.Equal(t, want, got, "public w=%d e=%d", w, e)
 		}
 	}
@@ -257,7 +257,7 @@ func TestADXNoSecretOnStack(t *testing.T) {
 func adxStackScan(t *testing.T, bits string) {
 	priv, err := NewPrivateKey(loadKey(t, bits), WithBackend("adx"))
 	require.NoError(t, err)
-	c := priv.sk.crt.(*adxCRT)
+	c := priv.sk.impl.(*keyADX)
 	var patterns [][]byte
 	for _, x := range [][]uint64{c.dp, c.dq, c.p.m, c.q.m, c.p.rr, c.q.rr, c.p.one, c.q.one, priv.sk.qinv} {
 		b := limbBytes(x)

@@ -26,7 +26,7 @@ func TestIFMAAnnotationsAgainstNamedSecrets(t *testing.T) {
 	for _, bits := range sizes {
 		t.Run(bits, func(t *testing.T) {
 			priv, _ := withIFMA(t, bits)
-			c := priv.sk.crt.(*ifmaCRT)
+			c := priv.sk.impl.(*keyIFMA)
 			for name, x := range map[string][]uint64{"dp": c.dp, "dq": c.dq, "p digits": c.p.m, "q digits": c.q.m, "p": c.p.m64, "q": c.q.m64, "R'^2 mod p": c.p.rr, "R'^2 mod q": c.q.rr, "q^-1 mod p": priv.sk.qinv} {
 				defer x86sim.NameSecretWords(name, x)()
 			}

@@ -27,7 +27,7 @@ func TestAnnotationsAgainstNamedSecrets(t *testing.T) {
 		t.Run(bits, func(t *testing.T) {
 			priv, err := NewPrivateKey(loadKey(t, bits), WithBackend("adx"))
 			require.NoError(t, err)
-			c := priv.sk.crt.(*adxCRT)
+			c := priv.sk.impl.(*keyADX)
 			for name, x := range map[string][]uint64{"dp": c.dp, "dq": c.dq, "p": c.p.m, "q": c.q.m, "R^2 mod p": c.p.rr, "R^2 mod q": c.q.rr, "R mod p": c.p.one, "R mod q": c.q.one, "q^-1 mod p": priv.sk.qinv} {
 				defer x86sim.NameSecretWords(name, x)()
 			}

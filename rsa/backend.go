@@ -2,27 +2,42 @@ package rsa
 
 import "github.com/vgcrypto/vg/cpufeat"
 
-// The backend seam. A backend owns the expensive part of every operation:
-// the two CRT exponentiations of a private-key operation, and the short
-// public-exponent exponentiation of verify and encrypt. Everything else
-// (padding, reducing the input modulo p and q, CRT recombination, the s^e == m
-// check) is shared code on the generic limb arithmetic of nat.go.
+// keyImpl is the seam every RSA implementation plugs into: a key prepared
+// for one backend, made once by NewPublicKey or NewPrivateKey through the
+// backend's newKeyFunc (its registration) and held by the key. It owns the
+// expensive part of every operation: the two CRT exponentiations of a
+// private-key operation, and the short public-exponent exponentiation of
+// verify, encrypt and a private operation's s^e == m check. Everything
+// else (padding, reducing the input modulo p and q, CRT recombination, the
+// comparison) is shared code on the generic limb arithmetic of nat.go.
 //
-// The interface is shaped for the assembly backends that follow the generic
-// one: `adx` converts the primes into fixed-width kernels (16/24/32 limbs per
-// prime, 32/48/64/128 per modulus, generic-length fallback) and `ifma` keeps
-// 52-bit limbs and runs both CRT halves in one interleaved loop. So each
-// backend does its own key-dependent precomputation from the shared crtParams
-// (into its own limb representation), and expCRT receives both halves at once.
-
-// backend is one implementation of the Montgomery exponentiation core.
-type backend interface {
-	// newCRT does the key-dependent precomputation for the two primes. It
-	// runs once per key, at NewPrivateKey.
-	newCRT(k *crtParams) crtExp
-	// newPublic prepares the public modulus n.
-	newPublic(n *modulus) publicExp
+// Each backend converts the shared values into its own representation
+// (adx: fixed-width kernels of 8 to 128 limbs, zero-padded above the
+// modulus's width; ifma: 52-bit digits, both CRT halves in one interleaved
+// loop), so expCRT receives both halves at once. The generic backend's key
+// type is in rsa_generic.go, adx's in adx_amd64.go and ifma's in
+// ifma_amd64.go, beside the generated declarations of their kernels.
+type keyImpl interface {
+	// expVarTime sets z = x^e mod n for x < n. It is variable time in the
+	// public exponent e only, constant time in x (the s^e == m check of a
+	// private operation runs on secret s).
+	expVarTime(z, x []uint64, e uint64)
+	// expCRT sets mp = xp^dp mod p and mq = xq^dq mod q, for a key
+	// prepared with its CRT parameters. Inputs and outputs are w-limb
+	// numbers in standard (not Montgomery) form with xp < p and xq < q. It
+	// runs in time independent of every value.
+	expCRT(mp, mq, xp, xq []uint64)
+	// wipe zeroes every number the key holds (its copy of n too: a wiped
+	// key makes no more private operations).
+	wipe()
 }
+
+// newKeyFunc prepares a key for one backend: the public modulus n, and for
+// a private key (crt not nil) its two primes and CRT exponents. It runs
+// once per key. A backend's registration (the list implementations, in
+// rsa_amd64.go or rsa_noasm.go) carries its newKeyFunc. The methods of the
+// key it returns are safe for concurrent use.
+type newKeyFunc = func(n *modulus, crt *crtParams) keyImpl
 
 // crtParams is what a backend receives to prepare a private key: the primes
 // with their generic Montgomery setup and the CRT exponents. All of it is
@@ -33,25 +48,6 @@ type crtParams struct {
 	// pBits and qBits bound the exponents' bit lengths (dp < p, dq < q).
 	// They are the primes' bit lengths, public like the modulus size.
 	pBits, qBits int
-}
-
-// crtExp is a backend's prepared private key.
-type crtExp interface {
-	// expCRT sets mp = xp^dp mod p and mq = xq^dq mod q. Inputs and outputs
-	// are w-limb numbers in standard (not Montgomery) form with xp < p and
-	// xq < q. It runs in time independent of every value, and it must be
-	// safe for concurrent use.
-	expCRT(mp, mq, xp, xq []uint64)
-	// wipe erases the backend's copy of the key.
-	wipe()
-}
-
-// publicExp is a backend's prepared public modulus.
-type publicExp interface {
-	// expVarTime sets z = x^e mod n for x < n. It is variable time in the
-	// public exponent e only, constant time in x (the s^e == m check of a
-	// private operation runs on secret s).
-	expVarTime(z, x []uint64, e uint64)
 }
 
 // registry holds the backends of this build (the list implementations, in

@@ -4,7 +4,7 @@ package rsa
 
 import "testing"
 
-func ctgrindBackendSecrets(t *testing.T, c crtExp) [][]uint64 {
+func ctgrindBackendSecrets(t *testing.T, c keyImpl) [][]uint64 {
 	t.Fatalf("no secrets known for %T", c)
 	return nil
 }

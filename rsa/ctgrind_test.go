@@ -17,8 +17,8 @@ import (
 // q^-1.
 func ctgrindSecrets(t *testing.T, priv *PrivateKey) [][]uint64 {
 	s := [][]uint64{priv.sk.qinv, priv.sk.p.m, priv.sk.q.m, priv.sk.p.rr, priv.sk.q.rr, priv.sk.p.one, priv.sk.q.one}
-	switch c := priv.sk.crt.(type) {
-	case *genericCRT:
+	switch c := priv.sk.impl.(type) {
+	case *keyGeneric:
 		s = append(s, c.dp, c.dq, c.p.m, c.q.m, c.p.rr, c.q.rr, c.p.one, c.q.one)
 	default:
 		s = append(s, ctgrindBackendSecrets(t, c)...)

@@ -46,7 +46,7 @@
 // kernels generated with avo: MULX with the ADCX and ADOX carry chains,
 // almost Montgomery multiplication, a fixed 5-bit window with a
 // constant-time gather over an interleaved table), and "ifma" (AVX-512
-// IFMA, both CRT halves in one loop) once implemented.
+// IFMA, both CRT halves in one loop).
 //
 // # Constant time
 //

@@ -12,7 +12,7 @@ package rsa
 // operation run in lockstep: every step of the fixed 5-bit window is one
 // dual call. Values stay below 2m between steps (4m < R'); the last step,
 // AMM by 1, gives a value at most m, and one masked subtraction finishes it.
-// The public operation is adx's (newPublic).
+// The public operation is adx's.
 
 // ifmaKernel is one digit count's generated functions.
 type ifmaKernel struct {
@@ -70,30 +70,43 @@ func (k *ifmaKernel) fromD(z, x []uint64) {
 	wipe(buf[:])
 }
 
-// ifmaBackend is the backend of AVX-512 IFMA.
-type ifmaBackend struct{}
+// keyIFMA is a key prepared for the ifma backend (AVX-512 IFMA): for a
+// private key, both primes on one kernel, the smallest that holds the
+// larger prime, so that they run in lockstep, and copies of the CRT
+// exponents; public operations run on adx's kernels (n), which the
+// backend's features include.
+type keyIFMA struct {
+	n            *adxModulus
+	k            *ifmaKernel  // nil for a public key
+	p, q         *ifmaModulus // nil for a public key
+	dp, dq       []uint64
+	pBits, qBits int
+}
 
-// newCRT prepares both primes on one kernel, the smallest that holds the
-// larger prime, so that they can run in lockstep. Primes longer than the
-// largest kernel (keys above 4096 bits) are served by adx's kernels, which
-// the backend's features include.
-func (ifmaBackend) newCRT(k *crtParams) crtExp {
-	kern := ifmaKernelFor(max(k.pBits, k.qBits))
-	if kern == nil {
-		return adxBackend{}.newCRT(k)
+// newKeyIFMA is the key constructor of ifma. A private key whose primes are
+// longer than the largest kernel (keys above 4096 bits) is prepared for
+// adx's kernels instead (a keyADX), which the backend's features include.
+func newKeyIFMA(n *modulus, crt *crtParams) keyImpl {
+	if crt == nil {
+		return &keyIFMA{n: newADXModulus(n)}
 	}
-	return &ifmaCRT{
+	kern := ifmaKernelFor(max(crt.pBits, crt.qBits))
+	if kern == nil {
+		return newKeyADX(n, crt)
+	}
+	return &keyIFMA{
+		n:     newADXModulus(n),
 		k:     kern,
-		p:     newIFMAModulus(kern, k.p),
-		q:     newIFMAModulus(kern, k.q),
-		dp:    append([]uint64(nil), k.dp...),
-		dq:    append([]uint64(nil), k.dq...),
-		pBits: k.pBits,
-		qBits: k.qBits,
+		p:     newIFMAModulus(kern, crt.p),
+		q:     newIFMAModulus(kern, crt.q),
+		dp:    append([]uint64(nil), crt.dp...),
+		dq:    append([]uint64(nil), crt.dq...),
+		pBits: crt.pBits,
+		qBits: crt.qBits,
 	}
 }
 
-func (ifmaBackend) newPublic(n *modulus) publicExp { return adxBackend{}.newPublic(n) }
+func (c *keyIFMA) expVarTime(z, x []uint64, e uint64) { c.n.expVarTime(z, x, e) }
 
 // ifmaModulus is a modulus prepared for a kernel.
 type ifmaModulus struct {
@@ -148,19 +161,11 @@ func (m *ifmaModulus) wipe() {
 	m.k0 = 0
 }
 
-// ifmaCRT is a private key prepared for the ifma kernels.
-type ifmaCRT struct {
-	k            *ifmaKernel
-	p, q         *ifmaModulus
-	dp, dq       []uint64
-	pBits, qBits int
-}
-
 // ifmaWindow is the fixed window of the private exponentiation.
 const ifmaWindow = 5
 
 // dual sets za = AMM(xa, ya) mod p and zb = AMM(xb, yb) mod q in one call.
-func (c *ifmaCRT) dual(za, xa, ya, zb, xb, yb []uint64) {
+func (c *keyIFMA) dual(za, xa, ya, zb, xb, yb []uint64) {
 	l := c.k.lanes
 	_, _, _, _, _, _ = za[l-1], xa[l-1], ya[l-1], zb[l-1], xb[l-1], yb[l-1]
 	c.k.dual(&za[0], &xa[0], &ya[0], &c.p.m[0], c.p.k0, &zb[0], &xb[0], &yb[0], &c.q.m[0], c.q.k0)
@@ -168,7 +173,7 @@ func (c *ifmaCRT) dual(za, xa, ya, zb, xb, yb []uint64) {
 
 // gather sets za = entry ka of ta and zb = entry kb of tb (32 entries of
 // lanes digits each), reading every entry of both.
-func (c *ifmaCRT) gather(za, ta []uint64, ka uint64, zb, tb []uint64, kb uint64) {
+func (c *keyIFMA) gather(za, ta []uint64, ka uint64, zb, tb []uint64, kb uint64) {
 	l := c.k.lanes
 	_, _, _, _ = za[l-1], zb[l-1], ta[32*l-1], tb[32*l-1]
 	c.k.gather(&za[0], &ta[0], ka, &zb[0], &tb[0], kb)
@@ -197,7 +202,7 @@ func ifmaHalfOf(s []uint64, l int) ifmaHalf {
 // masks) and a multiplication, every step one dual call. Both halves take max(pBits, qBits) windows (the shorter
 // exponent has leading zero windows), so the sequence of calls depends
 // only on the key's public sizes.
-func (c *ifmaCRT) expCRT(mp, mq, xp, xq []uint64) {
+func (c *keyIFMA) expCRT(mp, mq, xp, xq []uint64) {
 	const entries = 1 << ifmaWindow
 	l := c.k.lanes
 	s := make([]uint64, 2*(entries+4)*l)
@@ -242,7 +247,8 @@ func ifmaFinish(k *ifmaKernel, z, x, m, t []uint64) {
 	assign(z, t, not(choice(b)))
 }
 
-func (c *ifmaCRT) wipe() {
+func (c *keyIFMA) wipe() {
+	c.n.wipe()
 	c.p.wipe()
 	c.q.wipe()
 	wipe(c.dp)

@@ -304,10 +304,10 @@ func TestIFMAExpCRT(t *testing.T) {
 	for _, sz := range sizes {
 		k := ifmaParams(r, sz[0], sz[1])
 		w := k.p.width()
-		ic := ifmaBackend{}.newCRT(k)
-		gc := genericBackend{}.newCRT(k)
+		ic := newKeyIFMA(k.p, k) // n: any odd modulus, expCRT does not use it
+		gc := newKeyGeneric(k.p, k)
 		if sz[0] > 2078 {
-			_, ok := ic.(*adxCRT)
+			_, ok := ic.(*keyADX)
 			require.True(t, ok, "primes above 2078 bits run on adx")
 		}
 		one := make([]uint64, w)
@@ -338,8 +338,8 @@ func withIFMA(t *testing.T, bits string) (*PrivateKey, *stdrsa.PrivateKey) {
 	std := loadKey(t, bits)
 	priv, err := NewPrivateKey(std, WithBackend("generic"))
 	require.NoError(t, err)
-	g := priv.sk.crt.(*genericCRT)
-	priv.sk.crt = ifmaBackend{}.newCRT(&crtParams{p: g.p, q: g.q, dp: g.dp, dq: g.dq, pBits: g.pBits, qBits: g.qBits})
+	g := priv.sk.impl.(*keyGeneric)
+	priv.sk.impl = newKeyIFMA(priv.pub.n, &crtParams{p: g.p, q: g.q, dp: g.dp, dq: g.dq, pBits: g.pBits, qBits: g.qBits})
 	return priv, std
 }
 
@@ -413,13 +413,13 @@ func ifmaStackScan(t *testing.T, bits string) {
 	}
 	var patterns [][]byte
 	var pm, qm []uint64
-	switch c := priv.sk.crt.(type) {
-	case *ifmaCRT:
+	switch c := priv.sk.impl.(type) {
+	case *keyIFMA:
 		for _, x := range [][]uint64{c.dp, c.dq, c.p.m, c.q.m, c.p.m64, c.q.m64, c.p.rr, c.q.rr, priv.sk.qinv} {
 			patterns = append(patterns, words(x)...)
 		}
 		pm, qm = c.p.m64, c.q.m64
-	case *adxCRT:
+	case *keyADX:
 		require.Equal(t, "8192", bits)
 		for _, x := range [][]uint64{c.dp, c.dq, c.p.m, c.q.m, c.p.rr, c.q.rr, c.p.one, c.q.one, priv.sk.qinv} {
 			patterns = append(patterns, words(x)...)
@@ -440,13 +440,13 @@ func ifmaStackScan(t *testing.T, bits string) {
 	mp, mq := make([]uint64, w), make([]uint64, w)
 	copy(xp, fromBig(new(big.Int).Mod(new(big.Int).SetBytes(d[:]), toBig(pm)), w))
 	copy(xq, fromBig(new(big.Int).Mod(new(big.Int).SetBytes(d[:]), toBig(qm)), w))
-	priv.sk.crt.expCRT(mp, mq, xp, xq)
+	priv.sk.impl.expCRT(mp, mq, xp, xq)
 	patterns = append(patterns, words(mp)...)
 	patterns = append(patterns, words(mq)...)
 	for name, f := range map[string]func(){
 		"Sign":    func() { priv.Sign(nil, d[:], crypto.SHA256) },
 		"Decrypt": func() { priv.Decrypt(nil, ct, nil) },
-		"expCRT":  func() { priv.sk.crt.expCRT(make([]uint64, w), make([]uint64, w), xp, xq) },
+		"expCRT":  func() { priv.sk.impl.expCRT(make([]uint64, w), make([]uint64, w), xp, xq) },
 	} {
 		r, err := stackscratch.Scan(f, patterns)
 		require.NoError(t, err, name)

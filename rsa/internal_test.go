@@ -236,7 +236,7 @@ func genericStackScan(t *testing.T, bits string) {
 	k := loadKey(t, bits)
 	priv, err := NewPrivateKey(k, WithBackend("generic")) // adx: TestADXNoSecretOnStack
 	require.NoError(t, err)
-	g := priv.sk.crt.(*genericCRT)
+	g := priv.sk.impl.(*keyGeneric)
 	var patterns [][]byte
 	for _, x := range [][]uint64{g.dp, g.dq, priv.sk.p.m, priv.sk.q.m, priv.sk.qinv} {
 		b := limbBytes(x)

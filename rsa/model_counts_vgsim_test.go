@@ -28,7 +28,7 @@ func TestModelInstructionCounts(t *testing.T) {
 		xp, xq := make([]uint64, w), make([]uint64, w)
 		xp[0], xq[0] = 12345, 67890
 		before := x86sim.Stats.Instructions()
-		priv.sk.crt.expCRT(make([]uint64, w), make([]uint64, w), xp, xq)
+		priv.sk.impl.expCRT(make([]uint64, w), make([]uint64, w), xp, xq)
 		crt := x86sim.Stats.Instructions() - before
 		before = x86sim.Stats.Instructions()
 		_, err = priv.Sign(nil, d[:], crypto.SHA256)

@@ -2,6 +2,7 @@ package rsa
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/vgcrypto/vg/stackscratch"
 )
@@ -242,6 +243,11 @@ type modulus struct {
 
 // width returns the limb count w.
 func (m *modulus) width() int { return len(m.m) }
+
+// clone returns a copy of m.
+func (m *modulus) clone() *modulus {
+	return &modulus{m: slices.Clone(m.m), m0inv: m.m0inv, rr: slices.Clone(m.rr), one: slices.Clone(m.one)}
+}
 
 // wipe zeroes every value of m (all secret for a prime).
 func (m *modulus) wipe() {

@@ -47,8 +47,8 @@ type PublicKey struct {
 	pub     rsa.PublicKey // a copy
 	n       *modulus
 	e       uint64
-	k       int // modulus length in bytes
-	exp     publicExp
+	k       int     // modulus length in bytes
+	impl    keyImpl // the backend's prepared key: n
 	backend string
 }
 
@@ -74,7 +74,7 @@ type secretKey struct {
 	wiped atomic.Bool
 	p, q  *modulus // width w each
 	qinv  []uint64 // q^-1 mod p, w limbs
-	crt   crtExp   // the backend's prepared key
+	impl  keyImpl  // the backend's prepared key: n, p, q, dp, dq
 	w     int
 }
 
@@ -143,7 +143,7 @@ func (sk *secretKey) wipe() {
 	sk.p.wipe()
 	sk.q.wipe()
 	wipe(sk.qinv)
-	sk.crt.wipe()
+	sk.impl.wipe()
 }
 
 // NewPublicKey validates pub and prepares it. The modulus must have between
@@ -157,7 +157,7 @@ func NewPublicKey(pub *rsa.PublicKey, opts ...Option) (*PublicKey, error) {
 	return newPublicKey(pub, b)
 }
 
-func newPublicKey(pub *rsa.PublicKey, b cpufeat.Impl[backend]) (*PublicKey, error) {
+func newPublicKey(pub *rsa.PublicKey, b cpufeat.Impl[newKeyFunc]) (*PublicKey, error) {
 	if pub == nil || pub.N == nil {
 		return nil, errors.New("rsa: missing public key")
 	}
@@ -186,7 +186,7 @@ func newPublicKey(pub *rsa.PublicKey, b cpufeat.Impl[backend]) (*PublicKey, erro
 		n:       n,
 		e:       uint64(pub.E),
 		k:       (nBits + 7) / 8,
-		exp:     b.Value.newPublic(n),
+		impl:    b.Value(n, nil),
 		backend: b.Name,
 	}, nil
 }
@@ -221,7 +221,7 @@ func (pub *PublicKey) publicOpVarTime(out, in []byte) error {
 	if lessThan(x[:w], pub.n.m) == no {
 		return errors.New("rsa: input is not below the modulus")
 	}
-	pub.exp.expVarTime(x[w:], x[:w], pub.e)
+	pub.impl.expVarTime(x[w:], x[:w], pub.e)
 	fillBytes(out, x[w:])
 	wipe(x)
 	return nil
@@ -273,7 +273,7 @@ func NewPrivateKey(k *rsa.PrivateKey, opts ...Option) (*PrivateKey, error) {
 			p:    pm,
 			q:    qm,
 			qinv: qinv,
-			crt:  b.Value.newCRT(&crtParams{p: pm, q: qm, dp: v.dp, dq: v.dq, pBits: v.pBits, qBits: v.qBits}),
+			impl: b.Value(pub.n, &crtParams{p: pm, q: qm, dp: v.dp, dq: v.dq, pBits: v.pBits, qBits: v.qBits}),
 			w:    len(v.p),
 		},
 	}
@@ -287,7 +287,7 @@ func NewPrivateKey(k *rsa.PrivateKey, opts ...Option) (*PrivateKey, error) {
 // checkKeyShape checks what k's fields are, without their values: nil
 // fields, the number of primes, signs and lengths; and prepares the public
 // key (newPublicKey checks n and e).
-func checkKeyShape(k *rsa.PrivateKey, b cpufeat.Impl[backend]) (*PublicKey, error) {
+func checkKeyShape(k *rsa.PrivateKey, b cpufeat.Impl[newKeyFunc]) (*PublicKey, error) {
 	if k == nil {
 		return nil, errors.New("rsa: missing private key")
 	}
@@ -656,7 +656,7 @@ func (priv *PrivateKey) privateOp(out, in []byte) error {
 	sk.q.redc(xq, t)
 	sk.q.mul(xq, xq, sk.q.rr, t)
 
-	sk.crt.expCRT(mp, mq, xp, xq)
+	sk.impl.expCRT(mp, mq, xp, xq)
 	if faultHook != nil {
 		faultHook(mp, mq)
 	}
@@ -678,7 +678,7 @@ func (priv *PrivateKey) privateOp(out, in []byte) error {
 	copy(s, sw)
 
 	// The fault check: s^e mod n == c, and s fits in n's width.
-	pub.exp.expVarTime(v, s[:wn], pub.e)
+	sk.impl.expVarTime(v, s[:wn], pub.e)
 	ok := natEqual(v, c[:wn]) & natIsZero(s[wn:]) & not(choice(carry))
 	// Withhold the value on failure: zero it with a mask, then report.
 	keep := ctMask(ok)

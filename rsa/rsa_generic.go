@@ -2,33 +2,38 @@ package rsa
 
 import "math/bits"
 
-// genericBackend is the portable backend: 64-bit limbs, Montgomery
-// multiplication with a dedicated squaring (nat.go), and a fixed-window
-// exponentiation whose table lookups read every entry with masks.
-type genericBackend struct{}
-
-func (genericBackend) newCRT(k *crtParams) crtExp {
-	// The generic representation is the shared one: keep private copies.
-	return &genericCRT{
-		p:     k.p,
-		q:     k.q,
-		dp:    append([]uint64(nil), k.dp...),
-		dq:    append([]uint64(nil), k.dq...),
-		pBits: k.pBits,
-		qBits: k.qBits,
-	}
-}
-
-func (genericBackend) newPublic(n *modulus) publicExp { return genericPublic{n} }
-
-type genericCRT struct {
-	p, q         *modulus
+// keyGeneric is a key prepared for the generic backend, the portable one:
+// 64-bit limbs, Montgomery multiplication with a dedicated squaring
+// (nat.go), and a fixed-window exponentiation whose table lookups read
+// every entry with masks. Its representation is the shared one: a public
+// key uses the PublicKey's own n; a private key keeps a copy of n (which
+// its wipe zeroes without touching its PublicKey), the PrivateKey's own
+// primes and copies of the CRT exponents.
+type keyGeneric struct {
+	n            *modulus
+	p, q         *modulus // nil for a public key
 	dp, dq       []uint64
 	pBits, qBits int
 }
 
+// newKeyGeneric is the key constructor of generic.
+func newKeyGeneric(n *modulus, crt *crtParams) keyImpl {
+	if crt == nil {
+		return &keyGeneric{n: n}
+	}
+	return &keyGeneric{
+		n:     n.clone(),
+		p:     crt.p,
+		q:     crt.q,
+		dp:    append([]uint64(nil), crt.dp...),
+		dq:    append([]uint64(nil), crt.dq...),
+		pBits: crt.pBits,
+		qBits: crt.qBits,
+	}
+}
+
 // expCRT runs the two halves one after the other.
-func (g *genericCRT) expCRT(mp, mq, xp, xq []uint64) {
+func (g *keyGeneric) expCRT(mp, mq, xp, xq []uint64) {
 	w := g.p.width()
 	scratch := make([]uint64, expScratchLimbs(w))
 	expWindowed(mp, xp, g.dp, g.pBits, g.p, scratch)
@@ -36,9 +41,10 @@ func (g *genericCRT) expCRT(mp, mq, xp, xq []uint64) {
 	wipe(scratch)
 }
 
-// wipe zeroes the exponents and the primes' Montgomery setup (the
-// PrivateKey's own, which the generic backend shares).
-func (g *genericCRT) wipe() {
+// wipe zeroes the exponents, the primes' Montgomery setup (the
+// PrivateKey's own, which the generic backend shares) and the copy of n.
+func (g *keyGeneric) wipe() {
+	g.n.wipe()
 	g.p.wipe()
 	g.q.wipe()
 	wipe(g.dp)
@@ -137,10 +143,8 @@ func lookup(sel, table []uint64, k uint64, entries int) {
 	}
 }
 
-type genericPublic struct{ n *modulus }
-
 // expVarTime is left-to-right square and multiply over the bits of e.
-func (g genericPublic) expVarTime(z, x []uint64, e uint64) {
+func (g *keyGeneric) expVarTime(z, x []uint64, e uint64) {
 	n := g.n
 	w := n.width()
 	scratch := make([]uint64, 4*w)

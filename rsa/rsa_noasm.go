@@ -4,8 +4,9 @@ package rsa
 
 import "github.com/vgcrypto/vg/cpufeat"
 
-// implementations lists the backends compiled into this build, for registry
-// (backend.go): without assembly, only the portable one.
-var implementations = []cpufeat.Impl[backend]{
-	{Name: cpufeat.GenericBackend, Value: genericBackend{}, Doc: genericDoc},
+// implementations lists the backends compiled into this build, each with
+// its key constructor, for registry (backend.go): without assembly, only the
+// portable one.
+var implementations = []cpufeat.Impl[newKeyFunc]{
+	{Name: cpufeat.GenericBackend, Value: newKeyGeneric, Doc: genericDoc},
 }
