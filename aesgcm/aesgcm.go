@@ -146,7 +146,7 @@ type keyState struct {
 	// handle is the AEAD Prepare returns a pointer to, with handle.k
 	// pointing back here: one allocation for both.
 	handle    AEAD
-	b         backend
+	impl      keyImpl // the key prepared for the backend called name
 	name      string
 	nonceSize int
 	tagSize   int
@@ -197,11 +197,11 @@ func Prepare(key []byte, opts ...Option) (*AEAD, error) {
 	if c.tagSize < MinTagSize || c.tagSize > TagSize {
 		return nil, fmt.Errorf("aesgcm: invalid tag size %d (want 12 to 16)", c.tagSize)
 	}
-	impl, err := registry.Choose(c.backend)
+	reg, err := registry.Choose(c.backend)
 	if err != nil {
 		return nil, err
 	}
-	k := &keyState{b: impl.Value(key), name: impl.Name, nonceSize: c.nonceSize, tagSize: c.tagSize}
+	k := &keyState{impl: reg.Value(key), name: reg.Name, nonceSize: c.nonceSize, tagSize: c.tagSize}
 	k.handle.k = k
 	return &k.handle, nil
 }
@@ -216,12 +216,14 @@ func (c config) with(opts []Option) config {
 	return *p
 }
 
-// newKeyFunc prepares a key for one backend.
-type newKeyFunc = func(key []byte) backend
+// newKeyFunc prepares a key for one backend: a backend's registration (the
+// list registrations, in aesgcm_amd64.go or aesgcm_noasm.go) carries its
+// newKeyFunc.
+type newKeyFunc = func(key []byte) keyImpl
 
-// registry holds the backends of this build (the list implementations, in
+// registry holds the backends of this build (the list registrations, in
 // aesgcm_amd64.go or aesgcm_noasm.go) and chooses one at New.
-var registry = cpufeat.NewRegistry(cpufeat.AESGCM, implementations)
+var registry = cpufeat.NewRegistry(cpufeat.AESGCM, registrations)
 
 // genericDoc describes the generic backend (the Doc of its registration).
 const genericDoc = "bitsliced AES (4 blocks per pass, Boyar–Peralta S-box circuit), GHASH by integer multiplies with holes; no tables"
@@ -251,7 +253,7 @@ func (a *AEAD) Overhead() int { return a.made().tagSize }
 // a, panics. Wipe must not run concurrently with other methods of a.
 func (a *AEAD) Wipe() {
 	k := a.made()
-	k.b.wipe()
+	k.impl.wipe()
 	k.wiped = true
 }
 
@@ -280,7 +282,7 @@ func (k *keyState) counterBlock(nonce []byte) counter {
 	if len(nonce) == NonceSize {
 		return counter{binary.LittleEndian.Uint64(nonce), uint64(binary.LittleEndian.Uint32(nonce[8:])) | 1<<56}
 	}
-	return k.b.ghashNonce(nonce)
+	return k.impl.ghashNonce(nonce)
 }
 
 // Seal encrypts and authenticates plaintext, authenticates additionalData,
@@ -295,7 +297,7 @@ func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 		panic("aesgcm: message too large for GCM")
 	}
 	ret, out := panics.SealBuffers(dst, plaintext, additionalData, k.tagSize)
-	k.b.seal(out[:len(plaintext)], plaintext, additionalData, k.counterBlock(nonce), out[len(plaintext):])
+	k.impl.seal(out[:len(plaintext)], plaintext, additionalData, k.counterBlock(nonce), out[len(plaintext):])
 	return ret
 }
 
@@ -315,7 +317,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 		return nil, errTooLarge
 	}
 	ret, out, text, tag := panics.OpenBuffers(dst, ciphertext, additionalData, k.tagSize)
-	ok := k.b.open(out, text, additionalData, k.counterBlock(nonce), tag)
+	ok := k.impl.open(out, text, additionalData, k.counterBlock(nonce), tag)
 	declassify(&ok) // the verdict is public
 	return aead.Release(ok, ret, out, errOpen)
 }
@@ -340,6 +342,6 @@ func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData 
 	}
 	n := int(total)
 	ret, out := panics.GatherBuffers(dst, plaintext, total, touches, additionalData, k.tagSize)
-	k.b.sealGather(out[:n], plaintext, additionalData, k.counterBlock(nonce), out[n:])
+	k.impl.sealGather(out[:n], plaintext, additionalData, k.counterBlock(nonce), out[n:])
 	return ret
 }

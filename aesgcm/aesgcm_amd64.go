@@ -4,10 +4,11 @@ package aesgcm
 
 import "github.com/vgcrypto/vg/cpufeat"
 
-// implementations lists the backends compiled into this build, for
-// registry (aesgcm.go), which orders them as cpufeat declares them and
-// chooses one at New.
-var implementations = []cpufeat.Impl[newKeyFunc]{
+// registrations lists the backends compiled into this build, each with
+// its key constructor, for registry (aesgcm.go), which orders them as
+// cpufeat declares them and chooses one at New. The assembly backends' key
+// types are in the generated asm_glue_amd64.go.
+var registrations = []cpufeat.Registration[newKeyFunc]{
 	{Name: "vaes-avx512", Value: newkeyVAESAVX512,
 		Doc: "the zmm width: 16 blocks per pass and per reduction, the last register and partial block under BZHI opmasks, VPTERNLOGD; messages under 256 bytes at ymm width, up to 32 at xmm; not the default on Intel models that lower their clock for zmm (cpufeat.PreferYMM)"},
 	{Name: "vaes-avx2", Value: newkeyVAESAVX2,
@@ -16,5 +17,5 @@ var implementations = []cpufeat.Impl[newKeyFunc]{
 		Doc: "aesni's code in VEX three-operand form"},
 	{Name: "aesni", Value: newkeyAESNI,
 		Doc: "xmm, 8 blocks per pass, one Karatsuba multiply per AES round, 16 blocks per reduction, GHASH operands prepared on the integer side, counter⊕rk0 on the stack, one-shot short path"},
-	{Name: cpufeat.GenericBackend, Value: newGenericKey, Doc: genericDoc},
+	{Name: cpufeat.GenericBackend, Value: newKeyGeneric, Doc: genericDoc},
 }

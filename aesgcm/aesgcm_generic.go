@@ -6,16 +6,16 @@ import (
 	"math/bits"
 )
 
-// genericKey is the portable, constant-time backend "generic": bitsliced AES
+// keyGeneric is the portable, constant-time backend "generic": bitsliced AES
 // four blocks at a time (aes_ct64.go) and GHASH by integer multiplication
 // with H^1..H^4 for four-block aggregation (ghash_ct.go).
-type genericKey struct {
+type keyGeneric struct {
 	aes aesCT
 	gh  ghashKey
 }
 
-func newGenericKey(key []byte) backend {
-	k := new(genericKey)
+func newKeyGeneric(key []byte) keyImpl {
+	k := new(keyGeneric)
 	k.aes.expandKey(key)
 	var zero, h [64]byte
 	k.aes.encryptBlocks(&h, &zero)
@@ -25,12 +25,12 @@ func newGenericKey(key []byte) backend {
 }
 
 // wipe zeroes the round keys and the powers of H.
-func (k *genericKey) wipe() {
+func (k *keyGeneric) wipe() {
 	k.aes.wipe()
 	k.gh.wipe()
 }
 
-func (k *genericKey) ghashNonce(nonce []byte) counter {
+func (k *keyGeneric) ghashNonce(nonce []byte) counter {
 	var y ghashElem
 	k.gh.update(&y, nonce)
 	k.gh.updateLengths(&y, 0, uint64(len(nonce)))
@@ -50,7 +50,7 @@ func splitCounter(j0 counter) (lo, hi uint64, ctr uint32) {
 // up to 48 bytes costs one pass; then each pass makes 64 bytes of keystream,
 // and GHASH takes the ciphertext of each pass as it is produced (before it
 // is overwritten, when opening in place).
-func (k *genericKey) crypt(out, in, aad []byte, j0 counter, decrypt bool) [16]byte {
+func (k *keyGeneric) crypt(out, in, aad []byte, j0 counter, decrypt bool) [16]byte {
 	var y ghashElem
 	k.gh.update(&y, aad)
 	lo, hi, ctr := splitCounter(j0)
@@ -87,12 +87,12 @@ func (k *genericKey) crypt(out, in, aad []byte, j0 counter, decrypt bool) [16]by
 	return tag
 }
 
-func (k *genericKey) seal(out, text, aad []byte, j0 counter, tag []byte) {
+func (k *keyGeneric) seal(out, text, aad []byte, j0 counter, tag []byte) {
 	t := k.crypt(out, text, aad, j0, false)
 	copy(tag, t[:])
 }
 
-func (k *genericKey) open(out, ciphertext, aad []byte, j0 counter, tag []byte) bool {
+func (k *keyGeneric) open(out, ciphertext, aad []byte, j0 counter, tag []byte) bool {
 	t := k.crypt(out, ciphertext, aad, j0, true)
 	return subtle.ConstantTimeCompare(t[:len(tag)], tag) == 1
 }
@@ -100,7 +100,7 @@ func (k *genericKey) open(out, ciphertext, aad []byte, j0 counter, tag []byte) b
 // sealGather copies the pieces into out and seals there: for this backend
 // the copy costs little beside the AES, and sealing in one call keeps the
 // four-block passes full.
-func (k *genericKey) sealGather(out []byte, pieces [][]byte, aad []byte, j0 counter, tag []byte) {
+func (k *keyGeneric) sealGather(out []byte, pieces [][]byte, aad []byte, j0 counter, tag []byte) {
 	off := 0
 	for _, p := range pieces {
 		off += copy(out[off:], p)
@@ -109,7 +109,7 @@ func (k *genericKey) sealGather(out []byte, pieces [][]byte, aad []byte, j0 coun
 	copy(tag, t[:])
 }
 
-func (k *genericKey) streamStart(s *streamState, aad []byte, j0 counter) {
+func (k *keyGeneric) streamStart(s *streamState, aad []byte, j0 counter) {
 	*s = streamState{}
 	var y ghashElem
 	k.gh.update(&y, aad)
@@ -123,13 +123,13 @@ func (k *genericKey) streamStart(s *streamState, aad []byte, j0 counter) {
 	s.gen.ksPos = 16
 }
 
-func (k *genericKey) refill(s *streamState) {
+func (k *keyGeneric) refill(s *streamState) {
 	k.aes.ctr4(&s.gen.ks, s.gen.prefixLo, s.gen.prefixHi, s.gen.ctr)
 	s.gen.ctr += 4
 	s.gen.ksPos = 0
 }
 
-func (k *genericKey) streamEncrypt(s *streamState, out, in []byte) {
+func (k *keyGeneric) streamEncrypt(s *streamState, out, in []byte) {
 	s.textLen += uint64(len(in))
 	y := loadElem(s.gen.y[:])
 	// Finish the open block.
@@ -182,7 +182,7 @@ func (k *genericKey) streamEncrypt(s *streamState, out, in []byte) {
 	y.store(s.gen.y[:])
 }
 
-func (k *genericKey) streamFinish(s *streamState) [16]byte {
+func (k *keyGeneric) streamFinish(s *streamState) [16]byte {
 	y := loadElem(s.gen.y[:])
 	if s.gen.n > 0 {
 		k.gh.update(&y, s.gen.open[:s.gen.n])

@@ -4,8 +4,9 @@ package aesgcm
 
 import "github.com/vgcrypto/vg/cpufeat"
 
-// implementations lists the backends compiled into this build, for
-// registry (aesgcm.go): without assembly, only the portable one.
-var implementations = []cpufeat.Impl[newKeyFunc]{
-	{Name: cpufeat.GenericBackend, Value: newGenericKey, Doc: genericDoc},
+// registrations lists the backends compiled into this build, each with
+// its key constructor, for registry (aesgcm.go): without assembly, only the
+// portable one.
+var registrations = []cpufeat.Registration[newKeyFunc]{
+	{Name: cpufeat.GenericBackend, Value: newKeyGeneric, Doc: genericDoc},
 }

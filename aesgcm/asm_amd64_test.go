@@ -69,19 +69,19 @@ var asmBatch = map[string]int{"aesni": 128, "aesni-avx": 128, "vaes-avx2": 128, 
 // 240 the GHASH key powers and their halves.
 func asmKeyTable(t *testing.T, g *AEAD) ([]byte, int) {
 	t.Helper()
-	if k, ok := g.k.b.(interface{ key() *asmKey }); ok {
+	if k, ok := g.k.impl.(interface{ key() *asmKey }); ok {
 		require.Contains(t, asmPowers, g.Backend(), "no table layout known for the backend")
 		return k.key().table()[:15*16+32*asmPowers[g.Backend()]], k.key().rounds
 	}
-	t.Fatalf("%s: no key table accessor for %T", g.Backend(), g.k.b)
+	t.Fatalf("%s: no key table accessor for %T", g.Backend(), g.k.impl)
 	return nil, 0
 }
 
 // newBackendKey returns the key of the backend name for key, without the
 // checks of New.
-func newBackendKey(t *testing.T, name string, key []byte) backend {
+func newBackendKey(t *testing.T, name string, key []byte) keyImpl {
 	t.Helper()
-	for _, im := range implementations {
+	for _, im := range registrations {
 		if im.Name == name {
 			return im.Value(key)
 		}
@@ -336,7 +336,7 @@ func TestAsmCounterWrap(t *testing.T) {
 		for _, size := range []int{16, 24, 32} {
 			c := &asmCase{r: r}
 			key := c.rb(size)
-			v, gen := newBackendKey(t, name, key), newGenericKey(key)
+			v, gen := newBackendKey(t, name, key), newKeyGeneric(key)
 			for _, back := range []uint32{0, 1, 2, 5, 8, 17, 40} {
 				for _, n := range []int{0, 5, 16, 31, 47, 100, 128, 300, 1000} {
 					var b [16]byte
@@ -429,7 +429,7 @@ func TestAsmStack(t *testing.T) {
 					copy(j0[:], nonce)
 					j0[15] = 1
 				} else {
-					c := g.k.b.ghashNonce(nonce)
+					c := g.k.impl.ghashNonce(nonce)
 					binary.LittleEndian.PutUint64(j0[:8], c.lo)
 					binary.LittleEndian.PutUint64(j0[8:], c.hi)
 				}
@@ -523,7 +523,7 @@ func TestAsmKeyTable(t *testing.T) {
 			key := bytes.Repeat([]byte{byte(size)}, size)
 			g, err := Prepare(key, WithBackend(name))
 			require.NoError(t, err)
-			k := g.k.b.(interface{ key() *asmKey }).key()
+			k := g.k.impl.(interface{ key() *asmKey }).key()
 			require.Zero(t, uintptr(unsafe.Pointer(k.table()))&15, "table not 16-byte aligned")
 			checkKeyTableH(t, key, k.table()[:], k.rounds, 15*16+(npow[name]-1)*16)
 			g.Wipe()

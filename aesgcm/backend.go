@@ -2,9 +2,12 @@ package aesgcm
 
 import "encoding/binary"
 
-// backend is the seam every AES-GCM implementation plugs into: a key
+// keyImpl is the seam every AES-GCM implementation plugs into: a key
 // prepared for one backend (its round keys and GHASH key powers in whatever
-// form it wants), built once by New through implementation.newKey.
+// form it wants), made once by Prepare through the backend's newKeyFunc
+// (its registration, in aesgcm_amd64.go or aesgcm_noasm.go) and held by the
+// AEAD. The generic backend's key type is in aesgcm_generic.go, the
+// assembly backends' in the generated asm_glue_amd64.go (over asm_amd64.go).
 //
 // The public methods of AEAD check sizes, overlaps and limits, derive the
 // pre-counter block J0 from the nonce and handle the tag size; a backend
@@ -17,7 +20,7 @@ import "encoding/binary"
 // Arguments go by value (counter) or as slices the caller owns, so that the
 // per-message state of a backend lives on its own stack: passing a pointer
 // to a caller's local through this interface would move it to the heap.
-type backend interface {
+type keyImpl interface {
 	// ghashNonce returns J0 for a nonce whose length is not 12:
 	// GHASH(nonce || zero padding || 0^64 || bitlen(nonce)).
 	ghashNonce(nonce []byte) counter
@@ -52,6 +55,10 @@ type backend interface {
 	// wipe zeroes the key material.
 	wipe()
 }
+
+// backend is keyImpl under the name the generated glue (asm_glue_amd64.go,
+// from _asm/glue.go) still returns; it goes when the generator says keyImpl.
+type backend = keyImpl
 
 // counter is the pre-counter block J0 as two little-endian words: bytes
 // 0-7 in lo, 8-15 in hi (for a 12-byte nonce, hi holds its last 4 bytes and

@@ -84,7 +84,7 @@ func (r randomNonceAEAD) Seal(dst, nonce, plaintext, additionalData []byte) []by
 		plaintext = text
 	}
 	rand.Read(out[:NonceSize]) // never fails (it crashes the program instead)
-	k.b.seal(text, plaintext, additionalData, k.counterBlock(out[:NonceSize]), out[NonceSize+n:])
+	k.impl.seal(text, plaintext, additionalData, k.counterBlock(out[:NonceSize]), out[NonceSize+n:])
 	return ret
 }
 
@@ -117,7 +117,7 @@ func (r randomNonceAEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]
 		copy(out, text)
 		text = out
 	}
-	ok := k.b.open(out, text, additionalData, j0, tag)
+	ok := k.impl.open(out, text, additionalData, j0, tag)
 	declassify(&ok) // the verdict is public
 	return aead.Release(ok, ret, out, errOpen)
 }

@@ -21,7 +21,7 @@ type Encryptor struct {
 func (a *AEAD) NewEncryptor(nonce, additionalData []byte) *Encryptor {
 	k := a.check(nonce)
 	e := &Encryptor{k: k}
-	k.b.streamStart(&e.s, additionalData, k.counterBlock(nonce))
+	k.impl.streamStart(&e.s, additionalData, k.counterBlock(nonce))
 	return e
 }
 
@@ -44,7 +44,7 @@ func (e *Encryptor) Encrypt(dst, plaintext []byte) []byte {
 	if aead.InexactOverlap(out, plaintext) {
 		panic("aesgcm: invalid buffer overlap of output and input")
 	}
-	e.k.b.streamEncrypt(&e.s, out, plaintext)
+	e.k.impl.streamEncrypt(&e.s, out, plaintext)
 	return ret
 }
 
@@ -59,7 +59,7 @@ func (e *Encryptor) Finish(dst []byte) []byte {
 		panic(errWiped)
 	}
 	e.finished = true
-	tag := e.k.b.streamFinish(&e.s)
+	tag := e.k.impl.streamFinish(&e.s)
 	return append(dst, tag[:e.k.tagSize]...)
 }
 

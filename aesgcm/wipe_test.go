@@ -13,9 +13,9 @@ func TestWipeZeroesKeyMaterial(t *testing.T) {
 	}
 	g, err := Prepare(key, WithBackend("generic"))
 	require.NoError(t, err)
-	k := g.k.b.(*genericKey)
+	k := g.k.impl.(*keyGeneric)
 	require.NotZero(t, k.aes.rk[0])
 	require.NotZero(t, k.gh.pow[3])
 	g.Wipe()
-	require.Equal(t, genericKey{}, *k)
+	require.Equal(t, keyGeneric{}, *k)
 }

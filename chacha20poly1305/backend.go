@@ -64,7 +64,7 @@ type keyImpl interface {
 }
 
 // newKeyFunc prepares a 32-byte key for one backend: a backend's
-// registration (the list implementations, in chacha20poly1305_amd64.go or
+// registration (the list registrations, in chacha20poly1305_amd64.go or
 // chacha20poly1305_noasm.go) carries its newKeyFunc.
 type newKeyFunc = func(key []byte) keyImpl
 
@@ -111,10 +111,10 @@ func newKey[K any](key []byte) *K {
 // wipe zeroes the key.
 func (s *keyState) wipe() { stackscratch.Wipe(s.key[:]) }
 
-// registry holds the backends of this build (the list implementations, in
+// registry holds the backends of this build (the list registrations, in
 // chacha20poly1305_amd64.go or chacha20poly1305_noasm.go) and chooses one at
 // Prepare and PrepareX.
-var registry = cpufeat.NewRegistry(cpufeat.ChaCha20Poly1305, implementations)
+var registry = cpufeat.NewRegistry(cpufeat.ChaCha20Poly1305, registrations)
 
 // genericDoc describes the generic backend (the Doc of its registration).
 const genericDoc = "portable Go, Poly1305 with 64-bit limbs"

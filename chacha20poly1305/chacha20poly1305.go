@@ -131,13 +131,13 @@ func newAEAD(key []byte, xNonce bool, opts []Option) (*AEAD, error) {
 	if len(opts) > 0 {
 		o = o.with(opts)
 	}
-	impl, err := registry.Choose(o.backend)
+	reg, err := registry.Choose(o.backend)
 	if err != nil {
 		return nil, err
 	}
-	ki := impl.Value(key)
-	k := ki.state()
-	k.impl, k.name, k.xNonce = ki, impl.Name, xNonce
+	impl := reg.Value(key)
+	k := impl.state()
+	k.impl, k.name, k.xNonce = impl, reg.Name, xNonce
 	k.handle.k = k
 	return &k.handle, nil
 }

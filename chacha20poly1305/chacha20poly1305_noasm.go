@@ -4,10 +4,10 @@ package chacha20poly1305
 
 import "github.com/vgcrypto/vg/cpufeat"
 
-// implementations lists the backends compiled into this build, each with
+// registrations lists the backends compiled into this build, each with
 // its key constructor, for registry (backend.go): without assembly, the
 // portable backend only.
-var implementations = []cpufeat.Impl[newKeyFunc]{
+var registrations = []cpufeat.Registration[newKeyFunc]{
 	{Name: cpufeat.GenericBackend, Value: newKeyGeneric, Doc: genericDoc},
 }
 

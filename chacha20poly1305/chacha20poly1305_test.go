@@ -611,7 +611,7 @@ func (b testBackend) String() string { return b.name }
 // first.
 func enabledBackends() []testBackend {
 	var bs []testBackend
-	for _, im := range registry.Impls() {
+	for _, im := range registry.Registrations() {
 		if backendAvailable(im.Name) {
 			bs = append(bs, testBackend{im.Value(make([]byte, KeySize)).kernels(), im.Name})
 		}

@@ -40,11 +40,14 @@
 //
 // [Backends] lists, per algorithm, the backends in order of preference with the
 // features each requires. Each algorithm module registers the backends it
-// builds in a [Registry], which lists them ([BackendInfo]) and chooses among
-// them at the module's constructors with the same errors in every module, and
-// the assembly generators check their instructions against the same
-// declaration, so the two cannot disagree. [Configs] lists the VG_CPU_FEATURES values the
-// test matrix runs; each backend is the one selected in at least one of them.
+// builds in a [Registry], one [Registration] each (its name, the function
+// that prepares a key for it, its one-line Doc), which lists them
+// ([BackendInfo], exported by each module as its Backend type) and chooses
+// among them at the module's constructors with the same errors in every
+// module, and the assembly generators check their instructions against the
+// same declaration, so the two cannot disagree. [Configs] lists the
+// VG_CPU_FEATURES values the test matrix runs; each backend is the one
+// selected in at least one of them.
 package cpufeat
 
 import (

@@ -89,7 +89,7 @@ func ExampleSet() {
 // registry choose at its constructors; the errors are the same in every
 // module.
 func ExampleNewRegistry() {
-	reg := cpufeat.NewRegistry(cpufeat.ChaCha20Poly1305, []cpufeat.Impl[string]{
+	reg := cpufeat.NewRegistry(cpufeat.ChaCha20Poly1305, []cpufeat.Registration[string]{
 		{Name: "ssse3", Value: "the SSSE3 functions"},
 		{Name: cpufeat.GenericBackend, Value: "the portable Go"},
 	})

@@ -8,10 +8,11 @@ import (
 	"sync"
 )
 
-// Impl is one backend an algorithm module compiled into this build: the
-// name cpufeat declares for it and the module's value for it (a backend
-// value, or the function preparing a key for the backend).
-type Impl[T any] struct {
+// Registration is one backend an algorithm module compiled into this
+// build, as the module's list registers it: the name cpufeat declares for
+// it and the module's value for it (in every module, the function that
+// prepares a key for the backend).
+type Registration[T any] struct {
 	// Name is the backend's name as cpufeat declares it for the algorithm.
 	Name string
 	// Value is what the module calls to use the backend.
@@ -23,7 +24,10 @@ type Impl[T any] struct {
 
 // BackendInfo describes one backend a module compiled into this build, as
 // the module's Backends function lists it. Each algorithm module exports it
-// under the name Backend.
+// under the name Backend. It is apart from [Backend], the declaration, which
+// holds what is true of the backend everywhere and reports with its method
+// Available whether a given feature set runs it; BackendInfo holds whether
+// it runs here and the module's Doc.
 type BackendInfo struct {
 	// Name is the backend's stable name, as declared in cpufeat and as the
 	// module's WithBackend option takes it.
@@ -44,35 +48,35 @@ type BackendInfo struct {
 // its errors are therefore the same.
 type Registry[T any] struct {
 	alg   Algorithm
-	impls []Impl[T] // in declared order
-	decls []Backend // decls[i] declares impls[i]
-	best  Impl[T]   // the default choice under the package's state
+	regs  []Registration[T] // in declared order
+	decls []Backend         // decls[i] declares regs[i]
+	best  Registration[T]   // the default choice under the package's state
 }
 
-// NewRegistry returns the registry of alg's backends in impls, the module's
+// NewRegistry returns the registry of alg's backends in regs, the module's
 // registration list for this build (in any order). It panics when a name is
 // not declared for alg, appears twice, or when the generic backend, which
 // every build has, is missing: the list is fixed at compile time, so this is
 // a programming error that the module's first test finds.
-func NewRegistry[T any](alg Algorithm, impls []Impl[T]) *Registry[T] {
+func NewRegistry[T any](alg Algorithm, regs []Registration[T]) *Registry[T] {
 	r := &Registry[T]{alg: alg}
-	seen := make(map[string]bool, len(impls))
-	for _, im := range impls {
-		if _, ok := Lookup(alg, im.Name); !ok {
-			panic(fmt.Sprintf("cpufeat: %s registers backend %q, which is not declared for it", alg, im.Name))
+	seen := make(map[string]bool, len(regs))
+	for _, rg := range regs {
+		if _, ok := Lookup(alg, rg.Name); !ok {
+			panic(fmt.Sprintf("cpufeat: %s registers backend %q, which is not declared for it", alg, rg.Name))
 		}
-		if seen[im.Name] {
-			panic(fmt.Sprintf("cpufeat: %s registers backend %q twice", alg, im.Name))
+		if seen[rg.Name] {
+			panic(fmt.Sprintf("cpufeat: %s registers backend %q twice", alg, rg.Name))
 		}
-		seen[im.Name] = true
+		seen[rg.Name] = true
 	}
 	if !seen[GenericBackend] {
 		panic(fmt.Sprintf("cpufeat: %s does not register its %s backend", alg, GenericBackend))
 	}
 	for _, d := range Backends(alg) {
-		for _, im := range impls {
-			if im.Name == d.Name {
-				r.impls = append(r.impls, im)
+		for _, rg := range regs {
+			if rg.Name == d.Name {
+				r.regs = append(r.regs, rg)
 				r.decls = append(r.decls, d)
 			}
 		}
@@ -92,25 +96,27 @@ func (r *Registry[T]) here(warn func()) env {
 
 // Names returns the names of the backends in r, best first.
 func (r *Registry[T]) Names() []string {
-	names := make([]string, len(r.impls))
-	for i, im := range r.impls {
-		names[i] = im.Name
+	names := make([]string, len(r.regs))
+	for i, rg := range r.regs {
+		names[i] = rg.Name
 	}
 	return names
 }
 
-// Impls returns the backends in r, best first, whether or not they can run
-// here.
-func (r *Registry[T]) Impls() []Impl[T] { return append([]Impl[T](nil), r.impls...) }
+// Registrations returns the backends in r, best first, whether or not
+// they can run here.
+func (r *Registry[T]) Registrations() []Registration[T] {
+	return append([]Registration[T](nil), r.regs...)
+}
 
 // Backends describes the backends in r, best first, with their availability
 // under [Enabled].
 func (r *Registry[T]) Backends() []BackendInfo { return r.backends(Enabled()) }
 
 func (r *Registry[T]) backends(enabled Set) []BackendInfo {
-	infos := make([]BackendInfo, len(r.impls))
+	infos := make([]BackendInfo, len(r.regs))
 	for i, d := range r.decls {
-		infos[i] = BackendInfo{Name: d.Name, Requires: d.Requires, Available: d.Available(enabled), Doc: r.impls[i].Doc}
+		infos[i] = BackendInfo{Name: d.Name, Requires: d.Requires, Available: d.Available(enabled), Doc: r.regs[i].Doc}
 	}
 	return infos
 }
@@ -124,7 +130,7 @@ func (r *Registry[T]) backends(enabled Set) []BackendInfo {
 // not all enabled. An invalid VG_CPU_FEATURES is not an error here: the first
 // Choose in the process prints [Err] once on standard error, and every choice
 // follows [Enabled], which holds what the valid part of the value allows.
-func (r *Registry[T]) Choose(name string) (Impl[T], error) {
+func (r *Registry[T]) Choose(name string) (Registration[T], error) {
 	if name == "" {
 		if enabledErr != nil {
 			warnInvalidOnce()
@@ -151,7 +157,7 @@ type env struct {
 	warn        func() // called when err is not nil
 }
 
-func (r *Registry[T]) choose(name string, e env) (Impl[T], error) {
+func (r *Registry[T]) choose(name string, e env) (Registration[T], error) {
 	if e.err != nil && e.warn != nil {
 		e.warn()
 	}
@@ -167,17 +173,17 @@ func (r *Registry[T]) choose(name string, e env) (Impl[T], error) {
 			if e.overrideSet {
 				msg += fmt.Sprintf(" (%s=%q)", EnvVar, e.override)
 			}
-			return Impl[T]{}, errors.New(msg)
+			return Registration[T]{}, errors.New(msg)
 		}
-		return r.impls[i], nil
+		return r.regs[i], nil
 	}
 	if _, declared := Lookup(r.alg, name); declared {
-		return Impl[T]{}, fmt.Errorf("%s: backend %q is not built in this build (built: %s)",
+		return Registration[T]{}, fmt.Errorf("%s: backend %q is not built in this build (built: %s)",
 			r.alg, name, strings.Join(r.Names(), ", "))
 	}
 	var valid []string
 	for _, d := range Backends(r.alg) {
 		valid = append(valid, d.Name)
 	}
-	return Impl[T]{}, fmt.Errorf("%s: unknown backend %q (valid: %s)", r.alg, name, strings.Join(valid, ", "))
+	return Registration[T]{}, fmt.Errorf("%s: unknown backend %q (valid: %s)", r.alg, name, strings.Join(valid, ", "))
 }

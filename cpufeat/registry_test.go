@@ -14,7 +14,7 @@ import (
 // testRegistry registers three of chacha20poly1305's four declared
 // backends, out of order, with their names as values.
 func testRegistry() *Registry[string] {
-	return NewRegistry(ChaCha20Poly1305, []Impl[string]{
+	return NewRegistry(ChaCha20Poly1305, []Registration[string]{
 		{Name: GenericBackend, Value: "g"},
 		{Name: "ssse3", Value: "s"},
 		{Name: "avx2", Value: "a", Doc: "the avx2 one"},
@@ -25,7 +25,7 @@ func TestRegistryOrder(t *testing.T) {
 	r := testRegistry()
 	assert.Equal(t, []string{"avx2", "ssse3", GenericBackend}, r.Names(), "declared order, best first")
 	var values []string
-	for _, im := range r.Impls() {
+	for _, im := range r.Registrations() {
 		values = append(values, im.Value)
 	}
 	assert.Equal(t, []string{"a", "s", "g"}, values)
@@ -43,13 +43,13 @@ func TestRegistryOrder(t *testing.T) {
 
 func TestRegistryPanics(t *testing.T) {
 	assert.PanicsWithValue(t, `cpufeat: aesgcm registers backend "avx2", which is not declared for it`, func() {
-		NewRegistry(AESGCM, []Impl[int]{{Name: GenericBackend}, {Name: "avx2"}})
+		NewRegistry(AESGCM, []Registration[int]{{Name: GenericBackend}, {Name: "avx2"}})
 	})
 	assert.PanicsWithValue(t, `cpufeat: rsa registers backend "adx" twice`, func() {
-		NewRegistry(RSA, []Impl[int]{{Name: "adx"}, {Name: GenericBackend}, {Name: "adx"}})
+		NewRegistry(RSA, []Registration[int]{{Name: "adx"}, {Name: GenericBackend}, {Name: "adx"}})
 	})
 	assert.PanicsWithValue(t, `cpufeat: rsa does not register its generic backend`, func() {
-		NewRegistry(RSA, []Impl[int]{{Name: "adx"}})
+		NewRegistry(RSA, []Registration[int]{{Name: "adx"}})
 	})
 }
 
@@ -155,7 +155,7 @@ func TestRegistryChooseHere(t *testing.T) {
 // default choice passes over the ZMM backends, and naming one still selects
 // it.
 func TestRegistryPreferYMM(t *testing.T) {
-	r := NewRegistry(AESGCM, []Impl[string]{
+	r := NewRegistry(AESGCM, []Registration[string]{
 		{Name: GenericBackend, Value: "g"},
 		{Name: "vaes-avx2", Value: "y"},
 		{Name: "vaes-avx512", Value: "z"},

@@ -34,7 +34,7 @@ type keyImpl interface {
 
 // newKeyFunc prepares a key for one backend: the public modulus n, and for
 // a private key (crt not nil) its two primes and CRT exponents. It runs
-// once per key. A backend's registration (the list implementations, in
+// once per key. A backend's registration (the list registrations, in
 // rsa_amd64.go or rsa_noasm.go) carries its newKeyFunc. The methods of the
 // key it returns are safe for concurrent use.
 type newKeyFunc = func(n *modulus, crt *crtParams) keyImpl
@@ -50,10 +50,10 @@ type crtParams struct {
 	pBits, qBits int
 }
 
-// registry holds the backends of this build (the list implementations, in
+// registry holds the backends of this build (the list registrations, in
 // rsa_amd64.go or rsa_noasm.go) and chooses one at NewPrivateKey and
 // NewPublicKey.
-var registry = cpufeat.NewRegistry(cpufeat.RSA, implementations)
+var registry = cpufeat.NewRegistry(cpufeat.RSA, registrations)
 
 // genericDoc describes the generic backend (the Doc of its registration).
 const genericDoc = "fixed-width 64-bit limbs, Montgomery multiply and dedicated squaring, fixed 5-bit window, masked full-table lookups, CRT with the sᵉ = m check"

@@ -157,7 +157,7 @@ func NewPublicKey(pub *rsa.PublicKey, opts ...Option) (*PublicKey, error) {
 	return newPublicKey(pub, b)
 }
 
-func newPublicKey(pub *rsa.PublicKey, b cpufeat.Impl[newKeyFunc]) (*PublicKey, error) {
+func newPublicKey(pub *rsa.PublicKey, b cpufeat.Registration[newKeyFunc]) (*PublicKey, error) {
 	if pub == nil || pub.N == nil {
 		return nil, errors.New("rsa: missing public key")
 	}
@@ -287,7 +287,7 @@ func NewPrivateKey(k *rsa.PrivateKey, opts ...Option) (*PrivateKey, error) {
 // checkKeyShape checks what k's fields are, without their values: nil
 // fields, the number of primes, signs and lengths; and prepares the public
 // key (newPublicKey checks n and e).
-func checkKeyShape(k *rsa.PrivateKey, b cpufeat.Impl[newKeyFunc]) (*PublicKey, error) {
+func checkKeyShape(k *rsa.PrivateKey, b cpufeat.Registration[newKeyFunc]) (*PublicKey, error) {
 	if k == nil {
 		return nil, errors.New("rsa: missing private key")
 	}

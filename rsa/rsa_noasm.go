@@ -4,9 +4,9 @@ package rsa
 
 import "github.com/vgcrypto/vg/cpufeat"
 
-// implementations lists the backends compiled into this build, each with
+// registrations lists the backends compiled into this build, each with
 // its key constructor, for registry (backend.go): without assembly, only the
 // portable one.
-var implementations = []cpufeat.Impl[newKeyFunc]{
+var registrations = []cpufeat.Registration[newKeyFunc]{
 	{Name: cpufeat.GenericBackend, Value: newKeyGeneric, Doc: genericDoc},
 }

@@ -377,7 +377,7 @@ func backendsTable(rows []declared) (string, error) {
 		if !r.built {
 			built, doc = "not yet", "declared in cpufeat; not implemented in this version"
 		} else if doc == "" {
-			return "", fmt.Errorf("%s backend %q has no Doc: give its cpufeat.Impl in the module's implementations list a one-line Doc", r.decl.Algorithm, r.decl.Name)
+			return "", fmt.Errorf("%s backend %q has no Doc: give its cpufeat.Registration in the module's registrations list a one-line Doc", r.decl.Algorithm, r.decl.Name)
 		}
 		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s |\n", r.decl.Algorithm, r.decl.Name, req, built, strings.ReplaceAll(doc, "|", `\|`))
 	}
