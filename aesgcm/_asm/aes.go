@@ -12,10 +12,72 @@ import (
 // key size.
 type keyRegs struct {
 	t, rounds, rkm reg.GPVirtual
+	// held is where a loop keeps the round keys in registers (see
+	// loopKey); nil: each is loaded (broadcast) where a round needs it.
+	held *heldKeys
+}
+
+// heldKeys are the round keys of a loop that keeps them in registers, each
+// broadcast to every lane once before it: round key 0, the nine middle
+// rounds (at rkm) and the last one. The extra rounds of AES-192 and AES-256
+// are still broadcast where they run: four more registers do not fit.
+type heldKeys struct {
+	k0, last reg.VecVirtual
+	mid      [9]reg.VecVirtual
+}
+
+// loopKey returns k for a bulk loop: on a width that holds its round keys
+// in registers (width.holdKeys), a copy of k whose keys are broadcast into
+// registers here, once; else k itself.
+func (e *gcm) loopKey(k keyRegs) keyRegs {
+	if !e.holdKeys {
+		return k
+	}
+	h := &heldKeys{k0: e.rkReg(mem(k.t, offRK))}
+	for j := range h.mid[:9] {
+		h.mid[j] = e.rkReg(mem(k.rkm, 16*(j+1)))
+	}
+	h.last = e.rkReg(mem(k.rkm, 160))
+	k.held = h
+	return k
+}
+
+// key returns the round key of k at m (in k's table: offRK+16*i from t,
+// or 16*j from rkm) for every lane: the register holding it when k holds
+// its keys, else as rk does.
+func (e *gcm) key(k keyRegs, m operand.Mem, inReg bool) operand.Op {
+	if r, ok := k.held.at(k, m); ok {
+		return r
+	}
+	return e.rk(m, inReg)
+}
+
+// keyReg is key in a register.
+func (e *gcm) keyReg(k keyRegs, m operand.Mem) reg.VecVirtual {
+	if r, ok := k.held.at(k, m); ok {
+		return r
+	}
+	return e.rkReg(m)
+}
+
+// at returns the register holding the round key at m, if h holds it (h
+// may be nil: none).
+func (h *heldKeys) at(k keyRegs, m operand.Mem) (reg.VecVirtual, bool) {
+	switch {
+	case h == nil:
+		return nil, false
+	case m.Base == reg.Register(k.t) && m.Disp == offRK:
+		return h.k0, true
+	case m.Base == reg.Register(k.rkm) && m.Disp == 160:
+		return h.last, true
+	case m.Base == reg.Register(k.rkm) && m.Disp >= 16 && m.Disp <= 144 && m.Disp%16 == 0 && h.mid[m.Disp/16-1] != nil:
+		return h.mid[m.Disp/16-1], true
+	}
+	return nil, false
 }
 
 func (e *gcm) loadKey(tName, roundsName string) keyRegs {
-	k := keyRegs{e.GP64(), e.GP64(), e.GP64()}
+	k := keyRegs{t: e.GP64(), rounds: e.GP64(), rkm: e.GP64()}
 	e.Load(e.Param(tName), k.t)
 	e.Load(e.Param(roundsName), k.rounds)
 	e.MOVQ(k.rounds, k.rkm)
@@ -50,7 +112,7 @@ func (e *gcm) rkReg(m operand.Mem) reg.VecVirtual {
 // and carry-less multiply instructions arrive mixed.
 func (e *gcm) rounds(k keyRegs, s []reg.VecVirtual, hook func(j int), inReg, split bool) {
 	round := func(m operand.Mem) {
-		key := e.rk(m, inReg)
+		key := e.key(k, m, inReg)
 		for _, x := range s {
 			e.AESEnc(key, x)
 		}
@@ -66,7 +128,7 @@ func (e *gcm) rounds(k keyRegs, s []reg.VecVirtual, hook func(j int), inReg, spl
 	round(mem(k.t, offRK+64))
 	e.Label(mid)
 	for j := 1; j <= 9; j++ {
-		key := e.rk(mem(k.rkm, 16*j), inReg)
+		key := e.key(k, mem(k.rkm, 16*j), inReg)
 		if !split {
 			for _, x := range s {
 				e.AESEnc(key, x)
@@ -95,7 +157,7 @@ func (e *gcm) rounds(k keyRegs, s []reg.VecVirtual, hook func(j int), inReg, spl
 // encrypt encrypts the blocks of s in place (every lane; round key 0
 // included).
 func (e *gcm) encrypt(k keyRegs, s []reg.VecVirtual) {
-	k0 := e.rk(mem(k.t, offRK), false)
+	k0 := e.key(k, mem(k.t, offRK), false)
 	for _, x := range s {
 		e.Xor(k0, x, x)
 	}
@@ -105,7 +167,7 @@ func (e *gcm) encrypt(k keyRegs, s []reg.VecVirtual) {
 
 // lastRound runs the last AES round on s.
 func (e *gcm) lastRound(k keyRegs, s []reg.VecVirtual) {
-	kl := e.rk(mem(k.rkm, 160), false)
+	kl := e.key(k, mem(k.rkm, 160), false)
 	for _, x := range s {
 		e.AESEncLast(kl, x)
 	}
@@ -115,7 +177,7 @@ func (e *gcm) lastRound(k keyRegs, s []reg.VecVirtual) {
 // ctr holds lanes consecutive counters c, c+1, ... (byte-reflected, each
 // counter in dword 0 of its lane), register i those from c+lanes*i.
 func (e *gcm) ctrBlocks(k keyRegs, ctr reg.VecVirtual, s []reg.VecVirtual) {
-	k0 := e.rk(mem(k.t, offRK), false)
+	k0 := e.key(k, mem(k.t, offRK), false)
 	for i, x := range s {
 		if i == 0 {
 			e.ShufB(e.c.bswap, ctr, x)

@@ -56,7 +56,7 @@ func (e *gcm) batch(k keyRegs, c counters, in, out reg.Register, g *ghPass) {
 	for _, step := range steps[min(9, len(steps)):] {
 		step()
 	}
-	last := e.rkReg(mem(k.rkm, 160))
+	last := e.keyReg(k, mem(k.rkm, 160))
 	for i, x := range s {
 		d := e.vreg()
 		e.XorU(mem(in, e.w()*i), last, d)

@@ -83,7 +83,7 @@ func (e *gcm) sealGatherFunc(name string) {
 	e.Zero(zero)
 	e.Mov(zero, st.Offset(stOpen))
 	each := func(ptr, n reg.GPVirtual) {
-		e.encPiece(piece{k: k, st: st, cb: st.Offset(stSize), out: out, in: ptr, n: n, nopen: nopen, len: anyLen})
+		e.encPiece(piece{k: k, st: st, cb: st.Offset(stSize), out: out, in: ptr, n: n, nopen: nopen, len: anyLen, gathered: true})
 	}
 	if e.gatherMax > 0 {
 		e.fn.ForEachSliceGathered(descs, count, out, e.gp("textLen"), e.gatherMax, each)
@@ -120,7 +120,7 @@ func (e *gcm) openBody(k keyRegs, st operand.Mem, s span) {
 		e.JB(ref(rem))
 		e.phase("main loop")
 		c := e.startCounters(k, ctr, st.Offset(stSize))
-		e.bulk(k, c, in, out, n, acc, in, 0)
+		e.bulk(e.loopKey(k), c, in, out, n, acc, in, 0)
 		e.syncCounters(c, st.Offset(stCtr))
 	}
 	e.Label(rem)
@@ -174,7 +174,7 @@ func (e *gcm) initFunc(name string) {
 	e.Label(done)
 
 	e.phase("key setup")
-	k := keyRegs{tab, e.GP64(), e.GP64()}
+	k := keyRegs{t: tab, rounds: e.GP64(), rkm: e.GP64()}
 	e.MOVQ(keyLen, k.rounds) // rounds = keyLen/4 + 6
 	e.SHRQ(operand.U8(2), k.rounds)
 	e.ADDQ(operand.U8(6), k.rounds)

@@ -66,6 +66,10 @@ type width struct {
 	remUpTo, remRegs []int
 	// short is the width's short path (short.go).
 	short shortPath
+	// holdKeys keeps the bulk loop's round keys in registers (loopKey),
+	// broadcast once before it, rather than broadcast from the table at
+	// each round of each batch.
+	holdKeys bool
 	// gatherMax is the longest gathered text the general path joins into
 	// the output first (asmgen.Func.ForEachSliceGathered); 0: every piece is
 	// read where it is.
@@ -87,7 +91,7 @@ var (
 	// and reduction; the last register of a remainder under opmasks. Its
 	// messages under a batch, the short ones included, run at zmmSmall.
 	zmmWidth = width{lanes: 4, blocks: 16, npow: 16, remUpTo: []int{64, 128, 192}, remRegs: []int{1, 2, 3, 4},
-		short: shortPath{layout: shortNarrower, at: &zmmSmall}}
+		short: shortPath{layout: shortNarrower, at: &zmmSmall}, holdKeys: true}
 	// zmmSmall is the width of zmmWidth's messages under a batch: ymm
 	// registers over the zmm table (16 powers, 256-byte remainders). On
 	// Zen 4, whose vector units are 256 bits wide, a 512-bit instruction

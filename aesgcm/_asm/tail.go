@@ -259,13 +259,15 @@ func (e *gcm) rest(s span) span {
 // (ctrScratch bytes of stack scratch for the bulk loop's counters), the n
 // bytes at in to encrypt to out, nopen (the bytes of the stream's open
 // block) and len, the span of n. A first piece starts the stream: nopen is
-// 0 and the open-block code is not emitted.
+// 0 and the open-block code is not emitted. A gathered piece (of
+// sealGather's walk over the pieces) loads its bulk loop's round keys as it
+// goes: the walk keeps too many registers for the loop to hold them.
 type piece struct {
 	k                 keyRegs
 	st, cb            operand.Mem
 	out, in, n, nopen reg.GPVirtual
 	len               span
-	first             bool
+	first, gathered   bool
 }
 
 // encPiece encrypts the piece p, continuing its stream; nopen is updated.
@@ -353,11 +355,15 @@ func (e *gcm) encBulk(p piece, done string) {
 	// blocks and hashes the batch before; the last is hashed after the
 	// loop.
 	c := e.startCounters(k, ctr, p.cb)
-	e.batch(k, c, in, out, nil)
+	lk := k
+	if !p.gathered {
+		lk = e.loopKey(k)
+	}
+	e.batch(lk, c, in, out, nil)
 	e.ADDQ(imm(e.bb()), in)
 	e.ADDQ(imm(e.bb()), out)
 	e.SUBQ(imm(e.bb()), n)
-	e.bulk(k, c, in, out, n, acc, out, -e.bb())
+	e.bulk(lk, c, in, out, n, acc, out, -e.bb())
 	e.syncCounters(c, st.Offset(stCtr))
 	e.ghashBatch(k.t, acc, out, -e.bb())
 	e.encRest(p, ctr, acc, rem, done)
