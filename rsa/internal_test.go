@@ -56,6 +56,7 @@ func TestMontgomeryAgainstBig(t *testing.T) {
 			R := new(big.Int).Lsh(big.NewInt(1), uint(64*w))
 			require.Equal(t, new(big.Int).Mod(new(big.Int).Mul(R, R), M), toBig(m.rr), "rr w=%d", w)
 			require.Equal(t, new(big.Int).Mod(R, M), toBig(m.one))
+			require.Equal(t, m.rr, newModulusFull(mv).rr, "the chain from 2^(64(w-1)), w=%d", w)
 			Rinv := new(big.Int).ModInverse(R, M)
 			x, y := randBelow(r, mv), randBelow(r, mv)
 			X, Y := toBig(x), toBig(y)

@@ -335,7 +335,15 @@ func (m *modulus) modSub(z, x, y, scratch []uint64) {
 // R^2 mod m with the doubling and squaring chain: R mod m by 64w modular
 // doublings of 1, then square-and-double over the bits of 64w. Its cost and
 // access pattern depend only on w.
-func newModulus(mv []uint64) *modulus {
+func newModulus(mv []uint64) *modulus { return newModulusFrom(mv, 0) }
+
+// newModulusFull is newModulus for an m whose top limb is not zero (m >=
+// 2^(64(w-1)), as a public modulus is by construction): its R^2 chain
+// starts from 2^(64(w-1)), 64 doublings below R rather than 64w.
+func newModulusFull(mv []uint64) *modulus { return newModulusFrom(mv, 64*(len(mv)-1)) }
+
+// newModulusFrom prepares mv, given a public low with 2^low < mv.
+func newModulusFrom(mv []uint64, low int) *modulus {
 	w := len(mv)
 	m := &modulus{
 		m:     append([]uint64(nil), mv...),
@@ -343,7 +351,7 @@ func newModulus(mv []uint64) *modulus {
 		rr:    make([]uint64, w),
 		one:   make([]uint64, w),
 	}
-	m.rr = m.rrByChain()
+	m.rr = m.rrByChain(low)
 	t := make([]uint64, 2*w)
 	x := make([]uint64, w)
 	x[0] = 1
@@ -352,18 +360,19 @@ func newModulus(mv []uint64) *modulus {
 	return m
 }
 
-// rrByChain returns R^2 mod m computed from scratch.
-func (m *modulus) rrByChain() []uint64 {
+// rrByChain returns R^2 mod m computed from scratch, given a public low
+// with 2^low < m.
+func (m *modulus) rrByChain(low int) []uint64 {
 	w := len(m.m)
 	r := make([]uint64, w)
 	s := make([]uint64, w)
 	t := make([]uint64, 2*w)
 	defer wipe(s)
 	defer wipe(t)
-	// r = 1 < m, then double 64w times: r = 2^(64w) = R mod m, the
+	// r = 2^low < m, then double 64w-low times: r = 2^(64w) = R mod m, the
 	// Montgomery form of 1. (One more doubling: Montgomery form of 2.)
-	r[0] = 1
-	for range 64 * w {
+	r[low/64] = 1 << uint(low%64)
+	for range 64*w - low {
 		m.modAdd(r, r, r, s)
 	}
 	// Now r = mont(2^a) with a = 1 after one doubling; walk the bits of

@@ -180,7 +180,7 @@ func newPublicKey(pub *rsa.PublicKey, b cpufeat.Registration[newKeyFunc]) (*Publ
 		return nil, fmt.Errorf("rsa: public exponent %d is not below the modulus", pub.E)
 	}
 	wn := (nBits + 63) / 64
-	n := newModulus(limbsFromBytes(pub.N.Bytes(), wn))
+	n := newModulusFull(limbsFromBytes(pub.N.Bytes(), wn))
 	return &PublicKey{
 		pub:     rsa.PublicKey{N: new(big.Int).Set(pub.N), E: pub.E},
 		n:       n,
@@ -240,10 +240,13 @@ func (pub *PublicKey) publicOpVarTime(out, in []byte) error {
 // factors such an n at once), d >= n or d < 2^(nlen/2), d inconsistent with
 // e modulo p-1 or q-1, precomputed CRT values (if k has any, it must have
 // all three) that differ from the ones derived from d, p and q, and a q^-1
-// mod p that is not one. The checks run on the package's own constant-time
-// arithmetic (no math/big; only the verdicts and the values' lengths are
-// public), and end with one private-key operation whose result is checked
-// against the public key.
+// mod p that is not one, and primes that fail Fermat's test (q^(p-1) = 1
+// mod p and p^(q-1) = 1 mod q, run on the backend as the q^-1 mod p and
+// p^-1 mod q it computes): crypto/rsa accepts such a key when it carries a
+// right Qinv, and its signatures then fail their check. The checks run on
+// the package's own constant-time arithmetic (no math/big; only the
+// verdicts and the values' lengths are public). Every private-key
+// operation still checks its result against the public key.
 func NewPrivateKey(k *rsa.PrivateKey, opts ...Option) (*PrivateKey, error) {
 	b, err := registry.Choose(newConfig(opts).backend)
 	if err != nil {
@@ -260,7 +263,7 @@ func NewPrivateKey(k *rsa.PrivateKey, opts ...Option) (*PrivateKey, error) {
 	}
 	pm := newPrimeModulus(v.p, pub.n, v.n.width())
 	qm := newPrimeModulus(v.q, pub.n, v.n.width())
-	qinv, err := v.crtCoefficient(k.Precomputed, pm)
+	qinv, err := v.crtCoefficient(k.Precomputed, pub.n, pm, qm, b.Value)
 	if err != nil {
 		pm.wipe()
 		qm.wipe()
@@ -276,10 +279,6 @@ func NewPrivateKey(k *rsa.PrivateKey, opts ...Option) (*PrivateKey, error) {
 			impl: b.Value(pub.n, &crtParams{p: pm, q: qm, dp: v.dp, dq: v.dq, pBits: v.pBits, qBits: v.qBits}),
 			w:    len(v.p),
 		},
-	}
-	if err := priv.probe(); err != nil {
-		priv.sk.wipe()
-		return nil, err
 	}
 	return priv, nil
 }
@@ -419,75 +418,78 @@ func (v *keyLimbs) validate(e uint64) error {
 	return nil
 }
 
-// crtCoefficient returns qinv = q^-1 mod p: the key's Qinv when it carries
-// precomputed values (whose Dp and Dq must then equal the dp and dq that
-// validate derived from d), else q^(p-2) mod p. Either way qinv is checked,
-// as crypto/rsa checks it: qinv < p and qinv*q = 1 mod p (for a computed
-// one, that fails when p is not prime).
-func (v *keyLimbs) crtCoefficient(pc rsa.PrecomputedValues, pm *modulus) ([]uint64, error) {
+// crtCoefficient returns qinv = q^-1 mod p, computed as q^(p-2) mod p on
+// the backend whose key constructor is newKey, beside p^-1 mod q =
+// p^(q-2) mod q in the same dual exponentiation, and checks both as
+// crypto/rsa checks its qinv: below the prime, and its product with the
+// other prime 1 modulo it. That is Fermat's test of each prime (to the base
+// of the other one): a composite p or q fails it, as almost every number
+// that is not prime does. When k carries precomputed values, its Dp and Dq
+// must equal the dp and dq that validate derived from d, and its Qinv the
+// qinv computed here.
+func (v *keyLimbs) crtCoefficient(pc rsa.PrecomputedValues, n, pm, qm *modulus, newKey newKeyFunc) ([]uint64, error) {
 	w := len(v.p)
 	qinv := make([]uint64, w)
-	s := make([]uint64, 4*w)
+	s := make([]uint64, 9*w)
 	defer wipe(s)
-	qmod, t, u := s[:w], s[w:3*w], s[3*w:] // q mod p, a product, a number
+	qmod, pmod, pinv := s[:w], s[w:2*w], s[2*w:3*w] // q mod p, p mod q, p^-1 mod q
+	t, u := s[3*w:5*w], s[5*w:6*w]                  // a product, a number
+	pm2, qm2 := s[6*w:7*w], s[7*w:8*w]              // p-2, q-2
+	given := s[8*w:]                                // the key's Qinv
 	copy(t, v.q)
 	pm.redc(qmod, t)             // q/R mod p
 	pm.mul(qmod, qmod, pm.rr, t) // q mod p
+	clear(t)
+	copy(t, v.p)
+	qm.redc(pmod, t)             // p/R mod q
+	qm.mul(pmod, pmod, qm.rr, t) // p mod q
 
-	errPrecomputed := errors.New("rsa: invalid private key: precomputed CRT values (Dp, Dq, Qinv) are inconsistent with D, P and Q")
-	hasPC := pc.Dp != nil || pc.Dq != nil || pc.Qinv != nil
-	if hasPC {
-		good := yes
+	// Both exponentiations on a key of the backend prepared with the
+	// exponents p-2 and q-2 over copies of the primes (a backend may keep
+	// and wipe the primes it is given), then wiped.
+	two := make([]uint64, w)
+	two[0] = 2
+	subVV(pm2, v.p, two)
+	subVV(qm2, v.q, two)
+	fermat := newKey(n, &crtParams{p: pm.clone(), q: qm.clone(), dp: pm2, dq: qm2, pBits: v.pBits, qBits: v.qBits})
+	fermat.expCRT(qinv, pinv, qmod, pmod)
+	fermat.wipe()
+
+	pm.mul(u, qinv, qmod, t) // qinv*q/R
+	pm.mul(u, u, pm.rr, t)   // qinv*q mod p
+	pOK := lessThan(qinv, v.p) & natIsOne(u)
+	qm.mul(u, pinv, pmod, t) // pinv*p/R
+	qm.mul(u, u, qm.rr, t)   // pinv*p mod q
+	qOK := lessThan(pinv, v.q) & natIsOne(u)
+
+	good := yes
+	if pc.Dp != nil || pc.Dq != nil || pc.Qinv != nil {
 		for _, c := range []struct {
 			v    *big.Int
-			into []uint64
 			want []uint64
-		}{{pc.Dp, u, v.dp}, {pc.Dq, u, v.dq}, {pc.Qinv, qinv, nil}} {
+		}{{pc.Dp, v.dp}, {pc.Dq, v.dq}, {pc.Qinv, qinv}} {
 			if c.v == nil || c.v.Sign() < 0 || c.v.BitLen() > 64*w {
 				good = no
 				continue
 			}
-			setBytes(c.into, c.v.Bytes())
-			if c.want != nil {
-				good &= natEqual(c.into, c.want)
-			}
+			setBytes(given, c.v.Bytes())
+			good &= natEqual(given, c.want)
 		}
-		if good == no {
-			wipe(qinv)
-			return nil, errPrecomputed
-		}
-	} else {
-		two := make([]uint64, w)
-		two[0] = 2
-		subVV(u, v.p, two) // p-2
-		expWindowed(qinv, qmod, u, v.pBits, pm, make([]uint64, expScratchLimbs(w)))
 	}
-
-	pm.mul(u, qinv, qmod, t) // qinv*q/R
-	pm.mul(u, u, pm.rr, t)   // qinv*q mod p
-	if lessThan(qinv, v.p)&natIsOne(u) == no {
+	var err error
+	switch {
+	case pOK == no:
+		err = errors.New("rsa: invalid private key: q^(p-2) mod p is not the inverse of q modulo p, so p is not prime")
+	case qOK == no:
+		err = errors.New("rsa: invalid private key: p^(q-2) mod q is not the inverse of p modulo q, so q is not prime")
+	case good == no:
+		err = errors.New("rsa: invalid private key: precomputed CRT values (Dp, Dq, Qinv) are inconsistent with D, P and Q")
+	}
+	if err != nil {
 		wipe(qinv)
-		if hasPC {
-			return nil, errPrecomputed
-		}
-		return nil, errors.New("rsa: invalid private key: q^(p-2) mod p is not the inverse of q modulo p, so p is not prime")
+		return nil, err
 	}
 	return qinv, nil
-}
-
-// probe runs one private-key operation through the backend (2^d mod n) and
-// privateOp's s^e == m check: the last consistency check, of everything
-// validation does not see.
-func (priv *PrivateKey) probe() error {
-	k := priv.pub.k
-	in := make([]byte, k)
-	out := make([]byte, k)
-	defer wipeBytes(out)
-	in[k-1] = 2
-	if err := priv.privateOp(out, in); err != nil {
-		return errors.New("rsa: invalid private key: the private-key operation does not invert the public one")
-	}
-	return nil
 }
 
 // crtExponent returns d mod (p-1) and whether e * that == 1 mod (p-1), in

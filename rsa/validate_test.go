@@ -350,8 +350,9 @@ func TestValidationMatchesStdlib(t *testing.T) {
 // q^-1 mod p as q^(p-2) mod p, which is wrong for a composite p, and
 // rejects the key ("invalid CRT coefficient"); vg checks its own q^(p-2)
 // the same way. With a correct Qinv crypto/rsa's Validate accepts the key
-// (its signatures then fail their check), and vg rejects it with its
-// probe, a private-key operation checked against the public key.
+// (its signatures then fail their check), and vg rejects it still: it
+// computes q^(p-2) mod p itself (Fermat's test of p) and finds it is not
+// the inverse.
 func TestValidationCompositePrime(t *testing.T) {
 	r := mrand.New(mrand.NewChaCha8([32]byte{'r', 's'}))
 	e := big.NewInt(65537)
@@ -390,5 +391,21 @@ func TestValidationCompositePrime(t *testing.T) {
 
 	require.NoError(t, k.Validate(), "crypto/rsa's Validate accepts the key with a correct Qinv")
 	_, err = rsa.NewPrivateKey(k)
-	require.ErrorContains(t, err, "the private-key operation does not invert the public one")
+	require.ErrorContains(t, err, "is not the inverse of q modulo p, so p is not prime")
+
+	// The composite factor second: crypto/rsa tests only p (its q^(p-2)
+	// mod p is then right) and accepts the key, with or without its
+	// precomputed values; vg tests q too (p^(q-2) mod q), a deliberate
+	// difference.
+	swapped := withoutCRT(k)
+	swapped.Primes[0], swapped.Primes[1] = swapped.Primes[1], swapped.Primes[0]
+	require.NoError(t, swapped.Validate(), "crypto/rsa's Validate accepts the key with its composite factor second")
+	_, err = rsa.NewPrivateKey(swapped)
+	require.ErrorContains(t, err, "is not the inverse of p modulo q, so q is not prime")
+	swapped = withoutCRT(k)
+	swapped.Primes[0], swapped.Primes[1] = swapped.Primes[1], swapped.Primes[0]
+	setCRT(swapped)
+	require.NoError(t, swapped.Validate())
+	_, err = rsa.NewPrivateKey(swapped)
+	require.ErrorContains(t, err, "is not the inverse of p modulo q, so q is not prime")
 }

@@ -73,7 +73,7 @@ func nonZeroWords(words []reflect.Value) (nonzero, total int) {
 func TestWipeZeroesSecrets(t *testing.T) {
 	sizes := []string{"1024", "2048", "3072", "4096"}
 	switch {
-	case cpufeat.Simulated(): // a probe per key, slow on the model
+	case cpufeat.Simulated(): // a Fermat test per key, slow on the model
 		sizes = sizes[:2]
 	case !testing.Short():
 		sizes = append(sizes, "8192")
