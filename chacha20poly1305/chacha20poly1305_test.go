@@ -550,6 +550,16 @@ func TestAllocs(t *testing.T) {
 	})
 }
 
+// TestNewAllocs: New and NewX make one allocation, the key (newKey).
+func TestNewAllocs(t *testing.T) {
+	if testing.CoverMode() != "" || stackscratch.Instrumented {
+		t.Skip("coverage and race instrumentation allocate")
+	}
+	key := make([]byte, KeySize)
+	assert.Equal(t, 1.0, testing.AllocsPerRun(20, func() { _, _ = New(key) }), "New")
+	assert.Equal(t, 1.0, testing.AllocsPerRun(20, func() { _, _ = NewX(key) }), "NewX")
+}
+
 // TestConcurrent uses one key from several goroutines at once.
 func TestConcurrent(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, name string) {
