@@ -90,14 +90,16 @@ func (s *keyState) state() *keyState { return s }
 // keyState), holding a copy of key.
 //
 // The key is allocated as memory without pointers, which the garbage
-// collector neither marks with a pointer bitmap nor scans: that is about a
-// third of New's time, measured. It is sound because of what a keyState's
+// collector neither marks with a pointer bitmap nor scans: about 10 ns of
+// New's 50 with the 80 bytes typed, measured on a Zen 4 (an allocation loop
+// with the collections it triggers). It is sound because of what a keyState's
 // pointers point to: handle.k and the data word of impl into the keyState
 // itself, the type word of impl to the itab of a key type (static), and
 // name to a registration's name (which the registry keeps). The garbage
 // collector never needs them to find a live object; every other place that
 // holds a pointer to the keyState (the *AEAD a constructor returns, a copy
 // of an AEAD, an Encryptor) is typed memory, which it scans.
+// TestKeyStatePointers fails when a field with other pointers is added.
 func newKey[K any](key []byte) *K {
 	var k *K
 	if unsafe.Sizeof(*k) != unsafe.Sizeof(keyState{}) {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	mathrand "math/rand/v2"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -558,6 +559,42 @@ func TestNewAllocs(t *testing.T) {
 	key := make([]byte, KeySize)
 	assert.Equal(t, 1.0, testing.AllocsPerRun(20, func() { _, _ = New(key) }), "New")
 	assert.Equal(t, 1.0, testing.AllocsPerRun(20, func() { _, _ = NewX(key) }), "NewX")
+}
+
+// TestKeyStatePointers guards newKey's argument for allocating a key
+// without pointers: keyState's only fields that hold pointers are the ones
+// it accounts for (the handle and impl, into the keyState itself; name, a
+// registration's). A field added with a pointer to anything else must be
+// allocated with its type, not as words.
+func TestKeyStatePointers(t *testing.T) {
+	var hasPointers func(reflect.Type) bool
+	hasPointers = func(t reflect.Type) bool {
+		switch t.Kind() {
+		case reflect.Array:
+			return hasPointers(t.Elem())
+		case reflect.Struct:
+			for i := range t.NumField() {
+				if hasPointers(t.Field(i).Type) {
+					return true
+				}
+			}
+			return false
+		case reflect.Pointer, reflect.UnsafePointer, reflect.Interface, reflect.String, reflect.Slice, reflect.Map, reflect.Chan, reflect.Func:
+			return true
+		}
+		return false
+	}
+	var ptrs []string
+	for f := range reflect.TypeFor[keyState]().Fields() {
+		if hasPointers(f.Type) {
+			ptrs = append(ptrs, f.Name)
+		}
+	}
+	assert.Equal(t, []string{"handle", "impl", "name"}, ptrs)
+	for _, reg := range registry.Registrations() {
+		k := reg.Value(make([]byte, KeySize))
+		assert.Equal(t, unsafe.Pointer(k.state()), reflect.ValueOf(k).UnsafePointer(), "%s: the key type is its keyState", reg.Name)
+	}
 }
 
 // TestConcurrent uses one key from several goroutines at once.
