@@ -100,8 +100,8 @@ var mutants = []Mutant{
 		Name: "chacha-scalar-lie", Kind: "annotation lie (scalar)",
 		What: "the chacha20poly1305 glue passes sealShortAVX512 an AD length computed from the message key (adLen + key byte * 0): a secret-derived length declared Public",
 		Edits: []Edit{
-			mutantZero("chacha20poly1305/asm_amd64.go", "import (\n\t\"unsafe\"\n)\n"),
-			{"chacha20poly1305/asm_amd64.go", "\t\tsealShortAVX512(o, mk, &mn, srcs, n, a, len(ad))\n",
+			mutantZero("chacha20poly1305/asm_glue_amd64.go", "import \"unsafe\"\n"),
+			{"chacha20poly1305/asm_glue_amd64.go", "\t\tsealShortAVX512(o, mk, &mn, srcs, n, a, len(ad))\n",
 				"\t\tsealShortAVX512(o, mk, &mn, srcs, n, a, len(ad)+int(mk[0])*mutantZero)\n"},
 		},
 		Layer: modelUnderMemcheck("", "chacha20poly1305", "avx512"),
