@@ -890,366 +890,395 @@ aesmid_1:
 	PXOR       X0, X1
 	MOVOU      X0, 480(AX)
 	MOVOU      X1, 736(AX)
-	MOVOU      X0, X2
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
+	MOVOU      480(AX), X0
+	MOVOU      480(AX), X1
+	MOVOU      736(AX), X2
+	MOVOU      X0, X3
+	PCLMULQDQ  $0x00, X1, X3
+	MOVOU      X0, X4
+	PCLMULQDQ  $0x11, X1, X4
+	PSHUFD     $0x4e, X0, X1
+	PXOR       X0, X1
+	PCLMULQDQ  $0x00, X2, X1
+	PXOR       X3, X1
+	PXOR       X4, X1
+	MOVOU      X3, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
 	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 464(AX)
-	MOVOU      X3, 720(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 448(AX)
-	MOVOU      X3, 704(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 432(AX)
-	MOVOU      X3, 688(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 416(AX)
-	MOVOU      X3, 672(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 400(AX)
-	MOVOU      X3, 656(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 384(AX)
-	MOVOU      X3, 640(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 368(AX)
-	MOVOU      X3, 624(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 352(AX)
-	MOVOU      X3, 608(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 336(AX)
-	MOVOU      X3, 592(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 320(AX)
-	MOVOU      X3, 576(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 304(AX)
-	MOVOU      X3, 560(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 288(AX)
-	MOVOU      X3, 544(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 272(AX)
-	MOVOU      X3, 528(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X5
-	PCLMULQDQ  $0x11, X0, X5
-	PSHUFD     $0x4e, X2, X4
-	PXOR       X2, X4
-	PCLMULQDQ  $0x00, X1, X4
-	PXOR       X3, X4
-	PXOR       X5, X4
-	MOVOU      X3, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X4
-	PXOR       X2, X4
-	MOVOU      X4, X2
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X2
-	PSHUFD     $0x4e, X4, X4
-	PXOR       X4, X5
-	PXOR       X2, X5
-	MOVOU      X5, X2
-	PSHUFD     $0x4e, X2, X3
-	PXOR       X2, X3
-	MOVOU      X2, 256(AX)
-	MOVOU      X3, 512(AX)
-	MOVOU      X2, X3
-	PCLMULQDQ  $0x00, X0, X3
-	MOVOU      X2, X4
-	PCLMULQDQ  $0x11, X0, X4
-	PSHUFD     $0x4e, X2, X0
-	PXOR       X2, X0
-	PCLMULQDQ  $0x00, X1, X0
-	PXOR       X3, X0
-	PXOR       X4, X0
-	MOVOU      X3, X1
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X1
-	PSHUFD     $0x4e, X3, X3
-	PXOR       X3, X0
-	PXOR       X1, X0
-	MOVOU      X0, X1
-	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X1
-	PSHUFD     $0x4e, X0, X0
-	PXOR       X0, X4
+	PXOR       X3, X1
+	PXOR       X0, X1
+	MOVOU      X1, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X1, X1
 	PXOR       X1, X4
-	MOVOU      X4, X2
-	PSHUFD     $0x4e, X2, X0
-	PXOR       X2, X0
-	MOVOU      X2, 240(AX)
+	PXOR       X0, X4
+	PSHUFD     $0x4e, X4, X0
+	PXOR       X4, X0
+	MOVOU      X4, 464(AX)
+	MOVOU      X0, 720(AX)
+	MOVOU      480(AX), X0
+	MOVOU      464(AX), X1
+	MOVOU      720(AX), X2
+	MOVOU      X0, X3
+	PCLMULQDQ  $0x00, X1, X3
+	MOVOU      X0, X4
+	PCLMULQDQ  $0x11, X1, X4
+	PSHUFD     $0x4e, X0, X1
+	PXOR       X0, X1
+	PCLMULQDQ  $0x00, X2, X1
+	PXOR       X3, X1
+	PXOR       X4, X1
+	MOVOU      X3, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X1
+	PXOR       X0, X1
+	MOVOU      X1, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X4
+	PXOR       X0, X4
+	PSHUFD     $0x4e, X4, X0
+	PXOR       X4, X0
+	MOVOU      X4, 448(AX)
+	MOVOU      X0, 704(AX)
+	MOVOU      464(AX), X0
+	MOVOU      464(AX), X1
+	MOVOU      720(AX), X2
+	MOVOU      X0, X3
+	PCLMULQDQ  $0x00, X1, X3
+	MOVOU      X0, X4
+	PCLMULQDQ  $0x11, X1, X4
+	PSHUFD     $0x4e, X0, X1
+	PXOR       X0, X1
+	PCLMULQDQ  $0x00, X2, X1
+	PXOR       X3, X1
+	PXOR       X4, X1
+	MOVOU      X3, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X1
+	PXOR       X0, X1
+	MOVOU      X1, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X4
+	PXOR       X0, X4
+	PSHUFD     $0x4e, X4, X0
+	PXOR       X4, X0
+	MOVOU      X4, 432(AX)
+	MOVOU      X0, 688(AX)
+	MOVOU      480(AX), X0
+	MOVOU      432(AX), X1
+	MOVOU      688(AX), X2
+	MOVOU      X0, X3
+	PCLMULQDQ  $0x00, X1, X3
+	MOVOU      X0, X4
+	PCLMULQDQ  $0x11, X1, X4
+	PSHUFD     $0x4e, X0, X1
+	PXOR       X0, X1
+	PCLMULQDQ  $0x00, X2, X1
+	PXOR       X3, X1
+	PXOR       X4, X1
+	MOVOU      X3, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X1
+	PXOR       X0, X1
+	MOVOU      X1, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X4
+	PXOR       X0, X4
+	PSHUFD     $0x4e, X4, X0
+	PXOR       X4, X0
+	MOVOU      X4, 416(AX)
+	MOVOU      X0, 672(AX)
+	MOVOU      464(AX), X0
+	MOVOU      432(AX), X1
+	MOVOU      688(AX), X2
+	MOVOU      X0, X3
+	PCLMULQDQ  $0x00, X1, X3
+	MOVOU      X0, X4
+	PCLMULQDQ  $0x11, X1, X4
+	PSHUFD     $0x4e, X0, X1
+	PXOR       X0, X1
+	PCLMULQDQ  $0x00, X2, X1
+	PXOR       X3, X1
+	PXOR       X4, X1
+	MOVOU      X3, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X1
+	PXOR       X0, X1
+	MOVOU      X1, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X4
+	PXOR       X0, X4
+	PSHUFD     $0x4e, X4, X0
+	PXOR       X4, X0
+	MOVOU      X4, 400(AX)
+	MOVOU      X0, 656(AX)
+	MOVOU      448(AX), X0
+	MOVOU      432(AX), X1
+	MOVOU      688(AX), X2
+	MOVOU      X0, X3
+	PCLMULQDQ  $0x00, X1, X3
+	MOVOU      X0, X4
+	PCLMULQDQ  $0x11, X1, X4
+	PSHUFD     $0x4e, X0, X1
+	PXOR       X0, X1
+	PCLMULQDQ  $0x00, X2, X1
+	PXOR       X3, X1
+	PXOR       X4, X1
+	MOVOU      X3, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X1
+	PXOR       X0, X1
+	MOVOU      X1, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X4
+	PXOR       X0, X4
+	PSHUFD     $0x4e, X4, X0
+	PXOR       X4, X0
+	MOVOU      X4, 384(AX)
+	MOVOU      X0, 640(AX)
+	MOVOU      432(AX), X0
+	MOVOU      432(AX), X1
+	MOVOU      688(AX), X2
+	MOVOU      X0, X3
+	PCLMULQDQ  $0x00, X1, X3
+	MOVOU      X0, X4
+	PCLMULQDQ  $0x11, X1, X4
+	PSHUFD     $0x4e, X0, X1
+	PXOR       X0, X1
+	PCLMULQDQ  $0x00, X2, X1
+	PXOR       X3, X1
+	PXOR       X4, X1
+	MOVOU      X3, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X1
+	PXOR       X0, X1
+	MOVOU      X1, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X4
+	PXOR       X0, X4
+	PSHUFD     $0x4e, X4, X0
+	PXOR       X4, X0
+	MOVOU      X4, 368(AX)
+	MOVOU      X0, 624(AX)
+	MOVOU      480(AX), X0
+	MOVOU      368(AX), X1
+	MOVOU      624(AX), X2
+	MOVOU      X0, X3
+	PCLMULQDQ  $0x00, X1, X3
+	MOVOU      X0, X4
+	PCLMULQDQ  $0x11, X1, X4
+	PSHUFD     $0x4e, X0, X1
+	PXOR       X0, X1
+	PCLMULQDQ  $0x00, X2, X1
+	PXOR       X3, X1
+	PXOR       X4, X1
+	MOVOU      X3, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X1
+	PXOR       X0, X1
+	MOVOU      X1, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X4
+	PXOR       X0, X4
+	PSHUFD     $0x4e, X4, X0
+	PXOR       X4, X0
+	MOVOU      X4, 352(AX)
+	MOVOU      X0, 608(AX)
+	MOVOU      464(AX), X0
+	MOVOU      368(AX), X1
+	MOVOU      624(AX), X2
+	MOVOU      X0, X3
+	PCLMULQDQ  $0x00, X1, X3
+	MOVOU      X0, X4
+	PCLMULQDQ  $0x11, X1, X4
+	PSHUFD     $0x4e, X0, X1
+	PXOR       X0, X1
+	PCLMULQDQ  $0x00, X2, X1
+	PXOR       X3, X1
+	PXOR       X4, X1
+	MOVOU      X3, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X1
+	PXOR       X0, X1
+	MOVOU      X1, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X4
+	PXOR       X0, X4
+	PSHUFD     $0x4e, X4, X0
+	PXOR       X4, X0
+	MOVOU      X4, 336(AX)
+	MOVOU      X0, 592(AX)
+	MOVOU      448(AX), X0
+	MOVOU      368(AX), X1
+	MOVOU      624(AX), X2
+	MOVOU      X0, X3
+	PCLMULQDQ  $0x00, X1, X3
+	MOVOU      X0, X4
+	PCLMULQDQ  $0x11, X1, X4
+	PSHUFD     $0x4e, X0, X1
+	PXOR       X0, X1
+	PCLMULQDQ  $0x00, X2, X1
+	PXOR       X3, X1
+	PXOR       X4, X1
+	MOVOU      X3, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X1
+	PXOR       X0, X1
+	MOVOU      X1, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X4
+	PXOR       X0, X4
+	PSHUFD     $0x4e, X4, X0
+	PXOR       X4, X0
+	MOVOU      X4, 320(AX)
+	MOVOU      X0, 576(AX)
+	MOVOU      432(AX), X0
+	MOVOU      368(AX), X1
+	MOVOU      624(AX), X2
+	MOVOU      X0, X3
+	PCLMULQDQ  $0x00, X1, X3
+	MOVOU      X0, X4
+	PCLMULQDQ  $0x11, X1, X4
+	PSHUFD     $0x4e, X0, X1
+	PXOR       X0, X1
+	PCLMULQDQ  $0x00, X2, X1
+	PXOR       X3, X1
+	PXOR       X4, X1
+	MOVOU      X3, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X1
+	PXOR       X0, X1
+	MOVOU      X1, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X4
+	PXOR       X0, X4
+	PSHUFD     $0x4e, X4, X0
+	PXOR       X4, X0
+	MOVOU      X4, 304(AX)
+	MOVOU      X0, 560(AX)
+	MOVOU      416(AX), X0
+	MOVOU      368(AX), X1
+	MOVOU      624(AX), X2
+	MOVOU      X0, X3
+	PCLMULQDQ  $0x00, X1, X3
+	MOVOU      X0, X4
+	PCLMULQDQ  $0x11, X1, X4
+	PSHUFD     $0x4e, X0, X1
+	PXOR       X0, X1
+	PCLMULQDQ  $0x00, X2, X1
+	PXOR       X3, X1
+	PXOR       X4, X1
+	MOVOU      X3, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X1
+	PXOR       X0, X1
+	MOVOU      X1, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X4
+	PXOR       X0, X4
+	PSHUFD     $0x4e, X4, X0
+	PXOR       X4, X0
+	MOVOU      X4, 288(AX)
+	MOVOU      X0, 544(AX)
+	MOVOU      400(AX), X0
+	MOVOU      368(AX), X1
+	MOVOU      624(AX), X2
+	MOVOU      X0, X3
+	PCLMULQDQ  $0x00, X1, X3
+	MOVOU      X0, X4
+	PCLMULQDQ  $0x11, X1, X4
+	PSHUFD     $0x4e, X0, X1
+	PXOR       X0, X1
+	PCLMULQDQ  $0x00, X2, X1
+	PXOR       X3, X1
+	PXOR       X4, X1
+	MOVOU      X3, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X1
+	PXOR       X0, X1
+	MOVOU      X1, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X4
+	PXOR       X0, X4
+	PSHUFD     $0x4e, X4, X0
+	PXOR       X4, X0
+	MOVOU      X4, 272(AX)
+	MOVOU      X0, 528(AX)
+	MOVOU      384(AX), X0
+	MOVOU      368(AX), X1
+	MOVOU      624(AX), X2
+	MOVOU      X0, X3
+	PCLMULQDQ  $0x00, X1, X3
+	MOVOU      X0, X4
+	PCLMULQDQ  $0x11, X1, X4
+	PSHUFD     $0x4e, X0, X1
+	PXOR       X0, X1
+	PCLMULQDQ  $0x00, X2, X1
+	PXOR       X3, X1
+	PXOR       X4, X1
+	MOVOU      X3, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X1
+	PXOR       X0, X1
+	MOVOU      X1, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X4
+	PXOR       X0, X4
+	PSHUFD     $0x4e, X4, X0
+	PXOR       X4, X0
+	MOVOU      X4, 256(AX)
+	MOVOU      X0, 512(AX)
+	MOVOU      368(AX), X0
+	MOVOU      368(AX), X1
+	MOVOU      624(AX), X2
+	MOVOU      X0, X3
+	PCLMULQDQ  $0x00, X1, X3
+	MOVOU      X0, X4
+	PCLMULQDQ  $0x11, X1, X4
+	PSHUFD     $0x4e, X0, X1
+	PXOR       X0, X1
+	PCLMULQDQ  $0x00, X2, X1
+	PXOR       X3, X1
+	PXOR       X4, X1
+	MOVOU      X3, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X3, X3
+	PXOR       X3, X1
+	PXOR       X0, X1
+	MOVOU      X1, X0
+	PCLMULQDQ  $0x10, gfPoly<>+0(SB), X0
+	PSHUFD     $0x4e, X1, X1
+	PXOR       X1, X4
+	PXOR       X0, X4
+	PSHUFD     $0x4e, X4, X0
+	PXOR       X4, X0
+	MOVOU      X4, 240(AX)
 	MOVOU      X0, 496(AX)
 
 	// phase: wipe (stack scratch and vector registers)
@@ -1258,7 +1287,6 @@ aesmid_1:
 	PXOR X2, X2
 	PXOR X3, X3
 	PXOR X4, X4
-	PXOR X5, X5
 	RET
 
 // func gcmNonceAESNI(t *[752]byte, nonce *byte, n int, j0 *[16]byte)

@@ -890,306 +890,335 @@ aesmid_1:
 	VPXOR       X0, X1, X1
 	VMOVDQU     X0, 480(AX)
 	VMOVDQU     X1, 736(AX)
-	VMOVDQA     X0, X2
-	VPCLMULQDQ  $0x00, X0, X2, X3
-	VPCLMULQDQ  $0x11, X0, X2, X5
-	VPSHUFD     $0x4e, X2, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x00, X1, X4, X4
-	VPXOR       X3, X4, X4
-	VPXOR       X5, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X2
+	VMOVDQU     480(AX), X0
+	VMOVDQU     480(AX), X1
+	VMOVDQU     736(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPXOR       X3, X1, X1
+	VPXOR       X4, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
 	VPSHUFD     $0x4e, X3, X3
-	VPXOR       X3, X4, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X4, X2
-	VPSHUFD     $0x4e, X4, X4
-	VPXOR       X4, X5, X5
-	VPXOR       X2, X5, X5
-	VMOVDQA     X5, X2
-	VPSHUFD     $0x4e, X2, X3
-	VPXOR       X2, X3, X3
-	VMOVDQU     X2, 464(AX)
-	VMOVDQU     X3, 720(AX)
-	VPCLMULQDQ  $0x00, X0, X2, X3
-	VPCLMULQDQ  $0x11, X0, X2, X5
-	VPSHUFD     $0x4e, X2, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x00, X1, X4, X4
-	VPXOR       X3, X4, X4
-	VPXOR       X5, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X2
-	VPSHUFD     $0x4e, X3, X3
-	VPXOR       X3, X4, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X4, X2
-	VPSHUFD     $0x4e, X4, X4
-	VPXOR       X4, X5, X5
-	VPXOR       X2, X5, X5
-	VMOVDQA     X5, X2
-	VPSHUFD     $0x4e, X2, X3
-	VPXOR       X2, X3, X3
-	VMOVDQU     X2, 448(AX)
-	VMOVDQU     X3, 704(AX)
-	VPCLMULQDQ  $0x00, X0, X2, X3
-	VPCLMULQDQ  $0x11, X0, X2, X5
-	VPSHUFD     $0x4e, X2, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x00, X1, X4, X4
-	VPXOR       X3, X4, X4
-	VPXOR       X5, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X2
-	VPSHUFD     $0x4e, X3, X3
-	VPXOR       X3, X4, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X4, X2
-	VPSHUFD     $0x4e, X4, X4
-	VPXOR       X4, X5, X5
-	VPXOR       X2, X5, X5
-	VMOVDQA     X5, X2
-	VPSHUFD     $0x4e, X2, X3
-	VPXOR       X2, X3, X3
-	VMOVDQU     X2, 432(AX)
-	VMOVDQU     X3, 688(AX)
-	VPCLMULQDQ  $0x00, X0, X2, X3
-	VPCLMULQDQ  $0x11, X0, X2, X5
-	VPSHUFD     $0x4e, X2, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x00, X1, X4, X4
-	VPXOR       X3, X4, X4
-	VPXOR       X5, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X2
-	VPSHUFD     $0x4e, X3, X3
-	VPXOR       X3, X4, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X4, X2
-	VPSHUFD     $0x4e, X4, X4
-	VPXOR       X4, X5, X5
-	VPXOR       X2, X5, X5
-	VMOVDQA     X5, X2
-	VPSHUFD     $0x4e, X2, X3
-	VPXOR       X2, X3, X3
-	VMOVDQU     X2, 416(AX)
-	VMOVDQU     X3, 672(AX)
-	VPCLMULQDQ  $0x00, X0, X2, X3
-	VPCLMULQDQ  $0x11, X0, X2, X5
-	VPSHUFD     $0x4e, X2, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x00, X1, X4, X4
-	VPXOR       X3, X4, X4
-	VPXOR       X5, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X2
-	VPSHUFD     $0x4e, X3, X3
-	VPXOR       X3, X4, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X4, X2
-	VPSHUFD     $0x4e, X4, X4
-	VPXOR       X4, X5, X5
-	VPXOR       X2, X5, X5
-	VMOVDQA     X5, X2
-	VPSHUFD     $0x4e, X2, X3
-	VPXOR       X2, X3, X3
-	VMOVDQU     X2, 400(AX)
-	VMOVDQU     X3, 656(AX)
-	VPCLMULQDQ  $0x00, X0, X2, X3
-	VPCLMULQDQ  $0x11, X0, X2, X5
-	VPSHUFD     $0x4e, X2, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x00, X1, X4, X4
-	VPXOR       X3, X4, X4
-	VPXOR       X5, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X2
-	VPSHUFD     $0x4e, X3, X3
-	VPXOR       X3, X4, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X4, X2
-	VPSHUFD     $0x4e, X4, X4
-	VPXOR       X4, X5, X5
-	VPXOR       X2, X5, X5
-	VMOVDQA     X5, X2
-	VPSHUFD     $0x4e, X2, X3
-	VPXOR       X2, X3, X3
-	VMOVDQU     X2, 384(AX)
-	VMOVDQU     X3, 640(AX)
-	VPCLMULQDQ  $0x00, X0, X2, X3
-	VPCLMULQDQ  $0x11, X0, X2, X5
-	VPSHUFD     $0x4e, X2, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x00, X1, X4, X4
-	VPXOR       X3, X4, X4
-	VPXOR       X5, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X2
-	VPSHUFD     $0x4e, X3, X3
-	VPXOR       X3, X4, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X4, X2
-	VPSHUFD     $0x4e, X4, X4
-	VPXOR       X4, X5, X5
-	VPXOR       X2, X5, X5
-	VMOVDQA     X5, X2
-	VPSHUFD     $0x4e, X2, X3
-	VPXOR       X2, X3, X3
-	VMOVDQU     X2, 368(AX)
-	VMOVDQU     X3, 624(AX)
-	VPCLMULQDQ  $0x00, X0, X2, X3
-	VPCLMULQDQ  $0x11, X0, X2, X5
-	VPSHUFD     $0x4e, X2, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x00, X1, X4, X4
-	VPXOR       X3, X4, X4
-	VPXOR       X5, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X2
-	VPSHUFD     $0x4e, X3, X3
-	VPXOR       X3, X4, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X4, X2
-	VPSHUFD     $0x4e, X4, X4
-	VPXOR       X4, X5, X5
-	VPXOR       X2, X5, X5
-	VMOVDQA     X5, X2
-	VPSHUFD     $0x4e, X2, X3
-	VPXOR       X2, X3, X3
-	VMOVDQU     X2, 352(AX)
-	VMOVDQU     X3, 608(AX)
-	VPCLMULQDQ  $0x00, X0, X2, X3
-	VPCLMULQDQ  $0x11, X0, X2, X5
-	VPSHUFD     $0x4e, X2, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x00, X1, X4, X4
-	VPXOR       X3, X4, X4
-	VPXOR       X5, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X2
-	VPSHUFD     $0x4e, X3, X3
-	VPXOR       X3, X4, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X4, X2
-	VPSHUFD     $0x4e, X4, X4
-	VPXOR       X4, X5, X5
-	VPXOR       X2, X5, X5
-	VMOVDQA     X5, X2
-	VPSHUFD     $0x4e, X2, X3
-	VPXOR       X2, X3, X3
-	VMOVDQU     X2, 336(AX)
-	VMOVDQU     X3, 592(AX)
-	VPCLMULQDQ  $0x00, X0, X2, X3
-	VPCLMULQDQ  $0x11, X0, X2, X5
-	VPSHUFD     $0x4e, X2, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x00, X1, X4, X4
-	VPXOR       X3, X4, X4
-	VPXOR       X5, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X2
-	VPSHUFD     $0x4e, X3, X3
-	VPXOR       X3, X4, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X4, X2
-	VPSHUFD     $0x4e, X4, X4
-	VPXOR       X4, X5, X5
-	VPXOR       X2, X5, X5
-	VMOVDQA     X5, X2
-	VPSHUFD     $0x4e, X2, X3
-	VPXOR       X2, X3, X3
-	VMOVDQU     X2, 320(AX)
-	VMOVDQU     X3, 576(AX)
-	VPCLMULQDQ  $0x00, X0, X2, X3
-	VPCLMULQDQ  $0x11, X0, X2, X5
-	VPSHUFD     $0x4e, X2, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x00, X1, X4, X4
-	VPXOR       X3, X4, X4
-	VPXOR       X5, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X2
-	VPSHUFD     $0x4e, X3, X3
-	VPXOR       X3, X4, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X4, X2
-	VPSHUFD     $0x4e, X4, X4
-	VPXOR       X4, X5, X5
-	VPXOR       X2, X5, X5
-	VMOVDQA     X5, X2
-	VPSHUFD     $0x4e, X2, X3
-	VPXOR       X2, X3, X3
-	VMOVDQU     X2, 304(AX)
-	VMOVDQU     X3, 560(AX)
-	VPCLMULQDQ  $0x00, X0, X2, X3
-	VPCLMULQDQ  $0x11, X0, X2, X5
-	VPSHUFD     $0x4e, X2, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x00, X1, X4, X4
-	VPXOR       X3, X4, X4
-	VPXOR       X5, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X2
-	VPSHUFD     $0x4e, X3, X3
-	VPXOR       X3, X4, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X4, X2
-	VPSHUFD     $0x4e, X4, X4
-	VPXOR       X4, X5, X5
-	VPXOR       X2, X5, X5
-	VMOVDQA     X5, X2
-	VPSHUFD     $0x4e, X2, X3
-	VPXOR       X2, X3, X3
-	VMOVDQU     X2, 288(AX)
-	VMOVDQU     X3, 544(AX)
-	VPCLMULQDQ  $0x00, X0, X2, X3
-	VPCLMULQDQ  $0x11, X0, X2, X5
-	VPSHUFD     $0x4e, X2, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x00, X1, X4, X4
-	VPXOR       X3, X4, X4
-	VPXOR       X5, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X2
-	VPSHUFD     $0x4e, X3, X3
-	VPXOR       X3, X4, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X4, X2
-	VPSHUFD     $0x4e, X4, X4
-	VPXOR       X4, X5, X5
-	VPXOR       X2, X5, X5
-	VMOVDQA     X5, X2
-	VPSHUFD     $0x4e, X2, X3
-	VPXOR       X2, X3, X3
-	VMOVDQU     X2, 272(AX)
-	VMOVDQU     X3, 528(AX)
-	VPCLMULQDQ  $0x00, X0, X2, X3
-	VPCLMULQDQ  $0x11, X0, X2, X5
-	VPSHUFD     $0x4e, X2, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x00, X1, X4, X4
-	VPXOR       X3, X4, X4
-	VPXOR       X5, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X2
-	VPSHUFD     $0x4e, X3, X3
-	VPXOR       X3, X4, X4
-	VPXOR       X2, X4, X4
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X4, X2
-	VPSHUFD     $0x4e, X4, X4
-	VPXOR       X4, X5, X5
-	VPXOR       X2, X5, X5
-	VMOVDQA     X5, X2
-	VPSHUFD     $0x4e, X2, X3
-	VPXOR       X2, X3, X3
-	VMOVDQU     X2, 256(AX)
-	VMOVDQU     X3, 512(AX)
-	VPCLMULQDQ  $0x00, X0, X2, X3
-	VPCLMULQDQ  $0x11, X0, X2, X4
-	VPSHUFD     $0x4e, X2, X0
-	VPXOR       X2, X0, X0
-	VPCLMULQDQ  $0x00, X1, X0, X0
-	VPXOR       X3, X0, X0
-	VPXOR       X4, X0, X0
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X1
-	VPSHUFD     $0x4e, X3, X3
-	VPXOR       X3, X0, X0
-	VPXOR       X1, X0, X0
-	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X0, X1
-	VPSHUFD     $0x4e, X0, X0
-	VPXOR       X0, X4, X4
+	VPXOR       X3, X1, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
 	VPXOR       X1, X4, X4
-	VMOVDQA     X4, X2
-	VPSHUFD     $0x4e, X2, X0
-	VPXOR       X2, X0, X0
-	VMOVDQU     X2, 240(AX)
+	VPXOR       X0, X4, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     X4, 464(AX)
+	VMOVDQU     X0, 720(AX)
+	VMOVDQU     480(AX), X0
+	VMOVDQU     464(AX), X1
+	VMOVDQU     720(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPXOR       X3, X1, X1
+	VPXOR       X4, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPXOR       X3, X1, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPXOR       X1, X4, X4
+	VPXOR       X0, X4, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     X4, 448(AX)
+	VMOVDQU     X0, 704(AX)
+	VMOVDQU     464(AX), X0
+	VMOVDQU     464(AX), X1
+	VMOVDQU     720(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPXOR       X3, X1, X1
+	VPXOR       X4, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPXOR       X3, X1, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPXOR       X1, X4, X4
+	VPXOR       X0, X4, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     X4, 432(AX)
+	VMOVDQU     X0, 688(AX)
+	VMOVDQU     480(AX), X0
+	VMOVDQU     432(AX), X1
+	VMOVDQU     688(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPXOR       X3, X1, X1
+	VPXOR       X4, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPXOR       X3, X1, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPXOR       X1, X4, X4
+	VPXOR       X0, X4, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     X4, 416(AX)
+	VMOVDQU     X0, 672(AX)
+	VMOVDQU     464(AX), X0
+	VMOVDQU     432(AX), X1
+	VMOVDQU     688(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPXOR       X3, X1, X1
+	VPXOR       X4, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPXOR       X3, X1, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPXOR       X1, X4, X4
+	VPXOR       X0, X4, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     X4, 400(AX)
+	VMOVDQU     X0, 656(AX)
+	VMOVDQU     448(AX), X0
+	VMOVDQU     432(AX), X1
+	VMOVDQU     688(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPXOR       X3, X1, X1
+	VPXOR       X4, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPXOR       X3, X1, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPXOR       X1, X4, X4
+	VPXOR       X0, X4, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     X4, 384(AX)
+	VMOVDQU     X0, 640(AX)
+	VMOVDQU     432(AX), X0
+	VMOVDQU     432(AX), X1
+	VMOVDQU     688(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPXOR       X3, X1, X1
+	VPXOR       X4, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPXOR       X3, X1, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPXOR       X1, X4, X4
+	VPXOR       X0, X4, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     X4, 368(AX)
+	VMOVDQU     X0, 624(AX)
+	VMOVDQU     480(AX), X0
+	VMOVDQU     368(AX), X1
+	VMOVDQU     624(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPXOR       X3, X1, X1
+	VPXOR       X4, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPXOR       X3, X1, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPXOR       X1, X4, X4
+	VPXOR       X0, X4, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     X4, 352(AX)
+	VMOVDQU     X0, 608(AX)
+	VMOVDQU     464(AX), X0
+	VMOVDQU     368(AX), X1
+	VMOVDQU     624(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPXOR       X3, X1, X1
+	VPXOR       X4, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPXOR       X3, X1, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPXOR       X1, X4, X4
+	VPXOR       X0, X4, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     X4, 336(AX)
+	VMOVDQU     X0, 592(AX)
+	VMOVDQU     448(AX), X0
+	VMOVDQU     368(AX), X1
+	VMOVDQU     624(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPXOR       X3, X1, X1
+	VPXOR       X4, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPXOR       X3, X1, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPXOR       X1, X4, X4
+	VPXOR       X0, X4, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     X4, 320(AX)
+	VMOVDQU     X0, 576(AX)
+	VMOVDQU     432(AX), X0
+	VMOVDQU     368(AX), X1
+	VMOVDQU     624(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPXOR       X3, X1, X1
+	VPXOR       X4, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPXOR       X3, X1, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPXOR       X1, X4, X4
+	VPXOR       X0, X4, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     X4, 304(AX)
+	VMOVDQU     X0, 560(AX)
+	VMOVDQU     416(AX), X0
+	VMOVDQU     368(AX), X1
+	VMOVDQU     624(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPXOR       X3, X1, X1
+	VPXOR       X4, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPXOR       X3, X1, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPXOR       X1, X4, X4
+	VPXOR       X0, X4, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     X4, 288(AX)
+	VMOVDQU     X0, 544(AX)
+	VMOVDQU     400(AX), X0
+	VMOVDQU     368(AX), X1
+	VMOVDQU     624(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPXOR       X3, X1, X1
+	VPXOR       X4, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPXOR       X3, X1, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPXOR       X1, X4, X4
+	VPXOR       X0, X4, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     X4, 272(AX)
+	VMOVDQU     X0, 528(AX)
+	VMOVDQU     384(AX), X0
+	VMOVDQU     368(AX), X1
+	VMOVDQU     624(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPXOR       X3, X1, X1
+	VPXOR       X4, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPXOR       X3, X1, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPXOR       X1, X4, X4
+	VPXOR       X0, X4, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     X4, 256(AX)
+	VMOVDQU     X0, 512(AX)
+	VMOVDQU     368(AX), X0
+	VMOVDQU     368(AX), X1
+	VMOVDQU     624(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPXOR       X3, X1, X1
+	VPXOR       X4, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPXOR       X3, X1, X1
+	VPXOR       X0, X1, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPXOR       X1, X4, X4
+	VPXOR       X0, X4, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXOR       X4, X0, X0
+	VMOVDQU     X4, 240(AX)
 	VMOVDQU     X0, 496(AX)
 
 	// phase: wipe (stack scratch and vector registers)
@@ -1198,7 +1227,6 @@ aesmid_1:
 	VPXOR X2, X2, X2
 	VPXOR X3, X3, X3
 	VPXOR X4, X4, X4
-	VPXOR X5, X5, X5
 	VZEROUPPER
 	RET
 

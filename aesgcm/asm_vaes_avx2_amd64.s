@@ -912,144 +912,156 @@ aesmid_1:
 	VPXOR          X0, X1, X1
 	VMOVDQU        X0, 352(AX)
 	VMOVDQU        X1, 480(AX)
-	VPXOR          Y2, Y2, Y2
-	VMOVDQA        X0, X2
-	VPCLMULQDQ     $0x00, Y0, Y2, Y3
-	VPCLMULQDQ     $0x11, Y0, Y2, Y5
-	VPSHUFD        $0x4e, Y2, Y4
-	VPXOR          Y2, Y4, Y4
-	VPCLMULQDQ     $0x00, Y1, Y4, Y4
-	VPXOR          Y3, Y4, Y4
-	VPXOR          Y5, Y4, Y4
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y6
-	VPSHUFD        $0x4e, Y3, Y3
-	VPXOR          Y3, Y4, Y4
-	VPXOR          Y6, Y4, Y4
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y4, Y3
-	VPSHUFD        $0x4e, Y4, Y4
-	VPXOR          Y4, Y5, Y5
-	VPXOR          Y3, Y5, Y5
-	VMOVDQA        X5, X2
-	VPSHUFD        $0x4e, X2, X3
-	VPXOR          X2, X3, X3
-	VMOVDQU        X2, 336(AX)
-	VMOVDQU        X3, 464(AX)
-	VPCLMULQDQ     $0x00, Y0, Y2, Y3
-	VPCLMULQDQ     $0x11, Y0, Y2, Y5
-	VPSHUFD        $0x4e, Y2, Y4
-	VPXOR          Y2, Y4, Y4
-	VPCLMULQDQ     $0x00, Y1, Y4, Y4
-	VPXOR          Y3, Y4, Y4
-	VPXOR          Y5, Y4, Y4
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y6
-	VPSHUFD        $0x4e, Y3, Y3
-	VPXOR          Y3, Y4, Y4
-	VPXOR          Y6, Y4, Y4
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y4, Y3
-	VPSHUFD        $0x4e, Y4, Y4
-	VPXOR          Y4, Y5, Y5
-	VPXOR          Y3, Y5, Y5
-	VMOVDQA        X5, X2
-	VPSHUFD        $0x4e, X2, X3
-	VPXOR          X2, X3, X3
-	VMOVDQU        X2, 320(AX)
-	VMOVDQU        X3, 448(AX)
-	VPCLMULQDQ     $0x00, Y0, Y2, Y3
-	VPCLMULQDQ     $0x11, Y0, Y2, Y5
-	VPSHUFD        $0x4e, Y2, Y4
-	VPXOR          Y2, Y4, Y4
-	VPCLMULQDQ     $0x00, Y1, Y4, Y4
-	VPXOR          Y3, Y4, Y4
-	VPXOR          Y5, Y4, Y4
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y6
-	VPSHUFD        $0x4e, Y3, Y3
-	VPXOR          Y3, Y4, Y4
-	VPXOR          Y6, Y4, Y4
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y4, Y3
-	VPSHUFD        $0x4e, Y4, Y4
-	VPXOR          Y4, Y5, Y5
-	VPXOR          Y3, Y5, Y5
-	VMOVDQA        X5, X2
-	VPSHUFD        $0x4e, X2, X3
-	VPXOR          X2, X3, X3
-	VMOVDQU        X2, 304(AX)
-	VMOVDQU        X3, 432(AX)
-	VPCLMULQDQ     $0x00, Y0, Y2, Y3
-	VPCLMULQDQ     $0x11, Y0, Y2, Y5
-	VPSHUFD        $0x4e, Y2, Y4
-	VPXOR          Y2, Y4, Y4
-	VPCLMULQDQ     $0x00, Y1, Y4, Y4
-	VPXOR          Y3, Y4, Y4
-	VPXOR          Y5, Y4, Y4
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y6
-	VPSHUFD        $0x4e, Y3, Y3
-	VPXOR          Y3, Y4, Y4
-	VPXOR          Y6, Y4, Y4
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y4, Y3
-	VPSHUFD        $0x4e, Y4, Y4
-	VPXOR          Y4, Y5, Y5
-	VPXOR          Y3, Y5, Y5
-	VMOVDQA        X5, X2
-	VPSHUFD        $0x4e, X2, X3
-	VPXOR          X2, X3, X3
-	VMOVDQU        X2, 288(AX)
-	VMOVDQU        X3, 416(AX)
-	VPCLMULQDQ     $0x00, Y0, Y2, Y3
-	VPCLMULQDQ     $0x11, Y0, Y2, Y5
-	VPSHUFD        $0x4e, Y2, Y4
-	VPXOR          Y2, Y4, Y4
-	VPCLMULQDQ     $0x00, Y1, Y4, Y4
-	VPXOR          Y3, Y4, Y4
-	VPXOR          Y5, Y4, Y4
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y6
-	VPSHUFD        $0x4e, Y3, Y3
-	VPXOR          Y3, Y4, Y4
-	VPXOR          Y6, Y4, Y4
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y4, Y3
-	VPSHUFD        $0x4e, Y4, Y4
-	VPXOR          Y4, Y5, Y5
-	VPXOR          Y3, Y5, Y5
-	VMOVDQA        X5, X2
-	VPSHUFD        $0x4e, X2, X3
-	VPXOR          X2, X3, X3
-	VMOVDQU        X2, 272(AX)
-	VMOVDQU        X3, 400(AX)
-	VPCLMULQDQ     $0x00, Y0, Y2, Y3
-	VPCLMULQDQ     $0x11, Y0, Y2, Y5
-	VPSHUFD        $0x4e, Y2, Y4
-	VPXOR          Y2, Y4, Y4
-	VPCLMULQDQ     $0x00, Y1, Y4, Y4
-	VPXOR          Y3, Y4, Y4
-	VPXOR          Y5, Y4, Y4
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y6
-	VPSHUFD        $0x4e, Y3, Y3
-	VPXOR          Y3, Y4, Y4
-	VPXOR          Y6, Y4, Y4
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y4, Y3
-	VPSHUFD        $0x4e, Y4, Y4
-	VPXOR          Y4, Y5, Y5
-	VPXOR          Y3, Y5, Y5
-	VMOVDQA        X5, X2
-	VPSHUFD        $0x4e, X2, X3
-	VPXOR          X2, X3, X3
-	VMOVDQU        X2, 256(AX)
-	VMOVDQU        X3, 384(AX)
-	VPCLMULQDQ     $0x00, Y0, Y2, Y3
-	VPCLMULQDQ     $0x11, Y0, Y2, Y4
-	VPSHUFD        $0x4e, Y2, Y0
-	VPXOR          Y2, Y0, Y0
-	VPCLMULQDQ     $0x00, Y1, Y0, Y0
-	VPXOR          Y3, Y0, Y0
-	VPXOR          Y4, Y0, Y0
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y1
-	VPSHUFD        $0x4e, Y3, Y3
-	VPXOR          Y3, Y0, Y0
-	VPXOR          Y1, Y0, Y0
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y0, Y1
+	VMOVDQU        352(AX), X2
+	VMOVDQU        352(AX), X3
+	VMOVDQU        480(AX), X4
+	VPCLMULQDQ     $0x00, Y3, Y2, Y0
+	VPCLMULQDQ     $0x11, Y3, Y2, Y3
+	VPSHUFD        $0x4e, Y2, Y1
+	VPXOR          Y2, Y1, Y1
+	VPCLMULQDQ     $0x00, Y4, Y1, Y1
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y0, Y2
 	VPSHUFD        $0x4e, Y0, Y0
-	VPXOR          Y0, Y4, Y4
-	VPXOR          Y1, Y4, Y4
-	VMOVDQA        X4, X2
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y2, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VPSHUFD        $0x4e, X3, X0
+	VPXOR          X3, X0, X0
+	VMOVDQU        X3, 336(AX)
+	VMOVDQU        X0, 464(AX)
+	VMOVDQU        352(AX), X4
+	VMOVDQU        336(AX), X5
+	VMOVDQU        464(AX), X6
+	VPCLMULQDQ     $0x00, Y5, Y4, Y0
+	VPCLMULQDQ     $0x11, Y5, Y4, Y2
+	VPSHUFD        $0x4e, Y4, Y1
+	VPXOR          Y4, Y1, Y1
+	VPCLMULQDQ     $0x00, Y6, Y1, Y1
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y2, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y0, Y3
+	VPSHUFD        $0x4e, Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPSHUFD        $0x4e, X2, X0
+	VPXOR          X2, X0, X0
+	VMOVDQU        X2, 320(AX)
+	VMOVDQU        X0, 448(AX)
+	VMOVDQU        336(AX), X4
+	VMOVDQU        336(AX), X5
+	VMOVDQU        464(AX), X6
+	VPCLMULQDQ     $0x00, Y5, Y4, Y0
+	VPCLMULQDQ     $0x11, Y5, Y4, Y2
+	VPSHUFD        $0x4e, Y4, Y1
+	VPXOR          Y4, Y1, Y1
+	VPCLMULQDQ     $0x00, Y6, Y1, Y1
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y2, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y0, Y3
+	VPSHUFD        $0x4e, Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPSHUFD        $0x4e, X2, X0
+	VPXOR          X2, X0, X0
+	VMOVDQU        X2, 304(AX)
+	VMOVDQU        X0, 432(AX)
+	VMOVDQU        352(AX), X4
+	VMOVDQU        304(AX), X5
+	VMOVDQU        432(AX), X6
+	VPCLMULQDQ     $0x00, Y5, Y4, Y0
+	VPCLMULQDQ     $0x11, Y5, Y4, Y2
+	VPSHUFD        $0x4e, Y4, Y1
+	VPXOR          Y4, Y1, Y1
+	VPCLMULQDQ     $0x00, Y6, Y1, Y1
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y2, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y0, Y3
+	VPSHUFD        $0x4e, Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPSHUFD        $0x4e, X2, X0
+	VPXOR          X2, X0, X0
+	VMOVDQU        X2, 288(AX)
+	VMOVDQU        X0, 416(AX)
+	VMOVDQU        336(AX), X4
+	VMOVDQU        304(AX), X5
+	VMOVDQU        432(AX), X6
+	VPCLMULQDQ     $0x00, Y5, Y4, Y0
+	VPCLMULQDQ     $0x11, Y5, Y4, Y2
+	VPSHUFD        $0x4e, Y4, Y1
+	VPXOR          Y4, Y1, Y1
+	VPCLMULQDQ     $0x00, Y6, Y1, Y1
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y2, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y0, Y3
+	VPSHUFD        $0x4e, Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPSHUFD        $0x4e, X2, X0
+	VPXOR          X2, X0, X0
+	VMOVDQU        X2, 272(AX)
+	VMOVDQU        X0, 400(AX)
+	VMOVDQU        320(AX), X4
+	VMOVDQU        304(AX), X5
+	VMOVDQU        432(AX), X6
+	VPCLMULQDQ     $0x00, Y5, Y4, Y0
+	VPCLMULQDQ     $0x11, Y5, Y4, Y2
+	VPSHUFD        $0x4e, Y4, Y1
+	VPXOR          Y4, Y1, Y1
+	VPCLMULQDQ     $0x00, Y6, Y1, Y1
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y2, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y0, Y3
+	VPSHUFD        $0x4e, Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPSHUFD        $0x4e, X2, X0
+	VPXOR          X2, X0, X0
+	VMOVDQU        X2, 256(AX)
+	VMOVDQU        X0, 384(AX)
+	VMOVDQU        304(AX), X4
+	VMOVDQU        304(AX), X5
+	VMOVDQU        432(AX), X6
+	VPCLMULQDQ     $0x00, Y5, Y4, Y0
+	VPCLMULQDQ     $0x11, Y5, Y4, Y2
+	VPSHUFD        $0x4e, Y4, Y1
+	VPXOR          Y4, Y1, Y1
+	VPCLMULQDQ     $0x00, Y6, Y1, Y1
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y2, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y0, Y3
+	VPSHUFD        $0x4e, Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y2, Y2
+	VPXOR          Y0, Y2, Y2
 	VPSHUFD        $0x4e, X2, X0
 	VPXOR          X2, X0, X0
 	VMOVDQU        X2, 240(AX)

@@ -177,7 +177,7 @@ DATA tinyCtrIncs<>+136(SB)/8, $0x0000000000000000
 GLOBL tinyCtrIncs<>(SB), RODATA|NOPTR, $144
 
 // func gcmInitVAESAVX512(t *[752]byte, key *byte, keyLen int)
-// Requires: AVX, AVX512F, AVX512VL, VAES, VPCLMULQDQ
+// Requires: AES, AVX, AVX512F, AVX512VL, PCLMULQDQ
 TEXT ·gcmInitVAESAVX512(SB), NOSPLIT, $0-24
 	// phase: key expansion
 	MOVQ        t+0(FP), AX
@@ -203,12 +203,12 @@ TEXT ·gcmInitVAESAVX512(SB), NOSPLIT, $0-24
 	MOVL        R11, 24(AX)
 	MOVL        28(CX), CX
 	MOVL        CX, 28(AX)
-	VPXORD      Z0, Z0, Z0
+	VPXORD      X0, X0, X0
 	MOVL        CX, R12
 	RORL        $0x08, R12
 	VMOVQ       R12, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R12
 	XORL        $0x00000001, R12
 	XORL        R12, BX
@@ -228,8 +228,8 @@ TEXT ·gcmInitVAESAVX512(SB), NOSPLIT, $0-24
 	XORL        R12, R12
 	MOVL        R8, R12
 	VMOVQ       R12, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R12
 	XORL        R12, R9
 	MOVL        R9, 48(AX)
@@ -249,8 +249,8 @@ TEXT ·gcmInitVAESAVX512(SB), NOSPLIT, $0-24
 	MOVL        CX, R12
 	RORL        $0x08, R12
 	VMOVQ       R12, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R12
 	XORL        $0x00000002, R12
 	XORL        R12, BX
@@ -270,8 +270,8 @@ TEXT ·gcmInitVAESAVX512(SB), NOSPLIT, $0-24
 	XORL        R12, R12
 	MOVL        R8, R12
 	VMOVQ       R12, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R12
 	XORL        R12, R9
 	MOVL        R9, 80(AX)
@@ -291,8 +291,8 @@ TEXT ·gcmInitVAESAVX512(SB), NOSPLIT, $0-24
 	MOVL        CX, R12
 	RORL        $0x08, R12
 	VMOVQ       R12, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R12
 	XORL        $0x00000004, R12
 	XORL        R12, BX
@@ -312,8 +312,8 @@ TEXT ·gcmInitVAESAVX512(SB), NOSPLIT, $0-24
 	XORL        R12, R12
 	MOVL        R8, R12
 	VMOVQ       R12, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R12
 	XORL        R12, R9
 	MOVL        R9, 112(AX)
@@ -333,8 +333,8 @@ TEXT ·gcmInitVAESAVX512(SB), NOSPLIT, $0-24
 	MOVL        CX, R12
 	RORL        $0x08, R12
 	VMOVQ       R12, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R12
 	XORL        $0x00000008, R12
 	XORL        R12, BX
@@ -354,8 +354,8 @@ TEXT ·gcmInitVAESAVX512(SB), NOSPLIT, $0-24
 	XORL        R12, R12
 	MOVL        R8, R12
 	VMOVQ       R12, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R12
 	XORL        R12, R9
 	MOVL        R9, 144(AX)
@@ -375,8 +375,8 @@ TEXT ·gcmInitVAESAVX512(SB), NOSPLIT, $0-24
 	MOVL        CX, R12
 	RORL        $0x08, R12
 	VMOVQ       R12, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R12
 	XORL        $0x00000010, R12
 	XORL        R12, BX
@@ -396,8 +396,8 @@ TEXT ·gcmInitVAESAVX512(SB), NOSPLIT, $0-24
 	XORL        R12, R12
 	MOVL        R8, R12
 	VMOVQ       R12, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R12
 	XORL        R12, R9
 	MOVL        R9, 176(AX)
@@ -417,8 +417,8 @@ TEXT ·gcmInitVAESAVX512(SB), NOSPLIT, $0-24
 	MOVL        CX, R12
 	RORL        $0x08, R12
 	VMOVQ       R12, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R12
 	XORL        $0x00000020, R12
 	XORL        R12, BX
@@ -438,8 +438,8 @@ TEXT ·gcmInitVAESAVX512(SB), NOSPLIT, $0-24
 	XORL        R12, R12
 	MOVL        R8, R12
 	VMOVQ       R12, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R12
 	XORL        R12, R9
 	MOVL        R9, 208(AX)
@@ -457,8 +457,8 @@ TEXT ·gcmInitVAESAVX512(SB), NOSPLIT, $0-24
 	XORL        R9, R9
 	RORL        $0x08, CX
 	VMOVQ       CX, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, CX
 	XORL        $0x00000040, CX
 	XORL        CX, BX
@@ -484,7 +484,7 @@ TEXT ·gcmInitVAESAVX512(SB), NOSPLIT, $0-24
 	XORL        R10, R10
 	XORL        R11, R11
 	XORL        CX, CX
-	VPXORD      Z1, Z1, Z1
+	VPXORD      X1, X1, X1
 	JMP         expanded_1
 
 aes128_1:
@@ -496,12 +496,12 @@ aes128_1:
 	MOVL        DI, 8(AX)
 	MOVL        12(CX), CX
 	MOVL        CX, 12(AX)
-	VPXORD      Z0, Z0, Z0
+	VPXORD      X0, X0, X0
 	MOVL        CX, R8
 	RORL        $0x08, R8
 	VMOVQ       R8, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R8
 	XORL        $0x00000001, R8
 	XORL        R8, BX
@@ -522,8 +522,8 @@ aes128_1:
 	MOVL        CX, R8
 	RORL        $0x08, R8
 	VMOVQ       R8, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R8
 	XORL        $0x00000002, R8
 	XORL        R8, BX
@@ -544,8 +544,8 @@ aes128_1:
 	MOVL        CX, R8
 	RORL        $0x08, R8
 	VMOVQ       R8, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R8
 	XORL        $0x00000004, R8
 	XORL        R8, BX
@@ -566,8 +566,8 @@ aes128_1:
 	MOVL        CX, R8
 	RORL        $0x08, R8
 	VMOVQ       R8, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R8
 	XORL        $0x00000008, R8
 	XORL        R8, BX
@@ -588,8 +588,8 @@ aes128_1:
 	MOVL        CX, R8
 	RORL        $0x08, R8
 	VMOVQ       R8, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R8
 	XORL        $0x00000010, R8
 	XORL        R8, BX
@@ -610,8 +610,8 @@ aes128_1:
 	MOVL        CX, R8
 	RORL        $0x08, R8
 	VMOVQ       R8, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R8
 	XORL        $0x00000020, R8
 	XORL        R8, BX
@@ -632,8 +632,8 @@ aes128_1:
 	MOVL        CX, R8
 	RORL        $0x08, R8
 	VMOVQ       R8, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R8
 	XORL        $0x00000040, R8
 	XORL        R8, BX
@@ -654,8 +654,8 @@ aes128_1:
 	MOVL        CX, R8
 	RORL        $0x08, R8
 	VMOVQ       R8, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R8
 	XORL        $0x00000080, R8
 	XORL        R8, BX
@@ -676,8 +676,8 @@ aes128_1:
 	MOVL        CX, R8
 	RORL        $0x08, R8
 	VMOVQ       R8, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R8
 	XORL        $0x0000001b, R8
 	XORL        R8, BX
@@ -698,8 +698,8 @@ aes128_1:
 	MOVL        CX, R8
 	RORL        $0x08, R8
 	VMOVQ       R8, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R8
 	XORL        $0x00000036, R8
 	XORL        R8, BX
@@ -720,7 +720,7 @@ aes128_1:
 	XORL        SI, SI
 	XORL        DI, DI
 	XORL        CX, CX
-	VPXORD      Z1, Z1, Z1
+	VPXORD      X1, X1, X1
 	JMP         expanded_1
 
 aes192_1:
@@ -736,12 +736,12 @@ aes192_1:
 	MOVL        R9, 16(AX)
 	MOVL        20(CX), CX
 	MOVL        CX, 20(AX)
-	VPXORD      Z0, Z0, Z0
+	VPXORD      X0, X0, X0
 	MOVL        CX, R10
 	RORL        $0x08, R10
 	VMOVQ       R10, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R10
 	XORL        $0x00000001, R10
 	XORL        R10, BX
@@ -770,8 +770,8 @@ aes192_1:
 	MOVL        CX, R10
 	RORL        $0x08, R10
 	VMOVQ       R10, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R10
 	XORL        $0x00000002, R10
 	XORL        R10, BX
@@ -800,8 +800,8 @@ aes192_1:
 	MOVL        CX, R10
 	RORL        $0x08, R10
 	VMOVQ       R10, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R10
 	XORL        $0x00000004, R10
 	XORL        R10, BX
@@ -830,8 +830,8 @@ aes192_1:
 	MOVL        CX, R10
 	RORL        $0x08, R10
 	VMOVQ       R10, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R10
 	XORL        $0x00000008, R10
 	XORL        R10, BX
@@ -860,8 +860,8 @@ aes192_1:
 	MOVL        CX, R10
 	RORL        $0x08, R10
 	VMOVQ       R10, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R10
 	XORL        $0x00000010, R10
 	XORL        R10, BX
@@ -890,8 +890,8 @@ aes192_1:
 	MOVL        CX, R10
 	RORL        $0x08, R10
 	VMOVQ       R10, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R10
 	XORL        $0x00000020, R10
 	XORL        R10, BX
@@ -920,8 +920,8 @@ aes192_1:
 	MOVL        CX, R10
 	RORL        $0x08, R10
 	VMOVQ       R10, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, R10
 	XORL        $0x00000040, R10
 	XORL        R10, BX
@@ -948,8 +948,8 @@ aes192_1:
 	XORL        R9, R9
 	RORL        $0x08, CX
 	VMOVQ       CX, X1
-	VPSHUFD     $0x00, Z1, Z1
-	VAESENCLAST Z0, Z1, Z1
+	VPSHUFD     $0x00, X1, X1
+	VAESENCLAST X0, X1, X1
 	VMOVQ       X1, CX
 	XORL        $0x00000080, CX
 	XORL        CX, BX
@@ -973,322 +973,334 @@ aes192_1:
 	XORL        R8, R8
 	XORL        R9, R9
 	XORL        CX, CX
-	VPXORD      Z1, Z1, Z1
+	VPXORD      X1, X1, X1
 
 expanded_1:
 	// phase: key setup
-	MOVQ            DX, CX
-	SHRQ            $0x02, CX
-	ADDQ            $0x06, CX
-	MOVQ            CX, DX
-	SHLQ            $0x04, DX
-	ADDQ            AX, DX
-	SUBQ            $0x000000a0, DX
-	VPXORD          Z2, Z2, Z2
-	VBROADCASTI32X4 (AX), Z0
-	VPXORD          Z0, Z2, Z2
-	CMPQ            CX, $0x0a
-	JE              aesmid_1
-	VBROADCASTI32X4 16(AX), Z0
-	VAESENC         Z0, Z2, Z2
-	VBROADCASTI32X4 32(AX), Z0
-	VAESENC         Z0, Z2, Z2
-	CMPQ            CX, $0x0c
-	JE              aesmid_1
-	VBROADCASTI32X4 48(AX), Z0
-	VAESENC         Z0, Z2, Z2
-	VBROADCASTI32X4 64(AX), Z0
-	VAESENC         Z0, Z2, Z2
+	MOVQ    DX, CX
+	SHRQ    $0x02, CX
+	ADDQ    $0x06, CX
+	MOVQ    CX, DX
+	SHLQ    $0x04, DX
+	ADDQ    AX, DX
+	SUBQ    $0x000000a0, DX
+	VPXORD  X2, X2, X2
+	VPXORD  (AX), X2, X2
+	CMPQ    CX, $0x0a
+	JE      aesmid_1
+	VAESENC 16(AX), X2, X2
+	VAESENC 32(AX), X2, X2
+	CMPQ    CX, $0x0c
+	JE      aesmid_1
+	VAESENC 48(AX), X2, X2
+	VAESENC 64(AX), X2, X2
 
 aesmid_1:
-	VBROADCASTI32X4 16(DX), Z0
-	VAESENC         Z0, Z2, Z2
-	VBROADCASTI32X4 32(DX), Z0
-	VAESENC         Z0, Z2, Z2
-	VBROADCASTI32X4 48(DX), Z0
-	VAESENC         Z0, Z2, Z2
-	VBROADCASTI32X4 64(DX), Z0
-	VAESENC         Z0, Z2, Z2
-	VBROADCASTI32X4 80(DX), Z0
-	VAESENC         Z0, Z2, Z2
-	VBROADCASTI32X4 96(DX), Z0
-	VAESENC         Z0, Z2, Z2
-	VBROADCASTI32X4 112(DX), Z0
-	VAESENC         Z0, Z2, Z2
-	VBROADCASTI32X4 128(DX), Z0
-	VAESENC         Z0, Z2, Z2
-	VBROADCASTI32X4 144(DX), Z0
-	VAESENC         Z0, Z2, Z2
-	VBROADCASTI32X4 160(DX), Z0
-	VAESENCLAST     Z0, Z2, Z2
-	VPSHUFB         bswapMask<>+0(SB), X2, X2
-	VPSHUFD         $0xd3, X2, X0
-	VPSRAD          $0x1f, X0, X0
-	VPADDQ          X2, X2, X2
-	VPANDD          xInvCarry<>+0(SB), X0, X0
-	VPXORD          X0, X2, X2
-	VPXORD          Z3, Z3, Z3
-	VPSHUFD         $0x4e, X2, X3
-	VPXORD          X2, X3, X3
-	VMOVDQU64       X2, 480(AX)
-	VMOVDQU64       X3, 736(AX)
-	VPXORD          Z4, Z4, Z4
-	VMOVDQA64       X2, X4
-	VPCLMULQDQ      $0x00, Z2, Z4, Z0
-	VPCLMULQDQ      $0x11, Z2, Z4, Z5
-	VPSHUFD         $0x4e, Z4, Z1
-	VPXORD          Z4, Z1, Z1
-	VPCLMULQDQ      $0x00, Z3, Z1, Z1
-	VPTERNLOGD      $0x96, Z0, Z5, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z6
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z6, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
-	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z0, Z5
-	VMOVDQA64       X5, X4
-	VPSHUFD         $0x4e, X4, X0
-	VPXORD          X4, X0, X0
-	VMOVDQU64       X4, 464(AX)
-	VMOVDQU64       X0, 720(AX)
-	VPCLMULQDQ      $0x00, Z2, Z4, Z0
-	VPCLMULQDQ      $0x11, Z2, Z4, Z5
-	VPSHUFD         $0x4e, Z4, Z1
-	VPXORD          Z4, Z1, Z1
-	VPCLMULQDQ      $0x00, Z3, Z1, Z1
-	VPTERNLOGD      $0x96, Z0, Z5, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z6
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z6, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
-	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z0, Z5
-	VMOVDQA64       X5, X4
-	VPSHUFD         $0x4e, X4, X0
-	VPXORD          X4, X0, X0
-	VMOVDQU64       X4, 448(AX)
-	VMOVDQU64       X0, 704(AX)
-	VPCLMULQDQ      $0x00, Z2, Z4, Z0
-	VPCLMULQDQ      $0x11, Z2, Z4, Z5
-	VPSHUFD         $0x4e, Z4, Z1
-	VPXORD          Z4, Z1, Z1
-	VPCLMULQDQ      $0x00, Z3, Z1, Z1
-	VPTERNLOGD      $0x96, Z0, Z5, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z6
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z6, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
-	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z0, Z5
-	VMOVDQA64       X5, X4
-	VPSHUFD         $0x4e, X4, X0
-	VPXORD          X4, X0, X0
-	VMOVDQU64       X4, 432(AX)
-	VMOVDQU64       X0, 688(AX)
-	VPCLMULQDQ      $0x00, Z2, Z4, Z0
-	VPCLMULQDQ      $0x11, Z2, Z4, Z5
-	VPSHUFD         $0x4e, Z4, Z1
-	VPXORD          Z4, Z1, Z1
-	VPCLMULQDQ      $0x00, Z3, Z1, Z1
-	VPTERNLOGD      $0x96, Z0, Z5, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z6
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z6, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
-	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z0, Z5
-	VMOVDQA64       X5, X4
-	VPSHUFD         $0x4e, X4, X0
-	VPXORD          X4, X0, X0
-	VMOVDQU64       X4, 416(AX)
-	VMOVDQU64       X0, 672(AX)
-	VPCLMULQDQ      $0x00, Z2, Z4, Z0
-	VPCLMULQDQ      $0x11, Z2, Z4, Z5
-	VPSHUFD         $0x4e, Z4, Z1
-	VPXORD          Z4, Z1, Z1
-	VPCLMULQDQ      $0x00, Z3, Z1, Z1
-	VPTERNLOGD      $0x96, Z0, Z5, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z6
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z6, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
-	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z0, Z5
-	VMOVDQA64       X5, X4
-	VPSHUFD         $0x4e, X4, X0
-	VPXORD          X4, X0, X0
-	VMOVDQU64       X4, 400(AX)
-	VMOVDQU64       X0, 656(AX)
-	VPCLMULQDQ      $0x00, Z2, Z4, Z0
-	VPCLMULQDQ      $0x11, Z2, Z4, Z5
-	VPSHUFD         $0x4e, Z4, Z1
-	VPXORD          Z4, Z1, Z1
-	VPCLMULQDQ      $0x00, Z3, Z1, Z1
-	VPTERNLOGD      $0x96, Z0, Z5, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z6
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z6, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
-	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z0, Z5
-	VMOVDQA64       X5, X4
-	VPSHUFD         $0x4e, X4, X0
-	VPXORD          X4, X0, X0
-	VMOVDQU64       X4, 384(AX)
-	VMOVDQU64       X0, 640(AX)
-	VPCLMULQDQ      $0x00, Z2, Z4, Z0
-	VPCLMULQDQ      $0x11, Z2, Z4, Z5
-	VPSHUFD         $0x4e, Z4, Z1
-	VPXORD          Z4, Z1, Z1
-	VPCLMULQDQ      $0x00, Z3, Z1, Z1
-	VPTERNLOGD      $0x96, Z0, Z5, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z6
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z6, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
-	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z0, Z5
-	VMOVDQA64       X5, X4
-	VPSHUFD         $0x4e, X4, X0
-	VPXORD          X4, X0, X0
-	VMOVDQU64       X4, 368(AX)
-	VMOVDQU64       X0, 624(AX)
-	VPCLMULQDQ      $0x00, Z2, Z4, Z0
-	VPCLMULQDQ      $0x11, Z2, Z4, Z5
-	VPSHUFD         $0x4e, Z4, Z1
-	VPXORD          Z4, Z1, Z1
-	VPCLMULQDQ      $0x00, Z3, Z1, Z1
-	VPTERNLOGD      $0x96, Z0, Z5, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z6
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z6, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
-	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z0, Z5
-	VMOVDQA64       X5, X4
-	VPSHUFD         $0x4e, X4, X0
-	VPXORD          X4, X0, X0
-	VMOVDQU64       X4, 352(AX)
-	VMOVDQU64       X0, 608(AX)
-	VPCLMULQDQ      $0x00, Z2, Z4, Z0
-	VPCLMULQDQ      $0x11, Z2, Z4, Z5
-	VPSHUFD         $0x4e, Z4, Z1
-	VPXORD          Z4, Z1, Z1
-	VPCLMULQDQ      $0x00, Z3, Z1, Z1
-	VPTERNLOGD      $0x96, Z0, Z5, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z6
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z6, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
-	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z0, Z5
-	VMOVDQA64       X5, X4
-	VPSHUFD         $0x4e, X4, X0
-	VPXORD          X4, X0, X0
-	VMOVDQU64       X4, 336(AX)
-	VMOVDQU64       X0, 592(AX)
-	VPCLMULQDQ      $0x00, Z2, Z4, Z0
-	VPCLMULQDQ      $0x11, Z2, Z4, Z5
-	VPSHUFD         $0x4e, Z4, Z1
-	VPXORD          Z4, Z1, Z1
-	VPCLMULQDQ      $0x00, Z3, Z1, Z1
-	VPTERNLOGD      $0x96, Z0, Z5, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z6
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z6, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
-	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z0, Z5
-	VMOVDQA64       X5, X4
-	VPSHUFD         $0x4e, X4, X0
-	VPXORD          X4, X0, X0
-	VMOVDQU64       X4, 320(AX)
-	VMOVDQU64       X0, 576(AX)
-	VPCLMULQDQ      $0x00, Z2, Z4, Z0
-	VPCLMULQDQ      $0x11, Z2, Z4, Z5
-	VPSHUFD         $0x4e, Z4, Z1
-	VPXORD          Z4, Z1, Z1
-	VPCLMULQDQ      $0x00, Z3, Z1, Z1
-	VPTERNLOGD      $0x96, Z0, Z5, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z6
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z6, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
-	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z0, Z5
-	VMOVDQA64       X5, X4
-	VPSHUFD         $0x4e, X4, X0
-	VPXORD          X4, X0, X0
-	VMOVDQU64       X4, 304(AX)
-	VMOVDQU64       X0, 560(AX)
-	VPCLMULQDQ      $0x00, Z2, Z4, Z0
-	VPCLMULQDQ      $0x11, Z2, Z4, Z5
-	VPSHUFD         $0x4e, Z4, Z1
-	VPXORD          Z4, Z1, Z1
-	VPCLMULQDQ      $0x00, Z3, Z1, Z1
-	VPTERNLOGD      $0x96, Z0, Z5, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z6
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z6, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
-	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z0, Z5
-	VMOVDQA64       X5, X4
-	VPSHUFD         $0x4e, X4, X0
-	VPXORD          X4, X0, X0
-	VMOVDQU64       X4, 288(AX)
-	VMOVDQU64       X0, 544(AX)
-	VPCLMULQDQ      $0x00, Z2, Z4, Z0
-	VPCLMULQDQ      $0x11, Z2, Z4, Z5
-	VPSHUFD         $0x4e, Z4, Z1
-	VPXORD          Z4, Z1, Z1
-	VPCLMULQDQ      $0x00, Z3, Z1, Z1
-	VPTERNLOGD      $0x96, Z0, Z5, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z6
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z6, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
-	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z0, Z5
-	VMOVDQA64       X5, X4
-	VPSHUFD         $0x4e, X4, X0
-	VPXORD          X4, X0, X0
-	VMOVDQU64       X4, 272(AX)
-	VMOVDQU64       X0, 528(AX)
-	VPCLMULQDQ      $0x00, Z2, Z4, Z0
-	VPCLMULQDQ      $0x11, Z2, Z4, Z5
-	VPSHUFD         $0x4e, Z4, Z1
-	VPXORD          Z4, Z1, Z1
-	VPCLMULQDQ      $0x00, Z3, Z1, Z1
-	VPTERNLOGD      $0x96, Z0, Z5, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z6
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z6, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
-	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z0, Z5
-	VMOVDQA64       X5, X4
-	VPSHUFD         $0x4e, X4, X0
-	VPXORD          X4, X0, X0
-	VMOVDQU64       X4, 256(AX)
-	VMOVDQU64       X0, 512(AX)
-	VPCLMULQDQ      $0x00, Z2, Z4, Z0
-	VPCLMULQDQ      $0x11, Z2, Z4, Z2
-	VPSHUFD         $0x4e, Z4, Z1
-	VPXORD          Z4, Z1, Z1
-	VPCLMULQDQ      $0x00, Z3, Z1, Z1
-	VPTERNLOGD      $0x96, Z0, Z2, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z3
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z3, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
-	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z0, Z2
-	VMOVDQA64       X2, X4
-	VPSHUFD         $0x4e, X4, X0
-	VPXORD          X4, X0, X0
-	VMOVDQU64       X4, 240(AX)
-	VMOVDQU64       X0, 496(AX)
+	VAESENC     16(DX), X2, X2
+	VAESENC     32(DX), X2, X2
+	VAESENC     48(DX), X2, X2
+	VAESENC     64(DX), X2, X2
+	VAESENC     80(DX), X2, X2
+	VAESENC     96(DX), X2, X2
+	VAESENC     112(DX), X2, X2
+	VAESENC     128(DX), X2, X2
+	VAESENC     144(DX), X2, X2
+	VAESENCLAST 160(DX), X2, X2
+	VPSHUFB     bswapMask<>+0(SB), X2, X2
+	VPSHUFD     $0xd3, X2, X0
+	VPSRAD      $0x1f, X0, X0
+	VPADDQ      X2, X2, X2
+	VPANDD      xInvCarry<>+0(SB), X0, X0
+	VPXORD      X0, X2, X2
+	VPSHUFD     $0x4e, X2, X0
+	VPXORD      X2, X0, X0
+	VMOVDQU64   X2, 480(AX)
+	VMOVDQU64   X0, 736(AX)
+	VMOVDQU64   480(AX), X0
+	VMOVDQU64   480(AX), X1
+	VMOVDQU64   736(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXORD      X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPTERNLOGD  $0x96, X3, X4, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPTERNLOGD  $0x96, X3, X0, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPTERNLOGD  $0x96, X1, X0, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXORD      X4, X0, X0
+	VMOVDQU64   X4, 464(AX)
+	VMOVDQU64   X0, 720(AX)
+	VMOVDQU64   480(AX), X0
+	VMOVDQU64   464(AX), X1
+	VMOVDQU64   720(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXORD      X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPTERNLOGD  $0x96, X3, X4, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPTERNLOGD  $0x96, X3, X0, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPTERNLOGD  $0x96, X1, X0, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXORD      X4, X0, X0
+	VMOVDQU64   X4, 448(AX)
+	VMOVDQU64   X0, 704(AX)
+	VMOVDQU64   464(AX), X0
+	VMOVDQU64   464(AX), X1
+	VMOVDQU64   720(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXORD      X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPTERNLOGD  $0x96, X3, X4, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPTERNLOGD  $0x96, X3, X0, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPTERNLOGD  $0x96, X1, X0, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXORD      X4, X0, X0
+	VMOVDQU64   X4, 432(AX)
+	VMOVDQU64   X0, 688(AX)
+	VMOVDQU64   480(AX), X0
+	VMOVDQU64   432(AX), X1
+	VMOVDQU64   688(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXORD      X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPTERNLOGD  $0x96, X3, X4, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPTERNLOGD  $0x96, X3, X0, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPTERNLOGD  $0x96, X1, X0, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXORD      X4, X0, X0
+	VMOVDQU64   X4, 416(AX)
+	VMOVDQU64   X0, 672(AX)
+	VMOVDQU64   464(AX), X0
+	VMOVDQU64   432(AX), X1
+	VMOVDQU64   688(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXORD      X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPTERNLOGD  $0x96, X3, X4, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPTERNLOGD  $0x96, X3, X0, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPTERNLOGD  $0x96, X1, X0, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXORD      X4, X0, X0
+	VMOVDQU64   X4, 400(AX)
+	VMOVDQU64   X0, 656(AX)
+	VMOVDQU64   448(AX), X0
+	VMOVDQU64   432(AX), X1
+	VMOVDQU64   688(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXORD      X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPTERNLOGD  $0x96, X3, X4, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPTERNLOGD  $0x96, X3, X0, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPTERNLOGD  $0x96, X1, X0, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXORD      X4, X0, X0
+	VMOVDQU64   X4, 384(AX)
+	VMOVDQU64   X0, 640(AX)
+	VMOVDQU64   432(AX), X0
+	VMOVDQU64   432(AX), X1
+	VMOVDQU64   688(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXORD      X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPTERNLOGD  $0x96, X3, X4, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPTERNLOGD  $0x96, X3, X0, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPTERNLOGD  $0x96, X1, X0, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXORD      X4, X0, X0
+	VMOVDQU64   X4, 368(AX)
+	VMOVDQU64   X0, 624(AX)
+	VMOVDQU64   480(AX), X0
+	VMOVDQU64   368(AX), X1
+	VMOVDQU64   624(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXORD      X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPTERNLOGD  $0x96, X3, X4, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPTERNLOGD  $0x96, X3, X0, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPTERNLOGD  $0x96, X1, X0, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXORD      X4, X0, X0
+	VMOVDQU64   X4, 352(AX)
+	VMOVDQU64   X0, 608(AX)
+	VMOVDQU64   464(AX), X0
+	VMOVDQU64   368(AX), X1
+	VMOVDQU64   624(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXORD      X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPTERNLOGD  $0x96, X3, X4, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPTERNLOGD  $0x96, X3, X0, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPTERNLOGD  $0x96, X1, X0, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXORD      X4, X0, X0
+	VMOVDQU64   X4, 336(AX)
+	VMOVDQU64   X0, 592(AX)
+	VMOVDQU64   448(AX), X0
+	VMOVDQU64   368(AX), X1
+	VMOVDQU64   624(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXORD      X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPTERNLOGD  $0x96, X3, X4, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPTERNLOGD  $0x96, X3, X0, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPTERNLOGD  $0x96, X1, X0, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXORD      X4, X0, X0
+	VMOVDQU64   X4, 320(AX)
+	VMOVDQU64   X0, 576(AX)
+	VMOVDQU64   432(AX), X0
+	VMOVDQU64   368(AX), X1
+	VMOVDQU64   624(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXORD      X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPTERNLOGD  $0x96, X3, X4, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPTERNLOGD  $0x96, X3, X0, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPTERNLOGD  $0x96, X1, X0, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXORD      X4, X0, X0
+	VMOVDQU64   X4, 304(AX)
+	VMOVDQU64   X0, 560(AX)
+	VMOVDQU64   416(AX), X0
+	VMOVDQU64   368(AX), X1
+	VMOVDQU64   624(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXORD      X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPTERNLOGD  $0x96, X3, X4, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPTERNLOGD  $0x96, X3, X0, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPTERNLOGD  $0x96, X1, X0, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXORD      X4, X0, X0
+	VMOVDQU64   X4, 288(AX)
+	VMOVDQU64   X0, 544(AX)
+	VMOVDQU64   400(AX), X0
+	VMOVDQU64   368(AX), X1
+	VMOVDQU64   624(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXORD      X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPTERNLOGD  $0x96, X3, X4, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPTERNLOGD  $0x96, X3, X0, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPTERNLOGD  $0x96, X1, X0, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXORD      X4, X0, X0
+	VMOVDQU64   X4, 272(AX)
+	VMOVDQU64   X0, 528(AX)
+	VMOVDQU64   384(AX), X0
+	VMOVDQU64   368(AX), X1
+	VMOVDQU64   624(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXORD      X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPTERNLOGD  $0x96, X3, X4, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPTERNLOGD  $0x96, X3, X0, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPTERNLOGD  $0x96, X1, X0, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXORD      X4, X0, X0
+	VMOVDQU64   X4, 256(AX)
+	VMOVDQU64   X0, 512(AX)
+	VMOVDQU64   368(AX), X0
+	VMOVDQU64   368(AX), X1
+	VMOVDQU64   624(AX), X2
+	VPCLMULQDQ  $0x00, X1, X0, X3
+	VPCLMULQDQ  $0x11, X1, X0, X4
+	VPSHUFD     $0x4e, X0, X1
+	VPXORD      X0, X1, X1
+	VPCLMULQDQ  $0x00, X2, X1, X1
+	VPTERNLOGD  $0x96, X3, X4, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X3, X0
+	VPSHUFD     $0x4e, X3, X3
+	VPTERNLOGD  $0x96, X3, X0, X1
+	VPCLMULQDQ  $0x10, gfPoly<>+0(SB), X1, X0
+	VPSHUFD     $0x4e, X1, X1
+	VPTERNLOGD  $0x96, X1, X0, X4
+	VPSHUFD     $0x4e, X4, X0
+	VPXORD      X4, X0, X0
+	VMOVDQU64   X4, 240(AX)
+	VMOVDQU64   X0, 496(AX)
 
 	// phase: wipe (stack scratch and vector registers)
 	VPXOR X0, X0, X0
@@ -1296,8 +1308,6 @@ aesmid_1:
 	VPXOR X2, X2, X2
 	VPXOR X3, X3, X3
 	VPXOR X4, X4, X4
-	VPXOR X5, X5, X5
-	VPXOR X6, X6, X6
 	VZEROUPPER
 	RET
 

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"math/bits"
+
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 	"github.com/vgcrypto/vg/asmgen"
+	"github.com/vgcrypto/vg/cpufeat"
 )
 
 // The entry points of every backend, named gcm<Entry><Suffix> (Suffix:
@@ -153,6 +156,19 @@ func (e *gcm) initFunc(name string) {
 	e.fn = e.Func(name, "func(t "+tableSig+", key *byte, keyLen int)",
 		asmgen.Doc(name+" fills the key table t for the keyLen-byte AES key at key (16, 24 or 32 bytes): the round keys in the standard byte order, then the GHASH key powers H^1 up to the backend's highest power, each times x^-1, byte-reflected, and their Karatsuba halves."),
 		asmgen.Secret("t", "key"), asmgen.Public("keyLen"), asmgen.Len("key", "keyLen"))
+	// The key table is built a block at a time: at xmm width over the same
+	// table where the backend may use the xmm AES and carry-less multiply
+	// instructions (vaes-avx2 has only the ymm ones), since a zmm
+	// instruction costs two on Zen 4.
+	if e.lanes > 1 && e.Has(cpufeat.AES) && e.Has(cpufeat.PCLMULQDQ) {
+		e.at(width{lanes: 1, blocks: e.blocks, npow: e.npow}).initBody()
+		return
+	}
+	e.initBody()
+}
+
+// initBody is initFunc after the declaration, at the emitter's width.
+func (e *gcm) initBody() {
 	e.phase("key expansion")
 	tab, key, keyLen := e.GP64(), e.GP64(), e.GP64()
 	e.Load(e.Param("t"), tab)
@@ -200,21 +216,35 @@ func (e *gcm) initFunc(name string) {
 	e.Xor(hx, lo(hk), lo(hk))
 	e.Mov(hx, mem(k.t, e.pow(1)))
 	e.Mov(lo(hk), mem(k.t, e.kar(1)))
-	cur := e.zvreg()
-	e.Mov(hx, lo(cur))
+	e.powers(k)
+	e.fn.Ret()
+}
+
+// powers computes H^2 up to H^npow from H^1 in the table, each stored
+// with its Karatsuba half.
+func (e *gcm) powers(k keyRegs) {
 	for m := 2; m <= e.npow; m++ {
-		// cur = cur·H = H^m, stored with its Karatsuba half.
+		// H^m = H^a·H^b with b the largest power of two below m: the
+		// products of each doubling of the powers computed are
+		// independent (H^5..H^8 all from H^4, H^9..H^16 from H^8), four
+		// in a row for 16 powers where cur·H would chain fifteen. Each is
+		// stored with its Karatsuba half.
+		// Each operand is loaded into the low lane of a register (the
+		// lanes above cleared), as the products of a sum are lane-wide.
+		b := 1 << (bits.Len(uint(m-1)) - 1)
+		x, pw, kw := e.vreg(), e.vreg(), e.vreg()
+		e.Mov(mem(k.t, e.pow(m-b)), lo(x))
+		e.Mov(mem(k.t, e.pow(b)), lo(pw))
+		e.Mov(mem(k.t, e.kar(b)), lo(kw))
 		s := sum{e.vreg(), e.vreg(), e.vreg()}
-		e.mulAcc(s, true, cur, h, hk)
+		e.mulAcc(s, true, x, pw, kw)
 		e.reduce(s)
-		e.Mov(lo(s.hi), lo(cur))
 		ck := e.xmm()
-		e.ShufD(0x4e, lo(cur), ck)
-		e.Xor(lo(cur), ck, ck)
-		e.Mov(lo(cur), mem(k.t, e.pow(m)))
+		e.ShufD(0x4e, lo(s.hi), ck)
+		e.Xor(lo(s.hi), ck, ck)
+		e.Mov(lo(s.hi), mem(k.t, e.pow(m)))
 		e.Mov(ck, mem(k.t, e.kar(m)))
 	}
-	e.fn.Ret()
 }
 
 // expandKey writes the AES key schedule (FIPS 197 section 5.2) of the
