@@ -11,7 +11,7 @@ import "unsafe"
 type keyVAESAVX512 struct{ asmKey }
 
 // newkeyVAESAVX512 is the key constructor of vaes-avx512.
-func newkeyVAESAVX512(key []byte) backend {
+func newkeyVAESAVX512(key []byte) keyImpl {
 	k := new(keyVAESAVX512)
 	k.align(len(key))
 	gcmInitVAESAVX512(k.table(), unsafe.SliceData(key), len(key))
@@ -64,7 +64,7 @@ func (k *keyVAESAVX512) streamFinish(s *streamState) (tag [16]byte) {
 type keyVAESAVX2 struct{ asmKey }
 
 // newkeyVAESAVX2 is the key constructor of vaes-avx2.
-func newkeyVAESAVX2(key []byte) backend {
+func newkeyVAESAVX2(key []byte) keyImpl {
 	k := new(keyVAESAVX2)
 	k.align(len(key))
 	gcmInitVAESAVX2(k.table(), unsafe.SliceData(key), len(key))
@@ -117,7 +117,7 @@ func (k *keyVAESAVX2) streamFinish(s *streamState) (tag [16]byte) {
 type keyAESNIAVX struct{ asmKey }
 
 // newkeyAESNIAVX is the key constructor of aesni-avx.
-func newkeyAESNIAVX(key []byte) backend {
+func newkeyAESNIAVX(key []byte) keyImpl {
 	k := new(keyAESNIAVX)
 	k.align(len(key))
 	gcmInitAESNIAVX(k.table(), unsafe.SliceData(key), len(key))
@@ -170,7 +170,7 @@ func (k *keyAESNIAVX) streamFinish(s *streamState) (tag [16]byte) {
 type keyAESNI struct{ asmKey }
 
 // newkeyAESNI is the key constructor of aesni.
-func newkeyAESNI(key []byte) backend {
+func newkeyAESNI(key []byte) keyImpl {
 	k := new(keyAESNI)
 	k.align(len(key))
 	gcmInitAESNI(k.table(), unsafe.SliceData(key), len(key))

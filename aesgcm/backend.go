@@ -56,10 +56,6 @@ type keyImpl interface {
 	wipe()
 }
 
-// backend is keyImpl under the name the generated glue (asm_glue_amd64.go,
-// from _asm/glue.go) still returns; it goes when the generator says keyImpl.
-type backend = keyImpl
-
 // counter is the pre-counter block J0 as two little-endian words: bytes
 // 0-7 in lo, 8-15 in hi (for a 12-byte nonce, hi holds its last 4 bytes and
 // the big-endian counter 1 on top). Two words, not a [16]byte: Go keeps a

@@ -26,7 +26,7 @@ import "unsafe"
 type {{.Type}} struct{ asmKey }
 
 // new{{.Type}} is the key constructor of {{.Name}}.
-func new{{.Type}}(key []byte) backend {
+func new{{.Type}}(key []byte) keyImpl {
 	k := new({{.Type}})
 	k.align(len(key))
 	gcmInit{{.Suffix}}(k.table(), unsafe.SliceData(key), len(key))
