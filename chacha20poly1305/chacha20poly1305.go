@@ -131,9 +131,13 @@ func newAEAD(key []byte, xNonce bool, opts []Option) (*AEAD, error) {
 	if len(opts) > 0 {
 		o = o.with(opts)
 	}
-	reg, err := registry.Choose(o.backend)
-	if err != nil {
-		return nil, err
+	reg := registry.Default()
+	if o.backend != "" {
+		named, err := registry.Choose(o.backend)
+		if err != nil {
+			return nil, err
+		}
+		reg = &named
 	}
 	impl := reg.Value(key)
 	k := impl.state()

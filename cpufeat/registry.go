@@ -132,12 +132,19 @@ func (r *Registry[T]) backends(enabled Set) []BackendInfo {
 // follows [Enabled], which holds what the valid part of the value allows.
 func (r *Registry[T]) Choose(name string) (Registration[T], error) {
 	if name == "" {
-		if enabledErr != nil {
-			warnInvalidOnce()
-		}
-		return r.best, nil
+		return *r.Default(), nil
 	}
 	return r.choose(name, r.here(warnInvalidOnce))
+}
+
+// Default returns the registration Choose("") returns, for a constructor
+// called without options: the same choice, made once when r was built,
+// without copying it.
+func (r *Registry[T]) Default() *Registration[T] {
+	if enabledErr != nil {
+		warnInvalidOnce()
+	}
+	return &r.best
 }
 
 // warnInvalidOnce reports an invalid VG_CPU_FEATURES on standard error, the
