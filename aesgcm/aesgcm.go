@@ -197,13 +197,9 @@ func Prepare(key []byte, opts ...Option) (*AEAD, error) {
 	if c.tagSize < MinTagSize || c.tagSize > TagSize {
 		return nil, fmt.Errorf("aesgcm: invalid tag size %d (want 12 to 16)", c.tagSize)
 	}
-	reg := registry.Default()
-	if c.backend != "" {
-		named, err := registry.Choose(c.backend)
-		if err != nil {
-			return nil, err
-		}
-		reg = &named
+	reg, err := registry.Pick(c.backend)
+	if err != nil {
+		return nil, err
 	}
 	k := &keyState{impl: reg.Value(key), name: reg.Name, nonceSize: c.nonceSize, tagSize: c.tagSize}
 	k.handle.k = k

@@ -131,13 +131,9 @@ func newAEAD(key []byte, xNonce bool, opts []Option) (*AEAD, error) {
 	if len(opts) > 0 {
 		o = o.with(opts)
 	}
-	reg := registry.Default()
-	if o.backend != "" {
-		named, err := registry.Choose(o.backend)
-		if err != nil {
-			return nil, err
-		}
-		reg = &named
+	reg, err := registry.Pick(o.backend)
+	if err != nil {
+		return nil, err
 	}
 	impl := reg.Value(key)
 	k := impl.state()

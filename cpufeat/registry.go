@@ -137,6 +137,19 @@ func (r *Registry[T]) Choose(name string) (Registration[T], error) {
 	return r.choose(name, r.here(warnInvalidOnce))
 }
 
+// Pick is Choose returning the registration by pointer: with name "" the
+// one Default returns, made once when r was built and not copied.
+func (r *Registry[T]) Pick(name string) (*Registration[T], error) {
+	if name == "" {
+		return r.Default(), nil
+	}
+	reg, err := r.Choose(name)
+	if err != nil {
+		return nil, err
+	}
+	return &reg, nil
+}
+
 // Default returns the registration Choose("") returns, for a constructor
 // called without options: the same choice, made once when r was built,
 // without copying it.

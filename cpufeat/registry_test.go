@@ -89,6 +89,24 @@ func TestRegistryChooseNamed(t *testing.T) {
 	}
 }
 
+// TestRegistryPick: Pick("") is Default, the choice made when the
+// registry was built (the same pointer each time), and Pick of a name is
+// Choose's registration or error.
+func TestRegistryPick(t *testing.T) {
+	r := testRegistry()
+	def, err := r.Pick("")
+	require.NoError(t, err)
+	assert.Same(t, r.Default(), def)
+	best, err := r.Choose("")
+	require.NoError(t, err)
+	assert.Equal(t, best, *def)
+	named, err := r.Pick(GenericBackend)
+	require.NoError(t, err)
+	assert.Equal(t, "g", named.Value)
+	_, err = r.Pick("nope")
+	require.ErrorContains(t, err, `unknown backend "nope"`)
+}
+
 // TestRegistryErrors pins the texts every algorithm module returns.
 func TestRegistryErrors(t *testing.T) {
 	r := testRegistry()
