@@ -57,36 +57,3 @@ var registry = cpufeat.NewRegistry(cpufeat.RSA, registrations)
 
 // genericDoc describes the generic backend (the Doc of its registration).
 const genericDoc = "fixed-width 64-bit limbs, Montgomery multiply and dedicated squaring, fixed 5-bit window, masked full-table lookups, CRT with the sᵉ = m check"
-
-// Backend describes one backend implemented in this build: its Name
-// ("generic", "adx", "ifma"), the CPU features it Requires, and whether it
-// is Available, that is whether Requires is within cpufeat.Enabled() so that
-// keys can be prepared for it here.
-type Backend = cpufeat.BackendInfo
-
-// Backends lists the backends this build implements, best first, whether or
-// not they can run here.
-func Backends() []Backend { return registry.Backends() }
-
-// Option configures NewPrivateKey and NewPublicKey.
-type Option func(*config)
-
-type config struct {
-	backend string
-}
-
-// WithBackend selects the backend by name instead of the best available one.
-// Preparing a key fails when cpufeat does not declare that name, when this
-// build does not implement it, or when it needs CPU features that are not
-// enabled here, each with its own error.
-func WithBackend(name string) Option {
-	return func(c *config) { c.backend = name }
-}
-
-func newConfig(opts []Option) *config {
-	c := &config{}
-	for _, o := range opts {
-		o(c)
-	}
-	return c
-}

@@ -146,6 +146,39 @@ func (sk *secretKey) wipe() {
 	sk.impl.wipe()
 }
 
+// Backend describes one backend implemented in this build: its Name
+// ("generic", "adx", "ifma"), the CPU features it Requires, and whether it
+// is Available, that is whether Requires is within cpufeat.Enabled() so that
+// keys can be prepared for it here.
+type Backend = cpufeat.BackendInfo
+
+// Backends lists the backends this build implements, best first, whether or
+// not they can run here.
+func Backends() []Backend { return registry.Backends() }
+
+// Option configures NewPrivateKey and NewPublicKey.
+type Option func(*config)
+
+type config struct {
+	backend string
+}
+
+// WithBackend selects the backend by name instead of the best available one.
+// Preparing a key fails when cpufeat does not declare that name, when this
+// build does not implement it, or when it needs CPU features that are not
+// enabled here, each with its own error.
+func WithBackend(name string) Option {
+	return func(c *config) { c.backend = name }
+}
+
+func newConfig(opts []Option) *config {
+	c := &config{}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
 // NewPublicKey validates pub and prepares it. The modulus must have between
 // MinModulusBits and MaxModulusBits bits and be odd; the exponent must be odd,
 // at least 3 and at most 2^31-1 (crypto/rsa's limit).
