@@ -144,7 +144,9 @@ type AEAD struct {
 // copy of an AEAD sees Wipe's mark, not only the value it was called on.
 type keyState struct {
 	// handle is the AEAD Prepare returns a pointer to, with handle.k
-	// pointing back here: one allocation for both.
+	// pointing back here. The state lives inside the key prepared for the
+	// backend (its state method), so a key is one allocation: the key
+	// table, the state and the AEAD.
 	handle    AEAD
 	impl      keyImpl // the key prepared for the backend called name
 	name      string
@@ -201,7 +203,9 @@ func Prepare(key []byte, opts ...Option) (*AEAD, error) {
 	if err != nil {
 		return nil, err
 	}
-	k := &keyState{impl: reg.Value(key), name: reg.Name, nonceSize: c.nonceSize, tagSize: c.tagSize}
+	impl := reg.Value(key)
+	k := impl.state()
+	k.impl, k.name, k.nonceSize, k.tagSize = impl, reg.Name, c.nonceSize, c.tagSize
 	k.handle.k = k
 	return &k.handle, nil
 }

@@ -12,7 +12,11 @@ import (
 type keyGeneric struct {
 	aes aesCT
 	gh  ghashKey
+	st  keyState
 }
+
+// state returns the AEAD state the key carries.
+func (k *keyGeneric) state() *keyState { return &k.st }
 
 func newKeyGeneric(key []byte) keyImpl {
 	k := new(keyGeneric)

@@ -21,17 +21,21 @@ import (
 // each power the XOR of its halves, for Karatsuba.
 const asmTableSize = 752
 
-// asmKey is the key table of an assembly backend. The table must be
-// 16-byte aligned (SSE instructions read it as memory operands), so it is
-// placed at an aligned offset of buf (heap objects do not move), kept as a
-// number: with no pointer in it, a key is allocated without the garbage
-// collector's pointer bitmap and never scanned, a measurable part of
-// Prepare's time.
+// asmKey is the key table of an assembly backend and the AEAD state the key
+// carries (st), one allocation: Prepare on Zen 4 measured 255 ns with the
+// state allocated apart and the table pointer-free, 215 ns with both in
+// one object. The table must be 16-byte aligned (SSE instructions read it
+// as memory operands), so it is placed at an aligned offset of buf (heap
+// objects do not move), kept as a number.
 type asmKey struct {
 	buf    [asmTableSize + 15]byte
 	off    uintptr // of the table in buf
 	rounds int
+	st     keyState
 }
+
+// state returns the AEAD state the key carries.
+func (k *asmKey) state() *keyState { return &k.st }
 
 // table returns the 16-byte aligned key table.
 func (k *asmKey) table() *[asmTableSize]byte {

@@ -21,6 +21,10 @@ import "encoding/binary"
 // per-message state of a backend lives on its own stack: passing a pointer
 // to a caller's local through this interface would move it to the heap.
 type keyImpl interface {
+	// state returns the AEAD state that the key carries in its own
+	// allocation (see Prepare): one allocation per key, not two.
+	state() *keyState
+
 	// ghashNonce returns J0 for a nonce whose length is not 12:
 	// GHASH(nonce || zero padding || 0^64 || bitlen(nonce)).
 	ghashNonce(nonce []byte) counter

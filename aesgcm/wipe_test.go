@@ -17,5 +17,7 @@ func TestWipeZeroesKeyMaterial(t *testing.T) {
 	require.NotZero(t, k.aes.rk[0])
 	require.NotZero(t, k.gh.pow[3])
 	g.Wipe()
-	require.Equal(t, keyGeneric{}, *k)
+	require.Equal(t, aesCT{}, k.aes)
+	require.Equal(t, ghashKey{}, k.gh)
+	require.True(t, k.st.wiped, "the state the key carries is marked wiped")
 }
