@@ -186,7 +186,7 @@ func New(key []byte) (cipher.AEAD, error) { return aead.AsAEAD(Prepare(key)) }
 func Prepare(key []byte, opts ...Option) (*AEAD, error) {
 	c := config{nonceSize: NonceSize, tagSize: TagSize}
 	if len(opts) > 0 {
-		c = c.with(opts)
+		c = aead.Apply(c, opts)
 	}
 	switch len(key) {
 	case KeySize128, KeySize192, KeySize256:
@@ -208,16 +208,6 @@ func Prepare(key []byte, opts ...Option) (*AEAD, error) {
 	k.impl, k.name, k.nonceSize, k.tagSize = impl, reg.Name, c.nonceSize, c.tagSize
 	k.handle.k = k
 	return &k.handle, nil
-}
-
-// with returns c with opts applied. It is apart from Prepare so that only a
-// call with options pays for the copy the options write to, which escapes.
-func (c config) with(opts []Option) config {
-	p := &c
-	for _, o := range opts {
-		o(p)
-	}
-	return *p
 }
 
 // newKeyFunc prepares a key for one backend: a backend's registration (the

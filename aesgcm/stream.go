@@ -31,19 +31,7 @@ func (a *AEAD) NewEncryptor(nonce, additionalData []byte) *Encryptor {
 // when the message grows beyond MaxPlaintextSize.
 func (e *Encryptor) Encrypt(dst, plaintext []byte) []byte {
 	e.mustBeMade()
-	if e.finished {
-		panic("aesgcm: Encrypt after Finish")
-	}
-	if e.k.wiped {
-		panic(errWiped)
-	}
-	if e.s.textLen+uint64(len(plaintext)) > MaxPlaintextSize {
-		panic("aesgcm: message too large for GCM")
-	}
-	ret, out := aead.SliceForAppend(dst, len(plaintext))
-	if aead.InexactOverlap(out, plaintext) {
-		panic("aesgcm: invalid buffer overlap of output and input")
-	}
+	ret, out := panics.StreamBuffers(dst, plaintext, e.finished, e.k.wiped, e.s.textLen, MaxPlaintextSize, "aesgcm: message too large for GCM")
 	e.k.impl.streamEncrypt(&e.s, out, plaintext)
 	return ret
 }

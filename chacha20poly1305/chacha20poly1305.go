@@ -129,7 +129,7 @@ func newAEAD(key []byte, xNonce bool, opts []Option) (*AEAD, error) {
 	}
 	var o options
 	if len(opts) > 0 {
-		o = o.with(opts)
+		o = aead.Apply(o, opts)
 	}
 	reg, err := registry.Pick(o.backend)
 	if err != nil {
@@ -140,16 +140,6 @@ func newAEAD(key []byte, xNonce bool, opts []Option) (*AEAD, error) {
 	k.impl, k.name, k.xNonce = impl, reg.Name, xNonce
 	k.handle.k = k
 	return &k.handle, nil
-}
-
-// with returns o with opts applied. It is apart from newAEAD so that only a
-// call with options pays for the copy the options write to, which escapes.
-func (o options) with(opts []Option) options {
-	p := &o
-	for _, opt := range opts {
-		opt(p)
-	}
-	return *p
 }
 
 // Backend returns the name of the backend a uses.

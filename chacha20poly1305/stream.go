@@ -40,19 +40,7 @@ func (a *AEAD) NewEncryptor(nonce, additionalData []byte) *Encryptor {
 // when the message grows beyond [MaxPlaintextSize].
 func (e *Encryptor) Encrypt(dst, plaintext []byte) []byte {
 	e.mustBeMade()
-	if e.finished {
-		panic("chacha20poly1305: Encrypt after Finish")
-	}
-	if e.k.wiped {
-		panic(errWiped)
-	}
-	if e.s.textLen+uint64(len(plaintext)) > MaxPlaintextSize {
-		panic("chacha20poly1305: plaintext too large")
-	}
-	ret, out := aead.SliceForAppend(dst, len(plaintext))
-	if aead.InexactOverlap(out, plaintext) {
-		panic("chacha20poly1305: invalid buffer overlap of output and input")
-	}
+	ret, out := panics.StreamBuffers(dst, plaintext, e.finished, e.k.wiped, e.s.textLen, MaxPlaintextSize, "chacha20poly1305: plaintext too large")
 	e.s.encrypt(out, plaintext)
 	return ret
 }

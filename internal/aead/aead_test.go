@@ -114,3 +114,27 @@ func TestRelease(t *testing.T) {
 	assert.Nil(t, ret)
 	assert.Equal(t, make([]byte, 5), out)
 }
+
+func TestStreamBuffers(t *testing.T) {
+	p := NewPanics("x")
+	buf := make([]byte, 8, 32)
+	ret, out := p.StreamBuffers(buf, make([]byte, 5), false, false, 10, 15, "x: too large")
+	assert.Len(t, ret, 13)
+	assert.Len(t, out, 5)
+	assert.PanicsWithValue(t, "x: Encrypt after Finish", func() { p.StreamBuffers(nil, nil, true, false, 0, 1, "") })
+	assert.PanicsWithValue(t, "x: use of a wiped key", func() { p.StreamBuffers(nil, nil, false, true, 0, 1, "") })
+	assert.PanicsWithValue(t, "x: too large", func() { p.StreamBuffers(nil, make([]byte, 6), false, false, 10, 15, "x: too large") })
+	assert.PanicsWithValue(t, "x: invalid buffer overlap of output and input", func() {
+		p.StreamBuffers(buf[:0], buf[1:5], false, false, 0, 15, "")
+	})
+	ret, _ = p.StreamBuffers(buf[:0], buf[:4], false, false, 0, 15, "") // in place
+	assert.Len(t, ret, 4)
+}
+
+func TestApply(t *testing.T) {
+	type opts struct{ a, b int }
+	type option func(*opts)
+	got := Apply(opts{a: 1}, []option{func(o *opts) { o.b = 2 }, func(o *opts) { o.a = 3 }})
+	assert.Equal(t, opts{a: 3, b: 2}, got)
+	assert.Equal(t, opts{a: 1}, Apply(opts{a: 1}, []option(nil)))
+}

@@ -3,14 +3,17 @@ package aead
 // Panics holds the messages of the panics crypto/cipher's contract asks for
 // on an invalid overlap, with a module's name in front.
 type Panics struct {
-	overlapInput, overlapAD string
+	pkg                            string
+	overlapInput, overlapAD, wiped string
 }
 
 // NewPanics returns the panic messages of the module pkg.
 func NewPanics(pkg string) *Panics {
 	return &Panics{
+		pkg:          pkg,
 		overlapInput: pkg + ": invalid buffer overlap of output and input",
 		overlapAD:    pkg + ": invalid buffer overlap of output and additional data",
+		wiped:        pkg + ": use of a wiped key",
 	}
 }
 
@@ -60,4 +63,38 @@ func (p *Panics) GatherBuffers(dst []byte, pieces [][]byte, total uint64, touche
 		panic(p.overlapAD)
 	}
 	return ret, out
+}
+
+// StreamBuffers returns what an Encryptor's Encrypt appends to dst for the
+// next chunk, plaintext: ret, the whole result, and out, its new
+// len(plaintext) bytes. It panics after Finish (finished), with a wiped key
+// (wiped), when the message, done bytes so far, would grow past max (with
+// tooLarge), and when out overlaps plaintext other than in place
+// (plaintext[:0] as dst).
+func (p *Panics) StreamBuffers(dst, plaintext []byte, finished, wiped bool, done, max uint64, tooLarge string) (ret, out []byte) {
+	if finished {
+		panic(p.pkg + ": Encrypt after Finish")
+	}
+	if wiped {
+		panic(p.wiped)
+	}
+	if done+uint64(len(plaintext)) > max {
+		panic(tooLarge)
+	}
+	ret, out = SliceForAppend(dst, len(plaintext))
+	if InexactOverlap(out, plaintext) {
+		panic(p.overlapInput)
+	}
+	return ret, out
+}
+
+// Apply returns o with the options opts applied, each a function setting
+// its fields. Constructors call it only when they were given options: the
+// copy the options write to escapes to the heap.
+func Apply[O any, F ~func(*O)](o O, opts []F) O {
+	p := &o
+	for _, opt := range opts {
+		opt(p)
+	}
+	return *p
 }
