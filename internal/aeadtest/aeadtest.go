@@ -1,8 +1,8 @@
 // Package aeadtest holds the tests both of vg's AEAD modules run against
 // their keys, written once: a message checked end to end against a
 // reference (for the fuzz targets), the panics of a wiped key and of its
-// copies, the panics of zero values, and the child process that runs under
-// an invalid VG_CPU_FEATURES. Each module adapts its *AEAD to [Key].
+// copies, the panics of zero values, the constant-time test's message, and
+// the child process that runs under an invalid VG_CPU_FEATURES. Each module adapts its *AEAD to [Key].
 package aeadtest
 
 import (
@@ -16,6 +16,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/vgcrypto/vg/stackscratch/ctgrind"
 )
 
 // Encryptor is a module's streaming encryptor.
@@ -257,4 +258,50 @@ func InChild(t *testing.T, test, marker, env, value, warning string) bool {
 	assert.Contains(t, string(out), "PASS")
 	assert.Equal(t, 1, strings.Count(stderr.String(), warning), "warned once:\n%s", stderr.String())
 	return false
+}
+
+// Sealer is a reference AEAD's Seal.
+type Sealer interface {
+	Seal(dst, nonce, plaintext, additionalData []byte) []byte
+}
+
+// CheckSecretMessage is the constant-time test's message (the CTGrind
+// tests, run under valgrind's memcheck by ci/cmd/ctgrind): pt, marked
+// undefined, sealed with Seal, SealGather (two pieces) and the Encryptor
+// against ref's Seal, then ref's output opened with Open and the Decryptor,
+// each result marked defined before it is compared, and a flipped tag bit
+// rejected by the verdict alone. Under memcheck a branch or an address that
+// depends on pt or on the key (which the caller marks) fails the run.
+func CheckSecretMessage(t *testing.T, k Key, ref Sealer, nonce, pt, aad []byte) {
+	t.Helper()
+	n := len(pt)
+	want := ref.Seal(nil, nonce, pt, aad)
+	secret := append([]byte(nil), pt...)
+	ctgrind.UndefinedBytes(secret)
+	check := func(what string, got []byte) {
+		ctgrind.DefinedBytes(got)
+		require.Equal(t, want, got, "%s n=%d", what, n)
+	}
+	check("Seal", k.Seal(nil, nonce, secret, aad))
+	check("SealGather", k.SealGather(nil, nonce, [][]byte{secret[:n/2], secret[n/2:]}, aad))
+	e := k.NewEncryptor(nonce, aad)
+	check("Encryptor", e.Finish(e.Encrypt(e.Encrypt(nil, secret[:n/3]), secret[n/3:])))
+	ctgrind.DefinedBytes(secret)
+
+	opened, err := k.Open(nil, nonce, want, aad)
+	require.NoError(t, err)
+	ctgrind.DefinedBytes(opened)
+	require.True(t, bytes.Equal(pt, opened), "Open n=%d", n)
+	d := k.NewDecryptor(nonce, aad)
+	_, err = d.Write(want)
+	require.NoError(t, err)
+	opened, err = d.Open(nil)
+	require.NoError(t, err)
+	ctgrind.DefinedBytes(opened)
+	require.True(t, bytes.Equal(pt, opened), "Decryptor n=%d", n)
+	// A flipped tag bit: the verdict, not the data, decides.
+	bad := append([]byte(nil), want...)
+	bad[len(bad)-1] ^= 1
+	_, err = k.Open(nil, nonce, bad, aad)
+	require.Error(t, err)
 }
