@@ -262,6 +262,7 @@ func InChild(t *testing.T, test, marker, env, value, warning string) bool {
 
 // Sealer is a reference AEAD's Seal.
 type Sealer interface {
+	// Seal appends the sealed plaintext to dst.
 	Seal(dst, nonce, plaintext, additionalData []byte) []byte
 }
 

@@ -41047,7 +41047,7 @@ TEXT ·p878_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0x00, Z3, Z9
+	VPSHUFD $0x1b, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -41096,7 +41096,7 @@ TEXT ·p879_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0x1b, Z3, Z9
+	VPSHUFD $0x39, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -41145,7 +41145,7 @@ TEXT ·p880_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0x39, Z3, Z9
+	VPSHUFD $0x4e, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -41194,7 +41194,7 @@ TEXT ·p881_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0x4e, Z3, Z9
+	VPSHUFD $0x93, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -41243,7 +41243,7 @@ TEXT ·p882_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0x93, Z3, Z9
+	VPSHUFD $0xb1, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -41292,7 +41292,7 @@ TEXT ·p883_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0xb1, Z3, Z9
+	VPSHUFD $0xe4, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -41337,11 +41337,58 @@ TEXT ·p884_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x1b, Z9, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p885_VPSLLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p885_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z3
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0xe4, Z3, Z9
+	VPSLLD $0x00, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -41365,989 +41412,893 @@ TEXT ·p884_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p885_VPSHUFD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p885_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x00, Z9, Z9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
 // func p886_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX2
 TEXT ·p886_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSLLD $0x00, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p887_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p887_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLD $0x00, Y3, Y9
+	VPSLLD $0x01, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p888_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX2
 TEXT ·p888_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSLLD $0x01, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p889_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p889_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLD $0x01, Y3, Y9
+	VPSLLD $0x07, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p890_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX2
 TEXT ·p890_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSLLD $0x07, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p891_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p891_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLD $0x07, Y3, Y9
+	VPSLLD $0x0c, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p892_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX2
 TEXT ·p892_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSLLD $0x0c, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p893_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p893_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLD $0x0c, Y3, Y9
+	VPSLLD $0x1f, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p894_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX2
 TEXT ·p894_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSLLD $0x1f, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p895_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p895_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLD $0x1f, Y3, Y9
+	VPSLLD $0x20, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p896_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX2
 TEXT ·p896_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSLLD $0x20, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p897_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p897_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLD $0x20, Y3, Y9
+	VPSLLD $0x3f, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p898_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX2
 TEXT ·p898_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSLLD $0x3f, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p899_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p899_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLD $0x3f, Y3, Y9
+	VPSLLD $0x40, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p900_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX2
 TEXT ·p900_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSLLD $0x40, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p901_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p901_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLD $0x40, Y3, Y9
+	VPSLLD $0xff, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p902_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX2
 TEXT ·p902_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSLLD $0xff, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p903_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p903_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
-	VPSLLD $0xff, Y3, Y9
+	VPSLLD $0x00, Y9, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
 	RET
 
 // func p904_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX2
 TEXT ·p904_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x00, Y9, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
-// func p905_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p905_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -42388,503 +42339,503 @@ TEXT ·p905_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p906_VPSLLDQ(in *byte, out *byte)
+// func p905_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
+TEXT ·p905_VPSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLDQ $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p906_VPSLLDQ(in *byte, out *byte)
+// Requires: AVX
 TEXT ·p906_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSLLDQ $0x00, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p907_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p907_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLDQ $0x00, X3, X9
+	VPSLLDQ $0x01, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p908_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
+// Requires: AVX
 TEXT ·p908_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSLLDQ $0x01, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p909_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p909_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLDQ $0x01, X3, X9
+	VPSLLDQ $0x04, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p910_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
+// Requires: AVX
 TEXT ·p910_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSLLDQ $0x04, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p911_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p911_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLDQ $0x04, X3, X9
+	VPSLLDQ $0x0f, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p912_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
+// Requires: AVX
 TEXT ·p912_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSLLDQ $0x0f, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p913_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p913_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLDQ $0x0f, X3, X9
+	VPSLLDQ $0x10, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p914_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
+// Requires: AVX
 TEXT ·p914_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSLLDQ $0x10, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p915_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p915_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSLLDQ $0x10, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p916_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p916_VPSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ      (R14), AX
 	ADDQ      8(R14), AX
 	MOVQ      32(R14), AX
@@ -42927,9 +42878,9 @@ TEXT ·p916_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p917_VPSLLDQ(in *byte, out *byte)
+// func p916_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p917_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p916_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42976,9 +42927,9 @@ TEXT ·p917_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p918_VPSLLDQ(in *byte, out *byte)
+// func p917_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p918_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p917_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43023,9 +42974,9 @@ TEXT ·p918_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p919_VPSLLDQ(in *byte, out *byte)
+// func p918_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p919_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p918_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43068,6 +43019,55 @@ TEXT ·p919_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y9, 104(R15)
+	RET
+
+// func p919_VPSLLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p919_VPSLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLQ $0x00, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p920_VPSLLQ(in *byte, out *byte)
@@ -43095,7 +43095,7 @@ TEXT ·p920_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLQ $0x00, Z3, Z9
+	VPSLLQ $0x01, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -43144,7 +43144,7 @@ TEXT ·p921_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLQ $0x01, Z3, Z9
+	VPSLLQ $0x02, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -43193,7 +43193,7 @@ TEXT ·p922_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLQ $0x02, Z3, Z9
+	VPSLLQ $0x0c, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -43242,7 +43242,7 @@ TEXT ·p923_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLQ $0x0c, Z3, Z9
+	VPSLLQ $0x1f, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -43291,7 +43291,7 @@ TEXT ·p924_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLQ $0x1f, Z3, Z9
+	VPSLLQ $0x20, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -43340,7 +43340,7 @@ TEXT ·p925_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLQ $0x20, Z3, Z9
+	VPSLLQ $0x3f, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -43389,7 +43389,7 @@ TEXT ·p926_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLQ $0x3f, Z3, Z9
+	VPSLLQ $0x40, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -43438,7 +43438,7 @@ TEXT ·p927_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLQ $0x40, Z3, Z9
+	VPSLLQ $0xff, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -43483,55 +43483,6 @@ TEXT ·p928_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLQ $0xff, Z3, Z9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p929_VPSLLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p929_VPSLLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -43558,746 +43509,746 @@ TEXT ·p929_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p930_VPSRAD(in *byte, out *byte)
+// func p929_VPSRAD(in *byte, out *byte)
 // Requires: AVX, AVX512F
+TEXT ·p929_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p930_VPSRAD(in *byte, out *byte)
+// Requires: AVX
 TEXT ·p930_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSRAD $0x00, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p931_VPSRAD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p931_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRAD $0x00, X3, X9
+	VPSRAD $0x01, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p932_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
+// Requires: AVX
 TEXT ·p932_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSRAD $0x01, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p933_VPSRAD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p933_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRAD $0x01, X3, X9
+	VPSRAD $0x1f, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p934_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
+// Requires: AVX
 TEXT ·p934_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSRAD $0x1f, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p935_VPSRAD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p935_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRAD $0x1f, X3, X9
+	VPSRAD $0x20, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p936_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
+// Requires: AVX
 TEXT ·p936_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSRAD $0x20, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p937_VPSRAD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p937_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRAD $0x20, X3, X9
+	VPSRAD $0x3f, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p938_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
+// Requires: AVX
 TEXT ·p938_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSRAD $0x3f, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p939_VPSRAD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p939_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRAD $0x3f, X3, X9
+	VPSRAD $0x40, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p940_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
+// Requires: AVX
 TEXT ·p940_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSRAD $0x40, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p941_VPSRAD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p941_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRAD $0x40, X3, X9
+	VPSRAD $0xff, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p942_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
+// Requires: AVX
 TEXT ·p942_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSRAD $0xff, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p943_VPSRAD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p943_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
-	VPSRAD $0xff, X3, X9
+	VPSRAD $0x00, X9, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
 	RET
 
 // func p944_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
+// Requires: AVX
 TEXT ·p944_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0x00, X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
-// func p945_VPSRAD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p945_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -44338,942 +44289,942 @@ TEXT ·p945_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p946_VPSRLD(in *byte, out *byte)
+// func p945_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
+TEXT ·p945_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x00, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p946_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
 TEXT ·p946_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSRLD $0x00, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p947_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p947_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLD $0x00, Y3, Y9
+	VPSRLD $0x01, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p948_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX2
 TEXT ·p948_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSRLD $0x01, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p949_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p949_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLD $0x01, Y3, Y9
+	VPSRLD $0x14, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p950_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX2
 TEXT ·p950_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSRLD $0x14, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p951_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p951_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLD $0x14, Y3, Y9
+	VPSRLD $0x19, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p952_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX2
 TEXT ·p952_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSRLD $0x19, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p953_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p953_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLD $0x19, Y3, Y9
+	VPSRLD $0x1f, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p954_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX2
 TEXT ·p954_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSRLD $0x1f, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p955_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p955_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLD $0x1f, Y3, Y9
+	VPSRLD $0x20, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p956_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX2
 TEXT ·p956_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSRLD $0x20, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p957_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p957_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLD $0x20, Y3, Y9
+	VPSRLD $0x3f, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p958_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX2
 TEXT ·p958_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSRLD $0x3f, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p959_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p959_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLD $0x3f, Y3, Y9
+	VPSRLD $0x40, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p960_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX2
 TEXT ·p960_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSRLD $0x40, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p961_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p961_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLD $0x40, Y3, Y9
+	VPSRLD $0xff, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p962_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX2
 TEXT ·p962_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSRLD $0xff, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p963_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p963_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
-	VPSRLD $0xff, Y3, Y9
+	VPSRLD $0x00, Y9, Y9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
 	RET
 
 // func p964_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX2
 TEXT ·p964_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x00, Y9, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
-// func p965_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p965_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -45314,503 +45265,503 @@ TEXT ·p965_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p966_VPSRLDQ(in *byte, out *byte)
+// func p965_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
+TEXT ·p965_VPSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLDQ $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p966_VPSRLDQ(in *byte, out *byte)
+// Requires: AVX
 TEXT ·p966_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSRLDQ $0x00, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p967_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p967_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLDQ $0x00, X3, X9
+	VPSRLDQ $0x01, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p968_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
+// Requires: AVX
 TEXT ·p968_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSRLDQ $0x01, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p969_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p969_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLDQ $0x01, X3, X9
+	VPSRLDQ $0x04, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p970_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
+// Requires: AVX
 TEXT ·p970_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSRLDQ $0x04, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p971_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p971_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLDQ $0x04, X3, X9
+	VPSRLDQ $0x0f, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p972_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
+// Requires: AVX
 TEXT ·p972_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSRLDQ $0x0f, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p973_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p973_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLDQ $0x0f, X3, X9
+	VPSRLDQ $0x10, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p974_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
+// Requires: AVX
 TEXT ·p974_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
 	VPSRLDQ $0x10, X3, X9
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p975_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p975_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRLDQ $0x10, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p976_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p976_VPSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ      (R14), AX
 	ADDQ      8(R14), AX
 	MOVQ      32(R14), AX
@@ -45853,9 +45804,9 @@ TEXT ·p976_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p977_VPSRLDQ(in *byte, out *byte)
+// func p976_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p977_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p976_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45902,9 +45853,9 @@ TEXT ·p977_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p978_VPSRLDQ(in *byte, out *byte)
+// func p977_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p978_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p977_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45949,9 +45900,9 @@ TEXT ·p978_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p979_VPSRLDQ(in *byte, out *byte)
+// func p978_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p979_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p978_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45994,6 +45945,55 @@ TEXT ·p979_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y9, 104(R15)
+	RET
+
+// func p979_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p979_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLQ $0x00, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p980_VPSRLQ(in *byte, out *byte)
@@ -46021,7 +46021,7 @@ TEXT ·p980_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x00, Z3, Z9
+	VPSRLQ $0x01, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46070,7 +46070,7 @@ TEXT ·p981_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x01, Z3, Z9
+	VPSRLQ $0x0e, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46119,7 +46119,7 @@ TEXT ·p982_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x0e, Z3, Z9
+	VPSRLQ $0x1a, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46168,7 +46168,7 @@ TEXT ·p983_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x1a, Z3, Z9
+	VPSRLQ $0x1f, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46217,7 +46217,7 @@ TEXT ·p984_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x1f, Z3, Z9
+	VPSRLQ $0x20, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46266,7 +46266,7 @@ TEXT ·p985_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x20, Z3, Z9
+	VPSRLQ $0x28, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46315,7 +46315,7 @@ TEXT ·p986_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x28, Z3, Z9
+	VPSRLQ $0x34, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46364,7 +46364,7 @@ TEXT ·p987_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x34, Z3, Z9
+	VPSRLQ $0x3f, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46413,7 +46413,7 @@ TEXT ·p988_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x3f, Z3, Z9
+	VPSRLQ $0x40, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46462,7 +46462,7 @@ TEXT ·p989_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x40, Z3, Z9
+	VPSRLQ $0xff, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46507,55 +46507,6 @@ TEXT ·p990_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLQ $0xff, Z3, Z9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p991_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p991_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -46582,9 +46533,9 @@ TEXT ·p991_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p992_VPTERNLOGD(in *byte, out *byte)
+// func p991_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p992_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p991_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46633,9 +46584,9 @@ TEXT ·p992_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p993_VPTERNLOGD(in *byte, out *byte)
+// func p992_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p993_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p992_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46680,9 +46631,9 @@ TEXT ·p993_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p994_VPTERNLOGD(in *byte, out *byte)
+// func p993_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p994_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p993_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46731,9 +46682,9 @@ TEXT ·p994_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p995_VPTERNLOGD(in *byte, out *byte)
+// func p994_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p995_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p994_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46778,9 +46729,9 @@ TEXT ·p995_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p996_VPTERNLOGD(in *byte, out *byte)
+// func p995_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p996_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p995_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46829,9 +46780,9 @@ TEXT ·p996_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p997_VPTERNLOGD(in *byte, out *byte)
+// func p996_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p997_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p996_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46876,9 +46827,9 @@ TEXT ·p997_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p998_VPUNPCKHDQ(in *byte, out *byte)
+// func p997_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p998_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p997_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46927,9 +46878,9 @@ TEXT ·p998_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p999_VPUNPCKHDQ(in *byte, out *byte)
+// func p998_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p999_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p998_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46978,9 +46929,9 @@ TEXT ·p999_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p1000_VPUNPCKHDQ(in *byte, out *byte)
+// func p999_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1000_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p999_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47025,9 +46976,9 @@ TEXT ·p1000_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1001_VPUNPCKHDQ(in *byte, out *byte)
+// func p1000_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1001_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p1000_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47072,9 +47023,9 @@ TEXT ·p1001_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1002_VPUNPCKHDQ(in *byte, out *byte)
+// func p1001_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1002_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p1001_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47123,9 +47074,9 @@ TEXT ·p1002_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1003_VPUNPCKHDQ(in *byte, out *byte)
+// func p1002_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1003_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p1002_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47170,9 +47121,9 @@ TEXT ·p1003_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1004_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1003_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1004_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1003_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47221,9 +47172,9 @@ TEXT ·p1004_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1005_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1004_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1005_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1004_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47272,9 +47223,9 @@ TEXT ·p1005_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p1006_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1005_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1006_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1005_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47319,9 +47270,9 @@ TEXT ·p1006_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1007_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1006_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1007_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1006_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47366,9 +47317,9 @@ TEXT ·p1007_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1008_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1007_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1008_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1007_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47417,9 +47368,9 @@ TEXT ·p1008_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1009_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1008_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1009_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1008_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47464,9 +47415,9 @@ TEXT ·p1009_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1010_VPUNPCKLDQ(in *byte, out *byte)
+// func p1009_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1010_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1009_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47515,9 +47466,9 @@ TEXT ·p1010_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1011_VPUNPCKLDQ(in *byte, out *byte)
+// func p1010_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1011_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1010_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47566,9 +47517,9 @@ TEXT ·p1011_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p1012_VPUNPCKLDQ(in *byte, out *byte)
+// func p1011_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1012_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1011_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47613,9 +47564,9 @@ TEXT ·p1012_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1013_VPUNPCKLDQ(in *byte, out *byte)
+// func p1012_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1013_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1012_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47660,9 +47611,9 @@ TEXT ·p1013_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1014_VPUNPCKLDQ(in *byte, out *byte)
+// func p1013_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1014_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1013_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47711,9 +47662,9 @@ TEXT ·p1014_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1015_VPUNPCKLDQ(in *byte, out *byte)
+// func p1014_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1015_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1014_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47758,115 +47709,115 @@ TEXT ·p1015_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1016_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1015_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
+TEXT ·p1015_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPUNPCKLQDQ X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p1016_VPUNPCKLQDQ(in *byte, out *byte)
+// Requires: AVX
 TEXT ·p1016_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
 	VPUNPCKLQDQ X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
 	RET
 
 // func p1017_VPUNPCKLQDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p1017_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPUNPCKLQDQ X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p1018_VPUNPCKLQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p1018_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ      (R14), AX
 	ADDQ      8(R14), AX
 	MOVQ      32(R14), AX
@@ -47907,9 +47858,9 @@ TEXT ·p1018_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1019_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1018_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p1019_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1018_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47954,9 +47905,9 @@ TEXT ·p1019_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1020_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1019_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1020_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1019_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48005,9 +47956,9 @@ TEXT ·p1020_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1021_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1020_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1021_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1020_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48056,9 +48007,9 @@ TEXT ·p1021_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p1022_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1021_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1022_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1021_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48103,9 +48054,9 @@ TEXT ·p1022_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1023_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1022_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1023_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1022_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48150,9 +48101,9 @@ TEXT ·p1023_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1024_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1023_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1024_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1023_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48201,9 +48152,9 @@ TEXT ·p1024_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1025_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1024_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1025_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1024_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48248,9 +48199,9 @@ TEXT ·p1025_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1026_VPXOR(in *byte, out *byte)
+// func p1025_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1026_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1025_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48297,9 +48248,9 @@ TEXT ·p1026_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p1027_VPXOR(in *byte, out *byte)
+// func p1026_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p1027_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1026_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48346,9 +48297,9 @@ TEXT ·p1027_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p1028_VPXOR(in *byte, out *byte)
+// func p1027_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1028_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1027_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48393,9 +48344,9 @@ TEXT ·p1028_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p1029_VPXOR(in *byte, out *byte)
+// func p1028_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p1029_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1028_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48440,9 +48391,9 @@ TEXT ·p1029_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p1030_VPXOR(in *byte, out *byte)
+// func p1029_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1030_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1029_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48489,9 +48440,9 @@ TEXT ·p1030_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p1031_VPXOR(in *byte, out *byte)
+// func p1030_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1031_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1030_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48538,9 +48489,9 @@ TEXT ·p1031_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p1032_VPXOR(in *byte, out *byte)
+// func p1031_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1032_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1031_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48585,9 +48536,9 @@ TEXT ·p1032_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p1033_VPXOR(in *byte, out *byte)
+// func p1032_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1033_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1032_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48632,115 +48583,115 @@ TEXT ·p1033_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p1034_VPXOR(in *byte, out *byte)
+// func p1033_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
+TEXT ·p1033_VPXOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPXOR X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p1034_VPXOR(in *byte, out *byte)
+// Requires: AVX
 TEXT ·p1034_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
 	VPXOR X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
 	RET
 
 // func p1035_VPXOR(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p1035_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPXOR X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p1036_VPXOR(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p1036_VPXOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ      (R14), AX
 	ADDQ      8(R14), AX
 	MOVQ      32(R14), AX
@@ -48781,9 +48732,9 @@ TEXT ·p1036_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1037_VPXOR(in *byte, out *byte)
+// func p1036_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p1037_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1036_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48828,9 +48779,9 @@ TEXT ·p1037_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1038_VPXOR(in *byte, out *byte)
+// func p1037_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1038_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1037_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48879,9 +48830,9 @@ TEXT ·p1038_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1039_VPXOR(in *byte, out *byte)
+// func p1038_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1039_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1038_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48930,9 +48881,9 @@ TEXT ·p1039_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p1040_VPXOR(in *byte, out *byte)
+// func p1039_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1040_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1039_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48977,9 +48928,9 @@ TEXT ·p1040_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1041_VPXOR(in *byte, out *byte)
+// func p1040_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1041_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1040_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49024,9 +48975,9 @@ TEXT ·p1041_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1042_VPXORD(in *byte, out *byte)
+// func p1041_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1042_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1041_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49073,9 +49024,9 @@ TEXT ·p1042_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p1043_VPXORD(in *byte, out *byte)
+// func p1042_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1043_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1042_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49120,9 +49071,9 @@ TEXT ·p1043_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p1044_VPXORD(in *byte, out *byte)
+// func p1043_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1044_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1043_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49169,9 +49120,9 @@ TEXT ·p1044_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p1045_VPXORD(in *byte, out *byte)
+// func p1044_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1045_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1044_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49216,9 +49167,9 @@ TEXT ·p1045_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p1046_VPXORD(in *byte, out *byte)
+// func p1045_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1046_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1045_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49265,9 +49216,9 @@ TEXT ·p1046_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p1047_VPXORD(in *byte, out *byte)
+// func p1046_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1047_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1046_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49312,9 +49263,9 @@ TEXT ·p1047_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p1048_VPXORD(in *byte, out *byte)
+// func p1047_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1048_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1047_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49363,9 +49314,9 @@ TEXT ·p1048_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1049_VPXORD(in *byte, out *byte)
+// func p1048_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1049_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1048_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49410,9 +49361,9 @@ TEXT ·p1049_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1050_VPXORD(in *byte, out *byte)
+// func p1049_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1050_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1049_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49461,9 +49412,9 @@ TEXT ·p1050_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1051_VPXORD(in *byte, out *byte)
+// func p1050_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1051_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1050_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49508,9 +49459,9 @@ TEXT ·p1051_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1052_VPXORD(in *byte, out *byte)
+// func p1051_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1052_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1051_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49559,9 +49510,9 @@ TEXT ·p1052_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1053_VPXORD(in *byte, out *byte)
+// func p1052_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1053_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1052_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49606,9 +49557,9 @@ TEXT ·p1053_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1054_VPXORQ(in *byte, out *byte)
+// func p1053_VPXORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1054_VPXORQ(SB), NOSPLIT, $0-16
+TEXT ·p1053_VPXORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49657,9 +49608,9 @@ TEXT ·p1054_VPXORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1055_VPXORQ(in *byte, out *byte)
+// func p1054_VPXORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1055_VPXORQ(SB), NOSPLIT, $0-16
+TEXT ·p1054_VPXORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49704,9 +49655,9 @@ TEXT ·p1055_VPXORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1056_VSHUFI32X4(in *byte, out *byte)
+// func p1055_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1056_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1055_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49755,9 +49706,9 @@ TEXT ·p1056_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1057_VSHUFI32X4(in *byte, out *byte)
+// func p1056_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1057_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1056_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49802,6 +49753,57 @@ TEXT ·p1057_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
+// func p1057_VSHUFI32X4(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1057_VSHUFI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VSHUFI32X4 $0x00, Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
 // func p1058_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1058_VSHUFI32X4(SB), NOSPLIT, $0-16
@@ -49828,7 +49830,7 @@ TEXT ·p1058_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VSHUFI32X4 $0x00, Z3, Z9, Z14
+	VSHUFI32X4 $0x44, Z3, Z9, Z14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -49879,7 +49881,7 @@ TEXT ·p1059_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VSHUFI32X4 $0x44, Z3, Z9, Z14
+	VSHUFI32X4 $0x88, Z3, Z9, Z14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -49930,7 +49932,7 @@ TEXT ·p1060_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VSHUFI32X4 $0x88, Z3, Z9, Z14
+	VSHUFI32X4 $0xdd, Z3, Z9, Z14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -49981,7 +49983,7 @@ TEXT ·p1061_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VSHUFI32X4 $0xdd, Z3, Z9, Z14
+	VSHUFI32X4 $0xee, Z3, Z9, Z14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -50027,57 +50029,6 @@ TEXT ·p1062_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VSHUFI32X4 $0xee, Z3, Z9, Z14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p1063_VSHUFI32X4(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1063_VSHUFI32X4(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z14
 
 	// The probed instruction.
@@ -50104,9 +50055,9 @@ TEXT ·p1063_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1064_VZEROUPPER(in *byte, out *byte)
+// func p1063_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1064_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p1063_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50181,9 +50132,9 @@ TEXT ·p1064_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z15, 1064(R15)
 	RET
 
-// func p1065_VZEROUPPER(in *byte, out *byte)
+// func p1064_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p1065_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p1064_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50258,9 +50209,9 @@ TEXT ·p1065_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU Y15, 584(R15)
 	RET
 
-// func p1066_VZEROUPPER(in *byte, out *byte)
+// func p1065_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1066_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p1065_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50313,8 +50264,8 @@ TEXT ·p1066_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 360(R15)
 	RET
 
-// func p1067_XORB(in *byte, out *byte)
-TEXT ·p1067_XORB(SB), NOSPLIT, $0-16
+// func p1066_XORB(in *byte, out *byte)
+TEXT ·p1066_XORB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50336,6 +50287,50 @@ TEXT ·p1067_XORB(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	XORB 128(R14), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1067_XORL(in *byte, out *byte)
+TEXT ·p1067_XORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	XORL $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50379,7 +50374,7 @@ TEXT ·p1068_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $-2147483648, SI
+	XORL $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50423,7 +50418,7 @@ TEXT ·p1069_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $-1, SI
+	XORL $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50467,7 +50462,7 @@ TEXT ·p1070_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x00, SI
+	XORL $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50511,7 +50506,7 @@ TEXT ·p1071_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x01, SI
+	XORL $0x02, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50555,7 +50550,7 @@ TEXT ·p1072_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x02, SI
+	XORL $0x04, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50599,7 +50594,7 @@ TEXT ·p1073_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x04, SI
+	XORL $0x08, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50643,7 +50638,7 @@ TEXT ·p1074_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x08, SI
+	XORL $0x10, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50687,7 +50682,7 @@ TEXT ·p1075_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x10, SI
+	XORL $0x1b, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50731,7 +50726,7 @@ TEXT ·p1076_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x1b, SI
+	XORL $0x20, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50775,7 +50770,7 @@ TEXT ·p1077_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x20, SI
+	XORL $0x36, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50819,7 +50814,7 @@ TEXT ·p1078_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x36, SI
+	XORL $0x40, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50863,7 +50858,7 @@ TEXT ·p1079_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x40, SI
+	XORL $0x80, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50907,7 +50902,7 @@ TEXT ·p1080_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x80, SI
+	XORL $0x7fffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50951,7 +50946,7 @@ TEXT ·p1081_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x7fffffff, SI
+	XORL 128(R14), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50995,7 +50990,7 @@ TEXT ·p1082_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL 128(R14), SI
+	XORL SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -51039,7 +51034,7 @@ TEXT ·p1083_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL SI, DI
+	XORL DI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -51061,8 +51056,8 @@ TEXT ·p1083_XORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1084_XORL(in *byte, out *byte)
-TEXT ·p1084_XORL(SB), NOSPLIT, $0-16
+// func p1084_XORQ(in *byte, out *byte)
+TEXT ·p1084_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51083,7 +51078,7 @@ TEXT ·p1084_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL DI, DI
+	XORQ 128(R14), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -51127,7 +51122,7 @@ TEXT ·p1085_XORQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORQ 128(R14), SI
+	XORQ SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -51171,50 +51166,6 @@ TEXT ·p1086_XORQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORQ SI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1087_XORQ(in *byte, out *byte)
-TEXT ·p1087_XORQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
 	XORQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -51237,8 +51188,8 @@ TEXT ·p1087_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1088_XORW(in *byte, out *byte)
-TEXT ·p1088_XORW(SB), NOSPLIT, $0-16
+// func p1087_XORW(in *byte, out *byte)
+TEXT ·p1087_XORW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51281,9 +51232,9 @@ TEXT ·p1088_XORW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1089_VAESENC(in *byte, out *byte)
+// func p1088_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1089_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1088_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51332,9 +51283,9 @@ TEXT ·p1089_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1090_VAESENC(in *byte, out *byte)
+// func p1089_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1090_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1089_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51381,9 +51332,9 @@ TEXT ·p1090_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1091_VAESENC(in *byte, out *byte)
+// func p1090_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1091_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1090_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51432,9 +51383,9 @@ TEXT ·p1091_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1092_VAESENC(in *byte, out *byte)
+// func p1091_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p1092_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1091_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51483,9 +51434,9 @@ TEXT ·p1092_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1093_VAESENC(in *byte, out *byte)
+// func p1092_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1093_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1092_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51530,9 +51481,9 @@ TEXT ·p1093_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1094_VAESENCLAST(in *byte, out *byte)
+// func p1093_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1094_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1093_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51581,9 +51532,9 @@ TEXT ·p1094_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1095_VAESENCLAST(in *byte, out *byte)
+// func p1094_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1095_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1094_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51630,9 +51581,9 @@ TEXT ·p1095_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1096_VAESENCLAST(in *byte, out *byte)
+// func p1095_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1096_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1095_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51681,9 +51632,9 @@ TEXT ·p1096_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1097_VAESENCLAST(in *byte, out *byte)
+// func p1096_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p1097_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1096_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51732,9 +51683,9 @@ TEXT ·p1097_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1098_VAESENCLAST(in *byte, out *byte)
+// func p1097_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1098_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1097_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51779,6 +51730,57 @@ TEXT ·p1098_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
+// func p1098_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p1098_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
 // func p1099_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
 TEXT ·p1099_VPCLMULQDQ(SB), NOSPLIT, $0-16
@@ -51805,7 +51807,7 @@ TEXT ·p1099_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPCLMULQDQ $0x00, Z25, Z18, Z31
+	VPCLMULQDQ $0x01, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -51856,7 +51858,7 @@ TEXT ·p1100_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPCLMULQDQ $0x01, Z25, Z18, Z31
+	VPCLMULQDQ $0x10, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -51907,7 +51909,7 @@ TEXT ·p1101_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, Z25, Z18, Z31
+	VPCLMULQDQ $0x11, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -51955,57 +51957,6 @@ TEXT ·p1102_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z25
 	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPCLMULQDQ $0x11, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1103_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1103_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
 	VPCLMULQDQ $0x00, 256(R14), Z25, Z18
@@ -52032,9 +51983,9 @@ TEXT ·p1103_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1104_VPCLMULQDQ(in *byte, out *byte)
+// func p1103_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1104_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1103_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52083,9 +52034,9 @@ TEXT ·p1104_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1105_VPCLMULQDQ(in *byte, out *byte)
+// func p1104_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p1105_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1104_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52134,9 +52085,9 @@ TEXT ·p1105_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1106_VPCLMULQDQ(in *byte, out *byte)
+// func p1105_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1106_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1105_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52181,6 +52132,57 @@ TEXT ·p1106_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
+// func p1106_VPTERNLOGD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1106_VPTERNLOGD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPTERNLOGD $0x96, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
 // func p1107_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1107_VPTERNLOGD(SB), NOSPLIT, $0-16
@@ -52207,7 +52209,7 @@ TEXT ·p1107_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGD $0x96, Z25, Z18, Z31
+	VPTERNLOGD $0xe8, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -52258,7 +52260,7 @@ TEXT ·p1108_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGD $0xe8, Z25, Z18, Z31
+	VPTERNLOGD $0xca, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -52309,7 +52311,7 @@ TEXT ·p1109_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGD $0xca, Z25, Z18, Z31
+	VPTERNLOGD $0x00, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -52360,7 +52362,7 @@ TEXT ·p1110_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGD $0x00, Z25, Z18, Z31
+	VPTERNLOGD $0xff, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -52411,7 +52413,7 @@ TEXT ·p1111_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGD $0xff, Z25, Z18, Z31
+	VPTERNLOGD $0x10, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -52462,7 +52464,7 @@ TEXT ·p1112_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGD $0x10, Z25, Z18, Z31
+	VPTERNLOGD $0x6c, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -52513,57 +52515,6 @@ TEXT ·p1113_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGD $0x6c, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1114_VPTERNLOGD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1114_VPTERNLOGD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
 	VPTERNLOGD $0x88, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
@@ -52589,9 +52540,9 @@ TEXT ·p1114_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1115_VPTERNLOGD(in *byte, out *byte)
+// func p1114_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1115_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1114_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52642,9 +52593,9 @@ TEXT ·p1115_VPTERNLOGD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1116_VPTERNLOGD_Z(in *byte, out *byte)
+// func p1115_VPTERNLOGD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1116_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1115_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52695,9 +52646,9 @@ TEXT ·p1116_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1117_VPTERNLOGD(in *byte, out *byte)
+// func p1116_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1117_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1116_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52744,9 +52695,9 @@ TEXT ·p1117_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1118_VPTERNLOGD_BCST(in *byte, out *byte)
+// func p1117_VPTERNLOGD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1118_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1117_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52793,9 +52744,9 @@ TEXT ·p1118_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1119_VPTERNLOGD_BCST_Z(in *byte, out *byte)
+// func p1118_VPTERNLOGD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1119_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1118_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52844,9 +52795,9 @@ TEXT ·p1119_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1120_VPTERNLOGD(in *byte, out *byte)
+// func p1119_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1120_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1119_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52895,9 +52846,9 @@ TEXT ·p1120_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1121_VPTERNLOGD(in *byte, out *byte)
+// func p1120_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1121_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1120_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52948,9 +52899,9 @@ TEXT ·p1121_VPTERNLOGD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1122_VPTERNLOGD(in *byte, out *byte)
+// func p1121_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1122_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1121_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52999,9 +52950,9 @@ TEXT ·p1122_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1123_VPTERNLOGD_Z(in *byte, out *byte)
+// func p1122_VPTERNLOGD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1123_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1122_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53052,9 +53003,9 @@ TEXT ·p1123_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1124_VPTERNLOGD(in *byte, out *byte)
+// func p1123_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1124_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1123_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53099,6 +53050,57 @@ TEXT ·p1124_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
+// func p1124_VPTERNLOGQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1124_VPTERNLOGQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPTERNLOGQ $0x96, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
 // func p1125_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1125_VPTERNLOGQ(SB), NOSPLIT, $0-16
@@ -53125,7 +53127,7 @@ TEXT ·p1125_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGQ $0x96, Z25, Z18, Z31
+	VPTERNLOGQ $0xe8, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -53176,7 +53178,7 @@ TEXT ·p1126_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGQ $0xe8, Z25, Z18, Z31
+	VPTERNLOGQ $0xca, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -53227,7 +53229,7 @@ TEXT ·p1127_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGQ $0xca, Z25, Z18, Z31
+	VPTERNLOGQ $0x9a, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -53278,7 +53280,7 @@ TEXT ·p1128_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGQ $0x9a, Z25, Z18, Z31
+	VPTERNLOGQ $0x50, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -53329,57 +53331,6 @@ TEXT ·p1129_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGQ $0x50, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1130_VPTERNLOGQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1130_VPTERNLOGQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
 	VPTERNLOGQ $0xbc, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
@@ -53405,9 +53356,9 @@ TEXT ·p1130_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1131_VPTERNLOGQ(in *byte, out *byte)
+// func p1130_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1131_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1130_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53458,9 +53409,9 @@ TEXT ·p1131_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1132_VPTERNLOGQ_Z(in *byte, out *byte)
+// func p1131_VPTERNLOGQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1132_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1131_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53511,9 +53462,9 @@ TEXT ·p1132_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1133_VPTERNLOGQ(in *byte, out *byte)
+// func p1132_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1133_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1132_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53560,9 +53511,9 @@ TEXT ·p1133_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1134_VPTERNLOGQ_BCST(in *byte, out *byte)
+// func p1133_VPTERNLOGQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1134_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1133_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53609,9 +53560,9 @@ TEXT ·p1134_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1135_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
+// func p1134_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1135_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1134_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53660,9 +53611,9 @@ TEXT ·p1135_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1136_VPTERNLOGQ(in *byte, out *byte)
+// func p1135_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1136_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1135_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53711,9 +53662,9 @@ TEXT ·p1136_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1137_VPTERNLOGQ(in *byte, out *byte)
+// func p1136_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1137_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1136_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53764,9 +53715,9 @@ TEXT ·p1137_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1138_VPTERNLOGQ(in *byte, out *byte)
+// func p1137_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1138_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1137_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53815,9 +53766,9 @@ TEXT ·p1138_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1139_VPTERNLOGQ_Z(in *byte, out *byte)
+// func p1138_VPTERNLOGQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1139_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1138_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53868,9 +53819,9 @@ TEXT ·p1139_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1140_VPTERNLOGQ(in *byte, out *byte)
+// func p1139_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1140_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1139_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53915,6 +53866,55 @@ TEXT ·p1140_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
+// func p1140_VPROLD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1140_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPROLD $0x00, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
 // func p1141_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1141_VPROLD(SB), NOSPLIT, $0-16
@@ -53940,7 +53940,7 @@ TEXT ·p1141_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLD $0x00, Z25, Z18
+	VPROLD $0x01, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -53989,7 +53989,7 @@ TEXT ·p1142_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLD $0x01, Z25, Z18
+	VPROLD $0x07, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -54038,7 +54038,7 @@ TEXT ·p1143_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLD $0x07, Z25, Z18
+	VPROLD $0x08, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -54087,7 +54087,7 @@ TEXT ·p1144_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLD $0x08, Z25, Z18
+	VPROLD $0x10, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -54136,7 +54136,7 @@ TEXT ·p1145_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLD $0x10, Z25, Z18
+	VPROLD $0x1f, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -54185,7 +54185,7 @@ TEXT ·p1146_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLD $0x1f, Z25, Z18
+	VPROLD $0x20, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -54234,55 +54234,6 @@ TEXT ·p1147_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLD $0x20, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1148_VPROLD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1148_VPROLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
 	VPROLD $0xff, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
@@ -54307,9 +54258,9 @@ TEXT ·p1148_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1149_VPROLD(in *byte, out *byte)
+// func p1148_VPROLD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1149_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1148_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54358,9 +54309,9 @@ TEXT ·p1149_VPROLD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1150_VPROLD_Z(in *byte, out *byte)
+// func p1149_VPROLD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1150_VPROLD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1149_VPROLD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54409,9 +54360,9 @@ TEXT ·p1150_VPROLD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1151_VPROLD(in *byte, out *byte)
+// func p1150_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1151_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1150_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54456,9 +54407,9 @@ TEXT ·p1151_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1152_VPROLD_BCST(in *byte, out *byte)
+// func p1151_VPROLD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1152_VPROLD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1151_VPROLD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54503,9 +54454,9 @@ TEXT ·p1152_VPROLD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1153_VPROLD_BCST_Z(in *byte, out *byte)
+// func p1152_VPROLD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1153_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1152_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54552,9 +54503,9 @@ TEXT ·p1153_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1154_VPROLD(in *byte, out *byte)
+// func p1153_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1154_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1153_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54601,9 +54552,9 @@ TEXT ·p1154_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1155_VPROLD(in *byte, out *byte)
+// func p1154_VPROLD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1155_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1154_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54652,9 +54603,9 @@ TEXT ·p1155_VPROLD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1156_VPROLD(in *byte, out *byte)
+// func p1155_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1156_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1155_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54701,9 +54652,9 @@ TEXT ·p1156_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1157_VPROLD_Z(in *byte, out *byte)
+// func p1156_VPROLD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1157_VPROLD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1156_VPROLD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54752,9 +54703,9 @@ TEXT ·p1157_VPROLD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1158_VPROLD(in *byte, out *byte)
+// func p1157_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1158_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1157_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54799,6 +54750,55 @@ TEXT ·p1158_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
+// func p1158_VPROLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1158_VPROLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPROLQ $0x00, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
 // func p1159_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1159_VPROLQ(SB), NOSPLIT, $0-16
@@ -54824,7 +54824,7 @@ TEXT ·p1159_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLQ $0x00, Z25, Z18
+	VPROLQ $0x01, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -54873,7 +54873,7 @@ TEXT ·p1160_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLQ $0x01, Z25, Z18
+	VPROLQ $0x0d, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -54922,7 +54922,7 @@ TEXT ·p1161_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLQ $0x0d, Z25, Z18
+	VPROLQ $0x20, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -54971,7 +54971,7 @@ TEXT ·p1162_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLQ $0x20, Z25, Z18
+	VPROLQ $0x3f, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -55020,55 +55020,6 @@ TEXT ·p1163_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLQ $0x3f, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1164_VPROLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1164_VPROLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
 	VPROLQ $0x40, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
@@ -55093,9 +55044,9 @@ TEXT ·p1164_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1165_VPROLQ(in *byte, out *byte)
+// func p1164_VPROLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1165_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1164_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55144,9 +55095,9 @@ TEXT ·p1165_VPROLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1166_VPROLQ_Z(in *byte, out *byte)
+// func p1165_VPROLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1166_VPROLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1165_VPROLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55195,9 +55146,9 @@ TEXT ·p1166_VPROLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1167_VPROLQ(in *byte, out *byte)
+// func p1166_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1167_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1166_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55242,9 +55193,9 @@ TEXT ·p1167_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1168_VPROLQ_BCST(in *byte, out *byte)
+// func p1167_VPROLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1168_VPROLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1167_VPROLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55289,9 +55240,9 @@ TEXT ·p1168_VPROLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1169_VPROLQ_BCST_Z(in *byte, out *byte)
+// func p1168_VPROLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1169_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1168_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55338,9 +55289,9 @@ TEXT ·p1169_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1170_VPROLQ(in *byte, out *byte)
+// func p1169_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1170_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1169_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55387,9 +55338,9 @@ TEXT ·p1170_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1171_VPROLQ(in *byte, out *byte)
+// func p1170_VPROLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1171_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1170_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55438,9 +55389,9 @@ TEXT ·p1171_VPROLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1172_VPROLQ(in *byte, out *byte)
+// func p1171_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1172_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1171_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55487,9 +55438,9 @@ TEXT ·p1172_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1173_VPROLQ_Z(in *byte, out *byte)
+// func p1172_VPROLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1173_VPROLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1172_VPROLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55538,9 +55489,9 @@ TEXT ·p1173_VPROLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1174_VPROLQ(in *byte, out *byte)
+// func p1173_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1174_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1173_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55585,6 +55536,55 @@ TEXT ·p1174_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
+// func p1174_VPRORD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1174_VPRORD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPRORD $0x00, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
 // func p1175_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1175_VPRORD(SB), NOSPLIT, $0-16
@@ -55610,7 +55610,7 @@ TEXT ·p1175_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORD $0x00, Z25, Z18
+	VPRORD $0x01, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -55659,7 +55659,7 @@ TEXT ·p1176_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORD $0x01, Z25, Z18
+	VPRORD $0x07, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -55708,7 +55708,7 @@ TEXT ·p1177_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORD $0x07, Z25, Z18
+	VPRORD $0x0c, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -55757,7 +55757,7 @@ TEXT ·p1178_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORD $0x0c, Z25, Z18
+	VPRORD $0x10, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -55806,7 +55806,7 @@ TEXT ·p1179_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORD $0x10, Z25, Z18
+	VPRORD $0x1f, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -55855,55 +55855,6 @@ TEXT ·p1180_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORD $0x1f, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1181_VPRORD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1181_VPRORD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
 	VPRORD $0x21, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
@@ -55928,9 +55879,9 @@ TEXT ·p1181_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1182_VPRORD(in *byte, out *byte)
+// func p1181_VPRORD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1182_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1181_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55979,9 +55930,9 @@ TEXT ·p1182_VPRORD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1183_VPRORD_Z(in *byte, out *byte)
+// func p1182_VPRORD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1183_VPRORD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1182_VPRORD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56030,9 +55981,9 @@ TEXT ·p1183_VPRORD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1184_VPRORD(in *byte, out *byte)
+// func p1183_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1184_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1183_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56077,9 +56028,9 @@ TEXT ·p1184_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1185_VPRORD_BCST(in *byte, out *byte)
+// func p1184_VPRORD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1185_VPRORD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1184_VPRORD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56124,9 +56075,9 @@ TEXT ·p1185_VPRORD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1186_VPRORD_BCST_Z(in *byte, out *byte)
+// func p1185_VPRORD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1186_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1185_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56173,9 +56124,9 @@ TEXT ·p1186_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1187_VPRORD(in *byte, out *byte)
+// func p1186_VPRORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1187_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1186_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56222,9 +56173,9 @@ TEXT ·p1187_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1188_VPRORD(in *byte, out *byte)
+// func p1187_VPRORD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1188_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1187_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56273,9 +56224,9 @@ TEXT ·p1188_VPRORD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1189_VPRORD(in *byte, out *byte)
+// func p1188_VPRORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1189_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1188_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56322,9 +56273,9 @@ TEXT ·p1189_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1190_VPRORD_Z(in *byte, out *byte)
+// func p1189_VPRORD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1190_VPRORD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1189_VPRORD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56373,9 +56324,9 @@ TEXT ·p1190_VPRORD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1191_VPRORD(in *byte, out *byte)
+// func p1190_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1191_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1190_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56420,6 +56371,55 @@ TEXT ·p1191_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
+// func p1191_VPRORQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1191_VPRORQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPRORQ $0x00, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
 // func p1192_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1192_VPRORQ(SB), NOSPLIT, $0-16
@@ -56445,7 +56445,7 @@ TEXT ·p1192_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORQ $0x00, Z25, Z18
+	VPRORQ $0x01, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -56494,7 +56494,7 @@ TEXT ·p1193_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORQ $0x01, Z25, Z18
+	VPRORQ $0x0e, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -56543,7 +56543,7 @@ TEXT ·p1194_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORQ $0x0e, Z25, Z18
+	VPRORQ $0x20, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -56592,7 +56592,7 @@ TEXT ·p1195_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORQ $0x20, Z25, Z18
+	VPRORQ $0x3f, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -56641,55 +56641,6 @@ TEXT ·p1196_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORQ $0x3f, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1197_VPRORQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1197_VPRORQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
 	VPRORQ $0x41, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
@@ -56714,9 +56665,9 @@ TEXT ·p1197_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1198_VPRORQ(in *byte, out *byte)
+// func p1197_VPRORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1198_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1197_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56765,9 +56716,9 @@ TEXT ·p1198_VPRORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1199_VPRORQ_Z(in *byte, out *byte)
+// func p1198_VPRORQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1199_VPRORQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1198_VPRORQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56816,9 +56767,9 @@ TEXT ·p1199_VPRORQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1200_VPRORQ(in *byte, out *byte)
+// func p1199_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1200_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1199_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56863,9 +56814,9 @@ TEXT ·p1200_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1201_VPRORQ_BCST(in *byte, out *byte)
+// func p1200_VPRORQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1201_VPRORQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1200_VPRORQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56910,9 +56861,9 @@ TEXT ·p1201_VPRORQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1202_VPRORQ_BCST_Z(in *byte, out *byte)
+// func p1201_VPRORQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1202_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1201_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56959,9 +56910,9 @@ TEXT ·p1202_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1203_VPRORQ(in *byte, out *byte)
+// func p1202_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1203_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1202_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57008,9 +56959,9 @@ TEXT ·p1203_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1204_VPRORQ(in *byte, out *byte)
+// func p1203_VPRORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1204_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1203_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57059,9 +57010,9 @@ TEXT ·p1204_VPRORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1205_VPRORQ(in *byte, out *byte)
+// func p1204_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1205_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1204_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57108,9 +57059,9 @@ TEXT ·p1205_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1206_VPRORQ_Z(in *byte, out *byte)
+// func p1205_VPRORQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1206_VPRORQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1205_VPRORQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57159,9 +57110,9 @@ TEXT ·p1206_VPRORQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1207_VPRORQ(in *byte, out *byte)
+// func p1206_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1207_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1206_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57206,9 +57157,9 @@ TEXT ·p1207_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1208_VPSHUFB(in *byte, out *byte)
+// func p1207_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1208_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1207_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57257,9 +57208,9 @@ TEXT ·p1208_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1209_VPSHUFB(in *byte, out *byte)
+// func p1208_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1209_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1208_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57310,9 +57261,9 @@ TEXT ·p1209_VPSHUFB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1210_VPSHUFB_Z(in *byte, out *byte)
+// func p1209_VPSHUFB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1210_VPSHUFB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1209_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57363,9 +57314,9 @@ TEXT ·p1210_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1211_VPSHUFB(in *byte, out *byte)
+// func p1210_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1211_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1210_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57412,9 +57363,9 @@ TEXT ·p1211_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1212_VPSHUFB(in *byte, out *byte)
+// func p1211_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1212_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1211_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57463,9 +57414,9 @@ TEXT ·p1212_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1213_VPSHUFB(in *byte, out *byte)
+// func p1212_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1213_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1212_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57516,9 +57467,9 @@ TEXT ·p1213_VPSHUFB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1214_VPSHUFB(in *byte, out *byte)
+// func p1213_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1214_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1213_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57567,9 +57518,9 @@ TEXT ·p1214_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1215_VPSHUFB_Z(in *byte, out *byte)
+// func p1214_VPSHUFB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1215_VPSHUFB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1214_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57620,9 +57571,9 @@ TEXT ·p1215_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1216_VPSHUFB(in *byte, out *byte)
+// func p1215_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1216_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1215_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57667,6 +57618,55 @@ TEXT ·p1216_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
+// func p1216_VPSHUFD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1216_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSHUFD $0x1b, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
 // func p1217_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1217_VPSHUFD(SB), NOSPLIT, $0-16
@@ -57692,7 +57692,7 @@ TEXT ·p1217_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSHUFD $0x1b, Z25, Z18
+	VPSHUFD $0x4e, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -57741,7 +57741,7 @@ TEXT ·p1218_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSHUFD $0x4e, Z25, Z18
+	VPSHUFD $0xb1, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -57790,7 +57790,7 @@ TEXT ·p1219_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSHUFD $0xb1, Z25, Z18
+	VPSHUFD $0x39, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -57839,7 +57839,7 @@ TEXT ·p1220_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSHUFD $0x39, Z25, Z18
+	VPSHUFD $0x79, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -57888,55 +57888,6 @@ TEXT ·p1221_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSHUFD $0x79, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1222_VPSHUFD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1222_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
 	VPSHUFD $0x8e, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
@@ -57961,9 +57912,9 @@ TEXT ·p1222_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1223_VPSHUFD(in *byte, out *byte)
+// func p1222_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1223_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1222_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58012,9 +57963,9 @@ TEXT ·p1223_VPSHUFD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1224_VPSHUFD_Z(in *byte, out *byte)
+// func p1223_VPSHUFD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1224_VPSHUFD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1223_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58063,9 +58014,9 @@ TEXT ·p1224_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1225_VPSHUFD(in *byte, out *byte)
+// func p1224_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1225_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1224_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58110,9 +58061,9 @@ TEXT ·p1225_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1226_VPSHUFD_BCST(in *byte, out *byte)
+// func p1225_VPSHUFD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1226_VPSHUFD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1225_VPSHUFD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58157,9 +58108,9 @@ TEXT ·p1226_VPSHUFD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1227_VPSHUFD_BCST_Z(in *byte, out *byte)
+// func p1226_VPSHUFD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1227_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1226_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58206,9 +58157,9 @@ TEXT ·p1227_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1228_VPSHUFD(in *byte, out *byte)
+// func p1227_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1228_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1227_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58255,9 +58206,9 @@ TEXT ·p1228_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1229_VPSHUFD(in *byte, out *byte)
+// func p1228_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1229_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1228_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58306,9 +58257,9 @@ TEXT ·p1229_VPSHUFD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1230_VPSHUFD(in *byte, out *byte)
+// func p1229_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1230_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1229_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58355,9 +58306,9 @@ TEXT ·p1230_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1231_VPSHUFD_Z(in *byte, out *byte)
+// func p1230_VPSHUFD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1231_VPSHUFD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1230_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58406,9 +58357,9 @@ TEXT ·p1231_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1232_VPSHUFD(in *byte, out *byte)
+// func p1231_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1232_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1231_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58453,9 +58404,9 @@ TEXT ·p1232_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1233_VPADDD(in *byte, out *byte)
+// func p1232_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1233_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1232_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58504,9 +58455,9 @@ TEXT ·p1233_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1234_VPADDD(in *byte, out *byte)
+// func p1233_VPADDD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1234_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1233_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58557,9 +58508,9 @@ TEXT ·p1234_VPADDD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1235_VPADDD_Z(in *byte, out *byte)
+// func p1234_VPADDD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1235_VPADDD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1234_VPADDD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58610,9 +58561,9 @@ TEXT ·p1235_VPADDD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1236_VPADDD(in *byte, out *byte)
+// func p1235_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1236_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1235_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58659,9 +58610,9 @@ TEXT ·p1236_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1237_VPADDD_BCST(in *byte, out *byte)
+// func p1236_VPADDD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1237_VPADDD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1236_VPADDD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58708,9 +58659,9 @@ TEXT ·p1237_VPADDD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1238_VPADDD_BCST_Z(in *byte, out *byte)
+// func p1237_VPADDD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1238_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1237_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58759,9 +58710,9 @@ TEXT ·p1238_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1239_VPADDD(in *byte, out *byte)
+// func p1238_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1239_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1238_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58810,9 +58761,9 @@ TEXT ·p1239_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1240_VPADDD(in *byte, out *byte)
+// func p1239_VPADDD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1240_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1239_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58863,9 +58814,9 @@ TEXT ·p1240_VPADDD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1241_VPADDD(in *byte, out *byte)
+// func p1240_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1241_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1240_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58914,9 +58865,9 @@ TEXT ·p1241_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1242_VPADDD_Z(in *byte, out *byte)
+// func p1241_VPADDD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1242_VPADDD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1241_VPADDD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58967,9 +58918,9 @@ TEXT ·p1242_VPADDD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1243_VPADDD(in *byte, out *byte)
+// func p1242_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1243_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1242_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59014,9 +58965,9 @@ TEXT ·p1243_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1244_VPADDQ(in *byte, out *byte)
+// func p1243_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1244_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1243_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59065,9 +59016,9 @@ TEXT ·p1244_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1245_VPADDQ(in *byte, out *byte)
+// func p1244_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1245_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1244_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59118,9 +59069,9 @@ TEXT ·p1245_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1246_VPADDQ_Z(in *byte, out *byte)
+// func p1245_VPADDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1246_VPADDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1245_VPADDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59171,9 +59122,9 @@ TEXT ·p1246_VPADDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1247_VPADDQ(in *byte, out *byte)
+// func p1246_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1247_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1246_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59220,9 +59171,9 @@ TEXT ·p1247_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1248_VPADDQ_BCST(in *byte, out *byte)
+// func p1247_VPADDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1248_VPADDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1247_VPADDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59269,9 +59220,9 @@ TEXT ·p1248_VPADDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1249_VPADDQ_BCST_Z(in *byte, out *byte)
+// func p1248_VPADDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1249_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1248_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59320,9 +59271,9 @@ TEXT ·p1249_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1250_VPADDQ(in *byte, out *byte)
+// func p1249_VPADDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1250_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1249_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59371,9 +59322,9 @@ TEXT ·p1250_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1251_VPADDQ(in *byte, out *byte)
+// func p1250_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1251_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1250_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59424,9 +59375,9 @@ TEXT ·p1251_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1252_VPADDQ(in *byte, out *byte)
+// func p1251_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1252_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1251_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59475,9 +59426,9 @@ TEXT ·p1252_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1253_VPADDQ_Z(in *byte, out *byte)
+// func p1252_VPADDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1253_VPADDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1252_VPADDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59528,9 +59479,9 @@ TEXT ·p1253_VPADDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1254_VPADDQ(in *byte, out *byte)
+// func p1253_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1254_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1253_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59575,9 +59526,9 @@ TEXT ·p1254_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1255_VPSUBQ(in *byte, out *byte)
+// func p1254_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1255_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1254_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59626,9 +59577,9 @@ TEXT ·p1255_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1256_VPSUBQ(in *byte, out *byte)
+// func p1255_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1256_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1255_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59679,9 +59630,9 @@ TEXT ·p1256_VPSUBQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1257_VPSUBQ_Z(in *byte, out *byte)
+// func p1256_VPSUBQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1257_VPSUBQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1256_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59732,9 +59683,9 @@ TEXT ·p1257_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1258_VPSUBQ(in *byte, out *byte)
+// func p1257_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1258_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1257_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59781,9 +59732,9 @@ TEXT ·p1258_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1259_VPSUBQ_BCST(in *byte, out *byte)
+// func p1258_VPSUBQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1259_VPSUBQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1258_VPSUBQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59830,9 +59781,9 @@ TEXT ·p1259_VPSUBQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1260_VPSUBQ_BCST_Z(in *byte, out *byte)
+// func p1259_VPSUBQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1260_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1259_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59881,9 +59832,9 @@ TEXT ·p1260_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1261_VPSUBQ(in *byte, out *byte)
+// func p1260_VPSUBQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1261_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1260_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59932,9 +59883,9 @@ TEXT ·p1261_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1262_VPSUBQ(in *byte, out *byte)
+// func p1261_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1262_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1261_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59985,9 +59936,9 @@ TEXT ·p1262_VPSUBQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1263_VPSUBQ(in *byte, out *byte)
+// func p1262_VPSUBQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1263_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1262_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60036,9 +59987,9 @@ TEXT ·p1263_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1264_VPSUBQ_Z(in *byte, out *byte)
+// func p1263_VPSUBQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1264_VPSUBQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1263_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60089,9 +60040,9 @@ TEXT ·p1264_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1265_VPSUBQ(in *byte, out *byte)
+// func p1264_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1265_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1264_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60136,9 +60087,9 @@ TEXT ·p1265_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1266_VPMULUDQ(in *byte, out *byte)
+// func p1265_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1266_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1265_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60187,9 +60138,9 @@ TEXT ·p1266_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1267_VPMULUDQ(in *byte, out *byte)
+// func p1266_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1267_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1266_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60240,9 +60191,9 @@ TEXT ·p1267_VPMULUDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1268_VPMULUDQ_Z(in *byte, out *byte)
+// func p1267_VPMULUDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1268_VPMULUDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1267_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60293,9 +60244,9 @@ TEXT ·p1268_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1269_VPMULUDQ(in *byte, out *byte)
+// func p1268_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1269_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1268_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60342,9 +60293,9 @@ TEXT ·p1269_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1270_VPMULUDQ_BCST(in *byte, out *byte)
+// func p1269_VPMULUDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1270_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1269_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60391,9 +60342,9 @@ TEXT ·p1270_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1271_VPMULUDQ_BCST_Z(in *byte, out *byte)
+// func p1270_VPMULUDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1271_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1270_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60442,9 +60393,9 @@ TEXT ·p1271_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1272_VPMULUDQ(in *byte, out *byte)
+// func p1271_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1272_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1271_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60493,9 +60444,9 @@ TEXT ·p1272_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1273_VPMULUDQ(in *byte, out *byte)
+// func p1272_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1273_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1272_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60546,9 +60497,9 @@ TEXT ·p1273_VPMULUDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1274_VPMULUDQ(in *byte, out *byte)
+// func p1273_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1274_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1273_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60597,9 +60548,9 @@ TEXT ·p1274_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1275_VPMULUDQ_Z(in *byte, out *byte)
+// func p1274_VPMULUDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1275_VPMULUDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1274_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60650,9 +60601,9 @@ TEXT ·p1275_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1276_VPMULUDQ(in *byte, out *byte)
+// func p1275_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1276_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1275_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60697,9 +60648,9 @@ TEXT ·p1276_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1277_VPMADD52LUQ(in *byte, out *byte)
+// func p1276_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1277_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1276_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60748,9 +60699,9 @@ TEXT ·p1277_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1278_VPMADD52LUQ(in *byte, out *byte)
+// func p1277_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1278_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1277_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60801,9 +60752,9 @@ TEXT ·p1278_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1279_VPMADD52LUQ_Z(in *byte, out *byte)
+// func p1278_VPMADD52LUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1279_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1278_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60854,9 +60805,9 @@ TEXT ·p1279_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1280_VPMADD52LUQ(in *byte, out *byte)
+// func p1279_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1280_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1279_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60903,9 +60854,9 @@ TEXT ·p1280_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1281_VPMADD52LUQ_BCST(in *byte, out *byte)
+// func p1280_VPMADD52LUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1281_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1280_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60952,9 +60903,9 @@ TEXT ·p1281_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1282_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
+// func p1281_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1282_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1281_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61003,9 +60954,9 @@ TEXT ·p1282_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1283_VPMADD52LUQ(in *byte, out *byte)
+// func p1282_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1283_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1282_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61054,9 +61005,9 @@ TEXT ·p1283_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1284_VPMADD52LUQ(in *byte, out *byte)
+// func p1283_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1284_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1283_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61107,9 +61058,9 @@ TEXT ·p1284_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1285_VPMADD52LUQ(in *byte, out *byte)
+// func p1284_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1285_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1284_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61158,9 +61109,9 @@ TEXT ·p1285_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1286_VPMADD52LUQ_Z(in *byte, out *byte)
+// func p1285_VPMADD52LUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1286_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1285_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61211,9 +61162,9 @@ TEXT ·p1286_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1287_VPMADD52LUQ(in *byte, out *byte)
+// func p1286_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1287_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1286_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61258,9 +61209,9 @@ TEXT ·p1287_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1288_VPMADD52HUQ(in *byte, out *byte)
+// func p1287_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1288_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1287_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61309,9 +61260,9 @@ TEXT ·p1288_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1289_VPMADD52HUQ(in *byte, out *byte)
+// func p1288_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1289_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1288_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61362,9 +61313,9 @@ TEXT ·p1289_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1290_VPMADD52HUQ_Z(in *byte, out *byte)
+// func p1289_VPMADD52HUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1290_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1289_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61415,9 +61366,9 @@ TEXT ·p1290_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1291_VPMADD52HUQ(in *byte, out *byte)
+// func p1290_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1291_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1290_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61464,9 +61415,9 @@ TEXT ·p1291_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1292_VPMADD52HUQ_BCST(in *byte, out *byte)
+// func p1291_VPMADD52HUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1292_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1291_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61513,9 +61464,9 @@ TEXT ·p1292_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1293_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
+// func p1292_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1293_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1292_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61564,9 +61515,9 @@ TEXT ·p1293_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1294_VPMADD52HUQ(in *byte, out *byte)
+// func p1293_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1294_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1293_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61615,9 +61566,9 @@ TEXT ·p1294_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1295_VPMADD52HUQ(in *byte, out *byte)
+// func p1294_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1295_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1294_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61668,9 +61619,9 @@ TEXT ·p1295_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1296_VPMADD52HUQ(in *byte, out *byte)
+// func p1295_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1296_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1295_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61719,9 +61670,9 @@ TEXT ·p1296_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1297_VPMADD52HUQ_Z(in *byte, out *byte)
+// func p1296_VPMADD52HUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1297_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1296_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61772,9 +61723,9 @@ TEXT ·p1297_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1298_VPMADD52HUQ(in *byte, out *byte)
+// func p1297_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1298_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1297_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61819,6 +61770,55 @@ TEXT ·p1298_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
+// func p1298_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1298_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSRLQ $0x00, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
 // func p1299_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1299_VPSRLQ(SB), NOSPLIT, $0-16
@@ -61844,7 +61844,7 @@ TEXT ·p1299_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLQ $0x00, Z25, Z18
+	VPSRLQ $0x01, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -61893,7 +61893,7 @@ TEXT ·p1300_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLQ $0x01, Z25, Z18
+	VPSRLQ $0x1f, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -61942,7 +61942,7 @@ TEXT ·p1301_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLQ $0x1f, Z25, Z18
+	VPSRLQ $0x20, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -61991,7 +61991,7 @@ TEXT ·p1302_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLQ $0x20, Z25, Z18
+	VPSRLQ $0x34, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -62040,7 +62040,7 @@ TEXT ·p1303_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLQ $0x34, Z25, Z18
+	VPSRLQ $0x3f, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -62089,7 +62089,7 @@ TEXT ·p1304_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLQ $0x3f, Z25, Z18
+	VPSRLQ $0x40, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -62138,55 +62138,6 @@ TEXT ·p1305_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLQ $0x40, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1306_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1306_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
 	VPSRLQ $0xc8, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
@@ -62211,9 +62162,9 @@ TEXT ·p1306_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1307_VPSRLQ(in *byte, out *byte)
+// func p1306_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1307_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1306_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62262,9 +62213,9 @@ TEXT ·p1307_VPSRLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1308_VPSRLQ_Z(in *byte, out *byte)
+// func p1307_VPSRLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1308_VPSRLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1307_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62313,9 +62264,9 @@ TEXT ·p1308_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1309_VPSRLQ(in *byte, out *byte)
+// func p1308_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1309_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1308_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62360,9 +62311,9 @@ TEXT ·p1309_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1310_VPSRLQ_BCST(in *byte, out *byte)
+// func p1309_VPSRLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1310_VPSRLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1309_VPSRLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62407,9 +62358,9 @@ TEXT ·p1310_VPSRLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1311_VPSRLQ_BCST_Z(in *byte, out *byte)
+// func p1310_VPSRLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1311_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1310_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62456,9 +62407,9 @@ TEXT ·p1311_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1312_VPSRLQ(in *byte, out *byte)
+// func p1311_VPSRLQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1312_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1311_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62505,9 +62456,9 @@ TEXT ·p1312_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1313_VPSRLQ(in *byte, out *byte)
+// func p1312_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1313_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1312_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62556,9 +62507,9 @@ TEXT ·p1313_VPSRLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1314_VPSRLQ(in *byte, out *byte)
+// func p1313_VPSRLQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1314_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1313_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62605,9 +62556,9 @@ TEXT ·p1314_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1315_VPSRLQ_Z(in *byte, out *byte)
+// func p1314_VPSRLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1315_VPSRLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1314_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62656,9 +62607,9 @@ TEXT ·p1315_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1316_VPSRLQ(in *byte, out *byte)
+// func p1315_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1316_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1315_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62703,6 +62654,55 @@ TEXT ·p1316_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
+// func p1316_VPSLLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1316_VPSLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSLLQ $0x00, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
 // func p1317_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1317_VPSLLQ(SB), NOSPLIT, $0-16
@@ -62728,7 +62728,7 @@ TEXT ·p1317_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLQ $0x00, Z25, Z18
+	VPSLLQ $0x01, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -62777,7 +62777,7 @@ TEXT ·p1318_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLQ $0x01, Z25, Z18
+	VPSLLQ $0x0c, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -62826,7 +62826,7 @@ TEXT ·p1319_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLQ $0x0c, Z25, Z18
+	VPSLLQ $0x20, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -62875,7 +62875,7 @@ TEXT ·p1320_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLQ $0x20, Z25, Z18
+	VPSLLQ $0x3f, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -62924,55 +62924,6 @@ TEXT ·p1321_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLQ $0x3f, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1322_VPSLLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1322_VPSLLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
 	VPSLLQ $0x40, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
@@ -62997,9 +62948,9 @@ TEXT ·p1322_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1323_VPSLLQ(in *byte, out *byte)
+// func p1322_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1323_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1322_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63048,9 +62999,9 @@ TEXT ·p1323_VPSLLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1324_VPSLLQ_Z(in *byte, out *byte)
+// func p1323_VPSLLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1324_VPSLLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1323_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63099,9 +63050,9 @@ TEXT ·p1324_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1325_VPSLLQ(in *byte, out *byte)
+// func p1324_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1325_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1324_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63146,9 +63097,9 @@ TEXT ·p1325_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1326_VPSLLQ_BCST(in *byte, out *byte)
+// func p1325_VPSLLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1326_VPSLLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1325_VPSLLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63193,9 +63144,9 @@ TEXT ·p1326_VPSLLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1327_VPSLLQ_BCST_Z(in *byte, out *byte)
+// func p1326_VPSLLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1327_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1326_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63242,9 +63193,9 @@ TEXT ·p1327_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1328_VPSLLQ(in *byte, out *byte)
+// func p1327_VPSLLQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1328_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1327_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63291,9 +63242,9 @@ TEXT ·p1328_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1329_VPSLLQ(in *byte, out *byte)
+// func p1328_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1329_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1328_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63342,9 +63293,9 @@ TEXT ·p1329_VPSLLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1330_VPSLLQ(in *byte, out *byte)
+// func p1329_VPSLLQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1330_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1329_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63391,9 +63342,9 @@ TEXT ·p1330_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1331_VPSLLQ_Z(in *byte, out *byte)
+// func p1330_VPSLLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1331_VPSLLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1330_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63442,9 +63393,9 @@ TEXT ·p1331_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1332_VPSLLQ(in *byte, out *byte)
+// func p1331_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1332_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1331_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63489,6 +63440,55 @@ TEXT ·p1332_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
+// func p1332_VPSRAQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1332_VPSRAQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSRAQ $0x00, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
 // func p1333_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1333_VPSRAQ(SB), NOSPLIT, $0-16
@@ -63514,7 +63514,7 @@ TEXT ·p1333_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRAQ $0x00, Z25, Z18
+	VPSRAQ $0x01, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -63563,7 +63563,7 @@ TEXT ·p1334_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRAQ $0x01, Z25, Z18
+	VPSRAQ $0x20, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -63612,7 +63612,7 @@ TEXT ·p1335_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRAQ $0x20, Z25, Z18
+	VPSRAQ $0x3f, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -63661,7 +63661,7 @@ TEXT ·p1336_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRAQ $0x3f, Z25, Z18
+	VPSRAQ $0x40, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -63710,55 +63710,6 @@ TEXT ·p1337_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRAQ $0x40, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1338_VPSRAQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1338_VPSRAQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
 	VPSRAQ $0xff, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
@@ -63783,9 +63734,9 @@ TEXT ·p1338_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1339_VPSRAQ(in *byte, out *byte)
+// func p1338_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1339_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1338_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63834,9 +63785,9 @@ TEXT ·p1339_VPSRAQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1340_VPSRAQ_Z(in *byte, out *byte)
+// func p1339_VPSRAQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1340_VPSRAQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1339_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63885,9 +63836,9 @@ TEXT ·p1340_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1341_VPSRAQ(in *byte, out *byte)
+// func p1340_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1341_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1340_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63932,9 +63883,9 @@ TEXT ·p1341_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1342_VPSRAQ_BCST(in *byte, out *byte)
+// func p1341_VPSRAQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1342_VPSRAQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1341_VPSRAQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63979,9 +63930,9 @@ TEXT ·p1342_VPSRAQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1343_VPSRAQ_BCST_Z(in *byte, out *byte)
+// func p1342_VPSRAQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1343_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1342_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64028,9 +63979,9 @@ TEXT ·p1343_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1344_VPSRAQ(in *byte, out *byte)
+// func p1343_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1344_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1343_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64077,9 +64028,9 @@ TEXT ·p1344_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1345_VPSRAQ(in *byte, out *byte)
+// func p1344_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1345_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1344_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64128,9 +64079,9 @@ TEXT ·p1345_VPSRAQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1346_VPSRAQ(in *byte, out *byte)
+// func p1345_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1346_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1345_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64177,9 +64128,9 @@ TEXT ·p1346_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1347_VPSRAQ_Z(in *byte, out *byte)
+// func p1346_VPSRAQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1347_VPSRAQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1346_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64228,9 +64179,9 @@ TEXT ·p1347_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1348_VPSRAQ(in *byte, out *byte)
+// func p1347_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1348_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1347_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64275,9 +64226,9 @@ TEXT ·p1348_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1349_VPSRLVQ(in *byte, out *byte)
+// func p1348_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1349_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1348_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64326,9 +64277,9 @@ TEXT ·p1349_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1350_VPSRLVQ(in *byte, out *byte)
+// func p1349_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1350_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1349_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64379,9 +64330,9 @@ TEXT ·p1350_VPSRLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1351_VPSRLVQ_Z(in *byte, out *byte)
+// func p1350_VPSRLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1351_VPSRLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1350_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64432,9 +64383,9 @@ TEXT ·p1351_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1352_VPSRLVQ(in *byte, out *byte)
+// func p1351_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1352_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1351_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64481,9 +64432,9 @@ TEXT ·p1352_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1353_VPSRLVQ_BCST(in *byte, out *byte)
+// func p1352_VPSRLVQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1353_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1352_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64530,9 +64481,9 @@ TEXT ·p1353_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1354_VPSRLVQ_BCST_Z(in *byte, out *byte)
+// func p1353_VPSRLVQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1354_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1353_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64581,9 +64532,9 @@ TEXT ·p1354_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1355_VPSRLVQ(in *byte, out *byte)
+// func p1354_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1355_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1354_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64632,9 +64583,9 @@ TEXT ·p1355_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1356_VPSRLVQ(in *byte, out *byte)
+// func p1355_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1356_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1355_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64685,9 +64636,9 @@ TEXT ·p1356_VPSRLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1357_VPSRLVQ(in *byte, out *byte)
+// func p1356_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1357_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1356_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64736,9 +64687,9 @@ TEXT ·p1357_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1358_VPSRLVQ_Z(in *byte, out *byte)
+// func p1357_VPSRLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1358_VPSRLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1357_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64789,9 +64740,9 @@ TEXT ·p1358_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1359_VPSRLVQ(in *byte, out *byte)
+// func p1358_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1359_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1358_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64836,9 +64787,9 @@ TEXT ·p1359_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1360_VPSLLVQ(in *byte, out *byte)
+// func p1359_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1360_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1359_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64887,9 +64838,9 @@ TEXT ·p1360_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1361_VPSLLVQ(in *byte, out *byte)
+// func p1360_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1361_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1360_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64940,9 +64891,9 @@ TEXT ·p1361_VPSLLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1362_VPSLLVQ_Z(in *byte, out *byte)
+// func p1361_VPSLLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1362_VPSLLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1361_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64993,9 +64944,9 @@ TEXT ·p1362_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1363_VPSLLVQ(in *byte, out *byte)
+// func p1362_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1363_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1362_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65042,9 +64993,9 @@ TEXT ·p1363_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1364_VPSLLVQ_BCST(in *byte, out *byte)
+// func p1363_VPSLLVQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1364_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1363_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65091,9 +65042,9 @@ TEXT ·p1364_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1365_VPSLLVQ_BCST_Z(in *byte, out *byte)
+// func p1364_VPSLLVQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1365_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1364_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65142,9 +65093,9 @@ TEXT ·p1365_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1366_VPSLLVQ(in *byte, out *byte)
+// func p1365_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1366_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1365_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65193,9 +65144,9 @@ TEXT ·p1366_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1367_VPSLLVQ(in *byte, out *byte)
+// func p1366_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1367_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1366_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65246,9 +65197,9 @@ TEXT ·p1367_VPSLLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1368_VPSLLVQ(in *byte, out *byte)
+// func p1367_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1368_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1367_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65297,9 +65248,9 @@ TEXT ·p1368_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1369_VPSLLVQ_Z(in *byte, out *byte)
+// func p1368_VPSLLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1369_VPSLLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1368_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65350,9 +65301,9 @@ TEXT ·p1369_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1370_VPSLLVQ(in *byte, out *byte)
+// func p1369_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1370_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1369_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65397,6 +65348,55 @@ TEXT ·p1370_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
+// func p1370_VPSRLDQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1370_VPSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSRLDQ $0x00, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
 // func p1371_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
 TEXT ·p1371_VPSRLDQ(SB), NOSPLIT, $0-16
@@ -65422,7 +65422,7 @@ TEXT ·p1371_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLDQ $0x00, Z25, Z18
+	VPSRLDQ $0x01, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -65471,7 +65471,7 @@ TEXT ·p1372_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLDQ $0x01, Z25, Z18
+	VPSRLDQ $0x04, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -65520,7 +65520,7 @@ TEXT ·p1373_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLDQ $0x04, Z25, Z18
+	VPSRLDQ $0x08, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -65569,7 +65569,7 @@ TEXT ·p1374_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLDQ $0x08, Z25, Z18
+	VPSRLDQ $0x0f, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -65618,7 +65618,7 @@ TEXT ·p1375_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLDQ $0x0f, Z25, Z18
+	VPSRLDQ $0x10, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -65667,7 +65667,7 @@ TEXT ·p1376_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLDQ $0x10, Z25, Z18
+	VPSRLDQ $0xff, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -65713,55 +65713,6 @@ TEXT ·p1377_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPSRLDQ $0xff, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1378_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1378_VPSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
 
 	// The probed instruction.
 	VPSRLDQ $0x00, 192(R14), Z25
@@ -65787,9 +65738,9 @@ TEXT ·p1378_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1379_VPSRLDQ(in *byte, out *byte)
+// func p1378_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1379_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1378_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65836,9 +65787,9 @@ TEXT ·p1379_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1380_VPSRLDQ(in *byte, out *byte)
+// func p1379_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1380_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1379_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65885,9 +65836,9 @@ TEXT ·p1380_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1381_VPSRLDQ(in *byte, out *byte)
+// func p1380_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1381_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1380_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65932,6 +65883,55 @@ TEXT ·p1381_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
+// func p1381_VPSLLDQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1381_VPSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSLLDQ $0x00, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
 // func p1382_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
 TEXT ·p1382_VPSLLDQ(SB), NOSPLIT, $0-16
@@ -65957,7 +65957,7 @@ TEXT ·p1382_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLDQ $0x00, Z25, Z18
+	VPSLLDQ $0x01, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66006,7 +66006,7 @@ TEXT ·p1383_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLDQ $0x01, Z25, Z18
+	VPSLLDQ $0x04, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66055,7 +66055,7 @@ TEXT ·p1384_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLDQ $0x04, Z25, Z18
+	VPSLLDQ $0x08, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66104,7 +66104,7 @@ TEXT ·p1385_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLDQ $0x08, Z25, Z18
+	VPSLLDQ $0x0f, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66153,7 +66153,7 @@ TEXT ·p1386_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLDQ $0x0f, Z25, Z18
+	VPSLLDQ $0x10, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66202,7 +66202,7 @@ TEXT ·p1387_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLDQ $0x10, Z25, Z18
+	VPSLLDQ $0xff, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66248,55 +66248,6 @@ TEXT ·p1388_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPSLLDQ $0xff, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1389_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1389_VPSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
 
 	// The probed instruction.
 	VPSLLDQ $0x00, 192(R14), Z25
@@ -66322,9 +66273,9 @@ TEXT ·p1389_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1390_VPSLLDQ(in *byte, out *byte)
+// func p1389_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1390_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1389_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66371,9 +66322,9 @@ TEXT ·p1390_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1391_VPSLLDQ(in *byte, out *byte)
+// func p1390_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1391_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1390_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66420,9 +66371,9 @@ TEXT ·p1391_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1392_VPSLLDQ(in *byte, out *byte)
+// func p1391_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1392_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1391_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66467,6 +66418,57 @@ TEXT ·p1392_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
+// func p1392_VPALIGNR(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1392_VPALIGNR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPALIGNR $0x00, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
 // func p1393_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
 TEXT ·p1393_VPALIGNR(SB), NOSPLIT, $0-16
@@ -66493,7 +66495,7 @@ TEXT ·p1393_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPALIGNR $0x00, Z25, Z18, Z31
+	VPALIGNR $0x01, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66544,7 +66546,7 @@ TEXT ·p1394_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPALIGNR $0x01, Z25, Z18, Z31
+	VPALIGNR $0x08, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66595,7 +66597,7 @@ TEXT ·p1395_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPALIGNR $0x08, Z25, Z18, Z31
+	VPALIGNR $0x0f, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66646,7 +66648,7 @@ TEXT ·p1396_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPALIGNR $0x0f, Z25, Z18, Z31
+	VPALIGNR $0x10, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66697,7 +66699,7 @@ TEXT ·p1397_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPALIGNR $0x10, Z25, Z18, Z31
+	VPALIGNR $0x11, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66748,7 +66750,7 @@ TEXT ·p1398_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPALIGNR $0x11, Z25, Z18, Z31
+	VPALIGNR $0x1f, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66799,7 +66801,7 @@ TEXT ·p1399_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPALIGNR $0x1f, Z25, Z18, Z31
+	VPALIGNR $0x20, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66827,57 +66829,6 @@ TEXT ·p1399_VPALIGNR(SB), NOSPLIT, $0-16
 // func p1400_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
 TEXT ·p1400_VPALIGNR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPALIGNR $0x20, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1401_VPALIGNR(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1401_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66928,9 +66879,9 @@ TEXT ·p1401_VPALIGNR(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1402_VPALIGNR_Z(in *byte, out *byte)
+// func p1401_VPALIGNR_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1402_VPALIGNR_Z(SB), NOSPLIT, $0-16
+TEXT ·p1401_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66981,9 +66932,9 @@ TEXT ·p1402_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1403_VPALIGNR(in *byte, out *byte)
+// func p1402_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1403_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1402_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67030,9 +66981,9 @@ TEXT ·p1403_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1404_VPALIGNR(in *byte, out *byte)
+// func p1403_VPALIGNR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1404_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1403_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67081,9 +67032,9 @@ TEXT ·p1404_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1405_VPALIGNR(in *byte, out *byte)
+// func p1404_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1405_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1404_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67134,9 +67085,9 @@ TEXT ·p1405_VPALIGNR(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1406_VPALIGNR(in *byte, out *byte)
+// func p1405_VPALIGNR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1406_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1405_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67185,9 +67136,9 @@ TEXT ·p1406_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1407_VPALIGNR_Z(in *byte, out *byte)
+// func p1406_VPALIGNR_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1407_VPALIGNR_Z(SB), NOSPLIT, $0-16
+TEXT ·p1406_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67238,9 +67189,9 @@ TEXT ·p1407_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1408_VPALIGNR(in *byte, out *byte)
+// func p1407_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1408_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1407_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67285,9 +67236,9 @@ TEXT ·p1408_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1409_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1408_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1409_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1408_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67336,9 +67287,9 @@ TEXT ·p1409_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1410_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1409_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1410_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1409_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67389,9 +67340,9 @@ TEXT ·p1410_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1411_VPUNPCKLQDQ_Z(in *byte, out *byte)
+// func p1410_VPUNPCKLQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1411_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1410_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67442,9 +67393,9 @@ TEXT ·p1411_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1412_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1411_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1412_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1411_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67491,9 +67442,9 @@ TEXT ·p1412_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1413_VPUNPCKLQDQ_BCST(in *byte, out *byte)
+// func p1412_VPUNPCKLQDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1413_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1412_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67540,9 +67491,9 @@ TEXT ·p1413_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1414_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
+// func p1413_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1414_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1413_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67591,9 +67542,9 @@ TEXT ·p1414_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1415_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1414_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1415_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1414_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67642,9 +67593,9 @@ TEXT ·p1415_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1416_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1415_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1416_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1415_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67695,9 +67646,9 @@ TEXT ·p1416_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1417_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1416_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1417_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1416_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67746,9 +67697,9 @@ TEXT ·p1417_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1418_VPUNPCKLQDQ_Z(in *byte, out *byte)
+// func p1417_VPUNPCKLQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1418_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1417_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67799,9 +67750,9 @@ TEXT ·p1418_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1419_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1418_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1419_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1418_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67846,9 +67797,9 @@ TEXT ·p1419_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1420_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1419_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1420_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1419_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67897,9 +67848,9 @@ TEXT ·p1420_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1421_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1420_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1421_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1420_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67950,9 +67901,9 @@ TEXT ·p1421_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1422_VPUNPCKHQDQ_Z(in *byte, out *byte)
+// func p1421_VPUNPCKHQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1422_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1421_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68003,9 +67954,9 @@ TEXT ·p1422_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1423_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1422_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1423_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1422_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68052,9 +68003,9 @@ TEXT ·p1423_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1424_VPUNPCKHQDQ_BCST(in *byte, out *byte)
+// func p1423_VPUNPCKHQDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1424_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1423_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68101,9 +68052,9 @@ TEXT ·p1424_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1425_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
+// func p1424_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1425_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1424_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68152,9 +68103,9 @@ TEXT ·p1425_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1426_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1425_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1426_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1425_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68203,9 +68154,9 @@ TEXT ·p1426_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1427_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1426_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1427_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1426_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68256,9 +68207,9 @@ TEXT ·p1427_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1428_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1427_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1428_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1427_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68307,9 +68258,9 @@ TEXT ·p1428_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1429_VPUNPCKHQDQ_Z(in *byte, out *byte)
+// func p1428_VPUNPCKHQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1429_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1428_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68360,9 +68311,9 @@ TEXT ·p1429_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1430_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1429_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1430_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1429_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68407,6 +68358,57 @@ TEXT ·p1430_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
+// func p1430_VSHUFI64X2(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1430_VSHUFI64X2(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VSHUFI64X2 $0x00, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
 // func p1431_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1431_VSHUFI64X2(SB), NOSPLIT, $0-16
@@ -68433,7 +68435,7 @@ TEXT ·p1431_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VSHUFI64X2 $0x00, Z25, Z18, Z31
+	VSHUFI64X2 $0x4e, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -68484,7 +68486,7 @@ TEXT ·p1432_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VSHUFI64X2 $0x4e, Z25, Z18, Z31
+	VSHUFI64X2 $0xe4, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -68535,7 +68537,7 @@ TEXT ·p1433_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VSHUFI64X2 $0xe4, Z25, Z18, Z31
+	VSHUFI64X2 $0x1b, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -68586,7 +68588,7 @@ TEXT ·p1434_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VSHUFI64X2 $0x1b, Z25, Z18, Z31
+	VSHUFI64X2 $0x99, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -68637,57 +68639,6 @@ TEXT ·p1435_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VSHUFI64X2 $0x99, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1436_VSHUFI64X2(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1436_VSHUFI64X2(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
 	VSHUFI64X2 $0xb0, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
@@ -68713,9 +68664,9 @@ TEXT ·p1436_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1437_VSHUFI64X2(in *byte, out *byte)
+// func p1436_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1437_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1436_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68766,9 +68717,9 @@ TEXT ·p1437_VSHUFI64X2(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1438_VSHUFI64X2_Z(in *byte, out *byte)
+// func p1437_VSHUFI64X2_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1438_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
+TEXT ·p1437_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68819,9 +68770,9 @@ TEXT ·p1438_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1439_VSHUFI64X2(in *byte, out *byte)
+// func p1438_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1439_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1438_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68868,9 +68819,9 @@ TEXT ·p1439_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1440_VSHUFI64X2_BCST(in *byte, out *byte)
+// func p1439_VSHUFI64X2_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1440_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1439_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68917,9 +68868,9 @@ TEXT ·p1440_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1441_VSHUFI64X2_BCST_Z(in *byte, out *byte)
+// func p1440_VSHUFI64X2_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1441_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1440_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68968,9 +68919,9 @@ TEXT ·p1441_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1442_VSHUFI64X2(in *byte, out *byte)
+// func p1441_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1442_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1441_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69019,9 +68970,9 @@ TEXT ·p1442_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1443_VSHUFI64X2(in *byte, out *byte)
+// func p1442_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1443_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1442_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69072,9 +69023,9 @@ TEXT ·p1443_VSHUFI64X2(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1444_VSHUFI64X2(in *byte, out *byte)
+// func p1443_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1444_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1443_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69119,6 +69070,55 @@ TEXT ·p1444_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
+// func p1444_VPERMQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1444_VPERMQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPERMQ $0x4e, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
 // func p1445_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1445_VPERMQ(SB), NOSPLIT, $0-16
@@ -69144,7 +69144,7 @@ TEXT ·p1445_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPERMQ $0x4e, Z25, Z18
+	VPERMQ $0x1b, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -69193,7 +69193,7 @@ TEXT ·p1446_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPERMQ $0x1b, Z25, Z18
+	VPERMQ $0xd8, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -69242,55 +69242,6 @@ TEXT ·p1447_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPERMQ $0xd8, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1448_VPERMQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1448_VPERMQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
 	VPERMQ $0x93, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
@@ -69315,9 +69266,9 @@ TEXT ·p1448_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1449_VPERMQ(in *byte, out *byte)
+// func p1448_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1449_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1448_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69366,9 +69317,9 @@ TEXT ·p1449_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1450_VPERMQ_Z(in *byte, out *byte)
+// func p1449_VPERMQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1450_VPERMQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1449_VPERMQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69417,9 +69368,9 @@ TEXT ·p1450_VPERMQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1451_VPERMQ(in *byte, out *byte)
+// func p1450_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1451_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1450_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69464,9 +69415,9 @@ TEXT ·p1451_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1452_VPERMQ_BCST(in *byte, out *byte)
+// func p1451_VPERMQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1452_VPERMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1451_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69511,9 +69462,9 @@ TEXT ·p1452_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1453_VPERMQ_BCST_Z(in *byte, out *byte)
+// func p1452_VPERMQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1453_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1452_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69560,9 +69511,9 @@ TEXT ·p1453_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1454_VPERMQ(in *byte, out *byte)
+// func p1453_VPERMQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1454_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1453_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69609,9 +69560,9 @@ TEXT ·p1454_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1455_VPERMQ(in *byte, out *byte)
+// func p1454_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1455_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1454_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69660,9 +69611,9 @@ TEXT ·p1455_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1456_VPERMQ(in *byte, out *byte)
+// func p1455_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1456_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1455_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69707,9 +69658,9 @@ TEXT ·p1456_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1457_VPERMQ(in *byte, out *byte)
+// func p1456_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1457_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1456_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69758,9 +69709,9 @@ TEXT ·p1457_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1458_VPERMQ(in *byte, out *byte)
+// func p1457_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1458_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1457_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69811,9 +69762,9 @@ TEXT ·p1458_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1459_VPERMQ_Z(in *byte, out *byte)
+// func p1458_VPERMQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1459_VPERMQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1458_VPERMQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69864,9 +69815,9 @@ TEXT ·p1459_VPERMQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1460_VPERMQ(in *byte, out *byte)
+// func p1459_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1460_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1459_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69913,9 +69864,9 @@ TEXT ·p1460_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1461_VPERMQ_BCST(in *byte, out *byte)
+// func p1460_VPERMQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1461_VPERMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1460_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69962,9 +69913,9 @@ TEXT ·p1461_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1462_VPERMQ_BCST_Z(in *byte, out *byte)
+// func p1461_VPERMQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1462_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1461_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70013,9 +69964,9 @@ TEXT ·p1462_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1463_VPERMQ(in *byte, out *byte)
+// func p1462_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1463_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1462_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70064,9 +70015,9 @@ TEXT ·p1463_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1464_VPERMQ(in *byte, out *byte)
+// func p1463_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1464_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1463_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70117,9 +70068,9 @@ TEXT ·p1464_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1465_VPERMQ(in *byte, out *byte)
+// func p1464_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1465_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1464_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70164,9 +70115,9 @@ TEXT ·p1465_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1466_VPERMD(in *byte, out *byte)
+// func p1465_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1466_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1465_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70215,9 +70166,9 @@ TEXT ·p1466_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1467_VPERMD(in *byte, out *byte)
+// func p1466_VPERMD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1467_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1466_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70268,9 +70219,9 @@ TEXT ·p1467_VPERMD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1468_VPERMD_Z(in *byte, out *byte)
+// func p1467_VPERMD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1468_VPERMD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1467_VPERMD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70321,9 +70272,9 @@ TEXT ·p1468_VPERMD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1469_VPERMD(in *byte, out *byte)
+// func p1468_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1469_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1468_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70370,9 +70321,9 @@ TEXT ·p1469_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1470_VPERMD_BCST(in *byte, out *byte)
+// func p1469_VPERMD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1470_VPERMD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1469_VPERMD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70419,9 +70370,9 @@ TEXT ·p1470_VPERMD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1471_VPERMD_BCST_Z(in *byte, out *byte)
+// func p1470_VPERMD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1471_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1470_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70470,9 +70421,9 @@ TEXT ·p1471_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1472_VPERMD(in *byte, out *byte)
+// func p1471_VPERMD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1472_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1471_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70521,9 +70472,9 @@ TEXT ·p1472_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1473_VPERMD(in *byte, out *byte)
+// func p1472_VPERMD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1473_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1472_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70574,9 +70525,9 @@ TEXT ·p1473_VPERMD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1474_VPERMD(in *byte, out *byte)
+// func p1473_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1474_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1473_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70621,9 +70572,9 @@ TEXT ·p1474_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1475_VPERMI2Q(in *byte, out *byte)
+// func p1474_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1475_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1474_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70672,9 +70623,9 @@ TEXT ·p1475_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1476_VPERMI2Q(in *byte, out *byte)
+// func p1475_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1476_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1475_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70725,9 +70676,9 @@ TEXT ·p1476_VPERMI2Q(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1477_VPERMI2Q_Z(in *byte, out *byte)
+// func p1476_VPERMI2Q_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1477_VPERMI2Q_Z(SB), NOSPLIT, $0-16
+TEXT ·p1476_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70778,9 +70729,9 @@ TEXT ·p1477_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1478_VPERMI2Q(in *byte, out *byte)
+// func p1477_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1478_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1477_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70827,9 +70778,9 @@ TEXT ·p1478_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1479_VPERMI2Q_BCST(in *byte, out *byte)
+// func p1478_VPERMI2Q_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1479_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1478_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70876,9 +70827,9 @@ TEXT ·p1479_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1480_VPERMI2Q_BCST_Z(in *byte, out *byte)
+// func p1479_VPERMI2Q_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1480_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1479_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70927,9 +70878,9 @@ TEXT ·p1480_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1481_VPERMI2Q(in *byte, out *byte)
+// func p1480_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1481_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1480_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70978,9 +70929,9 @@ TEXT ·p1481_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1482_VPERMI2Q(in *byte, out *byte)
+// func p1481_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1482_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1481_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71031,9 +70982,9 @@ TEXT ·p1482_VPERMI2Q(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1483_VPERMI2Q(in *byte, out *byte)
+// func p1482_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1483_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1482_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71082,9 +71033,9 @@ TEXT ·p1483_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1484_VPERMI2Q_Z(in *byte, out *byte)
+// func p1483_VPERMI2Q_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1484_VPERMI2Q_Z(SB), NOSPLIT, $0-16
+TEXT ·p1483_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71135,9 +71086,9 @@ TEXT ·p1484_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1485_VPERMI2Q(in *byte, out *byte)
+// func p1484_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1485_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1484_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71182,9 +71133,9 @@ TEXT ·p1485_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1486_VPERMB(in *byte, out *byte)
+// func p1485_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1486_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1485_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71233,9 +71184,9 @@ TEXT ·p1486_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1487_VPERMB(in *byte, out *byte)
+// func p1486_VPERMB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI
-TEXT ·p1487_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1486_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71286,9 +71237,9 @@ TEXT ·p1487_VPERMB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1488_VPERMB_Z(in *byte, out *byte)
+// func p1487_VPERMB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI
-TEXT ·p1488_VPERMB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1487_VPERMB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71339,9 +71290,9 @@ TEXT ·p1488_VPERMB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1489_VPERMB(in *byte, out *byte)
+// func p1488_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1489_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1488_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71388,9 +71339,9 @@ TEXT ·p1489_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1490_VPERMB(in *byte, out *byte)
+// func p1489_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1490_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1489_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71439,9 +71390,9 @@ TEXT ·p1490_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1491_VPERMB(in *byte, out *byte)
+// func p1490_VPERMB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1491_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1490_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71492,9 +71443,9 @@ TEXT ·p1491_VPERMB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1492_VPERMB(in *byte, out *byte)
+// func p1491_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1492_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1491_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71543,9 +71494,9 @@ TEXT ·p1492_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1493_VPERMB_Z(in *byte, out *byte)
+// func p1492_VPERMB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1493_VPERMB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1492_VPERMB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71596,9 +71547,9 @@ TEXT ·p1493_VPERMB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1494_VPERMB(in *byte, out *byte)
+// func p1493_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1494_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1493_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71643,6 +71594,57 @@ TEXT ·p1494_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
+// func p1494_VALIGNQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1494_VALIGNQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VALIGNQ $0x00, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
 // func p1495_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1495_VALIGNQ(SB), NOSPLIT, $0-16
@@ -71669,7 +71671,7 @@ TEXT ·p1495_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VALIGNQ $0x00, Z25, Z18, Z31
+	VALIGNQ $0x01, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -71720,7 +71722,7 @@ TEXT ·p1496_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VALIGNQ $0x01, Z25, Z18, Z31
+	VALIGNQ $0x03, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -71771,7 +71773,7 @@ TEXT ·p1497_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VALIGNQ $0x03, Z25, Z18, Z31
+	VALIGNQ $0x07, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -71822,57 +71824,6 @@ TEXT ·p1498_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VALIGNQ $0x07, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1499_VALIGNQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1499_VALIGNQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
 	VALIGNQ $0x09, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
@@ -71898,9 +71849,9 @@ TEXT ·p1499_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1500_VALIGNQ(in *byte, out *byte)
+// func p1499_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1500_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1499_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71951,9 +71902,9 @@ TEXT ·p1500_VALIGNQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1501_VALIGNQ_Z(in *byte, out *byte)
+// func p1500_VALIGNQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1501_VALIGNQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1500_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72004,9 +71955,9 @@ TEXT ·p1501_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1502_VALIGNQ(in *byte, out *byte)
+// func p1501_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1502_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1501_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72053,9 +72004,9 @@ TEXT ·p1502_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1503_VALIGNQ_BCST(in *byte, out *byte)
+// func p1502_VALIGNQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1503_VALIGNQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1502_VALIGNQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72102,9 +72053,9 @@ TEXT ·p1503_VALIGNQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1504_VALIGNQ_BCST_Z(in *byte, out *byte)
+// func p1503_VALIGNQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1504_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1503_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72153,9 +72104,9 @@ TEXT ·p1504_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1505_VALIGNQ(in *byte, out *byte)
+// func p1504_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1505_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1504_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72204,9 +72155,9 @@ TEXT ·p1505_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1506_VALIGNQ(in *byte, out *byte)
+// func p1505_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1506_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1505_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72257,9 +72208,9 @@ TEXT ·p1506_VALIGNQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1507_VALIGNQ(in *byte, out *byte)
+// func p1506_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1507_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1506_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72308,9 +72259,9 @@ TEXT ·p1507_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1508_VALIGNQ_Z(in *byte, out *byte)
+// func p1507_VALIGNQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1508_VALIGNQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1507_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72361,9 +72312,9 @@ TEXT ·p1508_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1509_VALIGNQ(in *byte, out *byte)
+// func p1508_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1509_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1508_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72408,9 +72359,9 @@ TEXT ·p1509_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1510_VPBLENDMQ(in *byte, out *byte)
+// func p1509_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1510_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1509_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72461,9 +72412,9 @@ TEXT ·p1510_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1511_VPBLENDMQ(in *byte, out *byte)
+// func p1510_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1511_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1510_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72512,9 +72463,9 @@ TEXT ·p1511_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1512_VPBLENDMQ_BCST(in *byte, out *byte)
+// func p1511_VPBLENDMQ_BCST(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1512_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1511_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72563,9 +72514,9 @@ TEXT ·p1512_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1513_VPBLENDMQ(in *byte, out *byte)
+// func p1512_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1513_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1512_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72616,9 +72567,9 @@ TEXT ·p1513_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1514_VPBLENDMQ(in *byte, out *byte)
+// func p1513_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1514_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1513_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72669,9 +72620,9 @@ TEXT ·p1514_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1515_VPBLENDMQ(in *byte, out *byte)
+// func p1514_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1515_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1514_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72718,9 +72669,9 @@ TEXT ·p1515_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1516_VBROADCASTI32X4(in *byte, out *byte)
+// func p1515_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1516_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1515_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72765,9 +72716,9 @@ TEXT ·p1516_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1517_VBROADCASTI32X4(in *byte, out *byte)
+// func p1516_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1517_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1516_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72814,9 +72765,9 @@ TEXT ·p1517_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1518_VBROADCASTI32X4_Z(in *byte, out *byte)
+// func p1517_VBROADCASTI32X4_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1518_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
+TEXT ·p1517_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72863,9 +72814,9 @@ TEXT ·p1518_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1519_VBROADCASTI32X4(in *byte, out *byte)
+// func p1518_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1519_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1518_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72910,9 +72861,9 @@ TEXT ·p1519_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1520_VPBROADCASTQ(in *byte, out *byte)
+// func p1519_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1520_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1519_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72959,9 +72910,9 @@ TEXT ·p1520_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1521_VPBROADCASTQ(in *byte, out *byte)
+// func p1520_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1521_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1520_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73006,9 +72957,9 @@ TEXT ·p1521_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1522_VPBROADCASTQ(in *byte, out *byte)
+// func p1521_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1522_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1521_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73053,9 +73004,9 @@ TEXT ·p1522_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1523_VPBROADCASTQ(in *byte, out *byte)
+// func p1522_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1523_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1522_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73104,9 +73055,9 @@ TEXT ·p1523_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1524_VPBROADCASTQ_Z(in *byte, out *byte)
+// func p1523_VPBROADCASTQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1524_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1523_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73153,9 +73104,9 @@ TEXT ·p1524_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1525_VPBROADCASTQ(in *byte, out *byte)
+// func p1524_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1525_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1524_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73200,9 +73151,9 @@ TEXT ·p1525_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1526_VPBROADCASTQ(in *byte, out *byte)
+// func p1525_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1526_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1525_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73249,9 +73200,9 @@ TEXT ·p1526_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1527_VPBROADCASTQ(in *byte, out *byte)
+// func p1526_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1527_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1526_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73296,9 +73247,9 @@ TEXT ·p1527_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1528_VPBROADCASTD(in *byte, out *byte)
+// func p1527_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1528_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1527_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73345,9 +73296,9 @@ TEXT ·p1528_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1529_VPBROADCASTD(in *byte, out *byte)
+// func p1528_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1529_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1528_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73392,9 +73343,9 @@ TEXT ·p1529_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1530_VPBROADCASTD(in *byte, out *byte)
+// func p1529_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1530_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1529_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73439,9 +73390,9 @@ TEXT ·p1530_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1531_VPBROADCASTD(in *byte, out *byte)
+// func p1530_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1531_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1530_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73490,9 +73441,9 @@ TEXT ·p1531_VPBROADCASTD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1532_VPBROADCASTD_Z(in *byte, out *byte)
+// func p1531_VPBROADCASTD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1532_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1531_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73539,9 +73490,9 @@ TEXT ·p1532_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1533_VPBROADCASTD(in *byte, out *byte)
+// func p1532_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1533_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1532_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73586,9 +73537,9 @@ TEXT ·p1533_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1534_VPBROADCASTD(in *byte, out *byte)
+// func p1533_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1534_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1533_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73633,9 +73584,9 @@ TEXT ·p1534_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1535_VINSERTI64X4(in *byte, out *byte)
+// func p1534_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1535_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1534_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73684,9 +73635,9 @@ TEXT ·p1535_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1536_VINSERTI64X4(in *byte, out *byte)
+// func p1535_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1536_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1535_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73733,9 +73684,9 @@ TEXT ·p1536_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1537_VINSERTI64X4(in *byte, out *byte)
+// func p1536_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1537_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1536_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73786,9 +73737,9 @@ TEXT ·p1537_VINSERTI64X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1538_VEXTRACTI32X4(in *byte, out *byte)
+// func p1537_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1538_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1537_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73835,9 +73786,9 @@ TEXT ·p1538_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1539_VEXTRACTI32X4(in *byte, out *byte)
+// func p1538_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1539_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1538_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73882,9 +73833,9 @@ TEXT ·p1539_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1540_VEXTRACTI32X4(in *byte, out *byte)
+// func p1539_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1540_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1539_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73933,9 +73884,9 @@ TEXT ·p1540_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1541_VEXTRACTI32X4_Z(in *byte, out *byte)
+// func p1540_VEXTRACTI32X4_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1541_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
+TEXT ·p1540_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73984,9 +73935,9 @@ TEXT ·p1541_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1542_VEXTRACTI32X4(in *byte, out *byte)
+// func p1541_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1542_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1541_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74033,9 +73984,9 @@ TEXT ·p1542_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1543_VEXTRACTI32X4(in *byte, out *byte)
+// func p1542_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1543_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1542_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74082,9 +74033,9 @@ TEXT ·p1543_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1544_VMOVDQU8(in *byte, out *byte)
+// func p1543_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1544_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1543_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74131,9 +74082,9 @@ TEXT ·p1544_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1545_VMOVDQU8_Z(in *byte, out *byte)
+// func p1544_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1545_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1544_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74180,9 +74131,9 @@ TEXT ·p1545_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1546_VMOVDQU8(in *byte, out *byte)
+// func p1545_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1546_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1545_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74229,9 +74180,9 @@ TEXT ·p1546_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1547_VMOVDQU8(in *byte, out *byte)
+// func p1546_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1547_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1546_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74280,9 +74231,9 @@ TEXT ·p1547_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1548_VMOVDQU8_Z(in *byte, out *byte)
+// func p1547_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1548_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1547_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74331,9 +74282,9 @@ TEXT ·p1548_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1549_VMOVDQU8(in *byte, out *byte)
+// func p1548_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1549_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1548_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74380,9 +74331,9 @@ TEXT ·p1549_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1550_VMOVDQU8(in *byte, out *byte)
+// func p1549_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1550_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1549_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74429,9 +74380,9 @@ TEXT ·p1550_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1551_VMOVDQU8(in *byte, out *byte)
+// func p1550_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1551_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1550_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74476,9 +74427,9 @@ TEXT ·p1551_VMOVDQU8(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1552_VMOVDQU8(in *byte, out *byte)
+// func p1551_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1552_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1551_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74523,9 +74474,9 @@ TEXT ·p1552_VMOVDQU8(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1553_VMOVDQU64(in *byte, out *byte)
+// func p1552_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1553_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1552_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74572,9 +74523,9 @@ TEXT ·p1553_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1554_VMOVDQU64_Z(in *byte, out *byte)
+// func p1553_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1554_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1553_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74621,9 +74572,9 @@ TEXT ·p1554_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1555_VMOVDQU64(in *byte, out *byte)
+// func p1554_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1555_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1554_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74670,9 +74621,9 @@ TEXT ·p1555_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1556_VMOVDQU64(in *byte, out *byte)
+// func p1555_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1556_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1555_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74721,9 +74672,9 @@ TEXT ·p1556_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1557_VMOVDQU64_Z(in *byte, out *byte)
+// func p1556_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1557_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1556_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74772,9 +74723,9 @@ TEXT ·p1557_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1558_VMOVDQU64(in *byte, out *byte)
+// func p1557_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1558_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1557_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74819,9 +74770,9 @@ TEXT ·p1558_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1559_VMOVDQU64(in *byte, out *byte)
+// func p1558_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1559_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1558_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74866,9 +74817,9 @@ TEXT ·p1559_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1560_VMOVDQU64(in *byte, out *byte)
+// func p1559_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1560_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1559_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74915,9 +74866,9 @@ TEXT ·p1560_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1561_VMOVDQU64(in *byte, out *byte)
+// func p1560_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1561_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1560_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74964,9 +74915,9 @@ TEXT ·p1561_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1562_VMOVDQU64(in *byte, out *byte)
+// func p1561_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1562_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1561_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75013,9 +74964,9 @@ TEXT ·p1562_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1563_VPCMPEQB(in *byte, out *byte)
+// func p1562_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1563_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1562_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75064,9 +75015,9 @@ TEXT ·p1563_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1564_VPCMPEQB(in *byte, out *byte)
+// func p1563_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1564_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1563_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75117,9 +75068,9 @@ TEXT ·p1564_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1565_VPCMPEQB(in *byte, out *byte)
+// func p1564_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1565_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1564_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75166,9 +75117,9 @@ TEXT ·p1565_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1566_VPCMPEQB(in *byte, out *byte)
+// func p1565_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1566_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1565_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75217,9 +75168,9 @@ TEXT ·p1566_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1567_VPCMPEQB(in *byte, out *byte)
+// func p1566_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1567_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1566_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75268,9 +75219,9 @@ TEXT ·p1567_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1568_KMOVQ(in *byte, out *byte)
+// func p1567_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1568_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1567_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75315,9 +75266,9 @@ TEXT ·p1568_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1569_KMOVQ(in *byte, out *byte)
+// func p1568_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1569_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1568_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75364,9 +75315,9 @@ TEXT ·p1569_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 112(R15)
 	RET
 
-// func p1570_KMOVQ(in *byte, out *byte)
+// func p1569_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1570_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1569_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75411,9 +75362,9 @@ TEXT ·p1570_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1571_KMOVQ(in *byte, out *byte)
+// func p1570_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1571_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1570_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75458,9 +75409,9 @@ TEXT ·p1571_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1572_KORTESTQ(in *byte, out *byte)
+// func p1571_KORTESTQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1572_KORTESTQ(SB), NOSPLIT, $0-16
+TEXT ·p1571_KORTESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75507,9 +75458,9 @@ TEXT ·p1572_KORTESTQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 112(R15)
 	RET
 
-// func p1573_BZHIQ(in *byte, out *byte)
+// func p1572_BZHIQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1573_BZHIQ(SB), NOSPLIT, $0-16
+TEXT ·p1572_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75531,6 +75482,51 @@ TEXT ·p1573_BZHIQ(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	BZHIQ SI, 128(R14), DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1573_SHLXQ(in *byte, out *byte)
+// Requires: BMI2
+TEXT ·p1573_SHLXQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SHLXQ SI, DI, BX
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -75575,7 +75571,7 @@ TEXT ·p1574_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLXQ SI, DI, BX
+	SHLXQ SI, 128(R14), DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -75597,9 +75593,9 @@ TEXT ·p1574_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1575_SHLXQ(in *byte, out *byte)
+// func p1575_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1575_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1575_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75620,7 +75616,7 @@ TEXT ·p1575_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLXQ SI, 128(R14), DI
+	SHRXQ SI, DI, BX
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -75665,7 +75661,7 @@ TEXT ·p1576_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRXQ SI, DI, BX
+	SHRXQ SI, 128(R14), DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -75687,9 +75683,9 @@ TEXT ·p1576_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1577_SHRXQ(in *byte, out *byte)
-// Requires: BMI2
-TEXT ·p1577_SHRXQ(SB), NOSPLIT, $0-16
+// func p1577_ANDNQ(in *byte, out *byte)
+// Requires: BMI
+TEXT ·p1577_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75710,7 +75706,7 @@ TEXT ·p1577_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRXQ SI, 128(R14), DI
+	ANDNQ SI, DI, BX
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -75755,51 +75751,6 @@ TEXT ·p1578_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDNQ SI, DI, BX
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1579_ANDNQ(in *byte, out *byte)
-// Requires: BMI
-TEXT ·p1579_ANDNQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
 	ANDNQ 128(R14), SI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -75822,8 +75773,8 @@ TEXT ·p1579_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1580_ROLL(in *byte, out *byte)
-TEXT ·p1580_ROLL(SB), NOSPLIT, $0-16
+// func p1579_ROLL(in *byte, out *byte)
+TEXT ·p1579_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75866,8 +75817,8 @@ TEXT ·p1580_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1581_RORL(in *byte, out *byte)
-TEXT ·p1581_RORL(SB), NOSPLIT, $0-16
+// func p1580_RORL(in *byte, out *byte)
+TEXT ·p1580_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75910,9 +75861,9 @@ TEXT ·p1581_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1582_VINSERTI64X4(in *byte, out *byte)
+// func p1581_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1582_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1581_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75961,9 +75912,9 @@ TEXT ·p1582_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1583_VINSERTI64X4(in *byte, out *byte)
+// func p1582_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1583_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1582_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76008,6 +75959,55 @@ TEXT ·p1583_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
+// func p1583_VEXTRACTI32X4(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1583_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VEXTRACTI32X4 $0x00, Z25, X18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
 // func p1584_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1584_VEXTRACTI32X4(SB), NOSPLIT, $0-16
@@ -76033,7 +76033,7 @@ TEXT ·p1584_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VEXTRACTI32X4 $0x00, Z25, X18
+	VEXTRACTI32X4 $0x02, Z25, X18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -76082,7 +76082,7 @@ TEXT ·p1585_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VEXTRACTI32X4 $0x02, Z25, X18
+	VEXTRACTI32X4 $0x03, Z25, X18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -76127,55 +76127,6 @@ TEXT ·p1586_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VEXTRACTI32X4 $0x03, Z25, X18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1587_VEXTRACTI32X4(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1587_VEXTRACTI32X4(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z18
 
 	// The probed instruction.
@@ -76202,9 +76153,9 @@ TEXT ·p1587_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1588_VPBROADCASTQ(in *byte, out *byte)
+// func p1587_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1588_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1587_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76249,9 +76200,9 @@ TEXT ·p1588_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1589_VMOVDQU64(in *byte, out *byte)
+// func p1588_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1589_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1588_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76296,9 +76247,9 @@ TEXT ·p1589_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1590_VPCMPEQB(in *byte, out *byte)
+// func p1589_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1590_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1589_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76345,9 +76296,9 @@ TEXT ·p1590_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1591_KORTESTQ(in *byte, out *byte)
+// func p1590_KORTESTQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1591_KORTESTQ(SB), NOSPLIT, $0-16
+TEXT ·p1590_KORTESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76392,9 +76343,9 @@ TEXT ·p1591_KORTESTQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 104(R15)
 	RET
 
-// func p1592_KMOVQ(in *byte, out *byte)
+// func p1591_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1592_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1591_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76439,6 +76390,57 @@ TEXT ·p1592_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 104(R15)
 	RET
 
+// func p1592_VPCMPUQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1592_VPCMPUQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	KMOVQ     256(R14), K3
+
+	// The probed instruction.
+	VPCMPUQ $0x00, Z25, Z18, K3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	KMOVQ     K3, 232(R15)
+	RET
+
 // func p1593_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
 TEXT ·p1593_VPCMPUQ(SB), NOSPLIT, $0-16
@@ -76465,7 +76467,7 @@ TEXT ·p1593_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     256(R14), K3
 
 	// The probed instruction.
-	VPCMPUQ $0x00, Z25, Z18, K3
+	VPCMPUQ $0x01, Z25, Z18, K3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -76516,7 +76518,7 @@ TEXT ·p1594_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     256(R14), K3
 
 	// The probed instruction.
-	VPCMPUQ $0x01, Z25, Z18, K3
+	VPCMPUQ $0x02, Z25, Z18, K3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -76567,7 +76569,7 @@ TEXT ·p1595_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     256(R14), K3
 
 	// The probed instruction.
-	VPCMPUQ $0x02, Z25, Z18, K3
+	VPCMPUQ $0x03, Z25, Z18, K3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -76618,7 +76620,7 @@ TEXT ·p1596_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     256(R14), K3
 
 	// The probed instruction.
-	VPCMPUQ $0x03, Z25, Z18, K3
+	VPCMPUQ $0x04, Z25, Z18, K3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -76669,7 +76671,7 @@ TEXT ·p1597_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     256(R14), K3
 
 	// The probed instruction.
-	VPCMPUQ $0x04, Z25, Z18, K3
+	VPCMPUQ $0x05, Z25, Z18, K3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -76720,7 +76722,7 @@ TEXT ·p1598_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     256(R14), K3
 
 	// The probed instruction.
-	VPCMPUQ $0x05, Z25, Z18, K3
+	VPCMPUQ $0x06, Z25, Z18, K3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -76771,7 +76773,7 @@ TEXT ·p1599_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     256(R14), K3
 
 	// The probed instruction.
-	VPCMPUQ $0x06, Z25, Z18, K3
+	VPCMPUQ $0x07, Z25, Z18, K3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -76799,57 +76801,6 @@ TEXT ·p1599_VPCMPUQ(SB), NOSPLIT, $0-16
 // func p1600_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
 TEXT ·p1600_VPCMPUQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	KMOVQ     256(R14), K3
-
-	// The probed instruction.
-	VPCMPUQ $0x07, Z25, Z18, K3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	KMOVQ     K3, 232(R15)
-	RET
-
-// func p1601_VPCMPUQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1601_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76900,9 +76851,9 @@ TEXT ·p1601_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1602_VPCMPUQ(in *byte, out *byte)
+// func p1601_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1602_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1601_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76949,9 +76900,9 @@ TEXT ·p1602_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1603_VPCMPUQ_BCST(in *byte, out *byte)
+// func p1602_VPCMPUQ_BCST(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1603_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1602_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76998,9 +76949,9 @@ TEXT ·p1603_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1604_VPCMPUQ(in *byte, out *byte)
+// func p1603_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1604_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1603_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77049,9 +77000,9 @@ TEXT ·p1604_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1605_VPCMPUQ(in *byte, out *byte)
+// func p1604_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1605_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1604_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77102,9 +77053,9 @@ TEXT ·p1605_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1606_VPCMPUQ(in *byte, out *byte)
+// func p1605_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1606_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1605_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77151,9 +77102,9 @@ TEXT ·p1606_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1607_SHLXQ(in *byte, out *byte)
+// func p1606_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1607_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1606_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77196,9 +77147,9 @@ TEXT ·p1607_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1608_SHRXQ(in *byte, out *byte)
+// func p1607_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1608_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1607_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77241,9 +77192,9 @@ TEXT ·p1608_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1609_ANDNQ(in *byte, out *byte)
+// func p1608_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1609_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1608_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77286,8 +77237,8 @@ TEXT ·p1609_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1610_ROLL(in *byte, out *byte)
-TEXT ·p1610_ROLL(SB), NOSPLIT, $0-16
+// func p1609_ROLL(in *byte, out *byte)
+TEXT ·p1609_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77330,8 +77281,8 @@ TEXT ·p1610_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1611_RORL(in *byte, out *byte)
-TEXT ·p1611_RORL(SB), NOSPLIT, $0-16
+// func p1610_RORL(in *byte, out *byte)
+TEXT ·p1610_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77353,6 +77304,51 @@ TEXT ·p1611_RORL(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	RORL CL, CX
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1611_RORXQ(in *byte, out *byte)
+// Requires: BMI2
+TEXT ·p1611_RORXQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	RORXQ $0x00, SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77397,7 +77393,7 @@ TEXT ·p1612_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORXQ $0x00, SI, DI
+	RORXQ $0x01, SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77442,7 +77438,7 @@ TEXT ·p1613_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORXQ $0x01, SI, DI
+	RORXQ $0x0d, SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77487,7 +77483,7 @@ TEXT ·p1614_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORXQ $0x0d, SI, DI
+	RORXQ $0x20, SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77532,7 +77528,7 @@ TEXT ·p1615_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORXQ $0x20, SI, DI
+	RORXQ $0x3f, SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77577,7 +77573,7 @@ TEXT ·p1616_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORXQ $0x3f, SI, DI
+	RORXQ $0x40, SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77622,7 +77618,7 @@ TEXT ·p1617_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORXQ $0x40, SI, DI
+	RORXQ $0x11, 128(R14), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77667,7 +77663,7 @@ TEXT ·p1618_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORXQ $0x11, 128(R14), SI
+	RORXQ $0x07, DI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77689,9 +77685,8 @@ TEXT ·p1618_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1619_RORXQ(in *byte, out *byte)
-// Requires: BMI2
-TEXT ·p1619_RORXQ(SB), NOSPLIT, $0-16
+// func p1619_ROLL(in *byte, out *byte)
+TEXT ·p1619_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77712,7 +77707,7 @@ TEXT ·p1619_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORXQ $0x07, DI, DI
+	ROLL $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77756,7 +77751,7 @@ TEXT ·p1620_ROLL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ROLL $0x00, SI
+	ROLL $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77800,7 +77795,7 @@ TEXT ·p1621_ROLL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ROLL $0x01, SI
+	ROLL $0x07, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77844,7 +77839,7 @@ TEXT ·p1622_ROLL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ROLL $0x07, SI
+	ROLL $0x10, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77888,7 +77883,7 @@ TEXT ·p1623_ROLL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ROLL $0x10, SI
+	ROLL $0x1f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77932,7 +77927,7 @@ TEXT ·p1624_ROLL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ROLL $0x1f, SI
+	ROLL $0x20, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77954,8 +77949,8 @@ TEXT ·p1624_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1625_ROLL(in *byte, out *byte)
-TEXT ·p1625_ROLL(SB), NOSPLIT, $0-16
+// func p1625_RORL(in *byte, out *byte)
+TEXT ·p1625_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77976,7 +77971,7 @@ TEXT ·p1625_ROLL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ROLL $0x20, SI
+	RORL $0x07, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -78020,50 +78015,6 @@ TEXT ·p1626_RORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORL $0x07, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1627_RORL(in *byte, out *byte)
-TEXT ·p1627_RORL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
 	RORL $0x21, SI
 
 	// Every flag, register and mask the probe loaded.
@@ -78086,8 +78037,8 @@ TEXT ·p1627_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1628_SETCC(in *byte, out *byte)
-TEXT ·p1628_SETCC(SB), NOSPLIT, $0-16
+// func p1627_SETCC(in *byte, out *byte)
+TEXT ·p1627_SETCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78130,8 +78081,8 @@ TEXT ·p1628_SETCC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1629_JCC(in *byte, out *byte)
-TEXT ·p1629_JCC(SB), NOSPLIT, $0-16
+// func p1628_JCC(in *byte, out *byte)
+TEXT ·p1628_JCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78180,8 +78131,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1630_SETCS(in *byte, out *byte)
-TEXT ·p1630_SETCS(SB), NOSPLIT, $0-16
+// func p1629_SETCS(in *byte, out *byte)
+TEXT ·p1629_SETCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78224,9 +78175,9 @@ TEXT ·p1630_SETCS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1631_CMOVQCS(in *byte, out *byte)
+// func p1630_CMOVQCS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1631_CMOVQCS(SB), NOSPLIT, $0-16
+TEXT ·p1630_CMOVQCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78269,8 +78220,8 @@ TEXT ·p1631_CMOVQCS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1632_JCS(in *byte, out *byte)
-TEXT ·p1632_JCS(SB), NOSPLIT, $0-16
+// func p1631_JCS(in *byte, out *byte)
+TEXT ·p1631_JCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78319,8 +78270,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1633_JEQ(in *byte, out *byte)
-TEXT ·p1633_JEQ(SB), NOSPLIT, $0-16
+// func p1632_JEQ(in *byte, out *byte)
+TEXT ·p1632_JEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78369,8 +78320,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1634_SETNE(in *byte, out *byte)
-TEXT ·p1634_SETNE(SB), NOSPLIT, $0-16
+// func p1633_SETNE(in *byte, out *byte)
+TEXT ·p1633_SETNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78413,8 +78364,8 @@ TEXT ·p1634_SETNE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1635_SETHI(in *byte, out *byte)
-TEXT ·p1635_SETHI(SB), NOSPLIT, $0-16
+// func p1634_SETHI(in *byte, out *byte)
+TEXT ·p1634_SETHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78457,8 +78408,8 @@ TEXT ·p1635_SETHI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1636_JHI(in *byte, out *byte)
-TEXT ·p1636_JHI(SB), NOSPLIT, $0-16
+// func p1635_JHI(in *byte, out *byte)
+TEXT ·p1635_JHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78507,8 +78458,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1637_SETLS(in *byte, out *byte)
-TEXT ·p1637_SETLS(SB), NOSPLIT, $0-16
+// func p1636_SETLS(in *byte, out *byte)
+TEXT ·p1636_SETLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78551,9 +78502,9 @@ TEXT ·p1637_SETLS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1638_CMOVQLS(in *byte, out *byte)
+// func p1637_CMOVQLS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1638_CMOVQLS(SB), NOSPLIT, $0-16
+TEXT ·p1637_CMOVQLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78596,8 +78547,8 @@ TEXT ·p1638_CMOVQLS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1639_JLS(in *byte, out *byte)
-TEXT ·p1639_JLS(SB), NOSPLIT, $0-16
+// func p1638_JLS(in *byte, out *byte)
+TEXT ·p1638_JLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78646,8 +78597,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1640_SETLT(in *byte, out *byte)
-TEXT ·p1640_SETLT(SB), NOSPLIT, $0-16
+// func p1639_SETLT(in *byte, out *byte)
+TEXT ·p1639_SETLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78690,8 +78641,8 @@ TEXT ·p1640_SETLT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1641_JLT(in *byte, out *byte)
-TEXT ·p1641_JLT(SB), NOSPLIT, $0-16
+// func p1640_JLT(in *byte, out *byte)
+TEXT ·p1640_JLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78740,8 +78691,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1642_SETGE(in *byte, out *byte)
-TEXT ·p1642_SETGE(SB), NOSPLIT, $0-16
+// func p1641_SETGE(in *byte, out *byte)
+TEXT ·p1641_SETGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78784,9 +78735,9 @@ TEXT ·p1642_SETGE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1643_CMOVQGE(in *byte, out *byte)
+// func p1642_CMOVQGE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1643_CMOVQGE(SB), NOSPLIT, $0-16
+TEXT ·p1642_CMOVQGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78829,8 +78780,8 @@ TEXT ·p1643_CMOVQGE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1644_JGE(in *byte, out *byte)
-TEXT ·p1644_JGE(SB), NOSPLIT, $0-16
+// func p1643_JGE(in *byte, out *byte)
+TEXT ·p1643_JGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78879,8 +78830,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1645_SETGT(in *byte, out *byte)
-TEXT ·p1645_SETGT(SB), NOSPLIT, $0-16
+// func p1644_SETGT(in *byte, out *byte)
+TEXT ·p1644_SETGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78923,9 +78874,9 @@ TEXT ·p1645_SETGT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1646_CMOVQGT(in *byte, out *byte)
+// func p1645_CMOVQGT(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1646_CMOVQGT(SB), NOSPLIT, $0-16
+TEXT ·p1645_CMOVQGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78968,8 +78919,8 @@ TEXT ·p1646_CMOVQGT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1647_JGT(in *byte, out *byte)
-TEXT ·p1647_JGT(SB), NOSPLIT, $0-16
+// func p1646_JGT(in *byte, out *byte)
+TEXT ·p1646_JGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79018,8 +78969,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1648_SETLE(in *byte, out *byte)
-TEXT ·p1648_SETLE(SB), NOSPLIT, $0-16
+// func p1647_SETLE(in *byte, out *byte)
+TEXT ·p1647_SETLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79062,9 +79013,9 @@ TEXT ·p1648_SETLE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1649_CMOVQLE(in *byte, out *byte)
+// func p1648_CMOVQLE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1649_CMOVQLE(SB), NOSPLIT, $0-16
+TEXT ·p1648_CMOVQLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79107,8 +79058,8 @@ TEXT ·p1649_CMOVQLE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1650_JLE(in *byte, out *byte)
-TEXT ·p1650_JLE(SB), NOSPLIT, $0-16
+// func p1649_JLE(in *byte, out *byte)
+TEXT ·p1649_JLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79157,8 +79108,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1651_SETMI(in *byte, out *byte)
-TEXT ·p1651_SETMI(SB), NOSPLIT, $0-16
+// func p1650_SETMI(in *byte, out *byte)
+TEXT ·p1650_SETMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79201,9 +79152,9 @@ TEXT ·p1651_SETMI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1652_CMOVQMI(in *byte, out *byte)
+// func p1651_CMOVQMI(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1652_CMOVQMI(SB), NOSPLIT, $0-16
+TEXT ·p1651_CMOVQMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79246,8 +79197,8 @@ TEXT ·p1652_CMOVQMI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1653_JMI(in *byte, out *byte)
-TEXT ·p1653_JMI(SB), NOSPLIT, $0-16
+// func p1652_JMI(in *byte, out *byte)
+TEXT ·p1652_JMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79296,8 +79247,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1654_SETPL(in *byte, out *byte)
-TEXT ·p1654_SETPL(SB), NOSPLIT, $0-16
+// func p1653_SETPL(in *byte, out *byte)
+TEXT ·p1653_SETPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79340,9 +79291,9 @@ TEXT ·p1654_SETPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1655_CMOVQPL(in *byte, out *byte)
+// func p1654_CMOVQPL(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1655_CMOVQPL(SB), NOSPLIT, $0-16
+TEXT ·p1654_CMOVQPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79385,8 +79336,8 @@ TEXT ·p1655_CMOVQPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1656_JPL(in *byte, out *byte)
-TEXT ·p1656_JPL(SB), NOSPLIT, $0-16
+// func p1655_JPL(in *byte, out *byte)
+TEXT ·p1655_JPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79435,8 +79386,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1657_SETOS(in *byte, out *byte)
-TEXT ·p1657_SETOS(SB), NOSPLIT, $0-16
+// func p1656_SETOS(in *byte, out *byte)
+TEXT ·p1656_SETOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79479,9 +79430,9 @@ TEXT ·p1657_SETOS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1658_CMOVQOS(in *byte, out *byte)
+// func p1657_CMOVQOS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1658_CMOVQOS(SB), NOSPLIT, $0-16
+TEXT ·p1657_CMOVQOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79524,8 +79475,8 @@ TEXT ·p1658_CMOVQOS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1659_JOS(in *byte, out *byte)
-TEXT ·p1659_JOS(SB), NOSPLIT, $0-16
+// func p1658_JOS(in *byte, out *byte)
+TEXT ·p1658_JOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79574,8 +79525,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1660_SETOC(in *byte, out *byte)
-TEXT ·p1660_SETOC(SB), NOSPLIT, $0-16
+// func p1659_SETOC(in *byte, out *byte)
+TEXT ·p1659_SETOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79618,9 +79569,9 @@ TEXT ·p1660_SETOC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1661_CMOVQOC(in *byte, out *byte)
+// func p1660_CMOVQOC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1661_CMOVQOC(SB), NOSPLIT, $0-16
+TEXT ·p1660_CMOVQOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79663,8 +79614,8 @@ TEXT ·p1661_CMOVQOC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1662_JOC(in *byte, out *byte)
-TEXT ·p1662_JOC(SB), NOSPLIT, $0-16
+// func p1661_JOC(in *byte, out *byte)
+TEXT ·p1661_JOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79713,8 +79664,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1663_SETPS(in *byte, out *byte)
-TEXT ·p1663_SETPS(SB), NOSPLIT, $0-16
+// func p1662_SETPS(in *byte, out *byte)
+TEXT ·p1662_SETPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79757,9 +79708,9 @@ TEXT ·p1663_SETPS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1664_CMOVQPS(in *byte, out *byte)
+// func p1663_CMOVQPS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1664_CMOVQPS(SB), NOSPLIT, $0-16
+TEXT ·p1663_CMOVQPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79802,8 +79753,8 @@ TEXT ·p1664_CMOVQPS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1665_JPS(in *byte, out *byte)
-TEXT ·p1665_JPS(SB), NOSPLIT, $0-16
+// func p1664_JPS(in *byte, out *byte)
+TEXT ·p1664_JPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79852,8 +79803,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1666_SETPC(in *byte, out *byte)
-TEXT ·p1666_SETPC(SB), NOSPLIT, $0-16
+// func p1665_SETPC(in *byte, out *byte)
+TEXT ·p1665_SETPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79896,9 +79847,9 @@ TEXT ·p1666_SETPC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1667_CMOVQPC(in *byte, out *byte)
+// func p1666_CMOVQPC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1667_CMOVQPC(SB), NOSPLIT, $0-16
+TEXT ·p1666_CMOVQPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79941,8 +79892,8 @@ TEXT ·p1667_CMOVQPC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1668_JPC(in *byte, out *byte)
-TEXT ·p1668_JPC(SB), NOSPLIT, $0-16
+// func p1667_JPC(in *byte, out *byte)
+TEXT ·p1667_JPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79991,8 +79942,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1669_SHLQ(in *byte, out *byte)
-TEXT ·p1669_SHLQ(SB), NOSPLIT, $0-16
+// func p1668_SHLQ(in *byte, out *byte)
+TEXT ·p1668_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80035,8 +79986,8 @@ TEXT ·p1669_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1670_SHRQ(in *byte, out *byte)
-TEXT ·p1670_SHRQ(SB), NOSPLIT, $0-16
+// func p1669_SHRQ(in *byte, out *byte)
+TEXT ·p1669_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80079,8 +80030,8 @@ TEXT ·p1670_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1671_SARQ(in *byte, out *byte)
-TEXT ·p1671_SARQ(SB), NOSPLIT, $0-16
+// func p1670_SARQ(in *byte, out *byte)
+TEXT ·p1670_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80123,8 +80074,8 @@ TEXT ·p1671_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1672_SHLL(in *byte, out *byte)
-TEXT ·p1672_SHLL(SB), NOSPLIT, $0-16
+// func p1671_SHLL(in *byte, out *byte)
+TEXT ·p1671_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80167,8 +80118,8 @@ TEXT ·p1672_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1673_SARL(in *byte, out *byte)
-TEXT ·p1673_SARL(SB), NOSPLIT, $0-16
+// func p1672_SARL(in *byte, out *byte)
+TEXT ·p1672_SARL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80211,8 +80162,8 @@ TEXT ·p1673_SARL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1674_SHRW(in *byte, out *byte)
-TEXT ·p1674_SHRW(SB), NOSPLIT, $0-16
+// func p1673_SHRW(in *byte, out *byte)
+TEXT ·p1673_SHRW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80255,8 +80206,8 @@ TEXT ·p1674_SHRW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1675_SHLB(in *byte, out *byte)
-TEXT ·p1675_SHLB(SB), NOSPLIT, $0-16
+// func p1674_SHLB(in *byte, out *byte)
+TEXT ·p1674_SHLB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80299,8 +80250,8 @@ TEXT ·p1675_SHLB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1676_MULQ(in *byte, out *byte)
-TEXT ·p1676_MULQ(SB), NOSPLIT, $0-16
+// func p1675_MULQ(in *byte, out *byte)
+TEXT ·p1675_MULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80343,8 +80294,8 @@ TEXT ·p1676_MULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1677_NEGQ(in *byte, out *byte)
-TEXT ·p1677_NEGQ(SB), NOSPLIT, $0-16
+// func p1676_NEGQ(in *byte, out *byte)
+TEXT ·p1676_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80387,8 +80338,8 @@ TEXT ·p1677_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1678_NOTQ(in *byte, out *byte)
-TEXT ·p1678_NOTQ(SB), NOSPLIT, $0-16
+// func p1677_NOTQ(in *byte, out *byte)
+TEXT ·p1677_NOTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80431,8 +80382,8 @@ TEXT ·p1678_NOTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1679_DECL(in *byte, out *byte)
-TEXT ·p1679_DECL(SB), NOSPLIT, $0-16
+// func p1678_DECL(in *byte, out *byte)
+TEXT ·p1678_DECL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80475,8 +80426,8 @@ TEXT ·p1679_DECL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1680_ADCL(in *byte, out *byte)
-TEXT ·p1680_ADCL(SB), NOSPLIT, $0-16
+// func p1679_ADCL(in *byte, out *byte)
+TEXT ·p1679_ADCL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80519,8 +80470,8 @@ TEXT ·p1680_ADCL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1681_SBBL(in *byte, out *byte)
-TEXT ·p1681_SBBL(SB), NOSPLIT, $0-16
+// func p1680_SBBL(in *byte, out *byte)
+TEXT ·p1680_SBBL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80563,8 +80514,8 @@ TEXT ·p1681_SBBL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1682_MOVBLZX(in *byte, out *byte)
-TEXT ·p1682_MOVBLZX(SB), NOSPLIT, $0-16
+// func p1681_MOVBLZX(in *byte, out *byte)
+TEXT ·p1681_MOVBLZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80607,8 +80558,8 @@ TEXT ·p1682_MOVBLZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1683_MOVWLZX(in *byte, out *byte)
-TEXT ·p1683_MOVWLZX(SB), NOSPLIT, $0-16
+// func p1682_MOVWLZX(in *byte, out *byte)
+TEXT ·p1682_MOVWLZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80651,8 +80602,8 @@ TEXT ·p1683_MOVWLZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1684_MOVLQZX(in *byte, out *byte)
-TEXT ·p1684_MOVLQZX(SB), NOSPLIT, $0-16
+// func p1683_MOVLQZX(in *byte, out *byte)
+TEXT ·p1683_MOVLQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80674,6 +80625,50 @@ TEXT ·p1684_MOVLQZX(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	MOVLQZX 128(R14), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1684_SARQ(in *byte, out *byte)
+TEXT ·p1684_SARQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	SARQ $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -80717,7 +80712,7 @@ TEXT ·p1685_SARQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SARQ $0x01, SI
+	SARQ $0x07, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -80761,7 +80756,7 @@ TEXT ·p1686_SARQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SARQ $0x07, SI
+	SARQ $0x3f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -80783,8 +80778,8 @@ TEXT ·p1686_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1687_SARQ(in *byte, out *byte)
-TEXT ·p1687_SARQ(SB), NOSPLIT, $0-16
+// func p1687_SHLL(in *byte, out *byte)
+TEXT ·p1687_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80805,7 +80800,7 @@ TEXT ·p1687_SARQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SARQ $0x3f, SI
+	SHLL $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -80849,7 +80844,7 @@ TEXT ·p1688_SHLL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLL $0x01, SI
+	SHLL $0x05, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -80893,7 +80888,7 @@ TEXT ·p1689_SHLL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLL $0x05, SI
+	SHLL $0x1f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -80915,8 +80910,8 @@ TEXT ·p1689_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1690_SHLL(in *byte, out *byte)
-TEXT ·p1690_SHLL(SB), NOSPLIT, $0-16
+// func p1690_SHRB(in *byte, out *byte)
+TEXT ·p1690_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80937,7 +80932,7 @@ TEXT ·p1690_SHLL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLL $0x1f, SI
+	SHRB $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -80981,7 +80976,7 @@ TEXT ·p1691_SHRB(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRB $0x01, SI
+	SHRB $0x03, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -81025,7 +81020,7 @@ TEXT ·p1692_SHRB(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRB $0x03, SI
+	SHRB $0x07, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -81069,50 +81064,6 @@ TEXT ·p1693_SHRB(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRB $0x07, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1694_SHRB(in *byte, out *byte)
-TEXT ·p1694_SHRB(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
 	SHRB $0x09, SI
 
 	// Every flag, register and mask the probe loaded.
@@ -81135,8 +81086,8 @@ TEXT ·p1694_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1695_SHLQ(in *byte, out *byte)
-TEXT ·p1695_SHLQ(SB), NOSPLIT, $0-16
+// func p1694_SHLQ(in *byte, out *byte)
+TEXT ·p1694_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81179,9 +81130,9 @@ TEXT ·p1695_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1696_VMOVDQU8(in *byte, out *byte)
+// func p1695_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1696_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1695_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81228,9 +81179,9 @@ TEXT ·p1696_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1697_VMOVDQU8_Z(in *byte, out *byte)
+// func p1696_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1697_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1696_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81277,9 +81228,9 @@ TEXT ·p1697_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1698_VMOVDQU8(in *byte, out *byte)
+// func p1697_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1698_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1697_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81326,9 +81277,9 @@ TEXT ·p1698_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1699_VMOVDQU8(in *byte, out *byte)
+// func p1698_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1699_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1698_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81352,6 +81303,55 @@ TEXT ·p1699_VMOVDQU8(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	VMOVDQU8 Y25, K3, 176(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	KMOVQ     K3, 168(R15)
+	RET
+
+// func p1699_VMOVDQU64(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1699_VMOVDQU64(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	KMOVQ     192(R14), K3
+
+	// The probed instruction.
+	VMOVDQU64 200(R14), K3, Z25
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -81400,55 +81400,6 @@ TEXT ·p1700_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     192(R14), K3
 
 	// The probed instruction.
-	VMOVDQU64 200(R14), K3, Z25
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	KMOVQ     K3, 168(R15)
-	RET
-
-// func p1701_VMOVDQU64(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1701_VMOVDQU64(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	KMOVQ     192(R14), K3
-
-	// The probed instruction.
 	VMOVDQU64 Z25, K3, 176(R15)
 
 	// Every flag, register and mask the probe loaded.
@@ -81473,9 +81424,9 @@ TEXT ·p1701_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1702_VMOVDQU64_Z(in *byte, out *byte)
+// func p1701_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1702_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1701_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
