@@ -52,10 +52,9 @@ const adxWindow = 5
 // private key p and q, prepared for the kernels, and copies of the CRT
 // exponents.
 type keyADX struct {
-	n            *adxModulus
-	p, q         *adxModulus // nil for a public key
-	dp, dq       []uint64
-	pBits, qBits int
+	n    *adxModulus
+	p, q *adxModulus // nil for a public key
+	exponents
 }
 
 // newKeyADX is the key constructor of adx.
@@ -63,9 +62,7 @@ func newKeyADX(n *modulus, crt *crtParams) keyImpl {
 	k := &keyADX{n: newADXModulus(n)}
 	if crt != nil {
 		k.p, k.q = newADXModulus(crt.p), newADXModulus(crt.q)
-		k.dp = append([]uint64(nil), crt.dp...)
-		k.dq = append([]uint64(nil), crt.dq...)
-		k.pBits, k.qBits = crt.pBits, crt.qBits
+		k.exponents = crt.exponents()
 	}
 	return k
 }
@@ -83,8 +80,7 @@ func (k *keyADX) wipe() {
 	k.n.wipe()
 	k.p.wipe()
 	k.q.wipe()
-	wipe(k.dp)
-	wipe(k.dq)
+	k.exponents.wipe()
 }
 
 // adxModulus is a modulus prepared for the kernels of width k.n, which may

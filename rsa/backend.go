@@ -1,6 +1,10 @@
 package rsa
 
-import "github.com/vgcrypto/vg/cpufeat"
+import (
+	"slices"
+
+	"github.com/vgcrypto/vg/cpufeat"
+)
 
 // keyImpl is the seam every RSA implementation plugs into: a key prepared
 // for one backend, made once by NewPublicKey or NewPrivateKey through the
@@ -38,6 +42,24 @@ type keyImpl interface {
 // rsa_amd64.go or rsa_noasm.go) carries its newKeyFunc. The methods of the
 // key it returns are safe for concurrent use.
 type newKeyFunc = func(n *modulus, crt *crtParams) keyImpl
+
+// exponents is a private key's own copy of its CRT exponents and their
+// bounds, which every backend's key embeds (empty for a public key).
+type exponents struct {
+	dp, dq       []uint64
+	pBits, qBits int
+}
+
+// exponents returns a copy of crt's exponents and their bounds.
+func (crt *crtParams) exponents() exponents {
+	return exponents{dp: slices.Clone(crt.dp), dq: slices.Clone(crt.dq), pBits: crt.pBits, qBits: crt.qBits}
+}
+
+// wipe zeroes the exponents.
+func (e *exponents) wipe() {
+	wipe(e.dp)
+	wipe(e.dq)
+}
 
 // crtParams is what a backend receives to prepare a private key: the primes
 // with their generic Montgomery setup and the CRT exponents. All of it is

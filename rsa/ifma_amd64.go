@@ -76,11 +76,10 @@ func (k *ifmaKernel) fromD(z, x []uint64) {
 // exponents; public operations run on adx's kernels (n), which the
 // backend's features include.
 type keyIFMA struct {
-	n            *adxModulus
-	k            *ifmaKernel  // nil for a public key
-	p, q         *ifmaModulus // nil for a public key
-	dp, dq       []uint64
-	pBits, qBits int
+	n    *adxModulus
+	k    *ifmaKernel  // nil for a public key
+	p, q *ifmaModulus // nil for a public key
+	exponents
 }
 
 // newKeyIFMA is the key constructor of ifma. A private key whose primes are
@@ -95,14 +94,11 @@ func newKeyIFMA(n *modulus, crt *crtParams) keyImpl {
 		return newKeyADX(n, crt)
 	}
 	return &keyIFMA{
-		n:     newADXModulus(n),
-		k:     kern,
-		p:     newIFMAModulus(kern, crt.p),
-		q:     newIFMAModulus(kern, crt.q),
-		dp:    append([]uint64(nil), crt.dp...),
-		dq:    append([]uint64(nil), crt.dq...),
-		pBits: crt.pBits,
-		qBits: crt.qBits,
+		n:         newADXModulus(n),
+		k:         kern,
+		p:         newIFMAModulus(kern, crt.p),
+		q:         newIFMAModulus(kern, crt.q),
+		exponents: crt.exponents(),
 	}
 }
 
@@ -251,6 +247,5 @@ func (c *keyIFMA) wipe() {
 	c.n.wipe()
 	c.p.wipe()
 	c.q.wipe()
-	wipe(c.dp)
-	wipe(c.dq)
+	c.exponents.wipe()
 }

@@ -10,10 +10,9 @@ import "math/bits"
 // its wipe zeroes without touching its PublicKey), the PrivateKey's own
 // primes and copies of the CRT exponents.
 type keyGeneric struct {
-	n            *modulus
-	p, q         *modulus // nil for a public key
-	dp, dq       []uint64
-	pBits, qBits int
+	n    *modulus
+	p, q *modulus // nil for a public key
+	exponents
 }
 
 // newKeyGeneric is the key constructor of generic.
@@ -22,13 +21,10 @@ func newKeyGeneric(n *modulus, crt *crtParams) keyImpl {
 		return &keyGeneric{n: n}
 	}
 	return &keyGeneric{
-		n:     n.clone(),
-		p:     crt.p,
-		q:     crt.q,
-		dp:    append([]uint64(nil), crt.dp...),
-		dq:    append([]uint64(nil), crt.dq...),
-		pBits: crt.pBits,
-		qBits: crt.qBits,
+		n:         n.clone(),
+		p:         crt.p,
+		q:         crt.q,
+		exponents: crt.exponents(),
 	}
 }
 
@@ -47,8 +43,7 @@ func (g *keyGeneric) wipe() {
 	g.n.wipe()
 	g.p.wipe()
 	g.q.wipe()
-	wipe(g.dp)
-	wipe(g.dq)
+	g.exponents.wipe()
 }
 
 // windowBits returns the fixed window size for exponents of ebits bits:
