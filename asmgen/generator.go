@@ -122,7 +122,7 @@ func (g *Generator) Build() (asm, stubs []byte, err error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("asmgen: %w", err)
 	}
-	if err := pass.Compile.Execute(f); err != nil {
+	if err := compile.Execute(f); err != nil {
 		return nil, nil, fmt.Errorf("asmgen: avo compile: %w", err)
 	}
 	byName := map[string]*Func{}
