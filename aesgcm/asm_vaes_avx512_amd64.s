@@ -2151,6 +2151,10 @@ sizedone_1:
 	VPXORQ    Z24, Z24, Z24
 	VPXORQ    Z25, Z25, Z25
 	VPXORQ    Z26, Z26, Z26
+	VPXORQ    Z27, Z27, Z27
+	VPXORQ    Z28, Z28, Z28
+	VPXORQ    Z29, Z29, Z29
+	VPXORQ    Z30, Z30, Z30
 	KXORW     K1, K1, K1
 	KXORW     K2, K2, K2
 	VMOVDQU64 Z0, (SP)
@@ -2208,7 +2212,7 @@ aesmid_3:
 	VMOVDQU64       X0, 32(SP)
 
 	// phase: AAD
-	VPXORD    Y2, Y2, Y2
+	VPXORD    Y0, Y0, Y0
 	TESTQ     SI, SI
 	JZ        aaddone_1
 	CMPQ      SI, $0x10
@@ -2216,168 +2220,168 @@ aesmid_3:
 	CMPQ      SI, $0x08
 	JB        ld4_5
 	MOVQ      (BX), DI
-	VMOVQ     DI, X0
+	VMOVQ     DI, X1
 	LEAQ      -8(BX)(SI*1), BX
 	MOVQ      (BX), DI
-	VMOVQ     DI, X1
+	VMOVQ     DI, X2
 	LEAQ      slideShuf<>+0(SB), BX
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 24(BX), X14
-	VPSHUFB   X14, X1, X1
-	VPORD     X1, X0, X0
+	VMOVDQU64 24(BX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X1, X1
 	JMP       lddone_5
 
 ld4_5:
 	CMPQ      SI, $0x04
 	JB        ld2_5
 	MOVL      (BX), DI
-	VMOVQ     DI, X0
+	VMOVQ     DI, X1
 	LEAQ      -4(BX)(SI*1), BX
 	MOVL      (BX), DI
-	VMOVQ     DI, X1
+	VMOVQ     DI, X2
 	LEAQ      slideShuf<>+0(SB), BX
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 20(BX), X14
-	VPSHUFB   X14, X1, X1
-	VPORD     X1, X0, X0
+	VMOVDQU64 20(BX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X1, X1
 	JMP       lddone_5
 
 ld2_5:
 	CMPQ      SI, $0x02
 	JB        ld1_5
 	MOVWQZX   (BX), DI
-	VMOVQ     DI, X0
+	VMOVQ     DI, X1
 	LEAQ      -2(BX)(SI*1), BX
 	MOVWQZX   (BX), DI
-	VMOVQ     DI, X1
+	VMOVQ     DI, X2
 	LEAQ      slideShuf<>+0(SB), BX
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 18(BX), X14
-	VPSHUFB   X14, X1, X1
-	VPORD     X1, X0, X0
+	VMOVDQU64 18(BX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X1, X1
 	JMP       lddone_5
 
 ld1_5:
 	MOVBQZX (BX), DI
-	VMOVQ   DI, X0
+	VMOVQ   DI, X1
 
 lddone_5:
-	VPSHUFB         bswapMask<>+0(SB), X0, X0
-	VPXORD          Y3, Y3, Y3
-	VPXORD          X0, X2, X3
-	VBROADCASTI32X4 480(AX), Y1
-	VBROADCASTI32X4 736(AX), Y14
-	VPCLMULQDQ      $0x00, Y1, Y3, Y0
-	VPCLMULQDQ      $0x11, Y1, Y3, Y2
-	VPSHUFD         $0x4e, Y3, Y1
-	VPXORD          Y3, Y1, Y1
-	VPCLMULQDQ      $0x00, Y14, Y1, Y1
-	VPTERNLOGD      $0x96, Y0, Y2, Y1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y0, Y3
-	VPSHUFD         $0x4e, Y0, Y0
-	VPTERNLOGD      $0x96, Y0, Y3, Y1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFB         bswapMask<>+0(SB), X1, X1
+	VPXORD          Y2, Y2, Y2
+	VPXORD          X1, X0, X2
+	VBROADCASTI32X4 480(AX), Y0
+	VBROADCASTI32X4 736(AX), Y4
+	VPCLMULQDQ      $0x00, Y0, Y2, Y1
+	VPCLMULQDQ      $0x11, Y0, Y2, Y0
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, Y4, Y3, Y3
+	VPTERNLOGD      $0x96, Y1, Y0, Y3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y1, Y2
 	VPSHUFD         $0x4e, Y1, Y1
-	VPTERNLOGD      $0x96, Y1, Y0, Y2
+	VPTERNLOGD      $0x96, Y1, Y2, Y3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y3, Y1
+	VPSHUFD         $0x4e, Y3, Y3
+	VPTERNLOGD      $0x96, Y3, Y1, Y0
 	JMP             aaddone_1
 
 aadlong_1:
 gh8_1:
 	CMPQ          SI, $0x00000100
 	JB            ghrest_1
-	VMOVDQU64     (BX), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPXORD        Y2, Y18, Y18
-	VPCLMULQDQ    $0x00, 240(AX), Y18, Y0
-	VPCLMULQDQ    $0x11, 240(AX), Y18, Y17
-	VPSHUFD       $0x4e, Y18, Y1
-	VPXORD        Y18, Y1, Y1
-	VPCLMULQDQ    $0x00, 496(AX), Y1, Y1
-	VMOVDQU64     32(BX), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPCLMULQDQ    $0x00, 272(AX), Y18, Y19
-	VPXORD        Y19, Y0, Y0
-	VPCLMULQDQ    $0x11, 272(AX), Y18, Y19
-	VPXORD        Y19, Y17, Y17
-	VPSHUFD       $0x4e, Y18, Y19
-	VPXORD        Y18, Y19, Y19
-	VPCLMULQDQ    $0x00, 528(AX), Y19, Y19
-	VPXORD        Y19, Y1, Y1
-	VMOVDQU64     64(BX), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPCLMULQDQ    $0x00, 304(AX), Y18, Y19
-	VPXORD        Y19, Y0, Y0
-	VPCLMULQDQ    $0x11, 304(AX), Y18, Y19
-	VPXORD        Y19, Y17, Y17
-	VPSHUFD       $0x4e, Y18, Y19
-	VPXORD        Y18, Y19, Y19
-	VPCLMULQDQ    $0x00, 560(AX), Y19, Y19
-	VPXORD        Y19, Y1, Y1
-	VMOVDQU64     96(BX), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPCLMULQDQ    $0x00, 336(AX), Y18, Y19
-	VPXORD        Y19, Y0, Y0
-	VPCLMULQDQ    $0x11, 336(AX), Y18, Y19
-	VPXORD        Y19, Y17, Y17
-	VPSHUFD       $0x4e, Y18, Y19
-	VPXORD        Y18, Y19, Y19
-	VPCLMULQDQ    $0x00, 592(AX), Y19, Y19
-	VPXORD        Y19, Y1, Y1
-	VMOVDQU64     128(BX), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPCLMULQDQ    $0x00, 368(AX), Y18, Y19
-	VPXORD        Y19, Y0, Y0
-	VPCLMULQDQ    $0x11, 368(AX), Y18, Y19
-	VPXORD        Y19, Y17, Y17
-	VPSHUFD       $0x4e, Y18, Y19
-	VPXORD        Y18, Y19, Y19
-	VPCLMULQDQ    $0x00, 624(AX), Y19, Y19
-	VPXORD        Y19, Y1, Y1
-	VMOVDQU64     160(BX), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPCLMULQDQ    $0x00, 400(AX), Y18, Y19
-	VPXORD        Y19, Y0, Y0
-	VPCLMULQDQ    $0x11, 400(AX), Y18, Y19
-	VPXORD        Y19, Y17, Y17
-	VPSHUFD       $0x4e, Y18, Y19
-	VPXORD        Y18, Y19, Y19
-	VPCLMULQDQ    $0x00, 656(AX), Y19, Y19
-	VPXORD        Y19, Y1, Y1
-	VMOVDQU64     192(BX), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPCLMULQDQ    $0x00, 432(AX), Y18, Y19
-	VPXORD        Y19, Y0, Y0
-	VPCLMULQDQ    $0x11, 432(AX), Y18, Y19
-	VPXORD        Y19, Y17, Y17
-	VPSHUFD       $0x4e, Y18, Y19
-	VPXORD        Y18, Y19, Y19
-	VPCLMULQDQ    $0x00, 688(AX), Y19, Y19
-	VPXORD        Y19, Y1, Y1
-	VMOVDQU64     224(BX), Y18
-	VPSHUFB       bswapMask<>+0(SB), Y18, Y18
-	VPCLMULQDQ    $0x00, 464(AX), Y18, Y19
-	VPXORD        Y19, Y0, Y0
-	VPCLMULQDQ    $0x11, 464(AX), Y18, Y19
-	VPXORD        Y19, Y17, Y17
-	VPSHUFD       $0x4e, Y18, Y19
-	VPXORD        Y18, Y19, Y19
-	VPCLMULQDQ    $0x00, 720(AX), Y19, Y19
-	VPXORD        Y19, Y1, Y1
-	VPTERNLOGD    $0x96, Y0, Y17, Y1
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y0, Y18
-	VPSHUFD       $0x4e, Y0, Y0
-	VPTERNLOGD    $0x96, Y0, Y18, Y1
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y1, Y0
+	VMOVDQU64     (BX), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPXORD        Y0, Y4, Y4
+	VPCLMULQDQ    $0x00, 240(AX), Y4, Y1
+	VPCLMULQDQ    $0x11, 240(AX), Y4, Y3
+	VPSHUFD       $0x4e, Y4, Y2
+	VPXORD        Y4, Y2, Y2
+	VPCLMULQDQ    $0x00, 496(AX), Y2, Y2
+	VMOVDQU64     32(BX), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ    $0x00, 272(AX), Y4, Y5
+	VPXORD        Y5, Y1, Y1
+	VPCLMULQDQ    $0x11, 272(AX), Y4, Y5
+	VPXORD        Y5, Y3, Y3
+	VPSHUFD       $0x4e, Y4, Y5
+	VPXORD        Y4, Y5, Y5
+	VPCLMULQDQ    $0x00, 528(AX), Y5, Y5
+	VPXORD        Y5, Y2, Y2
+	VMOVDQU64     64(BX), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ    $0x00, 304(AX), Y4, Y5
+	VPXORD        Y5, Y1, Y1
+	VPCLMULQDQ    $0x11, 304(AX), Y4, Y5
+	VPXORD        Y5, Y3, Y3
+	VPSHUFD       $0x4e, Y4, Y5
+	VPXORD        Y4, Y5, Y5
+	VPCLMULQDQ    $0x00, 560(AX), Y5, Y5
+	VPXORD        Y5, Y2, Y2
+	VMOVDQU64     96(BX), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ    $0x00, 336(AX), Y4, Y5
+	VPXORD        Y5, Y1, Y1
+	VPCLMULQDQ    $0x11, 336(AX), Y4, Y5
+	VPXORD        Y5, Y3, Y3
+	VPSHUFD       $0x4e, Y4, Y5
+	VPXORD        Y4, Y5, Y5
+	VPCLMULQDQ    $0x00, 592(AX), Y5, Y5
+	VPXORD        Y5, Y2, Y2
+	VMOVDQU64     128(BX), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ    $0x00, 368(AX), Y4, Y5
+	VPXORD        Y5, Y1, Y1
+	VPCLMULQDQ    $0x11, 368(AX), Y4, Y5
+	VPXORD        Y5, Y3, Y3
+	VPSHUFD       $0x4e, Y4, Y5
+	VPXORD        Y4, Y5, Y5
+	VPCLMULQDQ    $0x00, 624(AX), Y5, Y5
+	VPXORD        Y5, Y2, Y2
+	VMOVDQU64     160(BX), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ    $0x00, 400(AX), Y4, Y5
+	VPXORD        Y5, Y1, Y1
+	VPCLMULQDQ    $0x11, 400(AX), Y4, Y5
+	VPXORD        Y5, Y3, Y3
+	VPSHUFD       $0x4e, Y4, Y5
+	VPXORD        Y4, Y5, Y5
+	VPCLMULQDQ    $0x00, 656(AX), Y5, Y5
+	VPXORD        Y5, Y2, Y2
+	VMOVDQU64     192(BX), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ    $0x00, 432(AX), Y4, Y5
+	VPXORD        Y5, Y1, Y1
+	VPCLMULQDQ    $0x11, 432(AX), Y4, Y5
+	VPXORD        Y5, Y3, Y3
+	VPSHUFD       $0x4e, Y4, Y5
+	VPXORD        Y4, Y5, Y5
+	VPCLMULQDQ    $0x00, 688(AX), Y5, Y5
+	VPXORD        Y5, Y2, Y2
+	VMOVDQU64     224(BX), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ    $0x00, 464(AX), Y4, Y5
+	VPXORD        Y5, Y1, Y1
+	VPCLMULQDQ    $0x11, 464(AX), Y4, Y5
+	VPXORD        Y5, Y3, Y3
+	VPSHUFD       $0x4e, Y4, Y5
+	VPXORD        Y4, Y5, Y5
+	VPCLMULQDQ    $0x00, 720(AX), Y5, Y5
+	VPXORD        Y5, Y2, Y2
+	VPTERNLOGD    $0x96, Y1, Y3, Y2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y1, Y4
 	VPSHUFD       $0x4e, Y1, Y1
-	VPTERNLOGD    $0x96, Y1, Y0, Y17
-	VEXTRACTI32X4 $0x01, Y17, X0
-	VPXORD        X0, X17, X2
+	VPTERNLOGD    $0x96, Y1, Y4, Y2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y2, Y1
+	VPSHUFD       $0x4e, Y2, Y2
+	VPTERNLOGD    $0x96, Y2, Y1, Y3
+	VEXTRACTI32X4 $0x01, Y3, X0
+	VPXORD        X0, X3, X0
 	ADDQ          $0x00000100, BX
 	SUBQ          $0x00000100, SI
 	JMP           gh8_1
@@ -2390,26 +2394,26 @@ ghrest_1:
 	SHLQ   $0x04, DI
 	NEGQ   DI
 	ADDQ   AX, DI
+	VPXORD Y1, Y1, Y1
+	VPXORD Y2, Y2, Y2
 	VPXORD Y3, Y3, Y3
-	VPXORD Y14, Y14, Y14
-	VPXORD Y15, Y15, Y15
-	VPXORD Y16, Y16, Y16
+	VPXORD Y4, Y4, Y4
 
 ghregs_1:
 	CMPQ       SI, $0x20
 	JB         ghpart_1
-	VMOVDQU64  (BX), Y16
-	VPSHUFB    bswapMask<>+0(SB), Y16, Y16
-	VPXORD     Y2, Y16, Y16
-	VPXORD     Y2, Y2, Y2
-	VPCLMULQDQ $0x00, 496(DI), Y16, Y0
-	VPXORD     Y0, Y3, Y3
-	VPCLMULQDQ $0x11, 496(DI), Y16, Y0
-	VPXORD     Y0, Y15, Y15
-	VPSHUFD    $0x4e, Y16, Y0
-	VPXORD     Y16, Y0, Y0
-	VPCLMULQDQ $0x00, 752(DI), Y0, Y0
-	VPXORD     Y0, Y14, Y14
+	VMOVDQU64  (BX), Y4
+	VPSHUFB    bswapMask<>+0(SB), Y4, Y4
+	VPXORD     Y0, Y4, Y4
+	VPXORD     Y0, Y0, Y0
+	VPCLMULQDQ $0x00, 496(DI), Y4, Y5
+	VPXORD     Y5, Y1, Y1
+	VPCLMULQDQ $0x11, 496(DI), Y4, Y5
+	VPXORD     Y5, Y3, Y3
+	VPSHUFD    $0x4e, Y4, Y5
+	VPXORD     Y4, Y5, Y5
+	VPCLMULQDQ $0x00, 752(DI), Y5, Y5
+	VPXORD     Y5, Y2, Y2
 	ADDQ       $0x20, BX
 	ADDQ       $0x20, DI
 	SUBQ       $0x20, SI
@@ -2418,20 +2422,20 @@ ghregs_1:
 ghpart_1:
 	CMPQ            SI, $0x10
 	JB              ghpart1_1
-	VMOVDQU64       (BX), X16
-	VPSHUFB         bswapMask<>+0(SB), X16, X16
-	VPXORD          Y2, Y16, Y16
-	VPXORD          Y2, Y2, Y2
-	VBROADCASTI32X4 496(DI), Y0
-	VBROADCASTI32X4 752(DI), Y1
-	VPCLMULQDQ      $0x00, Y0, Y16, Y17
-	VPXORD          Y17, Y3, Y3
-	VPCLMULQDQ      $0x11, Y0, Y16, Y17
-	VPXORD          Y17, Y15, Y15
-	VPSHUFD         $0x4e, Y16, Y17
-	VPXORD          Y16, Y17, Y17
-	VPCLMULQDQ      $0x00, Y1, Y17, Y17
-	VPXORD          Y17, Y14, Y14
+	VMOVDQU64       (BX), X4
+	VPSHUFB         bswapMask<>+0(SB), X4, X4
+	VPXORD          Y0, Y4, Y4
+	VPXORD          Y0, Y0, Y0
+	VBROADCASTI32X4 496(DI), Y5
+	VBROADCASTI32X4 752(DI), Y6
+	VPCLMULQDQ      $0x00, Y5, Y4, Y7
+	VPXORD          Y7, Y1, Y1
+	VPCLMULQDQ      $0x11, Y5, Y4, Y7
+	VPXORD          Y7, Y3, Y3
+	VPSHUFD         $0x4e, Y4, Y7
+	VPXORD          Y4, Y7, Y7
+	VPCLMULQDQ      $0x00, Y6, Y7, Y7
+	VPXORD          Y7, Y2, Y2
 	ADDQ            $0x10, BX
 	ADDQ            $0x10, DI
 	SUBQ            $0x10, SI
@@ -2442,167 +2446,167 @@ ghpart1_1:
 	CMPQ      SI, $0x08
 	JB        ld4_6
 	MOVQ      (BX), R8
-	VMOVQ     R8, X16
+	VMOVQ     R8, X4
 	LEAQ      -8(BX)(SI*1), BX
 	MOVQ      (BX), R8
-	VMOVQ     R8, X0
+	VMOVQ     R8, X5
 	LEAQ      slideShuf<>+0(SB), BX
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 24(BX), X1
-	VPSHUFB   X1, X0, X0
-	VPORD     X0, X16, X16
+	VMOVDQU64 24(BX), X6
+	VPSHUFB   X6, X5, X5
+	VPORD     X5, X4, X4
 	JMP       lddone_6
 
 ld4_6:
 	CMPQ      SI, $0x04
 	JB        ld2_6
 	MOVL      (BX), R8
-	VMOVQ     R8, X16
+	VMOVQ     R8, X4
 	LEAQ      -4(BX)(SI*1), BX
 	MOVL      (BX), R8
-	VMOVQ     R8, X0
+	VMOVQ     R8, X5
 	LEAQ      slideShuf<>+0(SB), BX
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 20(BX), X1
-	VPSHUFB   X1, X0, X0
-	VPORD     X0, X16, X16
+	VMOVDQU64 20(BX), X6
+	VPSHUFB   X6, X5, X5
+	VPORD     X5, X4, X4
 	JMP       lddone_6
 
 ld2_6:
 	CMPQ      SI, $0x02
 	JB        ld1_6
 	MOVWQZX   (BX), R8
-	VMOVQ     R8, X16
+	VMOVQ     R8, X4
 	LEAQ      -2(BX)(SI*1), BX
 	MOVWQZX   (BX), R8
-	VMOVQ     R8, X0
+	VMOVQ     R8, X5
 	LEAQ      slideShuf<>+0(SB), BX
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 18(BX), X1
-	VPSHUFB   X1, X0, X0
-	VPORD     X0, X16, X16
+	VMOVDQU64 18(BX), X6
+	VPSHUFB   X6, X5, X5
+	VPORD     X5, X4, X4
 	JMP       lddone_6
 
 ld1_6:
 	MOVBQZX (BX), R8
-	VMOVQ   R8, X16
+	VMOVQ   R8, X4
 
 lddone_6:
-	VPSHUFB         bswapMask<>+0(SB), X16, X16
-	VPXORD          Y2, Y16, Y16
-	VPXORD          Y2, Y2, Y2
-	VBROADCASTI32X4 496(DI), Y0
-	VBROADCASTI32X4 752(DI), Y1
-	VPCLMULQDQ      $0x00, Y0, Y16, Y17
-	VPXORD          Y17, Y3, Y3
-	VPCLMULQDQ      $0x11, Y0, Y16, Y17
-	VPXORD          Y17, Y15, Y15
-	VPSHUFD         $0x4e, Y16, Y17
-	VPXORD          Y16, Y17, Y17
-	VPCLMULQDQ      $0x00, Y1, Y17, Y17
-	VPXORD          Y17, Y14, Y14
+	VPSHUFB         bswapMask<>+0(SB), X4, X4
+	VPXORD          Y0, Y4, Y4
+	VPXORD          Y0, Y0, Y0
+	VBROADCASTI32X4 496(DI), Y5
+	VBROADCASTI32X4 752(DI), Y6
+	VPCLMULQDQ      $0x00, Y5, Y4, Y7
+	VPXORD          Y7, Y1, Y1
+	VPCLMULQDQ      $0x11, Y5, Y4, Y7
+	VPXORD          Y7, Y3, Y3
+	VPSHUFD         $0x4e, Y4, Y7
+	VPXORD          Y4, Y7, Y7
+	VPCLMULQDQ      $0x00, Y6, Y7, Y7
+	VPXORD          Y7, Y2, Y2
 
 ghred_1:
-	VPTERNLOGD    $0x96, Y3, Y15, Y14
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y3, Y0
-	VPSHUFD       $0x4e, Y3, Y3
-	VPTERNLOGD    $0x96, Y3, Y0, Y14
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y14, Y0
-	VPSHUFD       $0x4e, Y14, Y14
-	VPTERNLOGD    $0x96, Y14, Y0, Y15
-	VEXTRACTI32X4 $0x01, Y15, X0
-	VPXORD        X15, X0, X0
-	VPXORD        X0, X2, X2
+	VPTERNLOGD    $0x96, Y1, Y3, Y2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y1, Y4
+	VPSHUFD       $0x4e, Y1, Y1
+	VPTERNLOGD    $0x96, Y1, Y4, Y2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y2, Y1
+	VPSHUFD       $0x4e, Y2, Y2
+	VPTERNLOGD    $0x96, Y2, Y1, Y3
+	VEXTRACTI32X4 $0x01, Y3, X1
+	VPXORD        X3, X1, X1
+	VPXORD        X1, X0, X0
 
 ghdone_1:
 aaddone_1:
-	VMOVDQU64       X2, (SP)
+	VMOVDQU64       X0, (SP)
 	XORQ            BX, BX
 	MOVQ            out+16(FP), SI
 	MOVQ            in+24(FP), DI
 	MOVQ            n+32(FP), R8
 	TESTQ           R8, R8
 	JZ              pdone_1
-	VPXORD          Y4, Y4, Y4
-	VMOVDQU64       (SP), X4
-	VBROADCASTI32X4 16(SP), Y0
-	VPADDD          smallCtrIncs<>+0(SB), Y0, Y0
+	VPXORD          Y0, Y0, Y0
+	VMOVDQU64       (SP), X0
+	VBROADCASTI32X4 16(SP), Y1
+	VPADDD          smallCtrIncs<>+0(SB), Y1, Y1
 	TESTQ           R8, R8
 	JZ              psave_1
 
 	// phase: remainder
 	CMPQ            R8, $0x20
 	JA              sizenext_2
-	VBROADCASTI32X4 (AX), Y2
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
-	VPXORD          Y2, Y1, Y1
+	VBROADCASTI32X4 (AX), Y3
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y2
+	VPXORD          Y3, Y2, Y2
 	CMPQ            CX, $0x0a
 	JE              aesmid_4
-	VBROADCASTI32X4 16(AX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 32(AX), Y2
-	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 16(AX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 32(AX), Y3
+	VAESENC         Y3, Y2, Y2
 	CMPQ            CX, $0x0c
 	JE              aesmid_4
-	VBROADCASTI32X4 48(AX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 64(AX), Y2
-	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 48(AX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 64(AX), Y3
+	VAESENC         Y3, Y2, Y2
 
 aesmid_4:
-	VBROADCASTI32X4 16(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 32(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 48(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 64(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 80(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 96(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 112(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 128(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 144(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 160(DX), Y2
-	VAESENCLAST     Y2, Y1, Y1
+	VBROADCASTI32X4 16(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 32(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 48(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 64(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 80(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 96(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 112(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 128(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 144(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 160(DX), Y3
+	VAESENCLAST     Y3, Y2, Y2
 	LEAQ            15(R8), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X2
-	VPADDD          X2, X0, X0
+	VMOVQ           CX, X3
+	VPADDD          X3, X1, X1
 	MOVQ            R8, CX
 	ANDQ            $-16, CX
 	NEGQ            CX
 	ADDQ            AX, CX
+	VPXORD          Y3, Y3, Y3
+	VPXORD          Y4, Y4, Y4
 	VPXORD          Y5, Y5, Y5
-	VPXORD          Y6, Y6, Y6
-	VPXORD          Y7, Y7, Y7
 	CMPQ            R8, $0x20
 	JB              rsingle_1
-	VMOVDQU64       (DI), Y2
-	VPXORD          Y1, Y2, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPXORD          Y4, Y1, Y1
-	VPXORD          Y4, Y4, Y4
-	VPCLMULQDQ      $0x00, 496(CX), Y1, Y2
-	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, 496(CX), Y1, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 752(CX), Y2, Y2
+	VMOVDQU64       (DI), Y6
+	VPXORD          Y2, Y6, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y0, Y2, Y2
+	VPXORD          Y0, Y0, Y0
+	VPCLMULQDQ      $0x00, 496(CX), Y2, Y6
+	VPXORD          Y6, Y3, Y3
+	VPCLMULQDQ      $0x11, 496(CX), Y2, Y6
+	VPXORD          Y6, Y5, Y5
+	VPSHUFD         $0x4e, Y2, Y6
 	VPXORD          Y2, Y6, Y6
+	VPCLMULQDQ      $0x00, 752(CX), Y6, Y6
+	VPXORD          Y6, Y4, Y4
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
@@ -2611,108 +2615,108 @@ aesmid_4:
 rsingle_1:
 	CMPQ            R8, $0x10
 	JB              rpart_1
-	VPXORD          Y8, Y8, Y8
-	VPXORD          Y9, Y9, Y9
-	VMOVDQU64       (DI), X8
-	VPXORD          X1, X8, X9
-	VMOVDQU64       X9, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X9, X9
-	VPXORD          Y4, Y9, Y9
-	VPXORD          Y4, Y4, Y4
-	VBROADCASTI32X4 496(CX), Y2
-	VBROADCASTI32X4 752(CX), Y3
-	VPCLMULQDQ      $0x00, Y2, Y9, Y8
-	VPXORD          Y8, Y5, Y5
-	VPCLMULQDQ      $0x11, Y2, Y9, Y8
-	VPXORD          Y8, Y7, Y7
-	VPSHUFD         $0x4e, Y9, Y8
-	VPXORD          Y9, Y8, Y8
-	VPCLMULQDQ      $0x00, Y3, Y8, Y8
-	VPXORD          Y8, Y6, Y6
+	VPXORD          Y6, Y6, Y6
+	VPXORD          Y6, Y6, Y6
+	VMOVDQU64       (DI), X6
+	VPXORD          X2, X6, X6
+	VMOVDQU64       X6, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X6, X6
+	VPXORD          Y0, Y6, Y6
+	VPXORD          Y0, Y0, Y0
+	VBROADCASTI32X4 496(CX), Y7
+	VBROADCASTI32X4 752(CX), Y8
+	VPCLMULQDQ      $0x00, Y7, Y6, Y9
+	VPXORD          Y9, Y3, Y3
+	VPCLMULQDQ      $0x11, Y7, Y6, Y9
+	VPXORD          Y9, Y5, Y5
+	VPSHUFD         $0x4e, Y6, Y9
+	VPXORD          Y6, Y9, Y9
+	VPCLMULQDQ      $0x00, Y8, Y9, Y9
+	VPXORD          Y9, Y4, Y4
 	ADDQ            $0x10, DI
 	ADDQ            $0x10, SI
 	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y1, X1
+	VEXTRACTI32X4   $0x01, Y2, X2
 	LEAQ            16(CX), CX
 	JMP             rcommon_1
 
 rpart_1:
-	VMOVDQA64 X1, X1
+	VMOVDQA64 X2, X2
 	LEAQ      (CX), CX
 
 rcommon_1:
 	TESTQ     R8, R8
 	JZ        rred_1
-	VPXORD    Y10, Y10, Y10
-	VPXORD    Y11, Y11, Y11
+	VPXORD    Y6, Y6, Y6
+	VPXORD    Y6, Y6, Y6
 	CMPQ      R8, $0x08
 	JB        ld4_7
 	MOVQ      (DI), CX
-	VMOVQ     CX, X10
+	VMOVQ     CX, X6
 	LEAQ      -8(DI)(R8*1), CX
 	MOVQ      (CX), CX
-	VMOVQ     CX, X2
+	VMOVQ     CX, X7
 	LEAQ      slideShuf<>+0(SB), CX
 	NEGQ      CX
 	ADDQ      R8, CX
 	NEGQ      CX
-	VMOVDQU64 24(CX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X10, X10
+	VMOVDQU64 24(CX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X6, X6
 	JMP       lddone_7
 
 ld4_7:
 	CMPQ      R8, $0x04
 	JB        ld2_7
 	MOVL      (DI), CX
-	VMOVQ     CX, X10
+	VMOVQ     CX, X6
 	LEAQ      -4(DI)(R8*1), CX
 	MOVL      (CX), CX
-	VMOVQ     CX, X2
+	VMOVQ     CX, X7
 	LEAQ      slideShuf<>+0(SB), CX
 	NEGQ      CX
 	ADDQ      R8, CX
 	NEGQ      CX
-	VMOVDQU64 20(CX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X10, X10
+	VMOVDQU64 20(CX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X6, X6
 	JMP       lddone_7
 
 ld2_7:
 	CMPQ      R8, $0x02
 	JB        ld1_7
 	MOVWQZX   (DI), CX
-	VMOVQ     CX, X10
+	VMOVQ     CX, X6
 	LEAQ      -2(DI)(R8*1), CX
 	MOVWQZX   (CX), CX
-	VMOVQ     CX, X2
+	VMOVQ     CX, X7
 	LEAQ      slideShuf<>+0(SB), CX
 	NEGQ      CX
 	ADDQ      R8, CX
 	NEGQ      CX
-	VMOVDQU64 18(CX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X10, X10
+	VMOVDQU64 18(CX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X6, X6
 	JMP       lddone_7
 
 ld1_7:
 	MOVBQZX (DI), CX
-	VMOVQ   CX, X10
+	VMOVQ   CX, X6
 
 lddone_7:
-	VPXORD    X1, X10, X11
+	VPXORD    X2, X6, X6
 	LEAQ      onesMask<>+0(SB), CX
 	SUBQ      R8, CX
-	VPANDD    16(CX), X11, X11
-	VMOVQ     X11, DX
+	VPANDD    16(CX), X6, X6
+	VMOVQ     X6, DX
 	CMPQ      R8, $0x08
 	JB        st4_3
 	MOVQ      DX, (SI)
 	LEAQ      slideShuf<>+0(SB), CX
 	ADDQ      R8, CX
-	VMOVDQU64 8(CX), X2
-	VPSHUFB   X2, X11, X2
-	VMOVQ     X2, DX
+	VMOVDQU64 8(CX), X7
+	VPSHUFB   X7, X6, X7
+	VMOVQ     X7, DX
 	LEAQ      -8(SI)(R8*1), CX
 	MOVQ      DX, (CX)
 	JMP       stdone_3
@@ -2723,9 +2727,9 @@ st4_3:
 	MOVL      DX, (SI)
 	LEAQ      slideShuf<>+0(SB), CX
 	ADDQ      R8, CX
-	VMOVDQU64 12(CX), X2
-	VPSHUFB   X2, X11, X2
-	VMOVQ     X2, DX
+	VMOVDQU64 12(CX), X7
+	VPSHUFB   X7, X6, X7
+	VMOVQ     X7, DX
 	LEAQ      -4(SI)(R8*1), CX
 	MOVL      DX, (CX)
 	JMP       stdone_3
@@ -2736,9 +2740,9 @@ st2_3:
 	MOVW      DX, (SI)
 	LEAQ      slideShuf<>+0(SB), CX
 	ADDQ      R8, CX
-	VMOVDQU64 14(CX), X2
-	VPSHUFB   X2, X11, X2
-	VMOVQ     X2, DX
+	VMOVDQU64 14(CX), X7
+	VPSHUFB   X7, X6, X7
+	VMOVQ     X7, DX
 	LEAQ      -2(SI)(R8*1), CX
 	MOVW      DX, (CX)
 	JMP       stdone_3
@@ -2747,121 +2751,121 @@ st1_3:
 	MOVB DL, (SI)
 
 stdone_3:
-	VMOVDQU64 X11, 64(SP)
-	VMOVDQU64 X1, 48(SP)
+	VMOVDQU64 X6, 64(SP)
+	VMOVDQU64 X2, 48(SP)
 
 rred_1:
-	VPTERNLOGD    $0x96, Y5, Y7, Y6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y5, Y1
-	VPSHUFD       $0x4e, Y5, Y5
-	VPTERNLOGD    $0x96, Y5, Y1, Y6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y1
-	VPSHUFD       $0x4e, Y6, Y6
-	VPTERNLOGD    $0x96, Y6, Y1, Y7
-	VEXTRACTI32X4 $0x01, Y7, X1
-	VPXORD        X7, X1, X1
-	VPXORD        X1, X4, X4
+	VPTERNLOGD    $0x96, Y3, Y5, Y4
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y3, Y2
+	VPSHUFD       $0x4e, Y3, Y3
+	VPTERNLOGD    $0x96, Y3, Y2, Y4
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y4, Y2
+	VPSHUFD       $0x4e, Y4, Y4
+	VPTERNLOGD    $0x96, Y4, Y2, Y5
+	VEXTRACTI32X4 $0x01, Y5, X2
+	VPXORD        X5, X2, X2
+	VPXORD        X2, X0, X0
 	JMP           sizedone_2
 
 sizenext_2:
 	CMPQ            R8, $0x40
 	JA              sizenext_3
-	VBROADCASTI32X4 (AX), Y3
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
-	VPXORD          Y3, Y1, Y1
-	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
-	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
-	VPXORD          Y3, Y2, Y2
+	VBROADCASTI32X4 (AX), Y4
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y2
+	VPXORD          Y4, Y2, Y2
+	VPADDD          smallCtrIncs<>+32(SB), Y1, Y3
+	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
+	VPXORD          Y4, Y3, Y3
 	CMPQ            CX, $0x0a
 	JE              aesmid_5
-	VBROADCASTI32X4 16(AX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 32(AX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 16(AX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 32(AX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
 	CMPQ            CX, $0x0c
 	JE              aesmid_5
-	VBROADCASTI32X4 48(AX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 64(AX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 48(AX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 64(AX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
 
 aesmid_5:
-	VBROADCASTI32X4 16(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 32(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 48(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 64(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 80(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 96(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 112(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 128(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 144(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 160(DX), Y3
-	VAESENCLAST     Y3, Y1, Y1
-	VAESENCLAST     Y3, Y2, Y2
+	VBROADCASTI32X4 16(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 32(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 48(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 64(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 80(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 96(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 112(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 128(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 144(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 160(DX), Y4
+	VAESENCLAST     Y4, Y2, Y2
+	VAESENCLAST     Y4, Y3, Y3
 	LEAQ            15(R8), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X3
-	VPADDD          X3, X0, X0
+	VMOVQ           CX, X4
+	VPADDD          X4, X1, X1
 	MOVQ            R8, CX
 	ANDQ            $-16, CX
 	NEGQ            CX
 	ADDQ            AX, CX
+	VPXORD          Y4, Y4, Y4
 	VPXORD          Y5, Y5, Y5
 	VPXORD          Y6, Y6, Y6
-	VPXORD          Y7, Y7, Y7
-	VMOVDQU64       (DI), Y3
-	VPXORD          Y1, Y3, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPXORD          Y4, Y1, Y1
-	VPXORD          Y4, Y4, Y4
-	VPCLMULQDQ      $0x00, 496(CX), Y1, Y3
-	VPXORD          Y3, Y5, Y5
-	VPCLMULQDQ      $0x11, 496(CX), Y1, Y3
-	VPXORD          Y3, Y7, Y7
-	VPSHUFD         $0x4e, Y1, Y3
-	VPXORD          Y1, Y3, Y3
-	VPCLMULQDQ      $0x00, 752(CX), Y3, Y3
-	VPXORD          Y3, Y6, Y6
+	VMOVDQU64       (DI), Y7
+	VPXORD          Y2, Y7, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y0, Y2, Y2
+	VPXORD          Y0, Y0, Y0
+	VPCLMULQDQ      $0x00, 496(CX), Y2, Y7
+	VPXORD          Y7, Y4, Y4
+	VPCLMULQDQ      $0x11, 496(CX), Y2, Y7
+	VPXORD          Y7, Y6, Y6
+	VPSHUFD         $0x4e, Y2, Y7
+	VPXORD          Y2, Y7, Y7
+	VPCLMULQDQ      $0x00, 752(CX), Y7, Y7
+	VPXORD          Y7, Y5, Y5
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
 	CMPQ            R8, $0x20
 	JB              rsingle_3
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y2, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 528(CX), Y1, Y2
-	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, 528(CX), Y1, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 784(CX), Y2, Y2
-	VPXORD          Y2, Y6, Y6
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y3, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 528(CX), Y2, Y3
+	VPXORD          Y3, Y4, Y4
+	VPCLMULQDQ      $0x11, 528(CX), Y2, Y3
+	VPXORD          Y3, Y6, Y6
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 784(CX), Y3, Y3
+	VPXORD          Y3, Y5, Y5
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
@@ -2870,106 +2874,106 @@ aesmid_5:
 rsingle_3:
 	CMPQ            R8, $0x10
 	JB              rpart_3
-	VPXORD          Y8, Y8, Y8
-	VPXORD          Y9, Y9, Y9
-	VMOVDQU64       (DI), X8
-	VPXORD          X2, X8, X9
-	VMOVDQU64       X9, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X9, X9
-	VBROADCASTI32X4 528(CX), Y1
-	VBROADCASTI32X4 784(CX), Y3
-	VPCLMULQDQ      $0x00, Y1, Y9, Y8
-	VPXORD          Y8, Y5, Y5
-	VPCLMULQDQ      $0x11, Y1, Y9, Y8
-	VPXORD          Y8, Y7, Y7
-	VPSHUFD         $0x4e, Y9, Y8
-	VPXORD          Y9, Y8, Y8
-	VPCLMULQDQ      $0x00, Y3, Y8, Y8
-	VPXORD          Y8, Y6, Y6
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y2, Y2, Y2
+	VMOVDQU64       (DI), X2
+	VPXORD          X3, X2, X2
+	VMOVDQU64       X2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 528(CX), Y7
+	VBROADCASTI32X4 784(CX), Y8
+	VPCLMULQDQ      $0x00, Y7, Y2, Y9
+	VPXORD          Y9, Y4, Y4
+	VPCLMULQDQ      $0x11, Y7, Y2, Y9
+	VPXORD          Y9, Y6, Y6
+	VPSHUFD         $0x4e, Y2, Y9
+	VPXORD          Y2, Y9, Y9
+	VPCLMULQDQ      $0x00, Y8, Y9, Y9
+	VPXORD          Y9, Y5, Y5
 	ADDQ            $0x10, DI
 	ADDQ            $0x10, SI
 	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y2, X1
+	VEXTRACTI32X4   $0x01, Y3, X2
 	LEAQ            48(CX), CX
 	JMP             rcommon_2
 
 rpart_3:
-	VMOVDQA64 X2, X1
+	VMOVDQA64 X3, X2
 	LEAQ      32(CX), CX
 
 rcommon_2:
 	TESTQ     R8, R8
 	JZ        rred_2
-	VPXORD    Y10, Y10, Y10
-	VPXORD    Y11, Y11, Y11
+	VPXORD    Y3, Y3, Y3
+	VPXORD    Y3, Y3, Y3
 	CMPQ      R8, $0x08
 	JB        ld4_8
 	MOVQ      (DI), CX
-	VMOVQ     CX, X10
+	VMOVQ     CX, X3
 	LEAQ      -8(DI)(R8*1), CX
 	MOVQ      (CX), CX
-	VMOVQ     CX, X2
+	VMOVQ     CX, X7
 	LEAQ      slideShuf<>+0(SB), CX
 	NEGQ      CX
 	ADDQ      R8, CX
 	NEGQ      CX
-	VMOVDQU64 24(CX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X10, X10
+	VMOVDQU64 24(CX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X3, X3
 	JMP       lddone_8
 
 ld4_8:
 	CMPQ      R8, $0x04
 	JB        ld2_8
 	MOVL      (DI), CX
-	VMOVQ     CX, X10
+	VMOVQ     CX, X3
 	LEAQ      -4(DI)(R8*1), CX
 	MOVL      (CX), CX
-	VMOVQ     CX, X2
+	VMOVQ     CX, X7
 	LEAQ      slideShuf<>+0(SB), CX
 	NEGQ      CX
 	ADDQ      R8, CX
 	NEGQ      CX
-	VMOVDQU64 20(CX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X10, X10
+	VMOVDQU64 20(CX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X3, X3
 	JMP       lddone_8
 
 ld2_8:
 	CMPQ      R8, $0x02
 	JB        ld1_8
 	MOVWQZX   (DI), CX
-	VMOVQ     CX, X10
+	VMOVQ     CX, X3
 	LEAQ      -2(DI)(R8*1), CX
 	MOVWQZX   (CX), CX
-	VMOVQ     CX, X2
+	VMOVQ     CX, X7
 	LEAQ      slideShuf<>+0(SB), CX
 	NEGQ      CX
 	ADDQ      R8, CX
 	NEGQ      CX
-	VMOVDQU64 18(CX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X10, X10
+	VMOVDQU64 18(CX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X3, X3
 	JMP       lddone_8
 
 ld1_8:
 	MOVBQZX (DI), CX
-	VMOVQ   CX, X10
+	VMOVQ   CX, X3
 
 lddone_8:
-	VPXORD    X1, X10, X11
+	VPXORD    X2, X3, X3
 	LEAQ      onesMask<>+0(SB), CX
 	SUBQ      R8, CX
-	VPANDD    16(CX), X11, X11
-	VMOVQ     X11, DX
+	VPANDD    16(CX), X3, X3
+	VMOVQ     X3, DX
 	CMPQ      R8, $0x08
 	JB        st4_4
 	MOVQ      DX, (SI)
 	LEAQ      slideShuf<>+0(SB), CX
 	ADDQ      R8, CX
-	VMOVDQU64 8(CX), X2
-	VPSHUFB   X2, X11, X2
-	VMOVQ     X2, DX
+	VMOVDQU64 8(CX), X7
+	VPSHUFB   X7, X3, X7
+	VMOVQ     X7, DX
 	LEAQ      -8(SI)(R8*1), CX
 	MOVQ      DX, (CX)
 	JMP       stdone_4
@@ -2980,9 +2984,9 @@ st4_4:
 	MOVL      DX, (SI)
 	LEAQ      slideShuf<>+0(SB), CX
 	ADDQ      R8, CX
-	VMOVDQU64 12(CX), X2
-	VPSHUFB   X2, X11, X2
-	VMOVQ     X2, DX
+	VMOVDQU64 12(CX), X7
+	VPSHUFB   X7, X3, X7
+	VMOVQ     X7, DX
 	LEAQ      -4(SI)(R8*1), CX
 	MOVL      DX, (CX)
 	JMP       stdone_4
@@ -2993,9 +2997,9 @@ st2_4:
 	MOVW      DX, (SI)
 	LEAQ      slideShuf<>+0(SB), CX
 	ADDQ      R8, CX
-	VMOVDQU64 14(CX), X2
-	VPSHUFB   X2, X11, X2
-	VMOVQ     X2, DX
+	VMOVDQU64 14(CX), X7
+	VPSHUFB   X7, X3, X7
+	VMOVQ     X7, DX
 	LEAQ      -2(SI)(R8*1), CX
 	MOVW      DX, (CX)
 	JMP       stdone_4
@@ -3004,187 +3008,187 @@ st1_4:
 	MOVB DL, (SI)
 
 stdone_4:
-	VMOVDQU64 X11, 64(SP)
-	VMOVDQU64 X1, 48(SP)
+	VMOVDQU64 X3, 64(SP)
+	VMOVDQU64 X2, 48(SP)
 
 rred_2:
-	VPTERNLOGD    $0x96, Y5, Y7, Y6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y5, Y1
+	VPTERNLOGD    $0x96, Y4, Y6, Y5
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y4, Y2
+	VPSHUFD       $0x4e, Y4, Y4
+	VPTERNLOGD    $0x96, Y4, Y2, Y5
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y5, Y2
 	VPSHUFD       $0x4e, Y5, Y5
-	VPTERNLOGD    $0x96, Y5, Y1, Y6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y1
-	VPSHUFD       $0x4e, Y6, Y6
-	VPTERNLOGD    $0x96, Y6, Y1, Y7
-	VEXTRACTI32X4 $0x01, Y7, X1
-	VPXORD        X7, X1, X1
-	VPXORD        X1, X4, X4
+	VPTERNLOGD    $0x96, Y5, Y2, Y6
+	VEXTRACTI32X4 $0x01, Y6, X2
+	VPXORD        X6, X2, X2
+	VPXORD        X2, X0, X0
 	JMP           sizedone_2
 
 sizenext_3:
 	CMPQ            R8, $0x80
 	JA              sizenext_4
-	VBROADCASTI32X4 (AX), Y15
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
-	VPXORD          Y15, Y1, Y1
-	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
-	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
-	VPXORD          Y15, Y2, Y2
-	VPADDD          smallCtrIncs<>+64(SB), Y0, Y3
+	VBROADCASTI32X4 (AX), Y6
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y2
+	VPXORD          Y6, Y2, Y2
+	VPADDD          smallCtrIncs<>+32(SB), Y1, Y3
 	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
-	VPXORD          Y15, Y3, Y3
-	VPADDD          smallCtrIncs<>+96(SB), Y0, Y14
-	VPSHUFB         bswapMask<>+0(SB), Y14, Y14
-	VPXORD          Y15, Y14, Y14
+	VPXORD          Y6, Y3, Y3
+	VPADDD          smallCtrIncs<>+64(SB), Y1, Y4
+	VPSHUFB         bswapMask<>+0(SB), Y4, Y4
+	VPXORD          Y6, Y4, Y4
+	VPADDD          smallCtrIncs<>+96(SB), Y1, Y5
+	VPSHUFB         bswapMask<>+0(SB), Y5, Y5
+	VPXORD          Y6, Y5, Y5
 	CMPQ            CX, $0x0a
 	JE              aesmid_6
-	VBROADCASTI32X4 16(AX), Y15
-	VAESENC         Y15, Y1, Y1
-	VAESENC         Y15, Y2, Y2
-	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y14, Y14
-	VBROADCASTI32X4 32(AX), Y15
-	VAESENC         Y15, Y1, Y1
-	VAESENC         Y15, Y2, Y2
-	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y14, Y14
+	VBROADCASTI32X4 16(AX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 32(AX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
 	CMPQ            CX, $0x0c
 	JE              aesmid_6
-	VBROADCASTI32X4 48(AX), Y15
-	VAESENC         Y15, Y1, Y1
-	VAESENC         Y15, Y2, Y2
-	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y14, Y14
-	VBROADCASTI32X4 64(AX), Y15
-	VAESENC         Y15, Y1, Y1
-	VAESENC         Y15, Y2, Y2
-	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y14, Y14
+	VBROADCASTI32X4 48(AX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 64(AX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
 
 aesmid_6:
-	VBROADCASTI32X4 16(DX), Y15
-	VAESENC         Y15, Y1, Y1
-	VAESENC         Y15, Y2, Y2
-	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y14, Y14
-	VBROADCASTI32X4 32(DX), Y15
-	VAESENC         Y15, Y1, Y1
-	VAESENC         Y15, Y2, Y2
-	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y14, Y14
-	VBROADCASTI32X4 48(DX), Y15
-	VAESENC         Y15, Y1, Y1
-	VAESENC         Y15, Y2, Y2
-	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y14, Y14
-	VBROADCASTI32X4 64(DX), Y15
-	VAESENC         Y15, Y1, Y1
-	VAESENC         Y15, Y2, Y2
-	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y14, Y14
-	VBROADCASTI32X4 80(DX), Y15
-	VAESENC         Y15, Y1, Y1
-	VAESENC         Y15, Y2, Y2
-	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y14, Y14
-	VBROADCASTI32X4 96(DX), Y15
-	VAESENC         Y15, Y1, Y1
-	VAESENC         Y15, Y2, Y2
-	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y14, Y14
-	VBROADCASTI32X4 112(DX), Y15
-	VAESENC         Y15, Y1, Y1
-	VAESENC         Y15, Y2, Y2
-	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y14, Y14
-	VBROADCASTI32X4 128(DX), Y15
-	VAESENC         Y15, Y1, Y1
-	VAESENC         Y15, Y2, Y2
-	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y14, Y14
-	VBROADCASTI32X4 144(DX), Y15
-	VAESENC         Y15, Y1, Y1
-	VAESENC         Y15, Y2, Y2
-	VAESENC         Y15, Y3, Y3
-	VAESENC         Y15, Y14, Y14
-	VBROADCASTI32X4 160(DX), Y15
-	VAESENCLAST     Y15, Y1, Y1
-	VAESENCLAST     Y15, Y2, Y2
-	VAESENCLAST     Y15, Y3, Y3
-	VAESENCLAST     Y15, Y14, Y14
+	VBROADCASTI32X4 16(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 32(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 48(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 64(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 80(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 96(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 112(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 128(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 144(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 160(DX), Y6
+	VAESENCLAST     Y6, Y2, Y2
+	VAESENCLAST     Y6, Y3, Y3
+	VAESENCLAST     Y6, Y4, Y4
+	VAESENCLAST     Y6, Y5, Y5
 	LEAQ            15(R8), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X15
-	VPADDD          X15, X0, X0
+	VMOVQ           CX, X6
+	VPADDD          X6, X1, X1
 	MOVQ            R8, CX
 	ANDQ            $-16, CX
 	NEGQ            CX
 	ADDQ            AX, CX
-	VPXORD          Y5, Y5, Y5
 	VPXORD          Y6, Y6, Y6
 	VPXORD          Y7, Y7, Y7
-	VMOVDQU64       (DI), Y15
-	VPXORD          Y1, Y15, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPXORD          Y4, Y1, Y1
-	VPXORD          Y4, Y4, Y4
-	VPCLMULQDQ      $0x00, 496(CX), Y1, Y15
-	VPXORD          Y15, Y5, Y5
-	VPCLMULQDQ      $0x11, 496(CX), Y1, Y15
-	VPXORD          Y15, Y7, Y7
-	VPSHUFD         $0x4e, Y1, Y15
-	VPXORD          Y1, Y15, Y15
-	VPCLMULQDQ      $0x00, 752(CX), Y15, Y15
-	VPXORD          Y15, Y6, Y6
+	VPXORD          Y8, Y8, Y8
+	VMOVDQU64       (DI), Y9
+	VPXORD          Y2, Y9, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y0, Y2, Y2
+	VPXORD          Y0, Y0, Y0
+	VPCLMULQDQ      $0x00, 496(CX), Y2, Y9
+	VPXORD          Y9, Y6, Y6
+	VPCLMULQDQ      $0x11, 496(CX), Y2, Y9
+	VPXORD          Y9, Y8, Y8
+	VPSHUFD         $0x4e, Y2, Y9
+	VPXORD          Y2, Y9, Y9
+	VPCLMULQDQ      $0x00, 752(CX), Y9, Y9
+	VPXORD          Y9, Y7, Y7
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y2, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 528(CX), Y1, Y2
-	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, 528(CX), Y1, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 784(CX), Y2, Y2
-	VPXORD          Y2, Y6, Y6
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y3, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 528(CX), Y2, Y3
+	VPXORD          Y3, Y6, Y6
+	VPCLMULQDQ      $0x11, 528(CX), Y2, Y3
+	VPXORD          Y3, Y8, Y8
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 784(CX), Y3, Y3
+	VPXORD          Y3, Y7, Y7
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
 	CMPQ            R8, $0x20
 	JB              rsingle_6
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y3, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 560(CX), Y1, Y2
-	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, 560(CX), Y1, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 816(CX), Y2, Y2
-	VPXORD          Y2, Y6, Y6
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y4, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 560(CX), Y2, Y3
+	VPXORD          Y3, Y6, Y6
+	VPCLMULQDQ      $0x11, 560(CX), Y2, Y3
+	VPXORD          Y3, Y8, Y8
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 816(CX), Y3, Y3
+	VPXORD          Y3, Y7, Y7
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
 	CMPQ            R8, $0x20
 	JB              rsingle_7
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y14, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 592(CX), Y1, Y2
-	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, 592(CX), Y1, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 848(CX), Y2, Y2
-	VPXORD          Y2, Y6, Y6
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y5, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 592(CX), Y2, Y3
+	VPXORD          Y3, Y6, Y6
+	VPCLMULQDQ      $0x11, 592(CX), Y2, Y3
+	VPXORD          Y3, Y8, Y8
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 848(CX), Y3, Y3
+	VPXORD          Y3, Y7, Y7
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
@@ -3193,137 +3197,137 @@ aesmid_6:
 rsingle_7:
 	CMPQ            R8, $0x10
 	JB              rpart_7
-	VPXORD          Y8, Y8, Y8
-	VPXORD          Y9, Y9, Y9
-	VMOVDQU64       (DI), X8
-	VPXORD          X14, X8, X9
-	VMOVDQU64       X9, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X9, X9
-	VBROADCASTI32X4 592(CX), Y1
-	VBROADCASTI32X4 848(CX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y9, Y3
-	VPXORD          Y3, Y5, Y5
-	VPCLMULQDQ      $0x11, Y1, Y9, Y3
-	VPXORD          Y3, Y7, Y7
-	VPSHUFD         $0x4e, Y9, Y3
-	VPXORD          Y9, Y3, Y3
-	VPCLMULQDQ      $0x00, Y2, Y3, Y3
-	VPXORD          Y3, Y6, Y6
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y2, Y2, Y2
+	VMOVDQU64       (DI), X2
+	VPXORD          X5, X2, X2
+	VMOVDQU64       X2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 592(CX), Y3
+	VBROADCASTI32X4 848(CX), Y4
+	VPCLMULQDQ      $0x00, Y3, Y2, Y9
+	VPXORD          Y9, Y6, Y6
+	VPCLMULQDQ      $0x11, Y3, Y2, Y9
+	VPXORD          Y9, Y8, Y8
+	VPSHUFD         $0x4e, Y2, Y9
+	VPXORD          Y2, Y9, Y9
+	VPCLMULQDQ      $0x00, Y4, Y9, Y9
+	VPXORD          Y9, Y7, Y7
 	ADDQ            $0x10, DI
 	ADDQ            $0x10, SI
 	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y14, X1
+	VEXTRACTI32X4   $0x01, Y5, X2
 	LEAQ            112(CX), CX
 	JMP             rcommon_3
 
 rpart_7:
-	VMOVDQA64 X14, X1
+	VMOVDQA64 X5, X2
 	LEAQ      96(CX), CX
 	JMP       rcommon_3
 
 rsingle_6:
 	CMPQ            R8, $0x10
 	JB              rpart_6
-	VPXORD          Y8, Y8, Y8
-	VPXORD          Y9, Y9, Y9
-	VMOVDQU64       (DI), X8
-	VPXORD          X3, X8, X9
-	VMOVDQU64       X9, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X9, X9
-	VBROADCASTI32X4 560(CX), Y1
-	VBROADCASTI32X4 816(CX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y9, Y8
-	VPXORD          Y8, Y5, Y5
-	VPCLMULQDQ      $0x11, Y1, Y9, Y8
-	VPXORD          Y8, Y7, Y7
-	VPSHUFD         $0x4e, Y9, Y8
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y2, Y2, Y2
+	VMOVDQU64       (DI), X2
+	VPXORD          X4, X2, X2
+	VMOVDQU64       X2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 560(CX), Y3
+	VBROADCASTI32X4 816(CX), Y5
+	VPCLMULQDQ      $0x00, Y3, Y2, Y9
+	VPXORD          Y9, Y6, Y6
+	VPCLMULQDQ      $0x11, Y3, Y2, Y9
 	VPXORD          Y9, Y8, Y8
-	VPCLMULQDQ      $0x00, Y2, Y8, Y8
-	VPXORD          Y8, Y6, Y6
+	VPSHUFD         $0x4e, Y2, Y9
+	VPXORD          Y2, Y9, Y9
+	VPCLMULQDQ      $0x00, Y5, Y9, Y9
+	VPXORD          Y9, Y7, Y7
 	ADDQ            $0x10, DI
 	ADDQ            $0x10, SI
 	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y3, X1
+	VEXTRACTI32X4   $0x01, Y4, X2
 	LEAQ            80(CX), CX
 	JMP             rcommon_3
 
 rpart_6:
-	VMOVDQA64 X3, X1
+	VMOVDQA64 X4, X2
 	LEAQ      64(CX), CX
 
 rcommon_3:
 	TESTQ     R8, R8
 	JZ        rred_3
-	VPXORD    Y10, Y10, Y10
-	VPXORD    Y11, Y11, Y11
+	VPXORD    Y3, Y3, Y3
+	VPXORD    Y3, Y3, Y3
 	CMPQ      R8, $0x08
 	JB        ld4_9
 	MOVQ      (DI), CX
-	VMOVQ     CX, X10
+	VMOVQ     CX, X3
 	LEAQ      -8(DI)(R8*1), CX
 	MOVQ      (CX), CX
-	VMOVQ     CX, X2
+	VMOVQ     CX, X4
 	LEAQ      slideShuf<>+0(SB), CX
 	NEGQ      CX
 	ADDQ      R8, CX
 	NEGQ      CX
-	VMOVDQU64 24(CX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X10, X10
+	VMOVDQU64 24(CX), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
 	JMP       lddone_9
 
 ld4_9:
 	CMPQ      R8, $0x04
 	JB        ld2_9
 	MOVL      (DI), CX
-	VMOVQ     CX, X10
+	VMOVQ     CX, X3
 	LEAQ      -4(DI)(R8*1), CX
 	MOVL      (CX), CX
-	VMOVQ     CX, X2
+	VMOVQ     CX, X4
 	LEAQ      slideShuf<>+0(SB), CX
 	NEGQ      CX
 	ADDQ      R8, CX
 	NEGQ      CX
-	VMOVDQU64 20(CX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X10, X10
+	VMOVDQU64 20(CX), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
 	JMP       lddone_9
 
 ld2_9:
 	CMPQ      R8, $0x02
 	JB        ld1_9
 	MOVWQZX   (DI), CX
-	VMOVQ     CX, X10
+	VMOVQ     CX, X3
 	LEAQ      -2(DI)(R8*1), CX
 	MOVWQZX   (CX), CX
-	VMOVQ     CX, X2
+	VMOVQ     CX, X4
 	LEAQ      slideShuf<>+0(SB), CX
 	NEGQ      CX
 	ADDQ      R8, CX
 	NEGQ      CX
-	VMOVDQU64 18(CX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X10, X10
+	VMOVDQU64 18(CX), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
 	JMP       lddone_9
 
 ld1_9:
 	MOVBQZX (DI), CX
-	VMOVQ   CX, X10
+	VMOVQ   CX, X3
 
 lddone_9:
-	VPXORD    X1, X10, X11
+	VPXORD    X2, X3, X3
 	LEAQ      onesMask<>+0(SB), CX
 	SUBQ      R8, CX
-	VPANDD    16(CX), X11, X11
-	VMOVQ     X11, DX
+	VPANDD    16(CX), X3, X3
+	VMOVQ     X3, DX
 	CMPQ      R8, $0x08
 	JB        st4_5
 	MOVQ      DX, (SI)
 	LEAQ      slideShuf<>+0(SB), CX
 	ADDQ      R8, CX
-	VMOVDQU64 8(CX), X2
-	VPSHUFB   X2, X11, X2
-	VMOVQ     X2, DX
+	VMOVDQU64 8(CX), X4
+	VPSHUFB   X4, X3, X4
+	VMOVQ     X4, DX
 	LEAQ      -8(SI)(R8*1), CX
 	MOVQ      DX, (CX)
 	JMP       stdone_5
@@ -3334,9 +3338,9 @@ st4_5:
 	MOVL      DX, (SI)
 	LEAQ      slideShuf<>+0(SB), CX
 	ADDQ      R8, CX
-	VMOVDQU64 12(CX), X2
-	VPSHUFB   X2, X11, X2
-	VMOVQ     X2, DX
+	VMOVDQU64 12(CX), X4
+	VPSHUFB   X4, X3, X4
+	VMOVQ     X4, DX
 	LEAQ      -4(SI)(R8*1), CX
 	MOVL      DX, (CX)
 	JMP       stdone_5
@@ -3347,9 +3351,9 @@ st2_5:
 	MOVW      DX, (SI)
 	LEAQ      slideShuf<>+0(SB), CX
 	ADDQ      R8, CX
-	VMOVDQU64 14(CX), X2
-	VPSHUFB   X2, X11, X2
-	VMOVQ     X2, DX
+	VMOVDQU64 14(CX), X4
+	VPSHUFB   X4, X3, X4
+	VMOVQ     X4, DX
 	LEAQ      -2(SI)(R8*1), CX
 	MOVW      DX, (CX)
 	JMP       stdone_5
@@ -3358,498 +3362,498 @@ st1_5:
 	MOVB DL, (SI)
 
 stdone_5:
-	VMOVDQU64 X11, 64(SP)
-	VMOVDQU64 X1, 48(SP)
+	VMOVDQU64 X3, 64(SP)
+	VMOVDQU64 X2, 48(SP)
 
 rred_3:
-	VPTERNLOGD    $0x96, Y5, Y7, Y6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y5, Y1
-	VPSHUFD       $0x4e, Y5, Y5
-	VPTERNLOGD    $0x96, Y5, Y1, Y6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y1
+	VPTERNLOGD    $0x96, Y6, Y8, Y7
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y2
 	VPSHUFD       $0x4e, Y6, Y6
-	VPTERNLOGD    $0x96, Y6, Y1, Y7
-	VEXTRACTI32X4 $0x01, Y7, X1
-	VPXORD        X7, X1, X1
-	VPXORD        X1, X4, X4
+	VPTERNLOGD    $0x96, Y6, Y2, Y7
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y7, Y2
+	VPSHUFD       $0x4e, Y7, Y7
+	VPTERNLOGD    $0x96, Y7, Y2, Y8
+	VEXTRACTI32X4 $0x01, Y8, X2
+	VPXORD        X8, X2, X2
+	VPXORD        X2, X0, X0
 	JMP           sizedone_2
 
 sizenext_4:
-	VBROADCASTI32X4 (AX), Y19
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
-	VPXORD          Y19, Y1, Y1
-	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
-	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
-	VPXORD          Y19, Y2, Y2
-	VPADDD          smallCtrIncs<>+64(SB), Y0, Y3
+	VBROADCASTI32X4 (AX), Y10
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y2
+	VPXORD          Y10, Y2, Y2
+	VPADDD          smallCtrIncs<>+32(SB), Y1, Y3
 	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
-	VPXORD          Y19, Y3, Y3
-	VPADDD          smallCtrIncs<>+96(SB), Y0, Y14
-	VPSHUFB         bswapMask<>+0(SB), Y14, Y14
-	VPXORD          Y19, Y14, Y14
-	VPADDD          smallCtrIncs<>+128(SB), Y0, Y15
-	VPSHUFB         bswapMask<>+0(SB), Y15, Y15
-	VPXORD          Y19, Y15, Y15
-	VPADDD          smallCtrIncs<>+160(SB), Y0, Y16
-	VPSHUFB         bswapMask<>+0(SB), Y16, Y16
-	VPXORD          Y19, Y16, Y16
-	VPADDD          smallCtrIncs<>+192(SB), Y0, Y17
-	VPSHUFB         bswapMask<>+0(SB), Y17, Y17
-	VPXORD          Y19, Y17, Y17
-	VPADDD          smallCtrIncs<>+224(SB), Y0, Y18
-	VPSHUFB         bswapMask<>+0(SB), Y18, Y18
-	VPXORD          Y19, Y18, Y18
+	VPXORD          Y10, Y3, Y3
+	VPADDD          smallCtrIncs<>+64(SB), Y1, Y4
+	VPSHUFB         bswapMask<>+0(SB), Y4, Y4
+	VPXORD          Y10, Y4, Y4
+	VPADDD          smallCtrIncs<>+96(SB), Y1, Y5
+	VPSHUFB         bswapMask<>+0(SB), Y5, Y5
+	VPXORD          Y10, Y5, Y5
+	VPADDD          smallCtrIncs<>+128(SB), Y1, Y6
+	VPSHUFB         bswapMask<>+0(SB), Y6, Y6
+	VPXORD          Y10, Y6, Y6
+	VPADDD          smallCtrIncs<>+160(SB), Y1, Y7
+	VPSHUFB         bswapMask<>+0(SB), Y7, Y7
+	VPXORD          Y10, Y7, Y7
+	VPADDD          smallCtrIncs<>+192(SB), Y1, Y8
+	VPSHUFB         bswapMask<>+0(SB), Y8, Y8
+	VPXORD          Y10, Y8, Y8
+	VPADDD          smallCtrIncs<>+224(SB), Y1, Y9
+	VPSHUFB         bswapMask<>+0(SB), Y9, Y9
+	VPXORD          Y10, Y9, Y9
 	CMPQ            CX, $0x0a
 	JE              aesmid_7
-	VBROADCASTI32X4 16(AX), Y19
-	VAESENC         Y19, Y1, Y1
-	VAESENC         Y19, Y2, Y2
-	VAESENC         Y19, Y3, Y3
-	VAESENC         Y19, Y14, Y14
-	VAESENC         Y19, Y15, Y15
-	VAESENC         Y19, Y16, Y16
-	VAESENC         Y19, Y17, Y17
-	VAESENC         Y19, Y18, Y18
-	VBROADCASTI32X4 32(AX), Y19
-	VAESENC         Y19, Y1, Y1
-	VAESENC         Y19, Y2, Y2
-	VAESENC         Y19, Y3, Y3
-	VAESENC         Y19, Y14, Y14
-	VAESENC         Y19, Y15, Y15
-	VAESENC         Y19, Y16, Y16
-	VAESENC         Y19, Y17, Y17
-	VAESENC         Y19, Y18, Y18
+	VBROADCASTI32X4 16(AX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 32(AX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
 	CMPQ            CX, $0x0c
 	JE              aesmid_7
-	VBROADCASTI32X4 48(AX), Y19
-	VAESENC         Y19, Y1, Y1
-	VAESENC         Y19, Y2, Y2
-	VAESENC         Y19, Y3, Y3
-	VAESENC         Y19, Y14, Y14
-	VAESENC         Y19, Y15, Y15
-	VAESENC         Y19, Y16, Y16
-	VAESENC         Y19, Y17, Y17
-	VAESENC         Y19, Y18, Y18
-	VBROADCASTI32X4 64(AX), Y19
-	VAESENC         Y19, Y1, Y1
-	VAESENC         Y19, Y2, Y2
-	VAESENC         Y19, Y3, Y3
-	VAESENC         Y19, Y14, Y14
-	VAESENC         Y19, Y15, Y15
-	VAESENC         Y19, Y16, Y16
-	VAESENC         Y19, Y17, Y17
-	VAESENC         Y19, Y18, Y18
+	VBROADCASTI32X4 48(AX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 64(AX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
 
 aesmid_7:
-	VBROADCASTI32X4 16(DX), Y19
-	VAESENC         Y19, Y1, Y1
-	VAESENC         Y19, Y2, Y2
-	VAESENC         Y19, Y3, Y3
-	VAESENC         Y19, Y14, Y14
-	VAESENC         Y19, Y15, Y15
-	VAESENC         Y19, Y16, Y16
-	VAESENC         Y19, Y17, Y17
-	VAESENC         Y19, Y18, Y18
-	VBROADCASTI32X4 32(DX), Y19
-	VAESENC         Y19, Y1, Y1
-	VAESENC         Y19, Y2, Y2
-	VAESENC         Y19, Y3, Y3
-	VAESENC         Y19, Y14, Y14
-	VAESENC         Y19, Y15, Y15
-	VAESENC         Y19, Y16, Y16
-	VAESENC         Y19, Y17, Y17
-	VAESENC         Y19, Y18, Y18
-	VBROADCASTI32X4 48(DX), Y19
-	VAESENC         Y19, Y1, Y1
-	VAESENC         Y19, Y2, Y2
-	VAESENC         Y19, Y3, Y3
-	VAESENC         Y19, Y14, Y14
-	VAESENC         Y19, Y15, Y15
-	VAESENC         Y19, Y16, Y16
-	VAESENC         Y19, Y17, Y17
-	VAESENC         Y19, Y18, Y18
-	VBROADCASTI32X4 64(DX), Y19
-	VAESENC         Y19, Y1, Y1
-	VAESENC         Y19, Y2, Y2
-	VAESENC         Y19, Y3, Y3
-	VAESENC         Y19, Y14, Y14
-	VAESENC         Y19, Y15, Y15
-	VAESENC         Y19, Y16, Y16
-	VAESENC         Y19, Y17, Y17
-	VAESENC         Y19, Y18, Y18
-	VBROADCASTI32X4 80(DX), Y19
-	VAESENC         Y19, Y1, Y1
-	VAESENC         Y19, Y2, Y2
-	VAESENC         Y19, Y3, Y3
-	VAESENC         Y19, Y14, Y14
-	VAESENC         Y19, Y15, Y15
-	VAESENC         Y19, Y16, Y16
-	VAESENC         Y19, Y17, Y17
-	VAESENC         Y19, Y18, Y18
-	VBROADCASTI32X4 96(DX), Y19
-	VAESENC         Y19, Y1, Y1
-	VAESENC         Y19, Y2, Y2
-	VAESENC         Y19, Y3, Y3
-	VAESENC         Y19, Y14, Y14
-	VAESENC         Y19, Y15, Y15
-	VAESENC         Y19, Y16, Y16
-	VAESENC         Y19, Y17, Y17
-	VAESENC         Y19, Y18, Y18
-	VBROADCASTI32X4 112(DX), Y19
-	VAESENC         Y19, Y1, Y1
-	VAESENC         Y19, Y2, Y2
-	VAESENC         Y19, Y3, Y3
-	VAESENC         Y19, Y14, Y14
-	VAESENC         Y19, Y15, Y15
-	VAESENC         Y19, Y16, Y16
-	VAESENC         Y19, Y17, Y17
-	VAESENC         Y19, Y18, Y18
-	VBROADCASTI32X4 128(DX), Y19
-	VAESENC         Y19, Y1, Y1
-	VAESENC         Y19, Y2, Y2
-	VAESENC         Y19, Y3, Y3
-	VAESENC         Y19, Y14, Y14
-	VAESENC         Y19, Y15, Y15
-	VAESENC         Y19, Y16, Y16
-	VAESENC         Y19, Y17, Y17
-	VAESENC         Y19, Y18, Y18
-	VBROADCASTI32X4 144(DX), Y19
-	VAESENC         Y19, Y1, Y1
-	VAESENC         Y19, Y2, Y2
-	VAESENC         Y19, Y3, Y3
-	VAESENC         Y19, Y14, Y14
-	VAESENC         Y19, Y15, Y15
-	VAESENC         Y19, Y16, Y16
-	VAESENC         Y19, Y17, Y17
-	VAESENC         Y19, Y18, Y18
-	VBROADCASTI32X4 160(DX), Y19
-	VAESENCLAST     Y19, Y1, Y1
-	VAESENCLAST     Y19, Y2, Y2
-	VAESENCLAST     Y19, Y3, Y3
-	VAESENCLAST     Y19, Y14, Y14
-	VAESENCLAST     Y19, Y15, Y15
-	VAESENCLAST     Y19, Y16, Y16
-	VAESENCLAST     Y19, Y17, Y17
-	VAESENCLAST     Y19, Y18, Y18
+	VBROADCASTI32X4 16(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 32(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 48(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 64(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 80(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 96(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 112(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 128(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 144(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 160(DX), Y10
+	VAESENCLAST     Y10, Y2, Y2
+	VAESENCLAST     Y10, Y3, Y3
+	VAESENCLAST     Y10, Y4, Y4
+	VAESENCLAST     Y10, Y5, Y5
+	VAESENCLAST     Y10, Y6, Y6
+	VAESENCLAST     Y10, Y7, Y7
+	VAESENCLAST     Y10, Y8, Y8
+	VAESENCLAST     Y10, Y9, Y9
 	LEAQ            15(R8), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X19
-	VPADDD          X19, X0, X0
+	VMOVQ           CX, X10
+	VPADDD          X10, X1, X1
 	MOVQ            R8, CX
 	ANDQ            $-16, CX
 	NEGQ            CX
 	ADDQ            AX, CX
-	VPXORD          Y5, Y5, Y5
-	VPXORD          Y6, Y6, Y6
-	VPXORD          Y7, Y7, Y7
-	VMOVDQU64       (DI), Y19
-	VPXORD          Y1, Y19, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPXORD          Y4, Y1, Y1
-	VPXORD          Y4, Y4, Y4
-	VPCLMULQDQ      $0x00, 496(CX), Y1, Y19
-	VPXORD          Y19, Y5, Y5
-	VPCLMULQDQ      $0x11, 496(CX), Y1, Y19
-	VPXORD          Y19, Y7, Y7
-	VPSHUFD         $0x4e, Y1, Y19
-	VPXORD          Y1, Y19, Y19
-	VPCLMULQDQ      $0x00, 752(CX), Y19, Y19
-	VPXORD          Y19, Y6, Y6
+	VPXORD          Y10, Y10, Y10
+	VPXORD          Y11, Y11, Y11
+	VPXORD          Y12, Y12, Y12
+	VMOVDQU64       (DI), Y13
+	VPXORD          Y2, Y13, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y0, Y2, Y2
+	VPXORD          Y0, Y0, Y0
+	VPCLMULQDQ      $0x00, 496(CX), Y2, Y13
+	VPXORD          Y13, Y10, Y10
+	VPCLMULQDQ      $0x11, 496(CX), Y2, Y13
+	VPXORD          Y13, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y13
+	VPXORD          Y2, Y13, Y13
+	VPCLMULQDQ      $0x00, 752(CX), Y13, Y13
+	VPXORD          Y13, Y11, Y11
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y2, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 528(CX), Y1, Y2
-	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, 528(CX), Y1, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 784(CX), Y2, Y2
-	VPXORD          Y2, Y6, Y6
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y3, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 528(CX), Y2, Y3
+	VPXORD          Y3, Y10, Y10
+	VPCLMULQDQ      $0x11, 528(CX), Y2, Y3
+	VPXORD          Y3, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 784(CX), Y3, Y3
+	VPXORD          Y3, Y11, Y11
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y3, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 560(CX), Y1, Y2
-	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, 560(CX), Y1, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 816(CX), Y2, Y2
-	VPXORD          Y2, Y6, Y6
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y4, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 560(CX), Y2, Y3
+	VPXORD          Y3, Y10, Y10
+	VPCLMULQDQ      $0x11, 560(CX), Y2, Y3
+	VPXORD          Y3, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 816(CX), Y3, Y3
+	VPXORD          Y3, Y11, Y11
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y14, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 592(CX), Y1, Y2
-	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, 592(CX), Y1, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 848(CX), Y2, Y2
-	VPXORD          Y2, Y6, Y6
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y5, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 592(CX), Y2, Y3
+	VPXORD          Y3, Y10, Y10
+	VPCLMULQDQ      $0x11, 592(CX), Y2, Y3
+	VPXORD          Y3, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 848(CX), Y3, Y3
+	VPXORD          Y3, Y11, Y11
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
 	CMPQ            R8, $0x20
 	JB              rsingle_12
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y15, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 624(CX), Y1, Y2
-	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, 624(CX), Y1, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 880(CX), Y2, Y2
-	VPXORD          Y2, Y6, Y6
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y6, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 624(CX), Y2, Y3
+	VPXORD          Y3, Y10, Y10
+	VPCLMULQDQ      $0x11, 624(CX), Y2, Y3
+	VPXORD          Y3, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 880(CX), Y3, Y3
+	VPXORD          Y3, Y11, Y11
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
 	CMPQ            R8, $0x20
 	JB              rsingle_13
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y16, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 656(CX), Y1, Y2
-	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, 656(CX), Y1, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 912(CX), Y2, Y2
-	VPXORD          Y2, Y6, Y6
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y7, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 656(CX), Y2, Y3
+	VPXORD          Y3, Y10, Y10
+	VPCLMULQDQ      $0x11, 656(CX), Y2, Y3
+	VPXORD          Y3, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 912(CX), Y3, Y3
+	VPXORD          Y3, Y11, Y11
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
 	CMPQ            R8, $0x20
 	JB              rsingle_14
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y17, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 688(CX), Y1, Y2
-	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, 688(CX), Y1, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 944(CX), Y2, Y2
-	VPXORD          Y2, Y6, Y6
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y8, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 688(CX), Y2, Y3
+	VPXORD          Y3, Y10, Y10
+	VPCLMULQDQ      $0x11, 688(CX), Y2, Y3
+	VPXORD          Y3, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 944(CX), Y3, Y3
+	VPXORD          Y3, Y11, Y11
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
 	CMPQ            R8, $0x10
 	JB              rpart_15
-	VPXORD          Y8, Y8, Y8
-	VPXORD          Y9, Y9, Y9
-	VMOVDQU64       (DI), X8
-	VPXORD          X18, X8, X9
-	VMOVDQU64       X9, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X9, X9
-	VBROADCASTI32X4 720(CX), Y1
-	VBROADCASTI32X4 976(CX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y9, Y3
-	VPXORD          Y3, Y5, Y5
-	VPCLMULQDQ      $0x11, Y1, Y9, Y3
-	VPXORD          Y3, Y7, Y7
-	VPSHUFD         $0x4e, Y9, Y3
-	VPXORD          Y9, Y3, Y3
-	VPCLMULQDQ      $0x00, Y2, Y3, Y3
-	VPXORD          Y3, Y6, Y6
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y2, Y2, Y2
+	VMOVDQU64       (DI), X2
+	VPXORD          X9, X2, X2
+	VMOVDQU64       X2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 720(CX), Y3
+	VBROADCASTI32X4 976(CX), Y4
+	VPCLMULQDQ      $0x00, Y3, Y2, Y5
+	VPXORD          Y5, Y10, Y10
+	VPCLMULQDQ      $0x11, Y3, Y2, Y5
+	VPXORD          Y5, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y5
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x00, Y4, Y5, Y5
+	VPXORD          Y5, Y11, Y11
 	ADDQ            $0x10, DI
 	ADDQ            $0x10, SI
 	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y18, X1
+	VEXTRACTI32X4   $0x01, Y9, X2
 	LEAQ            240(CX), CX
 	JMP             rcommon_4
 
 rpart_15:
-	VMOVDQA64 X18, X1
+	VMOVDQA64 X9, X2
 	LEAQ      224(CX), CX
 	JMP       rcommon_4
 
 rsingle_14:
 	CMPQ            R8, $0x10
 	JB              rpart_14
-	VPXORD          Y8, Y8, Y8
-	VPXORD          Y9, Y9, Y9
-	VMOVDQU64       (DI), X8
-	VPXORD          X17, X8, X9
-	VMOVDQU64       X9, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X9, X9
-	VBROADCASTI32X4 688(CX), Y1
-	VBROADCASTI32X4 944(CX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y9, Y3
-	VPXORD          Y3, Y5, Y5
-	VPCLMULQDQ      $0x11, Y1, Y9, Y3
-	VPXORD          Y3, Y7, Y7
-	VPSHUFD         $0x4e, Y9, Y3
-	VPXORD          Y9, Y3, Y3
-	VPCLMULQDQ      $0x00, Y2, Y3, Y3
-	VPXORD          Y3, Y6, Y6
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y2, Y2, Y2
+	VMOVDQU64       (DI), X2
+	VPXORD          X8, X2, X2
+	VMOVDQU64       X2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 688(CX), Y3
+	VBROADCASTI32X4 944(CX), Y4
+	VPCLMULQDQ      $0x00, Y3, Y2, Y5
+	VPXORD          Y5, Y10, Y10
+	VPCLMULQDQ      $0x11, Y3, Y2, Y5
+	VPXORD          Y5, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y5
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x00, Y4, Y5, Y5
+	VPXORD          Y5, Y11, Y11
 	ADDQ            $0x10, DI
 	ADDQ            $0x10, SI
 	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y17, X1
+	VEXTRACTI32X4   $0x01, Y8, X2
 	LEAQ            208(CX), CX
 	JMP             rcommon_4
 
 rpart_14:
-	VMOVDQA64 X17, X1
+	VMOVDQA64 X8, X2
 	LEAQ      192(CX), CX
 	JMP       rcommon_4
 
 rsingle_13:
 	CMPQ            R8, $0x10
 	JB              rpart_13
-	VPXORD          Y8, Y8, Y8
-	VPXORD          Y9, Y9, Y9
-	VMOVDQU64       (DI), X8
-	VPXORD          X16, X8, X9
-	VMOVDQU64       X9, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X9, X9
-	VBROADCASTI32X4 656(CX), Y1
-	VBROADCASTI32X4 912(CX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y9, Y3
-	VPXORD          Y3, Y5, Y5
-	VPCLMULQDQ      $0x11, Y1, Y9, Y3
-	VPXORD          Y3, Y7, Y7
-	VPSHUFD         $0x4e, Y9, Y3
-	VPXORD          Y9, Y3, Y3
-	VPCLMULQDQ      $0x00, Y2, Y3, Y3
-	VPXORD          Y3, Y6, Y6
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y2, Y2, Y2
+	VMOVDQU64       (DI), X2
+	VPXORD          X7, X2, X2
+	VMOVDQU64       X2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 656(CX), Y3
+	VBROADCASTI32X4 912(CX), Y4
+	VPCLMULQDQ      $0x00, Y3, Y2, Y5
+	VPXORD          Y5, Y10, Y10
+	VPCLMULQDQ      $0x11, Y3, Y2, Y5
+	VPXORD          Y5, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y5
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x00, Y4, Y5, Y5
+	VPXORD          Y5, Y11, Y11
 	ADDQ            $0x10, DI
 	ADDQ            $0x10, SI
 	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y16, X1
+	VEXTRACTI32X4   $0x01, Y7, X2
 	LEAQ            176(CX), CX
 	JMP             rcommon_4
 
 rpart_13:
-	VMOVDQA64 X16, X1
+	VMOVDQA64 X7, X2
 	LEAQ      160(CX), CX
 	JMP       rcommon_4
 
 rsingle_12:
 	CMPQ            R8, $0x10
 	JB              rpart_12
-	VPXORD          Y8, Y8, Y8
-	VPXORD          Y9, Y9, Y9
-	VMOVDQU64       (DI), X8
-	VPXORD          X15, X8, X9
-	VMOVDQU64       X9, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X9, X9
-	VBROADCASTI32X4 624(CX), Y1
-	VBROADCASTI32X4 880(CX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y9, Y3
-	VPXORD          Y3, Y5, Y5
-	VPCLMULQDQ      $0x11, Y1, Y9, Y3
-	VPXORD          Y3, Y7, Y7
-	VPSHUFD         $0x4e, Y9, Y3
-	VPXORD          Y9, Y3, Y3
-	VPCLMULQDQ      $0x00, Y2, Y3, Y3
-	VPXORD          Y3, Y6, Y6
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y2, Y2, Y2
+	VMOVDQU64       (DI), X2
+	VPXORD          X6, X2, X2
+	VMOVDQU64       X2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 624(CX), Y3
+	VBROADCASTI32X4 880(CX), Y4
+	VPCLMULQDQ      $0x00, Y3, Y2, Y5
+	VPXORD          Y5, Y10, Y10
+	VPCLMULQDQ      $0x11, Y3, Y2, Y5
+	VPXORD          Y5, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y5
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x00, Y4, Y5, Y5
+	VPXORD          Y5, Y11, Y11
 	ADDQ            $0x10, DI
 	ADDQ            $0x10, SI
 	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y15, X1
+	VEXTRACTI32X4   $0x01, Y6, X2
 	LEAQ            144(CX), CX
 	JMP             rcommon_4
 
 rpart_12:
-	VMOVDQA64 X15, X1
+	VMOVDQA64 X6, X2
 	LEAQ      128(CX), CX
 
 rcommon_4:
 	TESTQ     R8, R8
 	JZ        rred_4
-	VPXORD    Y10, Y10, Y10
-	VPXORD    Y11, Y11, Y11
+	VPXORD    Y3, Y3, Y3
+	VPXORD    Y3, Y3, Y3
 	CMPQ      R8, $0x08
 	JB        ld4_10
 	MOVQ      (DI), CX
-	VMOVQ     CX, X10
+	VMOVQ     CX, X3
 	LEAQ      -8(DI)(R8*1), CX
 	MOVQ      (CX), CX
-	VMOVQ     CX, X2
+	VMOVQ     CX, X4
 	LEAQ      slideShuf<>+0(SB), CX
 	NEGQ      CX
 	ADDQ      R8, CX
 	NEGQ      CX
-	VMOVDQU64 24(CX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X10, X10
+	VMOVDQU64 24(CX), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
 	JMP       lddone_10
 
 ld4_10:
 	CMPQ      R8, $0x04
 	JB        ld2_10
 	MOVL      (DI), CX
-	VMOVQ     CX, X10
+	VMOVQ     CX, X3
 	LEAQ      -4(DI)(R8*1), CX
 	MOVL      (CX), CX
-	VMOVQ     CX, X2
+	VMOVQ     CX, X4
 	LEAQ      slideShuf<>+0(SB), CX
 	NEGQ      CX
 	ADDQ      R8, CX
 	NEGQ      CX
-	VMOVDQU64 20(CX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X10, X10
+	VMOVDQU64 20(CX), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
 	JMP       lddone_10
 
 ld2_10:
 	CMPQ      R8, $0x02
 	JB        ld1_10
 	MOVWQZX   (DI), CX
-	VMOVQ     CX, X10
+	VMOVQ     CX, X3
 	LEAQ      -2(DI)(R8*1), CX
 	MOVWQZX   (CX), CX
-	VMOVQ     CX, X2
+	VMOVQ     CX, X4
 	LEAQ      slideShuf<>+0(SB), CX
 	NEGQ      CX
 	ADDQ      R8, CX
 	NEGQ      CX
-	VMOVDQU64 18(CX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X10, X10
+	VMOVDQU64 18(CX), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
 	JMP       lddone_10
 
 ld1_10:
 	MOVBQZX (DI), CX
-	VMOVQ   CX, X10
+	VMOVQ   CX, X3
 
 lddone_10:
-	VPXORD    X1, X10, X11
+	VPXORD    X2, X3, X3
 	LEAQ      onesMask<>+0(SB), CX
 	SUBQ      R8, CX
-	VPANDD    16(CX), X11, X11
-	VMOVQ     X11, DX
+	VPANDD    16(CX), X3, X3
+	VMOVQ     X3, DX
 	CMPQ      R8, $0x08
 	JB        st4_6
 	MOVQ      DX, (SI)
 	LEAQ      slideShuf<>+0(SB), CX
 	ADDQ      R8, CX
-	VMOVDQU64 8(CX), X2
-	VPSHUFB   X2, X11, X2
-	VMOVQ     X2, DX
+	VMOVDQU64 8(CX), X4
+	VPSHUFB   X4, X3, X4
+	VMOVQ     X4, DX
 	LEAQ      -8(SI)(R8*1), CX
 	MOVQ      DX, (CX)
 	JMP       stdone_6
@@ -3860,9 +3864,9 @@ st4_6:
 	MOVL      DX, (SI)
 	LEAQ      slideShuf<>+0(SB), CX
 	ADDQ      R8, CX
-	VMOVDQU64 12(CX), X2
-	VPSHUFB   X2, X11, X2
-	VMOVQ     X2, DX
+	VMOVDQU64 12(CX), X4
+	VPSHUFB   X4, X3, X4
+	VMOVQ     X4, DX
 	LEAQ      -4(SI)(R8*1), CX
 	MOVL      DX, (CX)
 	JMP       stdone_6
@@ -3873,9 +3877,9 @@ st2_6:
 	MOVW      DX, (SI)
 	LEAQ      slideShuf<>+0(SB), CX
 	ADDQ      R8, CX
-	VMOVDQU64 14(CX), X2
-	VPSHUFB   X2, X11, X2
-	VMOVQ     X2, DX
+	VMOVDQU64 14(CX), X4
+	VPSHUFB   X4, X3, X4
+	VMOVQ     X4, DX
 	LEAQ      -2(SI)(R8*1), CX
 	MOVW      DX, (CX)
 	JMP       stdone_6
@@ -3884,20 +3888,20 @@ st1_6:
 	MOVB DL, (SI)
 
 stdone_6:
-	VMOVDQU64 X11, 64(SP)
-	VMOVDQU64 X1, 48(SP)
+	VMOVDQU64 X3, 64(SP)
+	VMOVDQU64 X2, 48(SP)
 
 rred_4:
-	VPTERNLOGD    $0x96, Y5, Y7, Y6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y5, Y1
-	VPSHUFD       $0x4e, Y5, Y5
-	VPTERNLOGD    $0x96, Y5, Y1, Y6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y1
-	VPSHUFD       $0x4e, Y6, Y6
-	VPTERNLOGD    $0x96, Y6, Y1, Y7
-	VEXTRACTI32X4 $0x01, Y7, X1
-	VPXORD        X7, X1, X1
-	VPXORD        X1, X4, X4
+	VPTERNLOGD    $0x96, Y10, Y12, Y11
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y10, Y2
+	VPSHUFD       $0x4e, Y10, Y10
+	VPTERNLOGD    $0x96, Y10, Y2, Y11
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y11, Y2
+	VPSHUFD       $0x4e, Y11, Y11
+	VPTERNLOGD    $0x96, Y11, Y2, Y12
+	VEXTRACTI32X4 $0x01, Y12, X2
+	VPXORD        X12, X2, X2
+	VPXORD        X2, X0, X0
 
 sizedone_2:
 	MOVQ R8, BX
@@ -3905,68 +3909,68 @@ sizedone_2:
 	ADDQ R8, SI
 
 psave_1:
-	VMOVDQU64 X4, (SP)
-	VMOVDQU64 X0, 16(SP)
+	VMOVDQU64 X0, (SP)
+	VMOVDQU64 X1, 16(SP)
 
 pdone_1:
 	MOVQ aadLen+48(FP), CX
 	MOVQ n+32(FP), DX
 
 	// phase: tag
-	VPXORD        Y12, Y12, Y12
-	VMOVDQU64     (SP), X12
+	VPXORD        Y0, Y0, Y0
+	VMOVDQU64     (SP), X0
 	SHLQ          $0x03, CX
 	SHLQ          $0x03, DX
-	VMOVQ         DX, X0
-	VMOVQ         CX, X1
-	VPUNPCKLQDQ   X1, X0, X0
+	VMOVQ         DX, X1
+	VMOVQ         CX, X2
+	VPUNPCKLQDQ   X2, X1, X1
 	TESTQ         BX, BX
 	JZ            fin1_1
-	VMOVDQU64     64(SP), X1
-	VPSHUFB       bswapMask<>+0(SB), X1, X1
-	VPXORD        X12, X1, X1
-	VPXORD        Y13, Y13, Y13
-	VMOVDQA64     X1, X13
-	VINSERTI32X4  $0x01, X0, Y13, Y13
-	VPCLMULQDQ    $0x00, 464(AX), Y13, Y0
-	VPCLMULQDQ    $0x11, 464(AX), Y13, Y2
-	VPSHUFD       $0x4e, Y13, Y1
-	VPXORD        Y13, Y1, Y1
-	VPCLMULQDQ    $0x00, 720(AX), Y1, Y1
-	VPTERNLOGD    $0x96, Y0, Y2, Y1
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y0, Y3
-	VPSHUFD       $0x4e, Y0, Y0
-	VPTERNLOGD    $0x96, Y0, Y3, Y1
+	VMOVDQU64     64(SP), X2
+	VPSHUFB       bswapMask<>+0(SB), X2, X2
+	VPXORD        X0, X2, X2
+	VPXORD        Y0, Y0, Y0
+	VMOVDQA64     X2, X0
+	VINSERTI32X4  $0x01, X1, Y0, Y0
+	VPCLMULQDQ    $0x00, 464(AX), Y0, Y1
+	VPCLMULQDQ    $0x11, 464(AX), Y0, Y3
+	VPSHUFD       $0x4e, Y0, Y2
+	VPXORD        Y0, Y2, Y2
+	VPCLMULQDQ    $0x00, 720(AX), Y2, Y2
+	VPTERNLOGD    $0x96, Y1, Y3, Y2
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y1, Y0
 	VPSHUFD       $0x4e, Y1, Y1
 	VPTERNLOGD    $0x96, Y1, Y0, Y2
-	VEXTRACTI32X4 $0x01, Y2, X0
-	VPXORD        X0, X2, X12
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y2, Y0
+	VPSHUFD       $0x4e, Y2, Y2
+	VPTERNLOGD    $0x96, Y2, Y0, Y3
+	VEXTRACTI32X4 $0x01, Y3, X0
+	VPXORD        X0, X3, X0
 	JMP           findone_1
 
 fin1_1:
-	VPXORD          Y13, Y13, Y13
-	VPXORD          X0, X12, X13
-	VBROADCASTI32X4 480(AX), Y1
-	VBROADCASTI32X4 736(AX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y13, Y0
-	VPCLMULQDQ      $0x11, Y1, Y13, Y12
-	VPSHUFD         $0x4e, Y13, Y1
-	VPXORD          Y13, Y1, Y1
-	VPCLMULQDQ      $0x00, Y2, Y1, Y1
-	VPTERNLOGD      $0x96, Y0, Y12, Y1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y0, Y2
-	VPSHUFD         $0x4e, Y0, Y0
-	VPTERNLOGD      $0x96, Y0, Y2, Y1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPXORD          Y2, Y2, Y2
+	VPXORD          X1, X0, X2
+	VBROADCASTI32X4 480(AX), Y0
+	VBROADCASTI32X4 736(AX), Y4
+	VPCLMULQDQ      $0x00, Y0, Y2, Y1
+	VPCLMULQDQ      $0x11, Y0, Y2, Y0
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, Y4, Y3, Y3
+	VPTERNLOGD      $0x96, Y1, Y0, Y3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y1, Y2
 	VPSHUFD         $0x4e, Y1, Y1
-	VPTERNLOGD      $0x96, Y1, Y0, Y12
+	VPTERNLOGD      $0x96, Y1, Y2, Y3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y3, Y1
+	VPSHUFD         $0x4e, Y3, Y3
+	VPTERNLOGD      $0x96, Y3, Y1, Y0
 
 findone_1:
-	VPSHUFB   bswapMask<>+0(SB), X12, X12
-	VPXORD    32(SP), X12, X12
+	VPSHUFB   bswapMask<>+0(SB), X0, X0
+	VPXORD    32(SP), X0, X0
 	MOVQ      tag+64(FP), AX
-	VMOVDQU64 X12, (AX)
+	VMOVDQU64 X0, (AX)
 
 	// phase: wipe (stack scratch and vector registers)
 	VPXOR     X0, X0, X0
@@ -3996,6 +4000,10 @@ findone_1:
 	VPXORQ    Z24, Z24, Z24
 	VPXORQ    Z25, Z25, Z25
 	VPXORQ    Z26, Z26, Z26
+	VPXORQ    Z27, Z27, Z27
+	VPXORQ    Z28, Z28, Z28
+	VPXORQ    Z29, Z29, Z29
+	VPXORQ    Z30, Z30, Z30
 	KXORW     K1, K1, K1
 	KXORW     K2, K2, K2
 	VMOVDQU64 Z0, (SP)
@@ -4053,7 +4061,7 @@ aesmid_8:
 	VMOVDQU64       X0, 32(SP)
 
 	// phase: AAD
-	VPXORD    Z2, Z2, Z2
+	VPXORD    Z0, Z0, Z0
 	TESTQ     SI, SI
 	JZ        aaddone_2
 	CMPQ      SI, $0x10
@@ -4061,130 +4069,130 @@ aesmid_8:
 	CMPQ      SI, $0x08
 	JB        ld4_11
 	MOVQ      (BX), DI
-	VMOVQ     DI, X0
+	VMOVQ     DI, X1
 	LEAQ      -8(BX)(SI*1), BX
 	MOVQ      (BX), DI
-	VMOVQ     DI, X1
+	VMOVQ     DI, X2
 	LEAQ      slideShuf<>+0(SB), BX
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 24(BX), X10
-	VPSHUFB   X10, X1, X1
-	VPORD     X1, X0, X0
+	VMOVDQU64 24(BX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X1, X1
 	JMP       lddone_11
 
 ld4_11:
 	CMPQ      SI, $0x04
 	JB        ld2_11
 	MOVL      (BX), DI
-	VMOVQ     DI, X0
+	VMOVQ     DI, X1
 	LEAQ      -4(BX)(SI*1), BX
 	MOVL      (BX), DI
-	VMOVQ     DI, X1
+	VMOVQ     DI, X2
 	LEAQ      slideShuf<>+0(SB), BX
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 20(BX), X10
-	VPSHUFB   X10, X1, X1
-	VPORD     X1, X0, X0
+	VMOVDQU64 20(BX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X1, X1
 	JMP       lddone_11
 
 ld2_11:
 	CMPQ      SI, $0x02
 	JB        ld1_11
 	MOVWQZX   (BX), DI
-	VMOVQ     DI, X0
+	VMOVQ     DI, X1
 	LEAQ      -2(BX)(SI*1), BX
 	MOVWQZX   (BX), DI
-	VMOVQ     DI, X1
+	VMOVQ     DI, X2
 	LEAQ      slideShuf<>+0(SB), BX
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 18(BX), X10
-	VPSHUFB   X10, X1, X1
-	VPORD     X1, X0, X0
+	VMOVDQU64 18(BX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X1, X1
 	JMP       lddone_11
 
 ld1_11:
 	MOVBQZX (BX), DI
-	VMOVQ   DI, X0
+	VMOVQ   DI, X1
 
 lddone_11:
-	VPSHUFB         bswapMask<>+0(SB), X0, X0
-	VPXORD          Z3, Z3, Z3
-	VPXORD          X0, X2, X3
-	VBROADCASTI32X4 480(AX), Z1
-	VBROADCASTI32X4 736(AX), Z10
-	VPCLMULQDQ      $0x00, Z1, Z3, Z0
-	VPCLMULQDQ      $0x11, Z1, Z3, Z2
-	VPSHUFD         $0x4e, Z3, Z1
-	VPXORD          Z3, Z1, Z1
-	VPCLMULQDQ      $0x00, Z10, Z1, Z1
-	VPTERNLOGD      $0x96, Z0, Z2, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z3
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z3, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
+	VPSHUFB         bswapMask<>+0(SB), X1, X1
+	VPXORD          Z2, Z2, Z2
+	VPXORD          X1, X0, X2
+	VBROADCASTI32X4 480(AX), Z0
+	VBROADCASTI32X4 736(AX), Z4
+	VPCLMULQDQ      $0x00, Z0, Z2, Z1
+	VPCLMULQDQ      $0x11, Z0, Z2, Z0
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, Z4, Z3, Z3
+	VPTERNLOGD      $0x96, Z1, Z0, Z3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z2
 	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z0, Z2
+	VPTERNLOGD      $0x96, Z1, Z2, Z3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z3, Z1
+	VPSHUFD         $0x4e, Z3, Z3
+	VPTERNLOGD      $0x96, Z3, Z1, Z0
 	JMP             aaddone_2
 
 aadlong_2:
 gh8_2:
 	CMPQ          SI, $0x00000100
 	JB            ghrest_2
-	VMOVDQU64     (BX), Z14
-	VPSHUFB       bswapMask<>+0(SB), Z14, Z14
-	VPXORD        Z2, Z14, Z14
-	VPCLMULQDQ    $0x00, 240(AX), Z14, Z0
-	VPCLMULQDQ    $0x11, 240(AX), Z14, Z13
-	VPSHUFD       $0x4e, Z14, Z1
-	VPXORD        Z14, Z1, Z1
-	VPCLMULQDQ    $0x00, 496(AX), Z1, Z1
-	VMOVDQU64     64(BX), Z14
-	VPSHUFB       bswapMask<>+0(SB), Z14, Z14
-	VPCLMULQDQ    $0x00, 304(AX), Z14, Z15
-	VPXORD        Z15, Z0, Z0
-	VPCLMULQDQ    $0x11, 304(AX), Z14, Z15
-	VPXORD        Z15, Z13, Z13
-	VPSHUFD       $0x4e, Z14, Z15
-	VPXORD        Z14, Z15, Z15
-	VPCLMULQDQ    $0x00, 560(AX), Z15, Z15
-	VPXORD        Z15, Z1, Z1
-	VMOVDQU64     128(BX), Z14
-	VPSHUFB       bswapMask<>+0(SB), Z14, Z14
-	VPCLMULQDQ    $0x00, 368(AX), Z14, Z15
-	VPXORD        Z15, Z0, Z0
-	VPCLMULQDQ    $0x11, 368(AX), Z14, Z15
-	VPXORD        Z15, Z13, Z13
-	VPSHUFD       $0x4e, Z14, Z15
-	VPXORD        Z14, Z15, Z15
-	VPCLMULQDQ    $0x00, 624(AX), Z15, Z15
-	VPXORD        Z15, Z1, Z1
-	VMOVDQU64     192(BX), Z14
-	VPSHUFB       bswapMask<>+0(SB), Z14, Z14
-	VPCLMULQDQ    $0x00, 432(AX), Z14, Z15
-	VPXORD        Z15, Z0, Z0
-	VPCLMULQDQ    $0x11, 432(AX), Z14, Z15
-	VPXORD        Z15, Z13, Z13
-	VPSHUFD       $0x4e, Z14, Z15
-	VPXORD        Z14, Z15, Z15
-	VPCLMULQDQ    $0x00, 688(AX), Z15, Z15
-	VPXORD        Z15, Z1, Z1
-	VPTERNLOGD    $0x96, Z0, Z13, Z1
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z0, Z14
-	VPSHUFD       $0x4e, Z0, Z0
-	VPTERNLOGD    $0x96, Z0, Z14, Z1
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z0
+	VMOVDQU64     (BX), Z4
+	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
+	VPXORD        Z0, Z4, Z4
+	VPCLMULQDQ    $0x00, 240(AX), Z4, Z1
+	VPCLMULQDQ    $0x11, 240(AX), Z4, Z3
+	VPSHUFD       $0x4e, Z4, Z2
+	VPXORD        Z4, Z2, Z2
+	VPCLMULQDQ    $0x00, 496(AX), Z2, Z2
+	VMOVDQU64     64(BX), Z4
+	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
+	VPCLMULQDQ    $0x00, 304(AX), Z4, Z5
+	VPXORD        Z5, Z1, Z1
+	VPCLMULQDQ    $0x11, 304(AX), Z4, Z5
+	VPXORD        Z5, Z3, Z3
+	VPSHUFD       $0x4e, Z4, Z5
+	VPXORD        Z4, Z5, Z5
+	VPCLMULQDQ    $0x00, 560(AX), Z5, Z5
+	VPXORD        Z5, Z2, Z2
+	VMOVDQU64     128(BX), Z4
+	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
+	VPCLMULQDQ    $0x00, 368(AX), Z4, Z5
+	VPXORD        Z5, Z1, Z1
+	VPCLMULQDQ    $0x11, 368(AX), Z4, Z5
+	VPXORD        Z5, Z3, Z3
+	VPSHUFD       $0x4e, Z4, Z5
+	VPXORD        Z4, Z5, Z5
+	VPCLMULQDQ    $0x00, 624(AX), Z5, Z5
+	VPXORD        Z5, Z2, Z2
+	VMOVDQU64     192(BX), Z4
+	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
+	VPCLMULQDQ    $0x00, 432(AX), Z4, Z5
+	VPXORD        Z5, Z1, Z1
+	VPCLMULQDQ    $0x11, 432(AX), Z4, Z5
+	VPXORD        Z5, Z3, Z3
+	VPSHUFD       $0x4e, Z4, Z5
+	VPXORD        Z4, Z5, Z5
+	VPCLMULQDQ    $0x00, 688(AX), Z5, Z5
+	VPXORD        Z5, Z2, Z2
+	VPTERNLOGD    $0x96, Z1, Z3, Z2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z4
 	VPSHUFD       $0x4e, Z1, Z1
-	VPTERNLOGD    $0x96, Z1, Z0, Z13
-	VEXTRACTI64X4 $0x01, Z13, Y0
-	VPXORD        Y13, Y0, Y0
-	VEXTRACTI32X4 $0x01, Y0, X1
-	VPXORD        X1, X0, X2
+	VPTERNLOGD    $0x96, Z1, Z4, Z2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z2, Z1
+	VPSHUFD       $0x4e, Z2, Z2
+	VPTERNLOGD    $0x96, Z2, Z1, Z3
+	VEXTRACTI64X4 $0x01, Z3, Y1
+	VPXORD        Y3, Y1, Y1
+	VEXTRACTI32X4 $0x01, Y1, X0
+	VPXORD        X0, X1, X0
 	ADDQ          $0x00000100, BX
 	SUBQ          $0x00000100, SI
 	JMP           gh8_2
@@ -4197,26 +4205,26 @@ ghrest_2:
 	SHLQ   $0x04, DI
 	NEGQ   DI
 	ADDQ   AX, DI
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
 	VPXORD Z3, Z3, Z3
-	VPXORD Z10, Z10, Z10
-	VPXORD Z11, Z11, Z11
-	VPXORD Z12, Z12, Z12
+	VPXORD Z4, Z4, Z4
 
 ghregs_2:
 	CMPQ       SI, $0x40
 	JB         ghpart_2
-	VMOVDQU64  (BX), Z12
-	VPSHUFB    bswapMask<>+0(SB), Z12, Z12
-	VPXORD     Z2, Z12, Z12
-	VPXORD     Z2, Z2, Z2
-	VPCLMULQDQ $0x00, 496(DI), Z12, Z0
-	VPXORD     Z0, Z3, Z3
-	VPCLMULQDQ $0x11, 496(DI), Z12, Z0
-	VPXORD     Z0, Z11, Z11
-	VPSHUFD    $0x4e, Z12, Z0
-	VPXORD     Z12, Z0, Z0
-	VPCLMULQDQ $0x00, 752(DI), Z0, Z0
-	VPXORD     Z0, Z10, Z10
+	VMOVDQU64  (BX), Z4
+	VPSHUFB    bswapMask<>+0(SB), Z4, Z4
+	VPXORD     Z0, Z4, Z4
+	VPXORD     Z0, Z0, Z0
+	VPCLMULQDQ $0x00, 496(DI), Z4, Z5
+	VPXORD     Z5, Z1, Z1
+	VPCLMULQDQ $0x11, 496(DI), Z4, Z5
+	VPXORD     Z5, Z3, Z3
+	VPSHUFD    $0x4e, Z4, Z5
+	VPXORD     Z4, Z5, Z5
+	VPCLMULQDQ $0x00, 752(DI), Z5, Z5
+	VPXORD     Z5, Z2, Z2
 	ADDQ       $0x40, BX
 	ADDQ       $0x40, DI
 	SUBQ       $0x40, SI
@@ -4228,350 +4236,347 @@ ghpart_2:
 	MOVQ       $-1, R8
 	BZHIQ      SI, R8, R8
 	KMOVQ      R8, K1
-	VMOVDQU8.Z (BX), K1, Z0
-	VPSHUFB    bswapMask<>+0(SB), Z0, Z0
-	VPXORD     Z2, Z0, Z0
-	VPXORD     Z2, Z2, Z2
+	VMOVDQU8.Z (BX), K1, Z4
+	VPSHUFB    bswapMask<>+0(SB), Z4, Z4
+	VPXORD     Z0, Z4, Z4
+	VPXORD     Z0, Z0, Z0
 	LEAQ       15(SI), BX
 	ANDQ       $-16, BX
 	MOVQ       $-1, SI
 	BZHIQ      BX, SI, BX
 	KMOVQ      BX, K1
-	VMOVDQU8.Z 496(DI), K1, Z1
-	VMOVDQU8.Z 752(DI), K1, Z12
-	VPCLMULQDQ $0x00, Z1, Z0, Z13
-	VPXORD     Z13, Z3, Z3
-	VPCLMULQDQ $0x11, Z1, Z0, Z13
-	VPXORD     Z13, Z11, Z11
-	VPSHUFD    $0x4e, Z0, Z13
-	VPXORD     Z0, Z13, Z13
-	VPCLMULQDQ $0x00, Z12, Z13, Z13
-	VPXORD     Z13, Z10, Z10
+	VMOVDQU8.Z 496(DI), K1, Z5
+	VMOVDQU8.Z 752(DI), K1, Z6
+	VPCLMULQDQ $0x00, Z5, Z4, Z7
+	VPXORD     Z7, Z1, Z1
+	VPCLMULQDQ $0x11, Z5, Z4, Z7
+	VPXORD     Z7, Z3, Z3
+	VPSHUFD    $0x4e, Z4, Z7
+	VPXORD     Z4, Z7, Z7
+	VPCLMULQDQ $0x00, Z6, Z7, Z7
+	VPXORD     Z7, Z2, Z2
 
 ghred_2:
-	VPTERNLOGD    $0x96, Z3, Z11, Z10
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z3, Z0
-	VPSHUFD       $0x4e, Z3, Z3
-	VPTERNLOGD    $0x96, Z3, Z0, Z10
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z10, Z0
-	VPSHUFD       $0x4e, Z10, Z10
-	VPTERNLOGD    $0x96, Z10, Z0, Z11
-	VEXTRACTI64X4 $0x01, Z11, Y0
-	VPXORD        Y11, Y0, Y0
-	VEXTRACTI32X4 $0x01, Y0, X1
-	VPTERNLOGD    $0x96, X0, X1, X2
-
-ghdone_2:
-aaddone_2:
-	VMOVDQU64       X2, (SP)
-	XORQ            BX, BX
-	MOVQ            out+16(FP), SI
-	MOVQ            in+24(FP), DI
-	MOVQ            n+32(FP), R8
-	TESTQ           R8, R8
-	JZ              pdone_2
-	VPXORD          Z4, Z4, Z4
-	VMOVDQU64       (SP), X4
-	VBROADCASTI32X4 16(SP), Z0
-	VPADDD          ctrIncs<>+0(SB), Z0, Z0
-	CMPQ            R8, $0x00000100
-	JB              prem_2
-
-	// phase: main loop
-	VBROADCASTI32X4 (AX), Z1
-	VBROADCASTI32X4 16(DX), Z2
-	VBROADCASTI32X4 32(DX), Z3
-	VBROADCASTI32X4 48(DX), Z10
-	VBROADCASTI32X4 64(DX), Z11
-	VBROADCASTI32X4 80(DX), Z12
-	VBROADCASTI32X4 96(DX), Z13
-	VBROADCASTI32X4 112(DX), Z14
-	VBROADCASTI32X4 128(DX), Z15
-	VBROADCASTI32X4 144(DX), Z16
-	VBROADCASTI32X4 160(DX), Z17
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z18
-	VPXORD          Z1, Z18, Z18
-	VPADDD          ctrIncs<>+64(SB), Z0, Z19
-	VPSHUFB         bswapMask<>+0(SB), Z19, Z19
-	VPXORD          Z1, Z19, Z19
-	VPADDD          ctrIncs<>+128(SB), Z0, Z20
-	VPSHUFB         bswapMask<>+0(SB), Z20, Z20
-	VPXORD          Z1, Z20, Z20
-	VPADDD          ctrIncs<>+192(SB), Z0, Z21
-	VPSHUFB         bswapMask<>+0(SB), Z21, Z21
-	VPXORD          Z1, Z21, Z21
-	VPADDD          ctrIncs<>+256(SB), Z0, Z0
-	CMPQ            CX, $0x0a
-	JE              aesmid_9
-	VBROADCASTI32X4 16(AX), Z22
-	VAESENC         Z22, Z18, Z18
-	VAESENC         Z22, Z19, Z19
-	VAESENC         Z22, Z20, Z20
-	VAESENC         Z22, Z21, Z21
-	VBROADCASTI32X4 32(AX), Z22
-	VAESENC         Z22, Z18, Z18
-	VAESENC         Z22, Z19, Z19
-	VAESENC         Z22, Z20, Z20
-	VAESENC         Z22, Z21, Z21
-	CMPQ            CX, $0x0c
-	JE              aesmid_9
-	VBROADCASTI32X4 48(AX), Z22
-	VAESENC         Z22, Z18, Z18
-	VAESENC         Z22, Z19, Z19
-	VAESENC         Z22, Z20, Z20
-	VAESENC         Z22, Z21, Z21
-	VBROADCASTI32X4 64(AX), Z22
-	VAESENC         Z22, Z18, Z18
-	VAESENC         Z22, Z19, Z19
-	VAESENC         Z22, Z20, Z20
-	VAESENC         Z22, Z21, Z21
-
-aesmid_9:
-	VAESENC     Z2, Z18, Z18
-	VAESENC     Z2, Z19, Z19
-	VAESENC     Z2, Z20, Z20
-	VAESENC     Z2, Z21, Z21
-	VAESENC     Z3, Z18, Z18
-	VAESENC     Z3, Z19, Z19
-	VAESENC     Z3, Z20, Z20
-	VAESENC     Z3, Z21, Z21
-	VAESENC     Z10, Z18, Z18
-	VAESENC     Z10, Z19, Z19
-	VAESENC     Z10, Z20, Z20
-	VAESENC     Z10, Z21, Z21
-	VAESENC     Z11, Z18, Z18
-	VAESENC     Z11, Z19, Z19
-	VAESENC     Z11, Z20, Z20
-	VAESENC     Z11, Z21, Z21
-	VAESENC     Z12, Z18, Z18
-	VAESENC     Z12, Z19, Z19
-	VAESENC     Z12, Z20, Z20
-	VAESENC     Z12, Z21, Z21
-	VAESENC     Z13, Z18, Z18
-	VAESENC     Z13, Z19, Z19
-	VAESENC     Z13, Z20, Z20
-	VAESENC     Z13, Z21, Z21
-	VAESENC     Z14, Z18, Z18
-	VAESENC     Z14, Z19, Z19
-	VAESENC     Z14, Z20, Z20
-	VAESENC     Z14, Z21, Z21
-	VAESENC     Z15, Z18, Z18
-	VAESENC     Z15, Z19, Z19
-	VAESENC     Z15, Z20, Z20
-	VAESENC     Z15, Z21, Z21
-	VAESENC     Z16, Z18, Z18
-	VAESENC     Z16, Z19, Z19
-	VAESENC     Z16, Z20, Z20
-	VAESENC     Z16, Z21, Z21
-	VPXORD      (DI), Z17, Z22
-	VAESENCLAST Z22, Z18, Z18
-	VMOVDQU64   Z18, (SI)
-	VPXORD      64(DI), Z17, Z18
-	VAESENCLAST Z18, Z19, Z19
-	VMOVDQU64   Z19, 64(SI)
-	VPXORD      128(DI), Z17, Z18
-	VAESENCLAST Z18, Z20, Z20
-	VMOVDQU64   Z20, 128(SI)
-	VPXORD      192(DI), Z17, Z18
-	VAESENCLAST Z18, Z21, Z21
-	VMOVDQU64   Z21, 192(SI)
-	ADDQ        $0x00000100, DI
-	ADDQ        $0x00000100, SI
-	SUBQ        $0x00000100, R8
-
-loop8_1:
-	CMPQ            R8, $0x00000100
-	JB              loopdone_1
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z21
-	VPXORD          Z1, Z21, Z21
-	VPADDD          ctrIncs<>+64(SB), Z0, Z22
-	VPSHUFB         bswapMask<>+0(SB), Z22, Z22
-	VPXORD          Z1, Z22, Z22
-	VPADDD          ctrIncs<>+128(SB), Z0, Z23
-	VPSHUFB         bswapMask<>+0(SB), Z23, Z23
-	VPXORD          Z1, Z23, Z23
-	VPADDD          ctrIncs<>+192(SB), Z0, Z24
-	VPSHUFB         bswapMask<>+0(SB), Z24, Z24
-	VPXORD          Z1, Z24, Z24
-	VPADDD          ctrIncs<>+256(SB), Z0, Z0
-	CMPQ            CX, $0x0a
-	JE              aesmid_10
-	VBROADCASTI32X4 16(AX), Z18
-	VAESENC         Z18, Z21, Z21
-	VAESENC         Z18, Z22, Z22
-	VAESENC         Z18, Z23, Z23
-	VAESENC         Z18, Z24, Z24
-	VBROADCASTI32X4 32(AX), Z18
-	VAESENC         Z18, Z21, Z21
-	VAESENC         Z18, Z22, Z22
-	VAESENC         Z18, Z23, Z23
-	VAESENC         Z18, Z24, Z24
-	CMPQ            CX, $0x0c
-	JE              aesmid_10
-	VBROADCASTI32X4 48(AX), Z18
-	VAESENC         Z18, Z21, Z21
-	VAESENC         Z18, Z22, Z22
-	VAESENC         Z18, Z23, Z23
-	VAESENC         Z18, Z24, Z24
-	VBROADCASTI32X4 64(AX), Z18
-	VAESENC         Z18, Z21, Z21
-	VAESENC         Z18, Z22, Z22
-	VAESENC         Z18, Z23, Z23
-	VAESENC         Z18, Z24, Z24
-
-aesmid_10:
-	VAESENC       Z2, Z21, Z21
-	VAESENC       Z2, Z22, Z22
-	VAESENC       Z2, Z23, Z23
-	VAESENC       Z2, Z24, Z24
-	VMOVDQU64     -256(SI), Z25
-	VPSHUFB       bswapMask<>+0(SB), Z25, Z25
-	VPXORD        Z4, Z25, Z25
-	VPCLMULQDQ    $0x00, 240(AX), Z25, Z18
-	VPCLMULQDQ    $0x11, 240(AX), Z25, Z20
-	VPSHUFD       $0x4e, Z25, Z19
-	VPXORD        Z25, Z19, Z19
-	VPCLMULQDQ    $0x00, 496(AX), Z19, Z19
-	VAESENC       Z3, Z21, Z21
-	VAESENC       Z3, Z22, Z22
-	VAESENC       Z3, Z23, Z23
-	VAESENC       Z3, Z24, Z24
-	VMOVDQU64     -192(SI), Z25
-	VPSHUFB       bswapMask<>+0(SB), Z25, Z25
-	VPCLMULQDQ    $0x00, 304(AX), Z25, Z26
-	VPXORD        Z26, Z18, Z18
-	VPCLMULQDQ    $0x11, 304(AX), Z25, Z26
-	VPXORD        Z26, Z20, Z20
-	VPSHUFD       $0x4e, Z25, Z26
-	VPXORD        Z25, Z26, Z26
-	VPCLMULQDQ    $0x00, 560(AX), Z26, Z26
-	VPXORD        Z26, Z19, Z19
-	VAESENC       Z10, Z21, Z21
-	VAESENC       Z10, Z22, Z22
-	VAESENC       Z10, Z23, Z23
-	VAESENC       Z10, Z24, Z24
-	VMOVDQU64     -128(SI), Z25
-	VPSHUFB       bswapMask<>+0(SB), Z25, Z25
-	VPCLMULQDQ    $0x00, 368(AX), Z25, Z26
-	VPXORD        Z26, Z18, Z18
-	VPCLMULQDQ    $0x11, 368(AX), Z25, Z26
-	VPXORD        Z26, Z20, Z20
-	VPSHUFD       $0x4e, Z25, Z26
-	VPXORD        Z25, Z26, Z26
-	VPCLMULQDQ    $0x00, 624(AX), Z26, Z26
-	VPXORD        Z26, Z19, Z19
-	VAESENC       Z11, Z21, Z21
-	VAESENC       Z11, Z22, Z22
-	VAESENC       Z11, Z23, Z23
-	VAESENC       Z11, Z24, Z24
-	VMOVDQU64     -64(SI), Z25
-	VPSHUFB       bswapMask<>+0(SB), Z25, Z25
-	VPCLMULQDQ    $0x00, 432(AX), Z25, Z26
-	VPXORD        Z26, Z18, Z18
-	VPCLMULQDQ    $0x11, 432(AX), Z25, Z26
-	VPXORD        Z26, Z20, Z20
-	VPSHUFD       $0x4e, Z25, Z26
-	VPXORD        Z25, Z26, Z26
-	VPCLMULQDQ    $0x00, 688(AX), Z26, Z26
-	VPXORD        Z26, Z19, Z19
-	VAESENC       Z12, Z21, Z21
-	VAESENC       Z12, Z22, Z22
-	VAESENC       Z12, Z23, Z23
-	VAESENC       Z12, Z24, Z24
-	VPTERNLOGD    $0x96, Z18, Z20, Z19
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z18, Z25
-	VPSHUFD       $0x4e, Z18, Z18
-	VPTERNLOGD    $0x96, Z18, Z25, Z19
-	VAESENC       Z13, Z21, Z21
-	VAESENC       Z13, Z22, Z22
-	VAESENC       Z13, Z23, Z23
-	VAESENC       Z13, Z24, Z24
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z19, Z18
-	VPSHUFD       $0x4e, Z19, Z19
-	VPTERNLOGD    $0x96, Z19, Z18, Z20
-	VAESENC       Z14, Z21, Z21
-	VAESENC       Z14, Z22, Z22
-	VAESENC       Z14, Z23, Z23
-	VAESENC       Z14, Z24, Z24
-	VEXTRACTI64X4 $0x01, Z20, Y18
-	VPXORD        Y20, Y18, Y18
-	VEXTRACTI32X4 $0x01, Y18, X4
-	VPXORD        X4, X18, X4
-	VAESENC       Z15, Z21, Z21
-	VAESENC       Z15, Z22, Z22
-	VAESENC       Z15, Z23, Z23
-	VAESENC       Z15, Z24, Z24
-	VAESENC       Z16, Z21, Z21
-	VAESENC       Z16, Z22, Z22
-	VAESENC       Z16, Z23, Z23
-	VAESENC       Z16, Z24, Z24
-	VPXORD        (DI), Z17, Z18
-	VAESENCLAST   Z18, Z21, Z21
-	VMOVDQU64     Z21, (SI)
-	VPXORD        64(DI), Z17, Z18
-	VAESENCLAST   Z18, Z22, Z22
-	VMOVDQU64     Z22, 64(SI)
-	VPXORD        128(DI), Z17, Z18
-	VAESENCLAST   Z18, Z23, Z23
-	VMOVDQU64     Z23, 128(SI)
-	VPXORD        192(DI), Z17, Z18
-	VAESENCLAST   Z18, Z24, Z24
-	VMOVDQU64     Z24, 192(SI)
-	ADDQ          $0x00000100, DI
-	ADDQ          $0x00000100, SI
-	SUBQ          $0x00000100, R8
-	JMP           loop8_1
-
-loopdone_1:
-	VMOVDQU64     -256(SI), Z10
-	VPSHUFB       bswapMask<>+0(SB), Z10, Z10
-	VPXORD        Z4, Z10, Z10
-	VPCLMULQDQ    $0x00, 240(AX), Z10, Z1
-	VPCLMULQDQ    $0x11, 240(AX), Z10, Z3
-	VPSHUFD       $0x4e, Z10, Z2
-	VPXORD        Z10, Z2, Z2
-	VPCLMULQDQ    $0x00, 496(AX), Z2, Z2
-	VMOVDQU64     -192(SI), Z10
-	VPSHUFB       bswapMask<>+0(SB), Z10, Z10
-	VPCLMULQDQ    $0x00, 304(AX), Z10, Z11
-	VPXORD        Z11, Z1, Z1
-	VPCLMULQDQ    $0x11, 304(AX), Z10, Z11
-	VPXORD        Z11, Z3, Z3
-	VPSHUFD       $0x4e, Z10, Z11
-	VPXORD        Z10, Z11, Z11
-	VPCLMULQDQ    $0x00, 560(AX), Z11, Z11
-	VPXORD        Z11, Z2, Z2
-	VMOVDQU64     -128(SI), Z10
-	VPSHUFB       bswapMask<>+0(SB), Z10, Z10
-	VPCLMULQDQ    $0x00, 368(AX), Z10, Z11
-	VPXORD        Z11, Z1, Z1
-	VPCLMULQDQ    $0x11, 368(AX), Z10, Z11
-	VPXORD        Z11, Z3, Z3
-	VPSHUFD       $0x4e, Z10, Z11
-	VPXORD        Z10, Z11, Z11
-	VPCLMULQDQ    $0x00, 624(AX), Z11, Z11
-	VPXORD        Z11, Z2, Z2
-	VMOVDQU64     -64(SI), Z10
-	VPSHUFB       bswapMask<>+0(SB), Z10, Z10
-	VPCLMULQDQ    $0x00, 432(AX), Z10, Z11
-	VPXORD        Z11, Z1, Z1
-	VPCLMULQDQ    $0x11, 432(AX), Z10, Z11
-	VPXORD        Z11, Z3, Z3
-	VPSHUFD       $0x4e, Z10, Z11
-	VPXORD        Z10, Z11, Z11
-	VPCLMULQDQ    $0x00, 688(AX), Z11, Z11
-	VPXORD        Z11, Z2, Z2
 	VPTERNLOGD    $0x96, Z1, Z3, Z2
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z10
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z4
 	VPSHUFD       $0x4e, Z1, Z1
-	VPTERNLOGD    $0x96, Z1, Z10, Z2
+	VPTERNLOGD    $0x96, Z1, Z4, Z2
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z2, Z1
 	VPSHUFD       $0x4e, Z2, Z2
 	VPTERNLOGD    $0x96, Z2, Z1, Z3
 	VEXTRACTI64X4 $0x01, Z3, Y1
 	VPXORD        Y3, Y1, Y1
 	VEXTRACTI32X4 $0x01, Y1, X2
-	VPXORD        X2, X1, X4
+	VPTERNLOGD    $0x96, X1, X2, X0
+
+ghdone_2:
+aaddone_2:
+	VMOVDQU64       X0, (SP)
+	XORQ            BX, BX
+	MOVQ            out+16(FP), SI
+	MOVQ            in+24(FP), DI
+	MOVQ            n+32(FP), R8
+	TESTQ           R8, R8
+	JZ              pdone_2
+	VPXORD          Z0, Z0, Z0
+	VMOVDQU64       (SP), X0
+	VBROADCASTI32X4 16(SP), Z1
+	VPADDD          ctrIncs<>+0(SB), Z1, Z1
+	CMPQ            R8, $0x00000100
+	JB              prem_2
+
+	// phase: main loop
+	VBROADCASTI32X4 (AX), Z2
+	VBROADCASTI32X4 16(DX), Z3
+	VBROADCASTI32X4 32(DX), Z4
+	VBROADCASTI32X4 48(DX), Z5
+	VBROADCASTI32X4 64(DX), Z6
+	VBROADCASTI32X4 80(DX), Z7
+	VBROADCASTI32X4 96(DX), Z8
+	VBROADCASTI32X4 112(DX), Z9
+	VBROADCASTI32X4 128(DX), Z10
+	VBROADCASTI32X4 144(DX), Z11
+	VBROADCASTI32X4 160(DX), Z12
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z13
+	VPXORD          Z2, Z13, Z13
+	VPADDD          ctrIncs<>+64(SB), Z1, Z14
+	VPSHUFB         bswapMask<>+0(SB), Z14, Z14
+	VPXORD          Z2, Z14, Z14
+	VPADDD          ctrIncs<>+128(SB), Z1, Z15
+	VPSHUFB         bswapMask<>+0(SB), Z15, Z15
+	VPXORD          Z2, Z15, Z15
+	VPADDD          ctrIncs<>+192(SB), Z1, Z16
+	VPSHUFB         bswapMask<>+0(SB), Z16, Z16
+	VPXORD          Z2, Z16, Z16
+	VPADDD          ctrIncs<>+256(SB), Z1, Z1
+	CMPQ            CX, $0x0a
+	JE              aesmid_9
+	VBROADCASTI32X4 16(AX), Z17
+	VAESENC         Z17, Z13, Z13
+	VAESENC         Z17, Z14, Z14
+	VAESENC         Z17, Z15, Z15
+	VAESENC         Z17, Z16, Z16
+	VBROADCASTI32X4 32(AX), Z17
+	VAESENC         Z17, Z13, Z13
+	VAESENC         Z17, Z14, Z14
+	VAESENC         Z17, Z15, Z15
+	VAESENC         Z17, Z16, Z16
+	CMPQ            CX, $0x0c
+	JE              aesmid_9
+	VBROADCASTI32X4 48(AX), Z17
+	VAESENC         Z17, Z13, Z13
+	VAESENC         Z17, Z14, Z14
+	VAESENC         Z17, Z15, Z15
+	VAESENC         Z17, Z16, Z16
+	VBROADCASTI32X4 64(AX), Z17
+	VAESENC         Z17, Z13, Z13
+	VAESENC         Z17, Z14, Z14
+	VAESENC         Z17, Z15, Z15
+	VAESENC         Z17, Z16, Z16
+
+aesmid_9:
+	VAESENC     Z3, Z13, Z13
+	VAESENC     Z3, Z14, Z14
+	VAESENC     Z3, Z15, Z15
+	VAESENC     Z3, Z16, Z16
+	VAESENC     Z4, Z13, Z13
+	VAESENC     Z4, Z14, Z14
+	VAESENC     Z4, Z15, Z15
+	VAESENC     Z4, Z16, Z16
+	VAESENC     Z5, Z13, Z13
+	VAESENC     Z5, Z14, Z14
+	VAESENC     Z5, Z15, Z15
+	VAESENC     Z5, Z16, Z16
+	VAESENC     Z6, Z13, Z13
+	VAESENC     Z6, Z14, Z14
+	VAESENC     Z6, Z15, Z15
+	VAESENC     Z6, Z16, Z16
+	VAESENC     Z7, Z13, Z13
+	VAESENC     Z7, Z14, Z14
+	VAESENC     Z7, Z15, Z15
+	VAESENC     Z7, Z16, Z16
+	VAESENC     Z8, Z13, Z13
+	VAESENC     Z8, Z14, Z14
+	VAESENC     Z8, Z15, Z15
+	VAESENC     Z8, Z16, Z16
+	VAESENC     Z9, Z13, Z13
+	VAESENC     Z9, Z14, Z14
+	VAESENC     Z9, Z15, Z15
+	VAESENC     Z9, Z16, Z16
+	VAESENC     Z10, Z13, Z13
+	VAESENC     Z10, Z14, Z14
+	VAESENC     Z10, Z15, Z15
+	VAESENC     Z10, Z16, Z16
+	VAESENC     Z11, Z13, Z13
+	VAESENC     Z11, Z14, Z14
+	VAESENC     Z11, Z15, Z15
+	VAESENC     Z11, Z16, Z16
+	VPXORD      (DI), Z12, Z17
+	VAESENCLAST Z17, Z13, Z13
+	VMOVDQU64   Z13, (SI)
+	VPXORD      64(DI), Z12, Z17
+	VAESENCLAST Z17, Z14, Z14
+	VMOVDQU64   Z14, 64(SI)
+	VPXORD      128(DI), Z12, Z17
+	VAESENCLAST Z17, Z15, Z15
+	VMOVDQU64   Z15, 128(SI)
+	VPXORD      192(DI), Z12, Z17
+	VAESENCLAST Z17, Z16, Z16
+	VMOVDQU64   Z16, 192(SI)
+	ADDQ        $0x00000100, DI
+	ADDQ        $0x00000100, SI
+	SUBQ        $0x00000100, R8
+	VMOVDQU64   240(AX), Z17
+	VMOVDQU64   304(AX), Z18
+	VMOVDQU64   368(AX), Z19
+	VMOVDQU64   432(AX), Z20
+	VMOVDQU64   gfPoly<>+0(SB), Z21
+	VMOVDQU64   bswapMask<>+0(SB), Z22
+
+loop8_1:
+	CMPQ            R8, $0x00000100
+	JB              loopdone_1
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z23
+	VPXORD          Z2, Z23, Z23
+	VPADDD          ctrIncs<>+64(SB), Z1, Z24
+	VPSHUFB         bswapMask<>+0(SB), Z24, Z24
+	VPXORD          Z2, Z24, Z24
+	VPADDD          ctrIncs<>+128(SB), Z1, Z25
+	VPSHUFB         bswapMask<>+0(SB), Z25, Z25
+	VPXORD          Z2, Z25, Z25
+	VPADDD          ctrIncs<>+192(SB), Z1, Z26
+	VPSHUFB         bswapMask<>+0(SB), Z26, Z26
+	VPXORD          Z2, Z26, Z26
+	VPADDD          ctrIncs<>+256(SB), Z1, Z1
+	CMPQ            CX, $0x0a
+	JE              aesmid_10
+	VBROADCASTI32X4 16(AX), Z27
+	VAESENC         Z27, Z23, Z23
+	VAESENC         Z27, Z24, Z24
+	VAESENC         Z27, Z25, Z25
+	VAESENC         Z27, Z26, Z26
+	VBROADCASTI32X4 32(AX), Z27
+	VAESENC         Z27, Z23, Z23
+	VAESENC         Z27, Z24, Z24
+	VAESENC         Z27, Z25, Z25
+	VAESENC         Z27, Z26, Z26
+	CMPQ            CX, $0x0c
+	JE              aesmid_10
+	VBROADCASTI32X4 48(AX), Z27
+	VAESENC         Z27, Z23, Z23
+	VAESENC         Z27, Z24, Z24
+	VAESENC         Z27, Z25, Z25
+	VAESENC         Z27, Z26, Z26
+	VBROADCASTI32X4 64(AX), Z27
+	VAESENC         Z27, Z23, Z23
+	VAESENC         Z27, Z24, Z24
+	VAESENC         Z27, Z25, Z25
+	VAESENC         Z27, Z26, Z26
+
+aesmid_10:
+	VAESENC       Z3, Z23, Z23
+	VAESENC       Z3, Z24, Z24
+	VAESENC       Z3, Z25, Z25
+	VAESENC       Z3, Z26, Z26
+	VPSHUFB       Z22, Z13, Z13
+	VPXORD        Z0, Z13, Z13
+	VPSHUFB       Z22, Z14, Z14
+	VPSHUFB       Z22, Z15, Z15
+	VPSHUFB       Z22, Z16, Z16
+	VPCLMULQDQ    $0x00, Z17, Z13, Z27
+	VPCLMULQDQ    $0x00, Z18, Z14, Z28
+	VPCLMULQDQ    $0x00, Z19, Z15, Z29
+	VAESENC       Z4, Z23, Z23
+	VAESENC       Z4, Z24, Z24
+	VAESENC       Z4, Z25, Z25
+	VAESENC       Z4, Z26, Z26
+	VPXORD        Z28, Z27, Z27
+	VPCLMULQDQ    $0x00, Z20, Z16, Z28
+	VPTERNLOGD    $0x96, Z28, Z29, Z27
+	VPCLMULQDQ    $0x01, Z17, Z13, Z28
+	VAESENC       Z5, Z23, Z23
+	VAESENC       Z5, Z24, Z24
+	VAESENC       Z5, Z25, Z25
+	VAESENC       Z5, Z26, Z26
+	VPCLMULQDQ    $0x01, Z18, Z14, Z29
+	VPCLMULQDQ    $0x01, Z19, Z15, Z30
+	VPTERNLOGD    $0x96, Z30, Z29, Z28
+	VPCLMULQDQ    $0x01, Z20, Z16, Z29
+	VAESENC       Z6, Z23, Z23
+	VAESENC       Z6, Z24, Z24
+	VAESENC       Z6, Z25, Z25
+	VAESENC       Z6, Z26, Z26
+	VPCLMULQDQ    $0x10, Z17, Z13, Z30
+	VPTERNLOGD    $0x96, Z30, Z29, Z28
+	VPCLMULQDQ    $0x10, Z18, Z14, Z29
+	VPCLMULQDQ    $0x10, Z19, Z15, Z30
+	VAESENC       Z7, Z23, Z23
+	VAESENC       Z7, Z24, Z24
+	VAESENC       Z7, Z25, Z25
+	VAESENC       Z7, Z26, Z26
+	VPTERNLOGD    $0x96, Z30, Z29, Z28
+	VPCLMULQDQ    $0x10, Z21, Z27, Z29
+	VPCLMULQDQ    $0x10, Z20, Z16, Z30
+	VPXORD        Z30, Z28, Z28
+	VAESENC       Z8, Z23, Z23
+	VAESENC       Z8, Z24, Z24
+	VAESENC       Z8, Z25, Z25
+	VAESENC       Z8, Z26, Z26
+	VPSHUFD       $0x4e, Z27, Z27
+	VPCLMULQDQ    $0x11, Z17, Z13, Z13
+	VPCLMULQDQ    $0x11, Z18, Z14, Z14
+	VPCLMULQDQ    $0x11, Z19, Z15, Z15
+	VAESENC       Z9, Z23, Z23
+	VAESENC       Z9, Z24, Z24
+	VAESENC       Z9, Z25, Z25
+	VAESENC       Z9, Z26, Z26
+	VPTERNLOGD    $0x96, Z29, Z27, Z28
+	VPCLMULQDQ    $0x11, Z20, Z16, Z16
+	VPTERNLOGD    $0x96, Z15, Z14, Z13
+	VPXORD        Z16, Z13, Z13
+	VPCLMULQDQ    $0x10, Z21, Z28, Z14
+	VAESENC       Z10, Z23, Z23
+	VAESENC       Z10, Z24, Z24
+	VAESENC       Z10, Z25, Z25
+	VAESENC       Z10, Z26, Z26
+	VPSHUFD       $0x4e, Z28, Z28
+	VPTERNLOGD    $0x96, Z14, Z28, Z13
+	VAESENC       Z11, Z23, Z23
+	VAESENC       Z11, Z24, Z24
+	VAESENC       Z11, Z25, Z25
+	VAESENC       Z11, Z26, Z26
+	VEXTRACTI32X4 $0x01, Z13, X0
+	VEXTRACTI32X4 $0x02, Z13, X14
+	VEXTRACTI32X4 $0x03, Z13, X15
+	VPXORD        X0, X13, X0
+	VPTERNLOGD    $0x96, X14, X15, X0
+	VPXORD        (DI), Z12, Z13
+	VAESENCLAST   Z13, Z23, Z13
+	VMOVDQU64     Z13, (SI)
+	VPXORD        64(DI), Z12, Z14
+	VAESENCLAST   Z14, Z24, Z14
+	VMOVDQU64     Z14, 64(SI)
+	VPXORD        128(DI), Z12, Z15
+	VAESENCLAST   Z15, Z25, Z15
+	VMOVDQU64     Z15, 128(SI)
+	VPXORD        192(DI), Z12, Z16
+	VAESENCLAST   Z16, Z26, Z16
+	VMOVDQU64     Z16, 192(SI)
+	ADDQ          $0x00000100, DI
+	ADDQ          $0x00000100, SI
+	SUBQ          $0x00000100, R8
+	JMP           loop8_1
+
+loopdone_1:
+	VMOVDQU64     -256(SI), Z5
+	VPSHUFB       bswapMask<>+0(SB), Z5, Z5
+	VPXORD        Z0, Z5, Z5
+	VPCLMULQDQ    $0x00, 240(AX), Z5, Z2
+	VPCLMULQDQ    $0x11, 240(AX), Z5, Z4
+	VPSHUFD       $0x4e, Z5, Z3
+	VPXORD        Z5, Z3, Z3
+	VPCLMULQDQ    $0x00, 496(AX), Z3, Z3
+	VMOVDQU64     -192(SI), Z5
+	VPSHUFB       bswapMask<>+0(SB), Z5, Z5
+	VPCLMULQDQ    $0x00, 304(AX), Z5, Z6
+	VPXORD        Z6, Z2, Z2
+	VPCLMULQDQ    $0x11, 304(AX), Z5, Z6
+	VPXORD        Z6, Z4, Z4
+	VPSHUFD       $0x4e, Z5, Z6
+	VPXORD        Z5, Z6, Z6
+	VPCLMULQDQ    $0x00, 560(AX), Z6, Z6
+	VPXORD        Z6, Z3, Z3
+	VMOVDQU64     -128(SI), Z5
+	VPSHUFB       bswapMask<>+0(SB), Z5, Z5
+	VPCLMULQDQ    $0x00, 368(AX), Z5, Z6
+	VPXORD        Z6, Z2, Z2
+	VPCLMULQDQ    $0x11, 368(AX), Z5, Z6
+	VPXORD        Z6, Z4, Z4
+	VPSHUFD       $0x4e, Z5, Z6
+	VPXORD        Z5, Z6, Z6
+	VPCLMULQDQ    $0x00, 624(AX), Z6, Z6
+	VPXORD        Z6, Z3, Z3
+	VMOVDQU64     -64(SI), Z5
+	VPSHUFB       bswapMask<>+0(SB), Z5, Z5
+	VPCLMULQDQ    $0x00, 432(AX), Z5, Z6
+	VPXORD        Z6, Z2, Z2
+	VPCLMULQDQ    $0x11, 432(AX), Z5, Z6
+	VPXORD        Z6, Z4, Z4
+	VPSHUFD       $0x4e, Z5, Z6
+	VPXORD        Z5, Z6, Z6
+	VPCLMULQDQ    $0x00, 688(AX), Z6, Z6
+	VPXORD        Z6, Z3, Z3
+	VPTERNLOGD    $0x96, Z2, Z4, Z3
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z2, Z5
+	VPSHUFD       $0x4e, Z2, Z2
+	VPTERNLOGD    $0x96, Z2, Z5, Z3
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z3, Z2
+	VPSHUFD       $0x4e, Z3, Z3
+	VPTERNLOGD    $0x96, Z3, Z2, Z4
+	VEXTRACTI64X4 $0x01, Z4, Y2
+	VPXORD        Y4, Y2, Y2
+	VEXTRACTI32X4 $0x01, Y2, X0
+	VPXORD        X0, X2, X0
 
 prem_2:
 	TESTQ R8, R8
@@ -4580,86 +4585,86 @@ prem_2:
 	// phase: remainder
 	CMPQ            R8, $0x40
 	JA              sizenext_5
-	VBROADCASTI32X4 (AX), Z2
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
-	VPXORD          Z2, Z1, Z1
+	VBROADCASTI32X4 (AX), Z3
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z2
+	VPXORD          Z3, Z2, Z2
 	CMPQ            CX, $0x0a
 	JE              aesmid_11
-	VBROADCASTI32X4 16(AX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 32(AX), Z2
-	VAESENC         Z2, Z1, Z1
+	VBROADCASTI32X4 16(AX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 32(AX), Z3
+	VAESENC         Z3, Z2, Z2
 	CMPQ            CX, $0x0c
 	JE              aesmid_11
-	VBROADCASTI32X4 48(AX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 64(AX), Z2
-	VAESENC         Z2, Z1, Z1
+	VBROADCASTI32X4 48(AX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 64(AX), Z3
+	VAESENC         Z3, Z2, Z2
 
 aesmid_11:
-	VBROADCASTI32X4 16(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 32(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 48(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 64(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 80(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 96(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 112(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 128(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 144(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 160(DX), Z2
-	VAESENCLAST     Z2, Z1, Z1
+	VBROADCASTI32X4 16(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 32(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 48(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 64(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 80(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 96(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 112(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 128(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 144(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 160(DX), Z3
+	VAESENCLAST     Z3, Z2, Z2
 	LEAQ            15(R8), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X2
-	VPADDD          X2, X0, X0
+	VMOVQ           CX, X3
+	VPADDD          X3, X1, X1
 	MOVQ            R8, CX
 	ANDQ            $-16, CX
 	NEGQ            CX
 	ADDQ            AX, CX
+	VPXORD          Z3, Z3, Z3
+	VPXORD          Z4, Z4, Z4
 	VPXORD          Z5, Z5, Z5
-	VPXORD          Z6, Z6, Z6
-	VPXORD          Z7, Z7, Z7
 	CMPQ            R8, $0x40
 	JB              rsingle_16
-	VMOVDQU64       (DI), Z2
-	VPXORD          Z1, Z2, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPXORD          Z4, Z1, Z1
-	VPXORD          Z4, Z4, Z4
-	VPCLMULQDQ      $0x00, 496(CX), Z1, Z2
-	VPXORD          Z2, Z5, Z5
-	VPCLMULQDQ      $0x11, 496(CX), Z1, Z2
-	VPXORD          Z2, Z7, Z7
-	VPSHUFD         $0x4e, Z1, Z2
-	VPXORD          Z1, Z2, Z2
-	VPCLMULQDQ      $0x00, 752(CX), Z2, Z2
+	VMOVDQU64       (DI), Z6
+	VPXORD          Z2, Z6, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPXORD          Z0, Z2, Z2
+	VPXORD          Z0, Z0, Z0
+	VPCLMULQDQ      $0x00, 496(CX), Z2, Z6
+	VPXORD          Z6, Z3, Z3
+	VPCLMULQDQ      $0x11, 496(CX), Z2, Z6
+	VPXORD          Z6, Z5, Z5
+	VPSHUFD         $0x4e, Z2, Z6
 	VPXORD          Z2, Z6, Z6
+	VPCLMULQDQ      $0x00, 752(CX), Z6, Z6
+	VPXORD          Z6, Z4, Z4
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
 	JMP             rred_5
 
 rsingle_16:
-	VMOVDQA64  Z1, Z1
+	VMOVDQA64  Z2, Z2
 	LEAQ       (CX), CX
 	TESTQ      R8, R8
 	JZ         rred_5
 	MOVQ       $-1, DX
 	BZHIQ      R8, DX, DX
 	KMOVQ      DX, K1
-	VMOVDQU8.Z (DI), K1, Z2
-	VPXORD     Z1, Z2, Z2
-	VMOVDQU8   Z2, K1, (SI)
+	VMOVDQU8.Z (DI), K1, Z6
+	VPXORD     Z2, Z6, Z6
+	VMOVDQU8   Z6, K1, (SI)
 	MOVQ       R8, DX
 	ANDQ       $-16, DX
 	TESTQ      DX, DX
@@ -4667,165 +4672,165 @@ rsingle_16:
 	MOVQ       $-1, BX
 	BZHIQ      DX, BX, BX
 	KMOVQ      BX, K2
-	VMOVDQU8.Z Z2, K2, Z3
-	VPSHUFB    bswapMask<>+0(SB), Z3, Z3
-	VPXORD     Z4, Z3, Z3
-	VPXORD     Z4, Z4, Z4
-	VMOVDQU8.Z 496(CX), K2, Z10
-	VMOVDQU8.Z 752(CX), K2, Z11
-	VPCLMULQDQ $0x00, Z10, Z3, Z12
-	VPXORD     Z12, Z5, Z5
-	VPCLMULQDQ $0x11, Z10, Z3, Z12
-	VPXORD     Z12, Z7, Z7
-	VPSHUFD    $0x4e, Z3, Z12
-	VPXORD     Z3, Z12, Z12
-	VPCLMULQDQ $0x00, Z11, Z12, Z12
-	VPXORD     Z12, Z6, Z6
+	VMOVDQU8.Z Z6, K2, Z7
+	VPSHUFB    bswapMask<>+0(SB), Z7, Z7
+	VPXORD     Z0, Z7, Z7
+	VPXORD     Z0, Z0, Z0
+	VMOVDQU8.Z 496(CX), K2, Z8
+	VMOVDQU8.Z 752(CX), K2, Z9
+	VPCLMULQDQ $0x00, Z8, Z7, Z10
+	VPXORD     Z10, Z3, Z3
+	VPCLMULQDQ $0x11, Z8, Z7, Z10
+	VPXORD     Z10, Z5, Z5
+	VPSHUFD    $0x4e, Z7, Z10
+	VPXORD     Z7, Z10, Z10
+	VPCLMULQDQ $0x00, Z9, Z10, Z10
+	VPXORD     Z10, Z4, Z4
 
 mnone_1:
 	MOVQ       DX, CX
 	SHLQ       $0x02, CX
 	LEAQ       laneSel<>+0(SB), BX
 	ADDQ       BX, CX
-	VMOVDQU64  (CX), Z3
-	VMOVDQU8.Z Z2, K1, Z2
-	VPERMQ     Z2, Z3, Z2
-	VPERMQ     Z1, Z3, Z1
-	VMOVDQU64  X2, 64(SP)
-	VMOVDQU64  X1, 48(SP)
+	VMOVDQU64  (CX), Z7
+	VMOVDQU8.Z Z6, K1, Z6
+	VPERMQ     Z6, Z7, Z6
+	VPERMQ     Z2, Z7, Z2
+	VMOVDQU64  X6, 64(SP)
+	VMOVDQU64  X2, 48(SP)
 	ADDQ       DX, DI
 	ADDQ       DX, SI
 	ANDQ       $0x0f, R8
 
 rred_5:
-	VPTERNLOGD    $0x96, Z5, Z7, Z6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z1
-	VPSHUFD       $0x4e, Z5, Z5
-	VPTERNLOGD    $0x96, Z5, Z1, Z6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
-	VPSHUFD       $0x4e, Z6, Z6
-	VPTERNLOGD    $0x96, Z6, Z1, Z7
-	VEXTRACTI64X4 $0x01, Z7, Y1
-	VPXORD        Y7, Y1, Y1
-	VEXTRACTI32X4 $0x01, Y1, X2
-	VPTERNLOGD    $0x96, X1, X2, X4
+	VPTERNLOGD    $0x96, Z3, Z5, Z4
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z3, Z2
+	VPSHUFD       $0x4e, Z3, Z3
+	VPTERNLOGD    $0x96, Z3, Z2, Z4
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z4, Z2
+	VPSHUFD       $0x4e, Z4, Z4
+	VPTERNLOGD    $0x96, Z4, Z2, Z5
+	VEXTRACTI64X4 $0x01, Z5, Y2
+	VPXORD        Y5, Y2, Y2
+	VEXTRACTI32X4 $0x01, Y2, X3
+	VPTERNLOGD    $0x96, X2, X3, X0
 	JMP           sizedone_3
 
 sizenext_5:
 	CMPQ            R8, $0x80
 	JA              sizenext_6
-	VBROADCASTI32X4 (AX), Z3
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
-	VPXORD          Z3, Z1, Z1
-	VPADDD          ctrIncs<>+64(SB), Z0, Z2
-	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
-	VPXORD          Z3, Z2, Z2
+	VBROADCASTI32X4 (AX), Z4
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z2
+	VPXORD          Z4, Z2, Z2
+	VPADDD          ctrIncs<>+64(SB), Z1, Z3
+	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
+	VPXORD          Z4, Z3, Z3
 	CMPQ            CX, $0x0a
 	JE              aesmid_12
-	VBROADCASTI32X4 16(AX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 32(AX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 16(AX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 32(AX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
 	CMPQ            CX, $0x0c
 	JE              aesmid_12
-	VBROADCASTI32X4 48(AX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 64(AX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 48(AX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 64(AX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
 
 aesmid_12:
-	VBROADCASTI32X4 16(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 32(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 48(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 64(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 80(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 96(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 112(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 128(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 144(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 160(DX), Z3
-	VAESENCLAST     Z3, Z1, Z1
-	VAESENCLAST     Z3, Z2, Z2
+	VBROADCASTI32X4 16(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 32(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 48(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 64(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 80(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 96(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 112(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 128(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 144(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 160(DX), Z4
+	VAESENCLAST     Z4, Z2, Z2
+	VAESENCLAST     Z4, Z3, Z3
 	LEAQ            15(R8), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X3
-	VPADDD          X3, X0, X0
+	VMOVQ           CX, X4
+	VPADDD          X4, X1, X1
 	MOVQ            R8, CX
 	ANDQ            $-16, CX
 	NEGQ            CX
 	ADDQ            AX, CX
+	VPXORD          Z4, Z4, Z4
 	VPXORD          Z5, Z5, Z5
 	VPXORD          Z6, Z6, Z6
-	VPXORD          Z7, Z7, Z7
-	VMOVDQU64       (DI), Z3
-	VPXORD          Z1, Z3, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPXORD          Z4, Z1, Z1
-	VPXORD          Z4, Z4, Z4
-	VPCLMULQDQ      $0x00, 496(CX), Z1, Z3
-	VPXORD          Z3, Z5, Z5
-	VPCLMULQDQ      $0x11, 496(CX), Z1, Z3
-	VPXORD          Z3, Z7, Z7
-	VPSHUFD         $0x4e, Z1, Z3
-	VPXORD          Z1, Z3, Z3
-	VPCLMULQDQ      $0x00, 752(CX), Z3, Z3
-	VPXORD          Z3, Z6, Z6
+	VMOVDQU64       (DI), Z7
+	VPXORD          Z2, Z7, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPXORD          Z0, Z2, Z2
+	VPXORD          Z0, Z0, Z0
+	VPCLMULQDQ      $0x00, 496(CX), Z2, Z7
+	VPXORD          Z7, Z4, Z4
+	VPCLMULQDQ      $0x11, 496(CX), Z2, Z7
+	VPXORD          Z7, Z6, Z6
+	VPSHUFD         $0x4e, Z2, Z7
+	VPXORD          Z2, Z7, Z7
+	VPCLMULQDQ      $0x00, 752(CX), Z7, Z7
+	VPXORD          Z7, Z5, Z5
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
 	CMPQ            R8, $0x40
 	JB              rsingle_18
-	VMOVDQU64       (DI), Z1
-	VPXORD          Z2, Z1, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPCLMULQDQ      $0x00, 560(CX), Z1, Z2
-	VPXORD          Z2, Z5, Z5
-	VPCLMULQDQ      $0x11, 560(CX), Z1, Z2
-	VPXORD          Z2, Z7, Z7
-	VPSHUFD         $0x4e, Z1, Z2
-	VPXORD          Z1, Z2, Z2
-	VPCLMULQDQ      $0x00, 816(CX), Z2, Z2
-	VPXORD          Z2, Z6, Z6
+	VMOVDQU64       (DI), Z2
+	VPXORD          Z3, Z2, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPCLMULQDQ      $0x00, 560(CX), Z2, Z3
+	VPXORD          Z3, Z4, Z4
+	VPCLMULQDQ      $0x11, 560(CX), Z2, Z3
+	VPXORD          Z3, Z6, Z6
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, 816(CX), Z3, Z3
+	VPXORD          Z3, Z5, Z5
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
 	JMP             rred_6
 
 rsingle_18:
-	VMOVDQA64  Z2, Z1
+	VMOVDQA64  Z3, Z2
 	LEAQ       64(CX), CX
 	TESTQ      R8, R8
 	JZ         rred_6
 	MOVQ       $-1, DX
 	BZHIQ      R8, DX, DX
 	KMOVQ      DX, K1
-	VMOVDQU8.Z (DI), K1, Z2
-	VPXORD     Z1, Z2, Z2
-	VMOVDQU8   Z2, K1, (SI)
+	VMOVDQU8.Z (DI), K1, Z3
+	VPXORD     Z2, Z3, Z3
+	VMOVDQU8   Z3, K1, (SI)
 	MOVQ       R8, DX
 	ANDQ       $-16, DX
 	TESTQ      DX, DX
@@ -4833,128 +4838,128 @@ rsingle_18:
 	MOVQ       $-1, BX
 	BZHIQ      DX, BX, BX
 	KMOVQ      BX, K2
-	VMOVDQU8.Z Z2, K2, Z3
-	VPSHUFB    bswapMask<>+0(SB), Z3, Z3
-	VPXORD     Z4, Z3, Z3
-	VPXORD     Z4, Z4, Z4
-	VMOVDQU8.Z 496(CX), K2, Z10
-	VMOVDQU8.Z 752(CX), K2, Z11
-	VPCLMULQDQ $0x00, Z10, Z3, Z12
-	VPXORD     Z12, Z5, Z5
-	VPCLMULQDQ $0x11, Z10, Z3, Z12
-	VPXORD     Z12, Z7, Z7
-	VPSHUFD    $0x4e, Z3, Z12
-	VPXORD     Z3, Z12, Z12
-	VPCLMULQDQ $0x00, Z11, Z12, Z12
-	VPXORD     Z12, Z6, Z6
+	VMOVDQU8.Z Z3, K2, Z7
+	VPSHUFB    bswapMask<>+0(SB), Z7, Z7
+	VPXORD     Z0, Z7, Z7
+	VPXORD     Z0, Z0, Z0
+	VMOVDQU8.Z 496(CX), K2, Z8
+	VMOVDQU8.Z 752(CX), K2, Z9
+	VPCLMULQDQ $0x00, Z8, Z7, Z10
+	VPXORD     Z10, Z4, Z4
+	VPCLMULQDQ $0x11, Z8, Z7, Z10
+	VPXORD     Z10, Z6, Z6
+	VPSHUFD    $0x4e, Z7, Z10
+	VPXORD     Z7, Z10, Z10
+	VPCLMULQDQ $0x00, Z9, Z10, Z10
+	VPXORD     Z10, Z5, Z5
 
 mnone_2:
 	MOVQ       DX, CX
 	SHLQ       $0x02, CX
 	LEAQ       laneSel<>+0(SB), BX
 	ADDQ       BX, CX
-	VMOVDQU64  (CX), Z3
-	VMOVDQU8.Z Z2, K1, Z2
-	VPERMQ     Z2, Z3, Z2
-	VPERMQ     Z1, Z3, Z1
-	VMOVDQU64  X2, 64(SP)
-	VMOVDQU64  X1, 48(SP)
+	VMOVDQU64  (CX), Z7
+	VMOVDQU8.Z Z3, K1, Z3
+	VPERMQ     Z3, Z7, Z3
+	VPERMQ     Z2, Z7, Z2
+	VMOVDQU64  X3, 64(SP)
+	VMOVDQU64  X2, 48(SP)
 	ADDQ       DX, DI
 	ADDQ       DX, SI
 	ANDQ       $0x0f, R8
 
 rred_6:
-	VPTERNLOGD    $0x96, Z5, Z7, Z6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z1
+	VPTERNLOGD    $0x96, Z4, Z6, Z5
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z4, Z2
+	VPSHUFD       $0x4e, Z4, Z4
+	VPTERNLOGD    $0x96, Z4, Z2, Z5
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z2
 	VPSHUFD       $0x4e, Z5, Z5
-	VPTERNLOGD    $0x96, Z5, Z1, Z6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
-	VPSHUFD       $0x4e, Z6, Z6
-	VPTERNLOGD    $0x96, Z6, Z1, Z7
-	VEXTRACTI64X4 $0x01, Z7, Y1
-	VPXORD        Y7, Y1, Y1
-	VEXTRACTI32X4 $0x01, Y1, X2
-	VPTERNLOGD    $0x96, X1, X2, X4
+	VPTERNLOGD    $0x96, Z5, Z2, Z6
+	VEXTRACTI64X4 $0x01, Z6, Y2
+	VPXORD        Y6, Y2, Y2
+	VEXTRACTI32X4 $0x01, Y2, X3
+	VPTERNLOGD    $0x96, X2, X3, X0
 	JMP           sizedone_3
 
 sizenext_6:
 	CMPQ            R8, $0xc0
 	JA              sizenext_7
-	VBROADCASTI32X4 (AX), Z10
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
-	VPXORD          Z10, Z1, Z1
-	VPADDD          ctrIncs<>+64(SB), Z0, Z2
-	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
-	VPXORD          Z10, Z2, Z2
-	VPADDD          ctrIncs<>+128(SB), Z0, Z3
+	VBROADCASTI32X4 (AX), Z5
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z2
+	VPXORD          Z5, Z2, Z2
+	VPADDD          ctrIncs<>+64(SB), Z1, Z3
 	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
-	VPXORD          Z10, Z3, Z3
+	VPXORD          Z5, Z3, Z3
+	VPADDD          ctrIncs<>+128(SB), Z1, Z4
+	VPSHUFB         bswapMask<>+0(SB), Z4, Z4
+	VPXORD          Z5, Z4, Z4
 	CMPQ            CX, $0x0a
 	JE              aesmid_13
-	VBROADCASTI32X4 16(AX), Z10
-	VAESENC         Z10, Z1, Z1
-	VAESENC         Z10, Z2, Z2
-	VAESENC         Z10, Z3, Z3
-	VBROADCASTI32X4 32(AX), Z10
-	VAESENC         Z10, Z1, Z1
-	VAESENC         Z10, Z2, Z2
-	VAESENC         Z10, Z3, Z3
+	VBROADCASTI32X4 16(AX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 32(AX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
 	CMPQ            CX, $0x0c
 	JE              aesmid_13
-	VBROADCASTI32X4 48(AX), Z10
-	VAESENC         Z10, Z1, Z1
-	VAESENC         Z10, Z2, Z2
-	VAESENC         Z10, Z3, Z3
-	VBROADCASTI32X4 64(AX), Z10
-	VAESENC         Z10, Z1, Z1
-	VAESENC         Z10, Z2, Z2
-	VAESENC         Z10, Z3, Z3
+	VBROADCASTI32X4 48(AX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 64(AX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
 
 aesmid_13:
-	VBROADCASTI32X4 16(DX), Z10
-	VAESENC         Z10, Z1, Z1
-	VAESENC         Z10, Z2, Z2
-	VAESENC         Z10, Z3, Z3
-	VBROADCASTI32X4 32(DX), Z10
-	VAESENC         Z10, Z1, Z1
-	VAESENC         Z10, Z2, Z2
-	VAESENC         Z10, Z3, Z3
-	VBROADCASTI32X4 48(DX), Z10
-	VAESENC         Z10, Z1, Z1
-	VAESENC         Z10, Z2, Z2
-	VAESENC         Z10, Z3, Z3
-	VBROADCASTI32X4 64(DX), Z10
-	VAESENC         Z10, Z1, Z1
-	VAESENC         Z10, Z2, Z2
-	VAESENC         Z10, Z3, Z3
-	VBROADCASTI32X4 80(DX), Z10
-	VAESENC         Z10, Z1, Z1
-	VAESENC         Z10, Z2, Z2
-	VAESENC         Z10, Z3, Z3
-	VBROADCASTI32X4 96(DX), Z10
-	VAESENC         Z10, Z1, Z1
-	VAESENC         Z10, Z2, Z2
-	VAESENC         Z10, Z3, Z3
-	VBROADCASTI32X4 112(DX), Z10
-	VAESENC         Z10, Z1, Z1
-	VAESENC         Z10, Z2, Z2
-	VAESENC         Z10, Z3, Z3
-	VBROADCASTI32X4 128(DX), Z10
-	VAESENC         Z10, Z1, Z1
-	VAESENC         Z10, Z2, Z2
-	VAESENC         Z10, Z3, Z3
-	VBROADCASTI32X4 144(DX), Z10
-	VAESENC         Z10, Z1, Z1
-	VAESENC         Z10, Z2, Z2
-	VAESENC         Z10, Z3, Z3
-	VBROADCASTI32X4 160(DX), Z10
-	VAESENCLAST     Z10, Z1, Z1
-	VAESENCLAST     Z10, Z2, Z2
-	VAESENCLAST     Z10, Z3, Z3
+	VBROADCASTI32X4 16(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 32(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 48(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 64(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 80(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 96(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 112(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 128(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 144(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 160(DX), Z5
+	VAESENCLAST     Z5, Z2, Z2
+	VAESENCLAST     Z5, Z3, Z3
+	VAESENCLAST     Z5, Z4, Z4
 	LEAQ            15(R8), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X10
-	VPADDD          X10, X0, X0
+	VMOVQ           CX, X5
+	VPADDD          X5, X1, X1
 	MOVQ            R8, CX
 	ANDQ            $-16, CX
 	NEGQ            CX
@@ -4962,68 +4967,68 @@ aesmid_13:
 	VPXORD          Z5, Z5, Z5
 	VPXORD          Z6, Z6, Z6
 	VPXORD          Z7, Z7, Z7
-	VMOVDQU64       (DI), Z10
-	VPXORD          Z1, Z10, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPXORD          Z4, Z1, Z1
-	VPXORD          Z4, Z4, Z4
-	VPCLMULQDQ      $0x00, 496(CX), Z1, Z10
-	VPXORD          Z10, Z5, Z5
-	VPCLMULQDQ      $0x11, 496(CX), Z1, Z10
-	VPXORD          Z10, Z7, Z7
-	VPSHUFD         $0x4e, Z1, Z10
-	VPXORD          Z1, Z10, Z10
-	VPCLMULQDQ      $0x00, 752(CX), Z10, Z10
-	VPXORD          Z10, Z6, Z6
+	VMOVDQU64       (DI), Z8
+	VPXORD          Z2, Z8, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPXORD          Z0, Z2, Z2
+	VPXORD          Z0, Z0, Z0
+	VPCLMULQDQ      $0x00, 496(CX), Z2, Z8
+	VPXORD          Z8, Z5, Z5
+	VPCLMULQDQ      $0x11, 496(CX), Z2, Z8
+	VPXORD          Z8, Z7, Z7
+	VPSHUFD         $0x4e, Z2, Z8
+	VPXORD          Z2, Z8, Z8
+	VPCLMULQDQ      $0x00, 752(CX), Z8, Z8
+	VPXORD          Z8, Z6, Z6
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
-	VMOVDQU64       (DI), Z1
-	VPXORD          Z2, Z1, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPCLMULQDQ      $0x00, 560(CX), Z1, Z2
-	VPXORD          Z2, Z5, Z5
-	VPCLMULQDQ      $0x11, 560(CX), Z1, Z2
-	VPXORD          Z2, Z7, Z7
-	VPSHUFD         $0x4e, Z1, Z2
-	VPXORD          Z1, Z2, Z2
-	VPCLMULQDQ      $0x00, 816(CX), Z2, Z2
-	VPXORD          Z2, Z6, Z6
+	VMOVDQU64       (DI), Z2
+	VPXORD          Z3, Z2, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPCLMULQDQ      $0x00, 560(CX), Z2, Z3
+	VPXORD          Z3, Z5, Z5
+	VPCLMULQDQ      $0x11, 560(CX), Z2, Z3
+	VPXORD          Z3, Z7, Z7
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, 816(CX), Z3, Z3
+	VPXORD          Z3, Z6, Z6
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
 	CMPQ            R8, $0x40
 	JB              rsingle_21
-	VMOVDQU64       (DI), Z1
-	VPXORD          Z3, Z1, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPCLMULQDQ      $0x00, 624(CX), Z1, Z2
-	VPXORD          Z2, Z5, Z5
-	VPCLMULQDQ      $0x11, 624(CX), Z1, Z2
-	VPXORD          Z2, Z7, Z7
-	VPSHUFD         $0x4e, Z1, Z2
-	VPXORD          Z1, Z2, Z2
-	VPCLMULQDQ      $0x00, 880(CX), Z2, Z2
-	VPXORD          Z2, Z6, Z6
+	VMOVDQU64       (DI), Z2
+	VPXORD          Z4, Z2, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPCLMULQDQ      $0x00, 624(CX), Z2, Z3
+	VPXORD          Z3, Z5, Z5
+	VPCLMULQDQ      $0x11, 624(CX), Z2, Z3
+	VPXORD          Z3, Z7, Z7
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, 880(CX), Z3, Z3
+	VPXORD          Z3, Z6, Z6
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
 	JMP             rred_7
 
 rsingle_21:
-	VMOVDQA64  Z3, Z1
+	VMOVDQA64  Z4, Z2
 	LEAQ       128(CX), CX
 	TESTQ      R8, R8
 	JZ         rred_7
 	MOVQ       $-1, DX
 	BZHIQ      R8, DX, DX
 	KMOVQ      DX, K1
-	VMOVDQU8.Z (DI), K1, Z2
-	VPXORD     Z1, Z2, Z2
-	VMOVDQU8   Z2, K1, (SI)
+	VMOVDQU8.Z (DI), K1, Z3
+	VPXORD     Z2, Z3, Z3
+	VMOVDQU8   Z3, K1, (SI)
 	MOVQ       R8, DX
 	ANDQ       $-16, DX
 	TESTQ      DX, DX
@@ -5031,207 +5036,207 @@ rsingle_21:
 	MOVQ       $-1, BX
 	BZHIQ      DX, BX, BX
 	KMOVQ      BX, K2
-	VMOVDQU8.Z Z2, K2, Z3
-	VPSHUFB    bswapMask<>+0(SB), Z3, Z3
-	VPXORD     Z4, Z3, Z3
-	VPXORD     Z4, Z4, Z4
-	VMOVDQU8.Z 496(CX), K2, Z10
-	VMOVDQU8.Z 752(CX), K2, Z11
-	VPCLMULQDQ $0x00, Z10, Z3, Z12
-	VPXORD     Z12, Z5, Z5
-	VPCLMULQDQ $0x11, Z10, Z3, Z12
-	VPXORD     Z12, Z7, Z7
-	VPSHUFD    $0x4e, Z3, Z12
-	VPXORD     Z3, Z12, Z12
-	VPCLMULQDQ $0x00, Z11, Z12, Z12
-	VPXORD     Z12, Z6, Z6
+	VMOVDQU8.Z Z3, K2, Z4
+	VPSHUFB    bswapMask<>+0(SB), Z4, Z4
+	VPXORD     Z0, Z4, Z4
+	VPXORD     Z0, Z0, Z0
+	VMOVDQU8.Z 496(CX), K2, Z8
+	VMOVDQU8.Z 752(CX), K2, Z9
+	VPCLMULQDQ $0x00, Z8, Z4, Z10
+	VPXORD     Z10, Z5, Z5
+	VPCLMULQDQ $0x11, Z8, Z4, Z10
+	VPXORD     Z10, Z7, Z7
+	VPSHUFD    $0x4e, Z4, Z10
+	VPXORD     Z4, Z10, Z10
+	VPCLMULQDQ $0x00, Z9, Z10, Z10
+	VPXORD     Z10, Z6, Z6
 
 mnone_3:
 	MOVQ       DX, CX
 	SHLQ       $0x02, CX
 	LEAQ       laneSel<>+0(SB), BX
 	ADDQ       BX, CX
-	VMOVDQU64  (CX), Z3
-	VMOVDQU8.Z Z2, K1, Z2
-	VPERMQ     Z2, Z3, Z2
-	VPERMQ     Z1, Z3, Z1
-	VMOVDQU64  X2, 64(SP)
-	VMOVDQU64  X1, 48(SP)
+	VMOVDQU64  (CX), Z4
+	VMOVDQU8.Z Z3, K1, Z3
+	VPERMQ     Z3, Z4, Z3
+	VPERMQ     Z2, Z4, Z2
+	VMOVDQU64  X3, 64(SP)
+	VMOVDQU64  X2, 48(SP)
 	ADDQ       DX, DI
 	ADDQ       DX, SI
 	ANDQ       $0x0f, R8
 
 rred_7:
 	VPTERNLOGD    $0x96, Z5, Z7, Z6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z1
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z2
 	VPSHUFD       $0x4e, Z5, Z5
-	VPTERNLOGD    $0x96, Z5, Z1, Z6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
+	VPTERNLOGD    $0x96, Z5, Z2, Z6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z2
 	VPSHUFD       $0x4e, Z6, Z6
-	VPTERNLOGD    $0x96, Z6, Z1, Z7
-	VEXTRACTI64X4 $0x01, Z7, Y1
-	VPXORD        Y7, Y1, Y1
-	VEXTRACTI32X4 $0x01, Y1, X2
-	VPTERNLOGD    $0x96, X1, X2, X4
+	VPTERNLOGD    $0x96, Z6, Z2, Z7
+	VEXTRACTI64X4 $0x01, Z7, Y2
+	VPXORD        Y7, Y2, Y2
+	VEXTRACTI32X4 $0x01, Y2, X3
+	VPTERNLOGD    $0x96, X2, X3, X0
 	JMP           sizedone_3
 
 sizenext_7:
-	VBROADCASTI32X4 (AX), Z11
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
-	VPXORD          Z11, Z1, Z1
-	VPADDD          ctrIncs<>+64(SB), Z0, Z2
-	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
-	VPXORD          Z11, Z2, Z2
-	VPADDD          ctrIncs<>+128(SB), Z0, Z3
+	VBROADCASTI32X4 (AX), Z6
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z2
+	VPXORD          Z6, Z2, Z2
+	VPADDD          ctrIncs<>+64(SB), Z1, Z3
 	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
-	VPXORD          Z11, Z3, Z3
-	VPADDD          ctrIncs<>+192(SB), Z0, Z10
-	VPSHUFB         bswapMask<>+0(SB), Z10, Z10
-	VPXORD          Z11, Z10, Z10
+	VPXORD          Z6, Z3, Z3
+	VPADDD          ctrIncs<>+128(SB), Z1, Z4
+	VPSHUFB         bswapMask<>+0(SB), Z4, Z4
+	VPXORD          Z6, Z4, Z4
+	VPADDD          ctrIncs<>+192(SB), Z1, Z5
+	VPSHUFB         bswapMask<>+0(SB), Z5, Z5
+	VPXORD          Z6, Z5, Z5
 	CMPQ            CX, $0x0a
 	JE              aesmid_14
-	VBROADCASTI32X4 16(AX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VAESENC         Z11, Z10, Z10
-	VBROADCASTI32X4 32(AX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VAESENC         Z11, Z10, Z10
+	VBROADCASTI32X4 16(AX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 32(AX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
 	CMPQ            CX, $0x0c
 	JE              aesmid_14
-	VBROADCASTI32X4 48(AX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VAESENC         Z11, Z10, Z10
-	VBROADCASTI32X4 64(AX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VAESENC         Z11, Z10, Z10
+	VBROADCASTI32X4 48(AX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 64(AX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
 
 aesmid_14:
-	VBROADCASTI32X4 16(DX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VAESENC         Z11, Z10, Z10
-	VBROADCASTI32X4 32(DX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VAESENC         Z11, Z10, Z10
-	VBROADCASTI32X4 48(DX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VAESENC         Z11, Z10, Z10
-	VBROADCASTI32X4 64(DX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VAESENC         Z11, Z10, Z10
-	VBROADCASTI32X4 80(DX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VAESENC         Z11, Z10, Z10
-	VBROADCASTI32X4 96(DX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VAESENC         Z11, Z10, Z10
-	VBROADCASTI32X4 112(DX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VAESENC         Z11, Z10, Z10
-	VBROADCASTI32X4 128(DX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VAESENC         Z11, Z10, Z10
-	VBROADCASTI32X4 144(DX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VAESENC         Z11, Z10, Z10
-	VBROADCASTI32X4 160(DX), Z11
-	VAESENCLAST     Z11, Z1, Z1
-	VAESENCLAST     Z11, Z2, Z2
-	VAESENCLAST     Z11, Z3, Z3
-	VAESENCLAST     Z11, Z10, Z10
+	VBROADCASTI32X4 16(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 32(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 48(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 64(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 80(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 96(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 112(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 128(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 144(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 160(DX), Z6
+	VAESENCLAST     Z6, Z2, Z2
+	VAESENCLAST     Z6, Z3, Z3
+	VAESENCLAST     Z6, Z4, Z4
+	VAESENCLAST     Z6, Z5, Z5
 	LEAQ            15(R8), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X11
-	VPADDD          X11, X0, X0
+	VMOVQ           CX, X6
+	VPADDD          X6, X1, X1
 	MOVQ            R8, CX
 	ANDQ            $-16, CX
 	NEGQ            CX
 	ADDQ            AX, CX
-	VPXORD          Z5, Z5, Z5
 	VPXORD          Z6, Z6, Z6
 	VPXORD          Z7, Z7, Z7
-	VMOVDQU64       (DI), Z11
-	VPXORD          Z1, Z11, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPXORD          Z4, Z1, Z1
-	VPXORD          Z4, Z4, Z4
-	VPCLMULQDQ      $0x00, 496(CX), Z1, Z11
-	VPXORD          Z11, Z5, Z5
-	VPCLMULQDQ      $0x11, 496(CX), Z1, Z11
-	VPXORD          Z11, Z7, Z7
-	VPSHUFD         $0x4e, Z1, Z11
-	VPXORD          Z1, Z11, Z11
-	VPCLMULQDQ      $0x00, 752(CX), Z11, Z11
-	VPXORD          Z11, Z6, Z6
+	VPXORD          Z8, Z8, Z8
+	VMOVDQU64       (DI), Z9
+	VPXORD          Z2, Z9, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPXORD          Z0, Z2, Z2
+	VPXORD          Z0, Z0, Z0
+	VPCLMULQDQ      $0x00, 496(CX), Z2, Z9
+	VPXORD          Z9, Z6, Z6
+	VPCLMULQDQ      $0x11, 496(CX), Z2, Z9
+	VPXORD          Z9, Z8, Z8
+	VPSHUFD         $0x4e, Z2, Z9
+	VPXORD          Z2, Z9, Z9
+	VPCLMULQDQ      $0x00, 752(CX), Z9, Z9
+	VPXORD          Z9, Z7, Z7
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
-	VMOVDQU64       (DI), Z1
-	VPXORD          Z2, Z1, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPCLMULQDQ      $0x00, 560(CX), Z1, Z2
-	VPXORD          Z2, Z5, Z5
-	VPCLMULQDQ      $0x11, 560(CX), Z1, Z2
-	VPXORD          Z2, Z7, Z7
-	VPSHUFD         $0x4e, Z1, Z2
-	VPXORD          Z1, Z2, Z2
-	VPCLMULQDQ      $0x00, 816(CX), Z2, Z2
-	VPXORD          Z2, Z6, Z6
+	VMOVDQU64       (DI), Z2
+	VPXORD          Z3, Z2, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPCLMULQDQ      $0x00, 560(CX), Z2, Z3
+	VPXORD          Z3, Z6, Z6
+	VPCLMULQDQ      $0x11, 560(CX), Z2, Z3
+	VPXORD          Z3, Z8, Z8
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, 816(CX), Z3, Z3
+	VPXORD          Z3, Z7, Z7
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
-	VMOVDQU64       (DI), Z1
-	VPXORD          Z3, Z1, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPCLMULQDQ      $0x00, 624(CX), Z1, Z2
-	VPXORD          Z2, Z5, Z5
-	VPCLMULQDQ      $0x11, 624(CX), Z1, Z2
-	VPXORD          Z2, Z7, Z7
-	VPSHUFD         $0x4e, Z1, Z2
-	VPXORD          Z1, Z2, Z2
-	VPCLMULQDQ      $0x00, 880(CX), Z2, Z2
-	VPXORD          Z2, Z6, Z6
+	VMOVDQU64       (DI), Z2
+	VPXORD          Z4, Z2, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPCLMULQDQ      $0x00, 624(CX), Z2, Z3
+	VPXORD          Z3, Z6, Z6
+	VPCLMULQDQ      $0x11, 624(CX), Z2, Z3
+	VPXORD          Z3, Z8, Z8
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, 880(CX), Z3, Z3
+	VPXORD          Z3, Z7, Z7
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
-	VMOVDQA64       Z10, Z1
+	VMOVDQA64       Z5, Z2
 	LEAQ            192(CX), CX
 	TESTQ           R8, R8
 	JZ              rred_8
 	MOVQ            $-1, DX
 	BZHIQ           R8, DX, DX
 	KMOVQ           DX, K1
-	VMOVDQU8.Z      (DI), K1, Z2
-	VPXORD          Z1, Z2, Z2
-	VMOVDQU8        Z2, K1, (SI)
+	VMOVDQU8.Z      (DI), K1, Z3
+	VPXORD          Z2, Z3, Z3
+	VMOVDQU8        Z3, K1, (SI)
 	MOVQ            R8, DX
 	ANDQ            $-16, DX
 	TESTQ           DX, DX
@@ -5239,48 +5244,48 @@ aesmid_14:
 	MOVQ            $-1, BX
 	BZHIQ           DX, BX, BX
 	KMOVQ           BX, K2
-	VMOVDQU8.Z      Z2, K2, Z3
-	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
-	VPXORD          Z4, Z3, Z3
-	VPXORD          Z4, Z4, Z4
-	VMOVDQU8.Z      496(CX), K2, Z10
-	VMOVDQU8.Z      752(CX), K2, Z11
-	VPCLMULQDQ      $0x00, Z10, Z3, Z12
-	VPXORD          Z12, Z5, Z5
-	VPCLMULQDQ      $0x11, Z10, Z3, Z12
-	VPXORD          Z12, Z7, Z7
-	VPSHUFD         $0x4e, Z3, Z12
-	VPXORD          Z3, Z12, Z12
-	VPCLMULQDQ      $0x00, Z11, Z12, Z12
-	VPXORD          Z12, Z6, Z6
+	VMOVDQU8.Z      Z3, K2, Z4
+	VPSHUFB         bswapMask<>+0(SB), Z4, Z4
+	VPXORD          Z0, Z4, Z4
+	VPXORD          Z0, Z0, Z0
+	VMOVDQU8.Z      496(CX), K2, Z5
+	VMOVDQU8.Z      752(CX), K2, Z9
+	VPCLMULQDQ      $0x00, Z5, Z4, Z10
+	VPXORD          Z10, Z6, Z6
+	VPCLMULQDQ      $0x11, Z5, Z4, Z10
+	VPXORD          Z10, Z8, Z8
+	VPSHUFD         $0x4e, Z4, Z10
+	VPXORD          Z4, Z10, Z10
+	VPCLMULQDQ      $0x00, Z9, Z10, Z10
+	VPXORD          Z10, Z7, Z7
 
 mnone_4:
 	MOVQ       DX, CX
 	SHLQ       $0x02, CX
 	LEAQ       laneSel<>+0(SB), BX
 	ADDQ       BX, CX
-	VMOVDQU64  (CX), Z3
-	VMOVDQU8.Z Z2, K1, Z2
-	VPERMQ     Z2, Z3, Z2
-	VPERMQ     Z1, Z3, Z1
-	VMOVDQU64  X2, 64(SP)
-	VMOVDQU64  X1, 48(SP)
+	VMOVDQU64  (CX), Z4
+	VMOVDQU8.Z Z3, K1, Z3
+	VPERMQ     Z3, Z4, Z3
+	VPERMQ     Z2, Z4, Z2
+	VMOVDQU64  X3, 64(SP)
+	VMOVDQU64  X2, 48(SP)
 	ADDQ       DX, DI
 	ADDQ       DX, SI
 	ANDQ       $0x0f, R8
 
 rred_8:
-	VPTERNLOGD    $0x96, Z5, Z7, Z6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z1
-	VPSHUFD       $0x4e, Z5, Z5
-	VPTERNLOGD    $0x96, Z5, Z1, Z6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
+	VPTERNLOGD    $0x96, Z6, Z8, Z7
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z2
 	VPSHUFD       $0x4e, Z6, Z6
-	VPTERNLOGD    $0x96, Z6, Z1, Z7
-	VEXTRACTI64X4 $0x01, Z7, Y1
-	VPXORD        Y7, Y1, Y1
-	VEXTRACTI32X4 $0x01, Y1, X2
-	VPTERNLOGD    $0x96, X1, X2, X4
+	VPTERNLOGD    $0x96, Z6, Z2, Z7
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z7, Z2
+	VPSHUFD       $0x4e, Z7, Z7
+	VPTERNLOGD    $0x96, Z7, Z2, Z8
+	VEXTRACTI64X4 $0x01, Z8, Y2
+	VPXORD        Y8, Y2, Y2
+	VEXTRACTI32X4 $0x01, Y2, X3
+	VPTERNLOGD    $0x96, X2, X3, X0
 
 sizedone_3:
 	MOVQ R8, BX
@@ -5288,74 +5293,74 @@ sizedone_3:
 	ADDQ R8, SI
 
 psave_2:
-	VMOVDQU64 X4, (SP)
-	VMOVDQU64 X0, 16(SP)
+	VMOVDQU64 X0, (SP)
+	VMOVDQU64 X1, 16(SP)
 
 pdone_2:
 	MOVQ aadLen+48(FP), CX
 	MOVQ n+32(FP), DX
 
 	// phase: tag
-	VPXORD        Z8, Z8, Z8
-	VMOVDQU64     (SP), X8
+	VPXORD        Z0, Z0, Z0
+	VMOVDQU64     (SP), X0
 	SHLQ          $0x03, CX
 	SHLQ          $0x03, DX
-	VMOVQ         DX, X0
-	VMOVQ         CX, X1
-	VPUNPCKLQDQ   X1, X0, X0
+	VMOVQ         DX, X1
+	VMOVQ         CX, X2
+	VPUNPCKLQDQ   X2, X1, X1
 	TESTQ         BX, BX
 	JZ            fin1_2
-	VMOVDQU64     64(SP), X1
-	VPSHUFB       bswapMask<>+0(SB), X1, X1
-	VPXORD        X8, X1, X1
-	VPXORD        Z9, Z9, Z9
-	VMOVDQA64     X1, X9
-	VINSERTI32X4  $0x01, X0, Z9, Z9
+	VMOVDQU64     64(SP), X2
+	VPSHUFB       bswapMask<>+0(SB), X2, X2
+	VPXORD        X0, X2, X2
+	VPXORD        Z0, Z0, Z0
+	VMOVDQA64     X2, X0
+	VINSERTI32X4  $0x01, X1, Z0, Z0
 	MOVQ          $0x00000000ffffffff, CX
 	KMOVQ         CX, K1
-	VMOVDQU8.Z    464(AX), K1, Z1
-	VMOVDQU8.Z    720(AX), K1, Z3
-	VPCLMULQDQ    $0x00, Z1, Z9, Z0
-	VPCLMULQDQ    $0x11, Z1, Z9, Z2
-	VPSHUFD       $0x4e, Z9, Z1
-	VPXORD        Z9, Z1, Z1
-	VPCLMULQDQ    $0x00, Z3, Z1, Z1
-	VPTERNLOGD    $0x96, Z0, Z2, Z1
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z0, Z3
-	VPSHUFD       $0x4e, Z0, Z0
-	VPTERNLOGD    $0x96, Z0, Z3, Z1
+	VMOVDQU8.Z    464(AX), K1, Z2
+	VMOVDQU8.Z    720(AX), K1, Z4
+	VPCLMULQDQ    $0x00, Z2, Z0, Z1
+	VPCLMULQDQ    $0x11, Z2, Z0, Z3
+	VPSHUFD       $0x4e, Z0, Z2
+	VPXORD        Z0, Z2, Z2
+	VPCLMULQDQ    $0x00, Z4, Z2, Z2
+	VPTERNLOGD    $0x96, Z1, Z3, Z2
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD       $0x4e, Z1, Z1
 	VPTERNLOGD    $0x96, Z1, Z0, Z2
-	VEXTRACTI64X4 $0x01, Z2, Y0
-	VPXORD        Y2, Y0, Y0
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z2, Z0
+	VPSHUFD       $0x4e, Z2, Z2
+	VPTERNLOGD    $0x96, Z2, Z0, Z3
+	VEXTRACTI64X4 $0x01, Z3, Y0
+	VPXORD        Y3, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
-	VPXORD        X1, X0, X8
+	VPXORD        X1, X0, X0
 	JMP           findone_2
 
 fin1_2:
-	VPXORD          Z9, Z9, Z9
-	VPXORD          X0, X8, X9
-	VBROADCASTI32X4 480(AX), Z1
-	VBROADCASTI32X4 736(AX), Z2
-	VPCLMULQDQ      $0x00, Z1, Z9, Z0
-	VPCLMULQDQ      $0x11, Z1, Z9, Z8
-	VPSHUFD         $0x4e, Z9, Z1
-	VPXORD          Z9, Z1, Z1
-	VPCLMULQDQ      $0x00, Z2, Z1, Z1
-	VPTERNLOGD      $0x96, Z0, Z8, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z2
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z2, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
+	VPXORD          Z2, Z2, Z2
+	VPXORD          X1, X0, X2
+	VBROADCASTI32X4 480(AX), Z0
+	VBROADCASTI32X4 736(AX), Z4
+	VPCLMULQDQ      $0x00, Z0, Z2, Z1
+	VPCLMULQDQ      $0x11, Z0, Z2, Z0
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, Z4, Z3, Z3
+	VPTERNLOGD      $0x96, Z1, Z0, Z3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z2
 	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z0, Z8
+	VPTERNLOGD      $0x96, Z1, Z2, Z3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z3, Z1
+	VPSHUFD         $0x4e, Z3, Z3
+	VPTERNLOGD      $0x96, Z3, Z1, Z0
 
 findone_2:
-	VPSHUFB   bswapMask<>+0(SB), X8, X8
-	VPXORD    32(SP), X8, X8
+	VPSHUFB   bswapMask<>+0(SB), X0, X0
+	VPXORD    32(SP), X0, X0
 	MOVQ      tag+64(FP), AX
-	VMOVDQU64 X8, (AX)
+	VMOVDQU64 X0, (AX)
 
 	// phase: wipe (stack scratch and vector registers)
 	VPXOR     X0, X0, X0
@@ -5385,6 +5390,10 @@ findone_2:
 	VPXORQ    Z24, Z24, Z24
 	VPXORQ    Z25, Z25, Z25
 	VPXORQ    Z26, Z26, Z26
+	VPXORQ    Z27, Z27, Z27
+	VPXORQ    Z28, Z28, Z28
+	VPXORQ    Z29, Z29, Z29
+	VPXORQ    Z30, Z30, Z30
 	KXORW     K1, K1, K1
 	KXORW     K2, K2, K2
 	VMOVDQU64 Z0, (SP)
@@ -8086,14 +8095,14 @@ aesmid_1:
 	VMOVQ       AX, X5
 	LEAQ        -8(DI)(R8*1), AX
 	MOVQ        (AX), AX
-	VMOVQ       AX, X7
+	VMOVQ       AX, X6
 	LEAQ        slideShuf<>+0(SB), AX
 	NEGQ        AX
 	ADDQ        R8, AX
 	NEGQ        AX
-	VMOVDQU64   24(AX), X8
-	VPSHUFB     X8, X7, X7
-	VPORD       X7, X5, X5
+	VMOVDQU64   24(AX), X7
+	VPSHUFB     X7, X6, X6
+	VPORD       X6, X5, X5
 	JMP         lddone_1
 
 ld4_1:
@@ -8103,14 +8112,14 @@ ld4_1:
 	VMOVQ     AX, X5
 	LEAQ      -4(DI)(R8*1), AX
 	MOVL      (AX), AX
-	VMOVQ     AX, X7
+	VMOVQ     AX, X6
 	LEAQ      slideShuf<>+0(SB), AX
 	NEGQ      AX
 	ADDQ      R8, AX
 	NEGQ      AX
-	VMOVDQU64 20(AX), X8
-	VPSHUFB   X8, X7, X7
-	VPORD     X7, X5, X5
+	VMOVDQU64 20(AX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X5, X5
 	JMP       lddone_1
 
 ld2_1:
@@ -8120,14 +8129,14 @@ ld2_1:
 	VMOVQ     AX, X5
 	LEAQ      -2(DI)(R8*1), AX
 	MOVWQZX   (AX), AX
-	VMOVQ     AX, X7
+	VMOVQ     AX, X6
 	LEAQ      slideShuf<>+0(SB), AX
 	NEGQ      AX
 	ADDQ      R8, AX
 	NEGQ      AX
-	VMOVDQU64 18(AX), X8
-	VPSHUFB   X8, X7, X7
-	VPORD     X7, X5, X5
+	VMOVDQU64 18(AX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X5, X5
 	JMP       lddone_1
 
 ld1_1:
@@ -8142,14 +8151,14 @@ sfullaad_1:
 
 saad_1:
 	VPSHUFB    bswapMask<>+0(SB), X5, X5
-	VPCLMULQDQ $0x00, 464(CX), X5, X7
-	VPXORD     X7, X2, X2
-	VPCLMULQDQ $0x11, 464(CX), X5, X7
-	VPXORD     X7, X4, X4
-	VPSHUFD    $0x4e, X5, X7
-	VPXORD     X5, X7, X7
-	VPCLMULQDQ $0x00, 720(CX), X7, X7
-	VPXORD     X7, X3, X3
+	VPCLMULQDQ $0x00, 464(CX), X5, X6
+	VPXORD     X6, X2, X2
+	VPCLMULQDQ $0x11, 464(CX), X5, X6
+	VPXORD     X6, X4, X4
+	VPSHUFD    $0x4e, X5, X6
+	VPXORD     X5, X6, X6
+	VPCLMULQDQ $0x00, 720(CX), X6, X6
+	VPXORD     X6, X3, X3
 
 snoaad_1:
 	MOVQ       in+24(FP), AX
@@ -8183,14 +8192,14 @@ spart_1:
 	VMOVQ     DX, X5
 	LEAQ      -8(AX)(SI*1), AX
 	MOVQ      (AX), DX
-	VMOVQ     DX, X7
+	VMOVQ     DX, X6
 	LEAQ      slideShuf<>+0(SB), AX
 	NEGQ      AX
 	ADDQ      SI, AX
 	NEGQ      AX
-	VMOVDQU64 24(AX), X8
-	VPSHUFB   X8, X7, X7
-	VPORD     X7, X5, X5
+	VMOVDQU64 24(AX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X5, X5
 	JMP       lddone_2
 
 ld4_2:
@@ -8200,14 +8209,14 @@ ld4_2:
 	VMOVQ     DX, X5
 	LEAQ      -4(AX)(SI*1), AX
 	MOVL      (AX), DX
-	VMOVQ     DX, X7
+	VMOVQ     DX, X6
 	LEAQ      slideShuf<>+0(SB), AX
 	NEGQ      AX
 	ADDQ      SI, AX
 	NEGQ      AX
-	VMOVDQU64 20(AX), X8
-	VPSHUFB   X8, X7, X7
-	VPORD     X7, X5, X5
+	VMOVDQU64 20(AX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X5, X5
 	JMP       lddone_2
 
 ld2_2:
@@ -8217,14 +8226,14 @@ ld2_2:
 	VMOVQ     DX, X5
 	LEAQ      -2(AX)(SI*1), AX
 	MOVWQZX   (AX), DX
-	VMOVQ     DX, X7
+	VMOVQ     DX, X6
 	LEAQ      slideShuf<>+0(SB), AX
 	NEGQ      AX
 	ADDQ      SI, AX
 	NEGQ      AX
-	VMOVDQU64 18(AX), X8
-	VPSHUFB   X8, X7, X7
-	VPORD     X7, X5, X5
+	VMOVDQU64 18(AX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X5, X5
 	JMP       lddone_2
 
 ld1_2:
@@ -8239,8 +8248,8 @@ lddone_2:
 	MOVQ      AX, (BX)
 	LEAQ      slideShuf<>+0(SB), AX
 	ADDQ      SI, AX
-	VMOVDQU64 8(AX), X7
-	VPSHUFB   X7, X1, X1
+	VMOVDQU64 8(AX), X6
+	VPSHUFB   X6, X1, X1
 	VMOVQ     X1, AX
 	LEAQ      -8(BX)(SI*1), DX
 	MOVQ      AX, (DX)
@@ -8252,8 +8261,8 @@ st4_1:
 	MOVL      AX, (BX)
 	LEAQ      slideShuf<>+0(SB), AX
 	ADDQ      SI, AX
-	VMOVDQU64 12(AX), X7
-	VPSHUFB   X7, X1, X1
+	VMOVDQU64 12(AX), X6
+	VPSHUFB   X6, X1, X1
 	VMOVQ     X1, AX
 	LEAQ      -4(BX)(SI*1), DX
 	MOVL      AX, (DX)
@@ -8265,8 +8274,8 @@ st2_1:
 	MOVW      AX, (BX)
 	LEAQ      slideShuf<>+0(SB), AX
 	ADDQ      SI, AX
-	VMOVDQU64 14(AX), X7
-	VPSHUFB   X7, X1, X1
+	VMOVDQU64 14(AX), X6
+	VPSHUFB   X6, X1, X1
 	VMOVQ     X1, AX
 	LEAQ      -2(BX)(SI*1), DX
 	MOVW      AX, (DX)
@@ -8322,8 +8331,8 @@ tagfull_1:
 
 tagloaded_1:
 	VPXORD   X0, X4, X4
-	VPXORD   X6, X6, X6
-	VPCMPEQB X6, X4, K1
+	VPXORD   X0, X0, X0
+	VPCMPEQB X0, X4, K1
 	KMOVW    K1, AX
 	XORQ     CX, CX
 	CMPL     AX, $0x0000ffff
@@ -8418,14 +8427,14 @@ aesmid_2:
 	VMOVQ       AX, X6
 	LEAQ        -8(DI)(R8*1), AX
 	MOVQ        (AX), AX
-	VMOVQ       AX, X8
+	VMOVQ       AX, X7
 	LEAQ        slideShuf<>+0(SB), AX
 	NEGQ        AX
 	ADDQ        R8, AX
 	NEGQ        AX
-	VMOVDQU64   24(AX), X9
-	VPSHUFB     X9, X8, X8
-	VPORD       X8, X6, X6
+	VMOVDQU64   24(AX), X8
+	VPSHUFB     X8, X7, X7
+	VPORD       X7, X6, X6
 	JMP         lddone_4
 
 ld4_3:
@@ -8435,14 +8444,14 @@ ld4_3:
 	VMOVQ     AX, X6
 	LEAQ      -4(DI)(R8*1), AX
 	MOVL      (AX), AX
-	VMOVQ     AX, X8
+	VMOVQ     AX, X7
 	LEAQ      slideShuf<>+0(SB), AX
 	NEGQ      AX
 	ADDQ      R8, AX
 	NEGQ      AX
-	VMOVDQU64 20(AX), X9
-	VPSHUFB   X9, X8, X8
-	VPORD     X8, X6, X6
+	VMOVDQU64 20(AX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X6, X6
 	JMP       lddone_4
 
 ld2_3:
@@ -8452,14 +8461,14 @@ ld2_3:
 	VMOVQ     AX, X6
 	LEAQ      -2(DI)(R8*1), AX
 	MOVWQZX   (AX), AX
-	VMOVQ     AX, X8
+	VMOVQ     AX, X7
 	LEAQ      slideShuf<>+0(SB), AX
 	NEGQ      AX
 	ADDQ      R8, AX
 	NEGQ      AX
-	VMOVDQU64 18(AX), X9
-	VPSHUFB   X9, X8, X8
-	VPORD     X8, X6, X6
+	VMOVDQU64 18(AX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X6, X6
 	JMP       lddone_4
 
 ld1_3:
@@ -8474,14 +8483,14 @@ sfullaad_2:
 
 saad_2:
 	VPSHUFB    bswapMask<>+0(SB), X6, X6
-	VPCLMULQDQ $0x00, 464(CX), X6, X8
-	VPXORD     X8, X3, X3
-	VPCLMULQDQ $0x11, 464(CX), X6, X8
-	VPXORD     X8, X5, X5
-	VPSHUFD    $0x4e, X6, X8
-	VPXORD     X6, X8, X8
-	VPCLMULQDQ $0x00, 720(CX), X8, X8
-	VPXORD     X8, X4, X4
+	VPCLMULQDQ $0x00, 464(CX), X6, X7
+	VPXORD     X7, X3, X3
+	VPCLMULQDQ $0x11, 464(CX), X6, X7
+	VPXORD     X7, X5, X5
+	VPSHUFD    $0x4e, X6, X7
+	VPXORD     X6, X7, X7
+	VPCLMULQDQ $0x00, 720(CX), X7, X7
+	VPXORD     X7, X4, X4
 
 snoaad_2:
 	MOVQ       in+24(FP), AX
@@ -8535,8 +8544,8 @@ spart_3:
 	NEGQ      AX
 	ADDQ      SI, AX
 	NEGQ      AX
-	VMOVDQU64 24(AX), X8
-	VPSHUFB   X8, X6, X6
+	VMOVDQU64 24(AX), X7
+	VPSHUFB   X7, X6, X6
 	VPORD     X6, X2, X2
 	JMP       lddone_5
 
@@ -8552,8 +8561,8 @@ ld4_4:
 	NEGQ      AX
 	ADDQ      SI, AX
 	NEGQ      AX
-	VMOVDQU64 20(AX), X8
-	VPSHUFB   X8, X6, X6
+	VMOVDQU64 20(AX), X7
+	VPSHUFB   X7, X6, X6
 	VPORD     X6, X2, X2
 	JMP       lddone_5
 
@@ -8569,8 +8578,8 @@ ld2_4:
 	NEGQ      AX
 	ADDQ      SI, AX
 	NEGQ      AX
-	VMOVDQU64 18(AX), X8
-	VPSHUFB   X8, X6, X6
+	VMOVDQU64 18(AX), X7
+	VPSHUFB   X7, X6, X6
 	VPORD     X6, X2, X2
 	JMP       lddone_5
 
@@ -8669,8 +8678,8 @@ tagfull_2:
 
 tagloaded_2:
 	VPXORD   X0, X5, X5
-	VPXORD   X7, X7, X7
-	VPCMPEQB X7, X5, K1
+	VPXORD   X0, X0, X0
+	VPCMPEQB X0, X5, K1
 	KMOVW    K1, AX
 	XORQ     CX, CX
 	CMPL     AX, $0x0000ffff
@@ -8707,6 +8716,9 @@ sizedone_1:
 	VPXORQ    Z25, Z25, Z25
 	VPXORQ    Z26, Z26, Z26
 	VPXORQ    Z27, Z27, Z27
+	VPXORQ    Z28, Z28, Z28
+	VPXORQ    Z29, Z29, Z29
+	VPXORQ    Z30, Z30, Z30
 	KXORW     K1, K1, K1
 	VMOVDQU64 Z0, (SP)
 	VMOVDQU   X0, 64(SP)
@@ -8763,7 +8775,7 @@ aesmid_3:
 	VMOVDQU64       X0, 32(SP)
 
 	// phase: AAD
-	VPXORD    Y2, Y2, Y2
+	VPXORD    Y0, Y0, Y0
 	TESTQ     SI, SI
 	JZ        aaddone_1
 	CMPQ      SI, $0x10
@@ -8771,168 +8783,168 @@ aesmid_3:
 	CMPQ      SI, $0x08
 	JB        ld4_5
 	MOVQ      (BX), DI
-	VMOVQ     DI, X0
+	VMOVQ     DI, X1
 	LEAQ      -8(BX)(SI*1), BX
 	MOVQ      (BX), DI
-	VMOVQ     DI, X1
+	VMOVQ     DI, X2
 	LEAQ      slideShuf<>+0(SB), BX
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 24(BX), X15
-	VPSHUFB   X15, X1, X1
-	VPORD     X1, X0, X0
+	VMOVDQU64 24(BX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X1, X1
 	JMP       lddone_7
 
 ld4_5:
 	CMPQ      SI, $0x04
 	JB        ld2_5
 	MOVL      (BX), DI
-	VMOVQ     DI, X0
+	VMOVQ     DI, X1
 	LEAQ      -4(BX)(SI*1), BX
 	MOVL      (BX), DI
-	VMOVQ     DI, X1
+	VMOVQ     DI, X2
 	LEAQ      slideShuf<>+0(SB), BX
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 20(BX), X15
-	VPSHUFB   X15, X1, X1
-	VPORD     X1, X0, X0
+	VMOVDQU64 20(BX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X1, X1
 	JMP       lddone_7
 
 ld2_5:
 	CMPQ      SI, $0x02
 	JB        ld1_5
 	MOVWQZX   (BX), DI
-	VMOVQ     DI, X0
+	VMOVQ     DI, X1
 	LEAQ      -2(BX)(SI*1), BX
 	MOVWQZX   (BX), DI
-	VMOVQ     DI, X1
+	VMOVQ     DI, X2
 	LEAQ      slideShuf<>+0(SB), BX
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 18(BX), X15
-	VPSHUFB   X15, X1, X1
-	VPORD     X1, X0, X0
+	VMOVDQU64 18(BX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X1, X1
 	JMP       lddone_7
 
 ld1_5:
 	MOVBQZX (BX), DI
-	VMOVQ   DI, X0
+	VMOVQ   DI, X1
 
 lddone_7:
-	VPSHUFB         bswapMask<>+0(SB), X0, X0
-	VPXORD          Y3, Y3, Y3
-	VPXORD          X0, X2, X3
-	VBROADCASTI32X4 480(AX), Y1
-	VBROADCASTI32X4 736(AX), Y15
-	VPCLMULQDQ      $0x00, Y1, Y3, Y0
-	VPCLMULQDQ      $0x11, Y1, Y3, Y2
-	VPSHUFD         $0x4e, Y3, Y1
-	VPXORD          Y3, Y1, Y1
-	VPCLMULQDQ      $0x00, Y15, Y1, Y1
-	VPTERNLOGD      $0x96, Y0, Y2, Y1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y0, Y3
-	VPSHUFD         $0x4e, Y0, Y0
-	VPTERNLOGD      $0x96, Y0, Y3, Y1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFB         bswapMask<>+0(SB), X1, X1
+	VPXORD          Y2, Y2, Y2
+	VPXORD          X1, X0, X2
+	VBROADCASTI32X4 480(AX), Y0
+	VBROADCASTI32X4 736(AX), Y4
+	VPCLMULQDQ      $0x00, Y0, Y2, Y1
+	VPCLMULQDQ      $0x11, Y0, Y2, Y0
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, Y4, Y3, Y3
+	VPTERNLOGD      $0x96, Y1, Y0, Y3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y1, Y2
 	VPSHUFD         $0x4e, Y1, Y1
-	VPTERNLOGD      $0x96, Y1, Y0, Y2
+	VPTERNLOGD      $0x96, Y1, Y2, Y3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y3, Y1
+	VPSHUFD         $0x4e, Y3, Y3
+	VPTERNLOGD      $0x96, Y3, Y1, Y0
 	JMP             aaddone_1
 
 aadlong_1:
 gh8_1:
 	CMPQ          SI, $0x00000100
 	JB            ghrest_1
-	VMOVDQU64     (BX), Y19
-	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
-	VPXORD        Y2, Y19, Y19
-	VPCLMULQDQ    $0x00, 240(AX), Y19, Y0
-	VPCLMULQDQ    $0x11, 240(AX), Y19, Y18
-	VPSHUFD       $0x4e, Y19, Y1
-	VPXORD        Y19, Y1, Y1
-	VPCLMULQDQ    $0x00, 496(AX), Y1, Y1
-	VMOVDQU64     32(BX), Y19
-	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
-	VPCLMULQDQ    $0x00, 272(AX), Y19, Y20
-	VPXORD        Y20, Y0, Y0
-	VPCLMULQDQ    $0x11, 272(AX), Y19, Y20
-	VPXORD        Y20, Y18, Y18
-	VPSHUFD       $0x4e, Y19, Y20
-	VPXORD        Y19, Y20, Y20
-	VPCLMULQDQ    $0x00, 528(AX), Y20, Y20
-	VPXORD        Y20, Y1, Y1
-	VMOVDQU64     64(BX), Y19
-	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
-	VPCLMULQDQ    $0x00, 304(AX), Y19, Y20
-	VPXORD        Y20, Y0, Y0
-	VPCLMULQDQ    $0x11, 304(AX), Y19, Y20
-	VPXORD        Y20, Y18, Y18
-	VPSHUFD       $0x4e, Y19, Y20
-	VPXORD        Y19, Y20, Y20
-	VPCLMULQDQ    $0x00, 560(AX), Y20, Y20
-	VPXORD        Y20, Y1, Y1
-	VMOVDQU64     96(BX), Y19
-	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
-	VPCLMULQDQ    $0x00, 336(AX), Y19, Y20
-	VPXORD        Y20, Y0, Y0
-	VPCLMULQDQ    $0x11, 336(AX), Y19, Y20
-	VPXORD        Y20, Y18, Y18
-	VPSHUFD       $0x4e, Y19, Y20
-	VPXORD        Y19, Y20, Y20
-	VPCLMULQDQ    $0x00, 592(AX), Y20, Y20
-	VPXORD        Y20, Y1, Y1
-	VMOVDQU64     128(BX), Y19
-	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
-	VPCLMULQDQ    $0x00, 368(AX), Y19, Y20
-	VPXORD        Y20, Y0, Y0
-	VPCLMULQDQ    $0x11, 368(AX), Y19, Y20
-	VPXORD        Y20, Y18, Y18
-	VPSHUFD       $0x4e, Y19, Y20
-	VPXORD        Y19, Y20, Y20
-	VPCLMULQDQ    $0x00, 624(AX), Y20, Y20
-	VPXORD        Y20, Y1, Y1
-	VMOVDQU64     160(BX), Y19
-	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
-	VPCLMULQDQ    $0x00, 400(AX), Y19, Y20
-	VPXORD        Y20, Y0, Y0
-	VPCLMULQDQ    $0x11, 400(AX), Y19, Y20
-	VPXORD        Y20, Y18, Y18
-	VPSHUFD       $0x4e, Y19, Y20
-	VPXORD        Y19, Y20, Y20
-	VPCLMULQDQ    $0x00, 656(AX), Y20, Y20
-	VPXORD        Y20, Y1, Y1
-	VMOVDQU64     192(BX), Y19
-	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
-	VPCLMULQDQ    $0x00, 432(AX), Y19, Y20
-	VPXORD        Y20, Y0, Y0
-	VPCLMULQDQ    $0x11, 432(AX), Y19, Y20
-	VPXORD        Y20, Y18, Y18
-	VPSHUFD       $0x4e, Y19, Y20
-	VPXORD        Y19, Y20, Y20
-	VPCLMULQDQ    $0x00, 688(AX), Y20, Y20
-	VPXORD        Y20, Y1, Y1
-	VMOVDQU64     224(BX), Y19
-	VPSHUFB       bswapMask<>+0(SB), Y19, Y19
-	VPCLMULQDQ    $0x00, 464(AX), Y19, Y20
-	VPXORD        Y20, Y0, Y0
-	VPCLMULQDQ    $0x11, 464(AX), Y19, Y20
-	VPXORD        Y20, Y18, Y18
-	VPSHUFD       $0x4e, Y19, Y20
-	VPXORD        Y19, Y20, Y20
-	VPCLMULQDQ    $0x00, 720(AX), Y20, Y20
-	VPXORD        Y20, Y1, Y1
-	VPTERNLOGD    $0x96, Y0, Y18, Y1
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y0, Y19
-	VPSHUFD       $0x4e, Y0, Y0
-	VPTERNLOGD    $0x96, Y0, Y19, Y1
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y1, Y0
+	VMOVDQU64     (BX), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPXORD        Y0, Y4, Y4
+	VPCLMULQDQ    $0x00, 240(AX), Y4, Y1
+	VPCLMULQDQ    $0x11, 240(AX), Y4, Y3
+	VPSHUFD       $0x4e, Y4, Y2
+	VPXORD        Y4, Y2, Y2
+	VPCLMULQDQ    $0x00, 496(AX), Y2, Y2
+	VMOVDQU64     32(BX), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ    $0x00, 272(AX), Y4, Y5
+	VPXORD        Y5, Y1, Y1
+	VPCLMULQDQ    $0x11, 272(AX), Y4, Y5
+	VPXORD        Y5, Y3, Y3
+	VPSHUFD       $0x4e, Y4, Y5
+	VPXORD        Y4, Y5, Y5
+	VPCLMULQDQ    $0x00, 528(AX), Y5, Y5
+	VPXORD        Y5, Y2, Y2
+	VMOVDQU64     64(BX), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ    $0x00, 304(AX), Y4, Y5
+	VPXORD        Y5, Y1, Y1
+	VPCLMULQDQ    $0x11, 304(AX), Y4, Y5
+	VPXORD        Y5, Y3, Y3
+	VPSHUFD       $0x4e, Y4, Y5
+	VPXORD        Y4, Y5, Y5
+	VPCLMULQDQ    $0x00, 560(AX), Y5, Y5
+	VPXORD        Y5, Y2, Y2
+	VMOVDQU64     96(BX), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ    $0x00, 336(AX), Y4, Y5
+	VPXORD        Y5, Y1, Y1
+	VPCLMULQDQ    $0x11, 336(AX), Y4, Y5
+	VPXORD        Y5, Y3, Y3
+	VPSHUFD       $0x4e, Y4, Y5
+	VPXORD        Y4, Y5, Y5
+	VPCLMULQDQ    $0x00, 592(AX), Y5, Y5
+	VPXORD        Y5, Y2, Y2
+	VMOVDQU64     128(BX), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ    $0x00, 368(AX), Y4, Y5
+	VPXORD        Y5, Y1, Y1
+	VPCLMULQDQ    $0x11, 368(AX), Y4, Y5
+	VPXORD        Y5, Y3, Y3
+	VPSHUFD       $0x4e, Y4, Y5
+	VPXORD        Y4, Y5, Y5
+	VPCLMULQDQ    $0x00, 624(AX), Y5, Y5
+	VPXORD        Y5, Y2, Y2
+	VMOVDQU64     160(BX), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ    $0x00, 400(AX), Y4, Y5
+	VPXORD        Y5, Y1, Y1
+	VPCLMULQDQ    $0x11, 400(AX), Y4, Y5
+	VPXORD        Y5, Y3, Y3
+	VPSHUFD       $0x4e, Y4, Y5
+	VPXORD        Y4, Y5, Y5
+	VPCLMULQDQ    $0x00, 656(AX), Y5, Y5
+	VPXORD        Y5, Y2, Y2
+	VMOVDQU64     192(BX), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ    $0x00, 432(AX), Y4, Y5
+	VPXORD        Y5, Y1, Y1
+	VPCLMULQDQ    $0x11, 432(AX), Y4, Y5
+	VPXORD        Y5, Y3, Y3
+	VPSHUFD       $0x4e, Y4, Y5
+	VPXORD        Y4, Y5, Y5
+	VPCLMULQDQ    $0x00, 688(AX), Y5, Y5
+	VPXORD        Y5, Y2, Y2
+	VMOVDQU64     224(BX), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ    $0x00, 464(AX), Y4, Y5
+	VPXORD        Y5, Y1, Y1
+	VPCLMULQDQ    $0x11, 464(AX), Y4, Y5
+	VPXORD        Y5, Y3, Y3
+	VPSHUFD       $0x4e, Y4, Y5
+	VPXORD        Y4, Y5, Y5
+	VPCLMULQDQ    $0x00, 720(AX), Y5, Y5
+	VPXORD        Y5, Y2, Y2
+	VPTERNLOGD    $0x96, Y1, Y3, Y2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y1, Y4
 	VPSHUFD       $0x4e, Y1, Y1
-	VPTERNLOGD    $0x96, Y1, Y0, Y18
-	VEXTRACTI32X4 $0x01, Y18, X0
-	VPXORD        X0, X18, X2
+	VPTERNLOGD    $0x96, Y1, Y4, Y2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y2, Y1
+	VPSHUFD       $0x4e, Y2, Y2
+	VPTERNLOGD    $0x96, Y2, Y1, Y3
+	VEXTRACTI32X4 $0x01, Y3, X0
+	VPXORD        X0, X3, X0
 	ADDQ          $0x00000100, BX
 	SUBQ          $0x00000100, SI
 	JMP           gh8_1
@@ -8945,26 +8957,26 @@ ghrest_1:
 	SHLQ   $0x04, DI
 	NEGQ   DI
 	ADDQ   AX, DI
+	VPXORD Y1, Y1, Y1
+	VPXORD Y2, Y2, Y2
 	VPXORD Y3, Y3, Y3
-	VPXORD Y15, Y15, Y15
-	VPXORD Y16, Y16, Y16
-	VPXORD Y17, Y17, Y17
+	VPXORD Y4, Y4, Y4
 
 ghregs_1:
 	CMPQ       SI, $0x20
 	JB         ghpart_1
-	VMOVDQU64  (BX), Y17
-	VPSHUFB    bswapMask<>+0(SB), Y17, Y17
-	VPXORD     Y2, Y17, Y17
-	VPXORD     Y2, Y2, Y2
-	VPCLMULQDQ $0x00, 496(DI), Y17, Y0
-	VPXORD     Y0, Y3, Y3
-	VPCLMULQDQ $0x11, 496(DI), Y17, Y0
-	VPXORD     Y0, Y16, Y16
-	VPSHUFD    $0x4e, Y17, Y0
-	VPXORD     Y17, Y0, Y0
-	VPCLMULQDQ $0x00, 752(DI), Y0, Y0
-	VPXORD     Y0, Y15, Y15
+	VMOVDQU64  (BX), Y4
+	VPSHUFB    bswapMask<>+0(SB), Y4, Y4
+	VPXORD     Y0, Y4, Y4
+	VPXORD     Y0, Y0, Y0
+	VPCLMULQDQ $0x00, 496(DI), Y4, Y5
+	VPXORD     Y5, Y1, Y1
+	VPCLMULQDQ $0x11, 496(DI), Y4, Y5
+	VPXORD     Y5, Y3, Y3
+	VPSHUFD    $0x4e, Y4, Y5
+	VPXORD     Y4, Y5, Y5
+	VPCLMULQDQ $0x00, 752(DI), Y5, Y5
+	VPXORD     Y5, Y2, Y2
 	ADDQ       $0x20, BX
 	ADDQ       $0x20, DI
 	SUBQ       $0x20, SI
@@ -8973,20 +8985,20 @@ ghregs_1:
 ghpart_1:
 	CMPQ            SI, $0x10
 	JB              ghpart1_1
-	VMOVDQU64       (BX), X17
-	VPSHUFB         bswapMask<>+0(SB), X17, X17
-	VPXORD          Y2, Y17, Y17
-	VPXORD          Y2, Y2, Y2
-	VBROADCASTI32X4 496(DI), Y0
-	VBROADCASTI32X4 752(DI), Y1
-	VPCLMULQDQ      $0x00, Y0, Y17, Y18
-	VPXORD          Y18, Y3, Y3
-	VPCLMULQDQ      $0x11, Y0, Y17, Y18
-	VPXORD          Y18, Y16, Y16
-	VPSHUFD         $0x4e, Y17, Y18
-	VPXORD          Y17, Y18, Y18
-	VPCLMULQDQ      $0x00, Y1, Y18, Y18
-	VPXORD          Y18, Y15, Y15
+	VMOVDQU64       (BX), X4
+	VPSHUFB         bswapMask<>+0(SB), X4, X4
+	VPXORD          Y0, Y4, Y4
+	VPXORD          Y0, Y0, Y0
+	VBROADCASTI32X4 496(DI), Y5
+	VBROADCASTI32X4 752(DI), Y6
+	VPCLMULQDQ      $0x00, Y5, Y4, Y7
+	VPXORD          Y7, Y1, Y1
+	VPCLMULQDQ      $0x11, Y5, Y4, Y7
+	VPXORD          Y7, Y3, Y3
+	VPSHUFD         $0x4e, Y4, Y7
+	VPXORD          Y4, Y7, Y7
+	VPCLMULQDQ      $0x00, Y6, Y7, Y7
+	VPXORD          Y7, Y2, Y2
 	ADDQ            $0x10, BX
 	ADDQ            $0x10, DI
 	SUBQ            $0x10, SI
@@ -8997,163 +9009,163 @@ ghpart1_1:
 	CMPQ      SI, $0x08
 	JB        ld4_6
 	MOVQ      (BX), R8
-	VMOVQ     R8, X17
+	VMOVQ     R8, X4
 	LEAQ      -8(BX)(SI*1), BX
 	MOVQ      (BX), R8
-	VMOVQ     R8, X0
+	VMOVQ     R8, X5
 	LEAQ      slideShuf<>+0(SB), BX
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 24(BX), X1
-	VPSHUFB   X1, X0, X0
-	VPORD     X0, X17, X17
+	VMOVDQU64 24(BX), X6
+	VPSHUFB   X6, X5, X5
+	VPORD     X5, X4, X4
 	JMP       lddone_8
 
 ld4_6:
 	CMPQ      SI, $0x04
 	JB        ld2_6
 	MOVL      (BX), R8
-	VMOVQ     R8, X17
+	VMOVQ     R8, X4
 	LEAQ      -4(BX)(SI*1), BX
 	MOVL      (BX), R8
-	VMOVQ     R8, X0
+	VMOVQ     R8, X5
 	LEAQ      slideShuf<>+0(SB), BX
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 20(BX), X1
-	VPSHUFB   X1, X0, X0
-	VPORD     X0, X17, X17
+	VMOVDQU64 20(BX), X6
+	VPSHUFB   X6, X5, X5
+	VPORD     X5, X4, X4
 	JMP       lddone_8
 
 ld2_6:
 	CMPQ      SI, $0x02
 	JB        ld1_6
 	MOVWQZX   (BX), R8
-	VMOVQ     R8, X17
+	VMOVQ     R8, X4
 	LEAQ      -2(BX)(SI*1), BX
 	MOVWQZX   (BX), R8
-	VMOVQ     R8, X0
+	VMOVQ     R8, X5
 	LEAQ      slideShuf<>+0(SB), BX
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 18(BX), X1
-	VPSHUFB   X1, X0, X0
-	VPORD     X0, X17, X17
+	VMOVDQU64 18(BX), X6
+	VPSHUFB   X6, X5, X5
+	VPORD     X5, X4, X4
 	JMP       lddone_8
 
 ld1_6:
 	MOVBQZX (BX), R8
-	VMOVQ   R8, X17
+	VMOVQ   R8, X4
 
 lddone_8:
-	VPSHUFB         bswapMask<>+0(SB), X17, X17
-	VPXORD          Y2, Y17, Y17
-	VPXORD          Y2, Y2, Y2
-	VBROADCASTI32X4 496(DI), Y0
-	VBROADCASTI32X4 752(DI), Y1
-	VPCLMULQDQ      $0x00, Y0, Y17, Y18
-	VPXORD          Y18, Y3, Y3
-	VPCLMULQDQ      $0x11, Y0, Y17, Y18
-	VPXORD          Y18, Y16, Y16
-	VPSHUFD         $0x4e, Y17, Y18
-	VPXORD          Y17, Y18, Y18
-	VPCLMULQDQ      $0x00, Y1, Y18, Y18
-	VPXORD          Y18, Y15, Y15
+	VPSHUFB         bswapMask<>+0(SB), X4, X4
+	VPXORD          Y0, Y4, Y4
+	VPXORD          Y0, Y0, Y0
+	VBROADCASTI32X4 496(DI), Y5
+	VBROADCASTI32X4 752(DI), Y6
+	VPCLMULQDQ      $0x00, Y5, Y4, Y7
+	VPXORD          Y7, Y1, Y1
+	VPCLMULQDQ      $0x11, Y5, Y4, Y7
+	VPXORD          Y7, Y3, Y3
+	VPSHUFD         $0x4e, Y4, Y7
+	VPXORD          Y4, Y7, Y7
+	VPCLMULQDQ      $0x00, Y6, Y7, Y7
+	VPXORD          Y7, Y2, Y2
 
 ghred_1:
-	VPTERNLOGD    $0x96, Y3, Y16, Y15
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y3, Y0
-	VPSHUFD       $0x4e, Y3, Y3
-	VPTERNLOGD    $0x96, Y3, Y0, Y15
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y15, Y0
-	VPSHUFD       $0x4e, Y15, Y15
-	VPTERNLOGD    $0x96, Y15, Y0, Y16
-	VEXTRACTI32X4 $0x01, Y16, X0
-	VPXORD        X16, X0, X0
-	VPXORD        X0, X2, X2
+	VPTERNLOGD    $0x96, Y1, Y3, Y2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y1, Y4
+	VPSHUFD       $0x4e, Y1, Y1
+	VPTERNLOGD    $0x96, Y1, Y4, Y2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y2, Y1
+	VPSHUFD       $0x4e, Y2, Y2
+	VPTERNLOGD    $0x96, Y2, Y1, Y3
+	VEXTRACTI32X4 $0x01, Y3, X1
+	VPXORD        X3, X1, X1
+	VPXORD        X1, X0, X0
 
 ghdone_1:
 aaddone_1:
-	VMOVDQU64       X2, (SP)
+	VMOVDQU64       X0, (SP)
 	MOVQ            out+16(FP), BX
 	MOVQ            in+24(FP), SI
 	MOVQ            n+32(FP), DI
-	VPXORD          Y4, Y4, Y4
-	VMOVDQU64       (SP), X4
-	VBROADCASTI32X4 16(SP), Y0
-	VPADDD          smallCtrIncs<>+0(SB), Y0, Y0
+	VPXORD          Y0, Y0, Y0
+	VMOVDQU64       (SP), X0
+	VBROADCASTI32X4 16(SP), Y1
+	VPADDD          smallCtrIncs<>+0(SB), Y1, Y1
 	TESTQ           DI, DI
 	JZ              ofin_1
 
 	// phase: remainder
 	CMPQ            DI, $0x20
 	JA              sizenext_2
-	VBROADCASTI32X4 (AX), Y2
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
-	VPXORD          Y2, Y1, Y1
+	VBROADCASTI32X4 (AX), Y3
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y2
+	VPXORD          Y3, Y2, Y2
 	CMPQ            CX, $0x0a
 	JE              aesmid_4
-	VBROADCASTI32X4 16(AX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 32(AX), Y2
-	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 16(AX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 32(AX), Y3
+	VAESENC         Y3, Y2, Y2
 	CMPQ            CX, $0x0c
 	JE              aesmid_4
-	VBROADCASTI32X4 48(AX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 64(AX), Y2
-	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 48(AX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 64(AX), Y3
+	VAESENC         Y3, Y2, Y2
 
 aesmid_4:
-	VBROADCASTI32X4 16(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 32(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 48(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 64(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 80(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 96(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 112(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 128(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 144(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 160(DX), Y2
-	VAESENCLAST     Y2, Y1, Y1
+	VBROADCASTI32X4 16(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 32(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 48(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 64(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 80(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 96(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 112(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 128(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 144(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 160(DX), Y3
+	VAESENCLAST     Y3, Y2, Y2
 	LEAQ            15(DI), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X2
-	VPADDD          X2, X0, X0
+	VMOVQ           CX, X3
+	VPADDD          X3, X1, X1
 	SHLQ            $0x04, CX
 	NEGQ            CX
 	ADDQ            AX, CX
-	VPXORD          Y5, Y5, Y5
-	VPXORD          Y6, Y6, Y6
-	VPXORD          Y7, Y7, Y7
+	VPXORD          Y1, Y1, Y1
+	VPXORD          Y3, Y3, Y3
+	VPXORD          Y4, Y4, Y4
 	CMPQ            DI, $0x20
 	JB              rsingle_1
-	VMOVDQU64       (SI), Y0
-	VPXORD          Y1, Y0, Y1
-	VMOVDQU64       Y1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
-	VPXORD          Y4, Y0, Y0
-	VPXORD          Y4, Y4, Y4
-	VPCLMULQDQ      $0x00, 496(CX), Y0, Y1
-	VPXORD          Y1, Y5, Y5
-	VPCLMULQDQ      $0x11, 496(CX), Y0, Y1
-	VPXORD          Y1, Y7, Y7
-	VPSHUFD         $0x4e, Y0, Y1
-	VPXORD          Y0, Y1, Y1
-	VPCLMULQDQ      $0x00, 752(CX), Y1, Y1
-	VPXORD          Y1, Y6, Y6
+	VMOVDQU64       (SI), Y5
+	VPXORD          Y2, Y5, Y2
+	VMOVDQU64       Y2, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y5, Y5
+	VPXORD          Y0, Y5, Y5
+	VPXORD          Y0, Y0, Y0
+	VPCLMULQDQ      $0x00, 496(CX), Y5, Y2
+	VPXORD          Y2, Y1, Y1
+	VPCLMULQDQ      $0x11, 496(CX), Y5, Y2
+	VPXORD          Y2, Y4, Y4
+	VPSHUFD         $0x4e, Y5, Y2
+	VPXORD          Y5, Y2, Y2
+	VPCLMULQDQ      $0x00, 752(CX), Y2, Y2
+	VPXORD          Y2, Y3, Y3
 	ADDQ            $0x20, SI
 	ADDQ            $0x20, BX
 	SUBQ            $0x20, DI
@@ -9162,105 +9174,105 @@ aesmid_4:
 rsingle_1:
 	CMPQ            DI, $0x10
 	JB              rpart_1
-	VPXORD          Y8, Y8, Y8
-	VPXORD          Y9, Y9, Y9
-	VMOVDQU64       (SI), X8
-	VPXORD          X1, X8, X9
-	VMOVDQU64       X9, (BX)
-	VPSHUFB         bswapMask<>+0(SB), X8, X8
-	VPXORD          Y4, Y8, Y8
-	VPXORD          Y4, Y4, Y4
-	VBROADCASTI32X4 496(CX), Y0
-	VBROADCASTI32X4 752(CX), Y2
-	VPCLMULQDQ      $0x00, Y0, Y8, Y3
-	VPXORD          Y3, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y8, Y3
-	VPXORD          Y3, Y7, Y7
-	VPSHUFD         $0x4e, Y8, Y3
+	VPXORD          Y5, Y5, Y5
+	VPXORD          Y6, Y6, Y6
+	VMOVDQU64       (SI), X5
+	VPXORD          X2, X5, X6
+	VMOVDQU64       X6, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X5, X5
+	VPXORD          Y0, Y5, Y5
+	VPXORD          Y0, Y0, Y0
+	VBROADCASTI32X4 496(CX), Y6
+	VBROADCASTI32X4 752(CX), Y7
+	VPCLMULQDQ      $0x00, Y6, Y5, Y8
+	VPXORD          Y8, Y1, Y1
+	VPCLMULQDQ      $0x11, Y6, Y5, Y8
+	VPXORD          Y8, Y4, Y4
+	VPSHUFD         $0x4e, Y5, Y8
+	VPXORD          Y5, Y8, Y8
+	VPCLMULQDQ      $0x00, Y7, Y8, Y8
 	VPXORD          Y8, Y3, Y3
-	VPCLMULQDQ      $0x00, Y2, Y3, Y3
-	VPXORD          Y3, Y6, Y6
 	ADDQ            $0x10, SI
 	ADDQ            $0x10, BX
 	SUBQ            $0x10, DI
-	VEXTRACTI32X4   $0x01, Y1, X0
+	VEXTRACTI32X4   $0x01, Y2, X2
 	LEAQ            16(CX), CX
 	JMP             rcommon_1
 
 rpart_1:
-	VMOVDQA64 X1, X0
+	VMOVDQA64 X2, X2
 	LEAQ      (CX), CX
 
 rcommon_1:
 	TESTQ     DI, DI
 	JZ        rred_1
-	VPXORD    Y10, Y10, Y10
-	VPXORD    Y11, Y11, Y11
+	VPXORD    Y5, Y5, Y5
+	VPXORD    Y6, Y6, Y6
 	CMPQ      DI, $0x08
 	JB        ld4_7
 	MOVQ      (SI), DX
-	VMOVQ     DX, X10
+	VMOVQ     DX, X5
 	LEAQ      -8(SI)(DI*1), DX
 	MOVQ      (DX), DX
-	VMOVQ     DX, X1
+	VMOVQ     DX, X6
 	LEAQ      slideShuf<>+0(SB), DX
 	NEGQ      DX
 	ADDQ      DI, DX
 	NEGQ      DX
-	VMOVDQU64 24(DX), X2
-	VPSHUFB   X2, X1, X1
-	VPORD     X1, X10, X10
+	VMOVDQU64 24(DX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X5, X5
 	JMP       lddone_9
 
 ld4_7:
 	CMPQ      DI, $0x04
 	JB        ld2_7
 	MOVL      (SI), DX
-	VMOVQ     DX, X10
+	VMOVQ     DX, X5
 	LEAQ      -4(SI)(DI*1), DX
 	MOVL      (DX), DX
-	VMOVQ     DX, X1
+	VMOVQ     DX, X6
 	LEAQ      slideShuf<>+0(SB), DX
 	NEGQ      DX
 	ADDQ      DI, DX
 	NEGQ      DX
-	VMOVDQU64 20(DX), X2
-	VPSHUFB   X2, X1, X1
-	VPORD     X1, X10, X10
+	VMOVDQU64 20(DX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X5, X5
 	JMP       lddone_9
 
 ld2_7:
 	CMPQ      DI, $0x02
 	JB        ld1_7
 	MOVWQZX   (SI), DX
-	VMOVQ     DX, X10
+	VMOVQ     DX, X5
 	LEAQ      -2(SI)(DI*1), DX
 	MOVWQZX   (DX), DX
-	VMOVQ     DX, X1
+	VMOVQ     DX, X6
 	LEAQ      slideShuf<>+0(SB), DX
 	NEGQ      DX
 	ADDQ      DI, DX
 	NEGQ      DX
-	VMOVDQU64 18(DX), X2
-	VPSHUFB   X2, X1, X1
-	VPORD     X1, X10, X10
+	VMOVDQU64 18(DX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X5, X5
 	JMP       lddone_9
 
 ld1_7:
 	MOVBQZX (SI), DX
-	VMOVQ   DX, X10
+	VMOVQ   DX, X5
 
 lddone_9:
-	VPXORD    X0, X10, X11
-	VMOVQ     X11, DX
+	VPXORD    X2, X5, X6
+	VMOVQ     X6, DX
 	CMPQ      DI, $0x08
 	JB        st4_3
 	MOVQ      DX, (BX)
 	LEAQ      slideShuf<>+0(SB), DX
 	ADDQ      DI, DX
-	VMOVDQU64 8(DX), X0
-	VPSHUFB   X0, X11, X0
-	VMOVQ     X0, DX
+	VMOVDQU64 8(DX), X2
+	VPSHUFB   X2, X6, X2
+	VMOVQ     X2, DX
 	LEAQ      -8(BX)(DI*1), BX
 	MOVQ      DX, (BX)
 	JMP       stdone_3
@@ -9271,9 +9283,9 @@ st4_3:
 	MOVL      DX, (BX)
 	LEAQ      slideShuf<>+0(SB), DX
 	ADDQ      DI, DX
-	VMOVDQU64 12(DX), X0
-	VPSHUFB   X0, X11, X0
-	VMOVQ     X0, DX
+	VMOVDQU64 12(DX), X2
+	VPSHUFB   X2, X6, X2
+	VMOVQ     X2, DX
 	LEAQ      -4(BX)(DI*1), BX
 	MOVL      DX, (BX)
 	JMP       stdone_3
@@ -9284,9 +9296,9 @@ st2_3:
 	MOVW      DX, (BX)
 	LEAQ      slideShuf<>+0(SB), DX
 	ADDQ      DI, DX
-	VMOVDQU64 14(DX), X0
-	VPSHUFB   X0, X11, X0
-	VMOVQ     X0, DX
+	VMOVDQU64 14(DX), X2
+	VPSHUFB   X2, X6, X2
+	VMOVQ     X2, DX
 	LEAQ      -2(BX)(DI*1), BX
 	MOVW      DX, (BX)
 	JMP       stdone_3
@@ -9295,131 +9307,131 @@ st1_3:
 	MOVB DL, (BX)
 
 stdone_3:
-	VPSHUFB         bswapMask<>+0(SB), X10, X10
-	VPXORD          Y4, Y10, Y10
-	VPXORD          Y4, Y4, Y4
-	VBROADCASTI32X4 496(CX), Y0
-	VBROADCASTI32X4 752(CX), Y1
-	VPCLMULQDQ      $0x00, Y0, Y10, Y2
-	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y10, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y10, Y2
-	VPXORD          Y10, Y2, Y2
-	VPCLMULQDQ      $0x00, Y1, Y2, Y2
-	VPXORD          Y2, Y6, Y6
+	VPSHUFB         bswapMask<>+0(SB), X5, X5
+	VPXORD          Y0, Y5, Y5
+	VPXORD          Y0, Y0, Y0
+	VBROADCASTI32X4 496(CX), Y2
+	VBROADCASTI32X4 752(CX), Y6
+	VPCLMULQDQ      $0x00, Y2, Y5, Y7
+	VPXORD          Y7, Y1, Y1
+	VPCLMULQDQ      $0x11, Y2, Y5, Y7
+	VPXORD          Y7, Y4, Y4
+	VPSHUFD         $0x4e, Y5, Y7
+	VPXORD          Y5, Y7, Y7
+	VPCLMULQDQ      $0x00, Y6, Y7, Y7
+	VPXORD          Y7, Y3, Y3
 
 rred_1:
-	VPTERNLOGD    $0x96, Y5, Y7, Y6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y5, Y0
-	VPSHUFD       $0x4e, Y5, Y5
-	VPTERNLOGD    $0x96, Y5, Y0, Y6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y0
-	VPSHUFD       $0x4e, Y6, Y6
-	VPTERNLOGD    $0x96, Y6, Y0, Y7
-	VEXTRACTI32X4 $0x01, Y7, X0
-	VPXORD        X7, X0, X0
-	VPXORD        X0, X4, X4
+	VPTERNLOGD    $0x96, Y1, Y4, Y3
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y1, Y2
+	VPSHUFD       $0x4e, Y1, Y1
+	VPTERNLOGD    $0x96, Y1, Y2, Y3
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y3, Y1
+	VPSHUFD       $0x4e, Y3, Y3
+	VPTERNLOGD    $0x96, Y3, Y1, Y4
+	VEXTRACTI32X4 $0x01, Y4, X1
+	VPXORD        X4, X1, X1
+	VPXORD        X1, X0, X0
 	JMP           sizedone_2
 
 sizenext_2:
 	CMPQ            DI, $0x40
 	JA              sizenext_3
-	VBROADCASTI32X4 (AX), Y3
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
-	VPXORD          Y3, Y1, Y1
-	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
-	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
-	VPXORD          Y3, Y2, Y2
+	VBROADCASTI32X4 (AX), Y4
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y2
+	VPXORD          Y4, Y2, Y2
+	VPADDD          smallCtrIncs<>+32(SB), Y1, Y3
+	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
+	VPXORD          Y4, Y3, Y3
 	CMPQ            CX, $0x0a
 	JE              aesmid_5
-	VBROADCASTI32X4 16(AX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 32(AX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 16(AX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 32(AX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
 	CMPQ            CX, $0x0c
 	JE              aesmid_5
-	VBROADCASTI32X4 48(AX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 64(AX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 48(AX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 64(AX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
 
 aesmid_5:
-	VBROADCASTI32X4 16(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 32(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 48(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 64(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 80(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 96(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 112(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 128(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 144(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 160(DX), Y3
-	VAESENCLAST     Y3, Y1, Y1
-	VAESENCLAST     Y3, Y2, Y2
+	VBROADCASTI32X4 16(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 32(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 48(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 64(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 80(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 96(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 112(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 128(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 144(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 160(DX), Y4
+	VAESENCLAST     Y4, Y2, Y2
+	VAESENCLAST     Y4, Y3, Y3
 	LEAQ            15(DI), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X3
-	VPADDD          X3, X0, X0
+	VMOVQ           CX, X4
+	VPADDD          X4, X1, X1
 	SHLQ            $0x04, CX
 	NEGQ            CX
 	ADDQ            AX, CX
-	VPXORD          Y5, Y5, Y5
-	VPXORD          Y6, Y6, Y6
-	VPXORD          Y7, Y7, Y7
-	VMOVDQU64       (SI), Y0
-	VPXORD          Y1, Y0, Y1
-	VMOVDQU64       Y1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
-	VPXORD          Y4, Y0, Y0
+	VPXORD          Y1, Y1, Y1
 	VPXORD          Y4, Y4, Y4
-	VPCLMULQDQ      $0x00, 496(CX), Y0, Y1
-	VPXORD          Y1, Y5, Y5
-	VPCLMULQDQ      $0x11, 496(CX), Y0, Y1
-	VPXORD          Y1, Y7, Y7
-	VPSHUFD         $0x4e, Y0, Y1
-	VPXORD          Y0, Y1, Y1
-	VPCLMULQDQ      $0x00, 752(CX), Y1, Y1
-	VPXORD          Y1, Y6, Y6
+	VPXORD          Y5, Y5, Y5
+	VMOVDQU64       (SI), Y6
+	VPXORD          Y2, Y6, Y2
+	VMOVDQU64       Y2, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y6, Y6
+	VPXORD          Y0, Y6, Y6
+	VPXORD          Y0, Y0, Y0
+	VPCLMULQDQ      $0x00, 496(CX), Y6, Y2
+	VPXORD          Y2, Y1, Y1
+	VPCLMULQDQ      $0x11, 496(CX), Y6, Y2
+	VPXORD          Y2, Y5, Y5
+	VPSHUFD         $0x4e, Y6, Y2
+	VPXORD          Y6, Y2, Y2
+	VPCLMULQDQ      $0x00, 752(CX), Y2, Y2
+	VPXORD          Y2, Y4, Y4
 	ADDQ            $0x20, SI
 	ADDQ            $0x20, BX
 	SUBQ            $0x20, DI
 	CMPQ            DI, $0x20
 	JB              rsingle_3
-	VMOVDQU64       (SI), Y0
-	VPXORD          Y2, Y0, Y1
-	VMOVDQU64       Y1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
-	VPCLMULQDQ      $0x00, 528(CX), Y0, Y1
-	VPXORD          Y1, Y5, Y5
-	VPCLMULQDQ      $0x11, 528(CX), Y0, Y1
-	VPXORD          Y1, Y7, Y7
-	VPSHUFD         $0x4e, Y0, Y1
-	VPXORD          Y0, Y1, Y1
-	VPCLMULQDQ      $0x00, 784(CX), Y1, Y1
-	VPXORD          Y1, Y6, Y6
+	VMOVDQU64       (SI), Y2
+	VPXORD          Y3, Y2, Y3
+	VMOVDQU64       Y3, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 528(CX), Y2, Y3
+	VPXORD          Y3, Y1, Y1
+	VPCLMULQDQ      $0x11, 528(CX), Y2, Y3
+	VPXORD          Y3, Y5, Y5
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 784(CX), Y3, Y3
+	VPXORD          Y3, Y4, Y4
 	ADDQ            $0x20, SI
 	ADDQ            $0x20, BX
 	SUBQ            $0x20, DI
@@ -9428,103 +9440,103 @@ aesmid_5:
 rsingle_3:
 	CMPQ            DI, $0x10
 	JB              rpart_3
-	VPXORD          Y8, Y8, Y8
-	VPXORD          Y9, Y9, Y9
-	VMOVDQU64       (SI), X8
-	VPXORD          X2, X8, X9
-	VMOVDQU64       X9, (BX)
-	VPSHUFB         bswapMask<>+0(SB), X8, X8
-	VBROADCASTI32X4 528(CX), Y0
-	VBROADCASTI32X4 784(CX), Y1
-	VPCLMULQDQ      $0x00, Y0, Y8, Y3
-	VPXORD          Y3, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y8, Y3
-	VPXORD          Y3, Y7, Y7
-	VPSHUFD         $0x4e, Y8, Y3
-	VPXORD          Y8, Y3, Y3
-	VPCLMULQDQ      $0x00, Y1, Y3, Y3
-	VPXORD          Y3, Y6, Y6
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y6, Y6, Y6
+	VMOVDQU64       (SI), X2
+	VPXORD          X3, X2, X6
+	VMOVDQU64       X6, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 528(CX), Y6
+	VBROADCASTI32X4 784(CX), Y7
+	VPCLMULQDQ      $0x00, Y6, Y2, Y8
+	VPXORD          Y8, Y1, Y1
+	VPCLMULQDQ      $0x11, Y6, Y2, Y8
+	VPXORD          Y8, Y5, Y5
+	VPSHUFD         $0x4e, Y2, Y8
+	VPXORD          Y2, Y8, Y8
+	VPCLMULQDQ      $0x00, Y7, Y8, Y8
+	VPXORD          Y8, Y4, Y4
 	ADDQ            $0x10, SI
 	ADDQ            $0x10, BX
 	SUBQ            $0x10, DI
-	VEXTRACTI32X4   $0x01, Y2, X0
+	VEXTRACTI32X4   $0x01, Y3, X2
 	LEAQ            48(CX), CX
 	JMP             rcommon_2
 
 rpart_3:
-	VMOVDQA64 X2, X0
+	VMOVDQA64 X3, X2
 	LEAQ      32(CX), CX
 
 rcommon_2:
 	TESTQ     DI, DI
 	JZ        rred_2
-	VPXORD    Y10, Y10, Y10
-	VPXORD    Y11, Y11, Y11
+	VPXORD    Y3, Y3, Y3
+	VPXORD    Y6, Y6, Y6
 	CMPQ      DI, $0x08
 	JB        ld4_8
 	MOVQ      (SI), DX
-	VMOVQ     DX, X10
+	VMOVQ     DX, X3
 	LEAQ      -8(SI)(DI*1), DX
 	MOVQ      (DX), DX
-	VMOVQ     DX, X1
+	VMOVQ     DX, X6
 	LEAQ      slideShuf<>+0(SB), DX
 	NEGQ      DX
 	ADDQ      DI, DX
 	NEGQ      DX
-	VMOVDQU64 24(DX), X2
-	VPSHUFB   X2, X1, X1
-	VPORD     X1, X10, X10
+	VMOVDQU64 24(DX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X3, X3
 	JMP       lddone_10
 
 ld4_8:
 	CMPQ      DI, $0x04
 	JB        ld2_8
 	MOVL      (SI), DX
-	VMOVQ     DX, X10
+	VMOVQ     DX, X3
 	LEAQ      -4(SI)(DI*1), DX
 	MOVL      (DX), DX
-	VMOVQ     DX, X1
+	VMOVQ     DX, X6
 	LEAQ      slideShuf<>+0(SB), DX
 	NEGQ      DX
 	ADDQ      DI, DX
 	NEGQ      DX
-	VMOVDQU64 20(DX), X2
-	VPSHUFB   X2, X1, X1
-	VPORD     X1, X10, X10
+	VMOVDQU64 20(DX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X3, X3
 	JMP       lddone_10
 
 ld2_8:
 	CMPQ      DI, $0x02
 	JB        ld1_8
 	MOVWQZX   (SI), DX
-	VMOVQ     DX, X10
+	VMOVQ     DX, X3
 	LEAQ      -2(SI)(DI*1), DX
 	MOVWQZX   (DX), DX
-	VMOVQ     DX, X1
+	VMOVQ     DX, X6
 	LEAQ      slideShuf<>+0(SB), DX
 	NEGQ      DX
 	ADDQ      DI, DX
 	NEGQ      DX
-	VMOVDQU64 18(DX), X2
-	VPSHUFB   X2, X1, X1
-	VPORD     X1, X10, X10
+	VMOVDQU64 18(DX), X7
+	VPSHUFB   X7, X6, X6
+	VPORD     X6, X3, X3
 	JMP       lddone_10
 
 ld1_8:
 	MOVBQZX (SI), DX
-	VMOVQ   DX, X10
+	VMOVQ   DX, X3
 
 lddone_10:
-	VPXORD    X0, X10, X11
-	VMOVQ     X11, DX
+	VPXORD    X2, X3, X6
+	VMOVQ     X6, DX
 	CMPQ      DI, $0x08
 	JB        st4_4
 	MOVQ      DX, (BX)
 	LEAQ      slideShuf<>+0(SB), DX
 	ADDQ      DI, DX
-	VMOVDQU64 8(DX), X0
-	VPSHUFB   X0, X11, X0
-	VMOVQ     X0, DX
+	VMOVDQU64 8(DX), X2
+	VPSHUFB   X2, X6, X2
+	VMOVQ     X2, DX
 	LEAQ      -8(BX)(DI*1), BX
 	MOVQ      DX, (BX)
 	JMP       stdone_4
@@ -9535,9 +9547,9 @@ st4_4:
 	MOVL      DX, (BX)
 	LEAQ      slideShuf<>+0(SB), DX
 	ADDQ      DI, DX
-	VMOVDQU64 12(DX), X0
-	VPSHUFB   X0, X11, X0
-	VMOVQ     X0, DX
+	VMOVDQU64 12(DX), X2
+	VPSHUFB   X2, X6, X2
+	VMOVQ     X2, DX
 	LEAQ      -4(BX)(DI*1), BX
 	MOVL      DX, (BX)
 	JMP       stdone_4
@@ -9548,9 +9560,9 @@ st2_4:
 	MOVW      DX, (BX)
 	LEAQ      slideShuf<>+0(SB), DX
 	ADDQ      DI, DX
-	VMOVDQU64 14(DX), X0
-	VPSHUFB   X0, X11, X0
-	VMOVQ     X0, DX
+	VMOVDQU64 14(DX), X2
+	VPSHUFB   X2, X6, X2
+	VMOVQ     X2, DX
 	LEAQ      -2(BX)(DI*1), BX
 	MOVW      DX, (BX)
 	JMP       stdone_4
@@ -9559,197 +9571,197 @@ st1_4:
 	MOVB DL, (BX)
 
 stdone_4:
-	VPSHUFB         bswapMask<>+0(SB), X10, X10
-	VPXORD          Y4, Y10, Y10
-	VPXORD          Y4, Y4, Y4
-	VBROADCASTI32X4 496(CX), Y0
-	VBROADCASTI32X4 752(CX), Y1
-	VPCLMULQDQ      $0x00, Y0, Y10, Y2
-	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y10, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y10, Y2
-	VPXORD          Y10, Y2, Y2
-	VPCLMULQDQ      $0x00, Y1, Y2, Y2
-	VPXORD          Y2, Y6, Y6
+	VPSHUFB         bswapMask<>+0(SB), X3, X3
+	VPXORD          Y0, Y3, Y3
+	VPXORD          Y0, Y0, Y0
+	VBROADCASTI32X4 496(CX), Y2
+	VBROADCASTI32X4 752(CX), Y6
+	VPCLMULQDQ      $0x00, Y2, Y3, Y7
+	VPXORD          Y7, Y1, Y1
+	VPCLMULQDQ      $0x11, Y2, Y3, Y7
+	VPXORD          Y7, Y5, Y5
+	VPSHUFD         $0x4e, Y3, Y7
+	VPXORD          Y3, Y7, Y7
+	VPCLMULQDQ      $0x00, Y6, Y7, Y7
+	VPXORD          Y7, Y4, Y4
 
 rred_2:
-	VPTERNLOGD    $0x96, Y5, Y7, Y6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y5, Y0
-	VPSHUFD       $0x4e, Y5, Y5
-	VPTERNLOGD    $0x96, Y5, Y0, Y6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y0
-	VPSHUFD       $0x4e, Y6, Y6
-	VPTERNLOGD    $0x96, Y6, Y0, Y7
-	VEXTRACTI32X4 $0x01, Y7, X0
-	VPXORD        X7, X0, X0
-	VPXORD        X0, X4, X4
+	VPTERNLOGD    $0x96, Y1, Y5, Y4
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y1, Y2
+	VPSHUFD       $0x4e, Y1, Y1
+	VPTERNLOGD    $0x96, Y1, Y2, Y4
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y4, Y1
+	VPSHUFD       $0x4e, Y4, Y4
+	VPTERNLOGD    $0x96, Y4, Y1, Y5
+	VEXTRACTI32X4 $0x01, Y5, X1
+	VPXORD        X5, X1, X1
+	VPXORD        X1, X0, X0
 	JMP           sizedone_2
 
 sizenext_3:
 	CMPQ            DI, $0x80
 	JA              sizenext_4
-	VBROADCASTI32X4 (AX), Y16
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
-	VPXORD          Y16, Y1, Y1
-	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
-	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
-	VPXORD          Y16, Y2, Y2
-	VPADDD          smallCtrIncs<>+64(SB), Y0, Y3
+	VBROADCASTI32X4 (AX), Y6
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y2
+	VPXORD          Y6, Y2, Y2
+	VPADDD          smallCtrIncs<>+32(SB), Y1, Y3
 	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
-	VPXORD          Y16, Y3, Y3
-	VPADDD          smallCtrIncs<>+96(SB), Y0, Y15
-	VPSHUFB         bswapMask<>+0(SB), Y15, Y15
-	VPXORD          Y16, Y15, Y15
+	VPXORD          Y6, Y3, Y3
+	VPADDD          smallCtrIncs<>+64(SB), Y1, Y4
+	VPSHUFB         bswapMask<>+0(SB), Y4, Y4
+	VPXORD          Y6, Y4, Y4
+	VPADDD          smallCtrIncs<>+96(SB), Y1, Y5
+	VPSHUFB         bswapMask<>+0(SB), Y5, Y5
+	VPXORD          Y6, Y5, Y5
 	CMPQ            CX, $0x0a
 	JE              aesmid_6
-	VBROADCASTI32X4 16(AX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 32(AX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 16(AX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 32(AX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
 	CMPQ            CX, $0x0c
 	JE              aesmid_6
-	VBROADCASTI32X4 48(AX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 64(AX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y15, Y15
+	VBROADCASTI32X4 48(AX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 64(AX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
 
 aesmid_6:
-	VBROADCASTI32X4 16(DX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 32(DX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 48(DX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 64(DX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 80(DX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 96(DX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 112(DX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 128(DX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 144(DX), Y16
-	VAESENC         Y16, Y1, Y1
-	VAESENC         Y16, Y2, Y2
-	VAESENC         Y16, Y3, Y3
-	VAESENC         Y16, Y15, Y15
-	VBROADCASTI32X4 160(DX), Y16
-	VAESENCLAST     Y16, Y1, Y1
-	VAESENCLAST     Y16, Y2, Y2
-	VAESENCLAST     Y16, Y3, Y3
-	VAESENCLAST     Y16, Y15, Y15
+	VBROADCASTI32X4 16(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 32(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 48(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 64(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 80(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 96(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 112(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 128(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 144(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 160(DX), Y6
+	VAESENCLAST     Y6, Y2, Y2
+	VAESENCLAST     Y6, Y3, Y3
+	VAESENCLAST     Y6, Y4, Y4
+	VAESENCLAST     Y6, Y5, Y5
 	LEAQ            15(DI), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X16
-	VPADDD          X16, X0, X0
+	VMOVQ           CX, X6
+	VPADDD          X6, X1, X1
 	SHLQ            $0x04, CX
 	NEGQ            CX
 	ADDQ            AX, CX
-	VPXORD          Y5, Y5, Y5
+	VPXORD          Y1, Y1, Y1
 	VPXORD          Y6, Y6, Y6
 	VPXORD          Y7, Y7, Y7
-	VMOVDQU64       (SI), Y0
-	VPXORD          Y1, Y0, Y1
-	VMOVDQU64       Y1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
-	VPXORD          Y4, Y0, Y0
-	VPXORD          Y4, Y4, Y4
-	VPCLMULQDQ      $0x00, 496(CX), Y0, Y1
-	VPXORD          Y1, Y5, Y5
-	VPCLMULQDQ      $0x11, 496(CX), Y0, Y1
-	VPXORD          Y1, Y7, Y7
-	VPSHUFD         $0x4e, Y0, Y1
-	VPXORD          Y0, Y1, Y1
-	VPCLMULQDQ      $0x00, 752(CX), Y1, Y1
-	VPXORD          Y1, Y6, Y6
+	VMOVDQU64       (SI), Y8
+	VPXORD          Y2, Y8, Y2
+	VMOVDQU64       Y2, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y8, Y8
+	VPXORD          Y0, Y8, Y8
+	VPXORD          Y0, Y0, Y0
+	VPCLMULQDQ      $0x00, 496(CX), Y8, Y2
+	VPXORD          Y2, Y1, Y1
+	VPCLMULQDQ      $0x11, 496(CX), Y8, Y2
+	VPXORD          Y2, Y7, Y7
+	VPSHUFD         $0x4e, Y8, Y2
+	VPXORD          Y8, Y2, Y2
+	VPCLMULQDQ      $0x00, 752(CX), Y2, Y2
+	VPXORD          Y2, Y6, Y6
 	ADDQ            $0x20, SI
 	ADDQ            $0x20, BX
 	SUBQ            $0x20, DI
-	VMOVDQU64       (SI), Y0
-	VPXORD          Y2, Y0, Y1
-	VMOVDQU64       Y1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
-	VPCLMULQDQ      $0x00, 528(CX), Y0, Y1
-	VPXORD          Y1, Y5, Y5
-	VPCLMULQDQ      $0x11, 528(CX), Y0, Y1
-	VPXORD          Y1, Y7, Y7
-	VPSHUFD         $0x4e, Y0, Y1
-	VPXORD          Y0, Y1, Y1
-	VPCLMULQDQ      $0x00, 784(CX), Y1, Y1
-	VPXORD          Y1, Y6, Y6
+	VMOVDQU64       (SI), Y2
+	VPXORD          Y3, Y2, Y3
+	VMOVDQU64       Y3, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 528(CX), Y2, Y3
+	VPXORD          Y3, Y1, Y1
+	VPCLMULQDQ      $0x11, 528(CX), Y2, Y3
+	VPXORD          Y3, Y7, Y7
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 784(CX), Y3, Y3
+	VPXORD          Y3, Y6, Y6
 	ADDQ            $0x20, SI
 	ADDQ            $0x20, BX
 	SUBQ            $0x20, DI
 	CMPQ            DI, $0x20
 	JB              rsingle_6
-	VMOVDQU64       (SI), Y0
-	VPXORD          Y3, Y0, Y1
-	VMOVDQU64       Y1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
-	VPCLMULQDQ      $0x00, 560(CX), Y0, Y1
-	VPXORD          Y1, Y5, Y5
-	VPCLMULQDQ      $0x11, 560(CX), Y0, Y1
-	VPXORD          Y1, Y7, Y7
-	VPSHUFD         $0x4e, Y0, Y1
-	VPXORD          Y0, Y1, Y1
-	VPCLMULQDQ      $0x00, 816(CX), Y1, Y1
-	VPXORD          Y1, Y6, Y6
+	VMOVDQU64       (SI), Y2
+	VPXORD          Y4, Y2, Y3
+	VMOVDQU64       Y3, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 560(CX), Y2, Y3
+	VPXORD          Y3, Y1, Y1
+	VPCLMULQDQ      $0x11, 560(CX), Y2, Y3
+	VPXORD          Y3, Y7, Y7
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 816(CX), Y3, Y3
+	VPXORD          Y3, Y6, Y6
 	ADDQ            $0x20, SI
 	ADDQ            $0x20, BX
 	SUBQ            $0x20, DI
 	CMPQ            DI, $0x20
 	JB              rsingle_7
-	VMOVDQU64       (SI), Y0
-	VPXORD          Y15, Y0, Y1
-	VMOVDQU64       Y1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
-	VPCLMULQDQ      $0x00, 592(CX), Y0, Y1
-	VPXORD          Y1, Y5, Y5
-	VPCLMULQDQ      $0x11, 592(CX), Y0, Y1
-	VPXORD          Y1, Y7, Y7
-	VPSHUFD         $0x4e, Y0, Y1
-	VPXORD          Y0, Y1, Y1
-	VPCLMULQDQ      $0x00, 848(CX), Y1, Y1
-	VPXORD          Y1, Y6, Y6
+	VMOVDQU64       (SI), Y2
+	VPXORD          Y5, Y2, Y3
+	VMOVDQU64       Y3, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 592(CX), Y2, Y3
+	VPXORD          Y3, Y1, Y1
+	VPCLMULQDQ      $0x11, 592(CX), Y2, Y3
+	VPXORD          Y3, Y7, Y7
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 848(CX), Y3, Y3
+	VPXORD          Y3, Y6, Y6
 	ADDQ            $0x20, SI
 	ADDQ            $0x20, BX
 	SUBQ            $0x20, DI
@@ -9758,134 +9770,134 @@ aesmid_6:
 rsingle_7:
 	CMPQ            DI, $0x10
 	JB              rpart_7
-	VPXORD          Y8, Y8, Y8
-	VPXORD          Y9, Y9, Y9
-	VMOVDQU64       (SI), X8
-	VPXORD          X15, X8, X9
-	VMOVDQU64       X9, (BX)
-	VPSHUFB         bswapMask<>+0(SB), X8, X8
-	VBROADCASTI32X4 592(CX), Y0
-	VBROADCASTI32X4 848(CX), Y1
-	VPCLMULQDQ      $0x00, Y0, Y8, Y2
-	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y8, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y8, Y2
-	VPXORD          Y8, Y2, Y2
-	VPCLMULQDQ      $0x00, Y1, Y2, Y2
-	VPXORD          Y2, Y6, Y6
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y3, Y3, Y3
+	VMOVDQU64       (SI), X2
+	VPXORD          X5, X2, X3
+	VMOVDQU64       X3, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 592(CX), Y3
+	VBROADCASTI32X4 848(CX), Y4
+	VPCLMULQDQ      $0x00, Y3, Y2, Y8
+	VPXORD          Y8, Y1, Y1
+	VPCLMULQDQ      $0x11, Y3, Y2, Y8
+	VPXORD          Y8, Y7, Y7
+	VPSHUFD         $0x4e, Y2, Y8
+	VPXORD          Y2, Y8, Y8
+	VPCLMULQDQ      $0x00, Y4, Y8, Y8
+	VPXORD          Y8, Y6, Y6
 	ADDQ            $0x10, SI
 	ADDQ            $0x10, BX
 	SUBQ            $0x10, DI
-	VEXTRACTI32X4   $0x01, Y15, X0
+	VEXTRACTI32X4   $0x01, Y5, X2
 	LEAQ            112(CX), CX
 	JMP             rcommon_3
 
 rpart_7:
-	VMOVDQA64 X15, X0
+	VMOVDQA64 X5, X2
 	LEAQ      96(CX), CX
 	JMP       rcommon_3
 
 rsingle_6:
 	CMPQ            DI, $0x10
 	JB              rpart_6
-	VPXORD          Y8, Y8, Y8
-	VPXORD          Y9, Y9, Y9
-	VMOVDQU64       (SI), X8
-	VPXORD          X3, X8, X9
-	VMOVDQU64       X9, (BX)
-	VPSHUFB         bswapMask<>+0(SB), X8, X8
-	VBROADCASTI32X4 560(CX), Y0
-	VBROADCASTI32X4 816(CX), Y1
-	VPCLMULQDQ      $0x00, Y0, Y8, Y2
-	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y8, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y8, Y2
-	VPXORD          Y8, Y2, Y2
-	VPCLMULQDQ      $0x00, Y1, Y2, Y2
-	VPXORD          Y2, Y6, Y6
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y3, Y3, Y3
+	VMOVDQU64       (SI), X2
+	VPXORD          X4, X2, X3
+	VMOVDQU64       X3, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 560(CX), Y3
+	VBROADCASTI32X4 816(CX), Y5
+	VPCLMULQDQ      $0x00, Y3, Y2, Y8
+	VPXORD          Y8, Y1, Y1
+	VPCLMULQDQ      $0x11, Y3, Y2, Y8
+	VPXORD          Y8, Y7, Y7
+	VPSHUFD         $0x4e, Y2, Y8
+	VPXORD          Y2, Y8, Y8
+	VPCLMULQDQ      $0x00, Y5, Y8, Y8
+	VPXORD          Y8, Y6, Y6
 	ADDQ            $0x10, SI
 	ADDQ            $0x10, BX
 	SUBQ            $0x10, DI
-	VEXTRACTI32X4   $0x01, Y3, X0
+	VEXTRACTI32X4   $0x01, Y4, X2
 	LEAQ            80(CX), CX
 	JMP             rcommon_3
 
 rpart_6:
-	VMOVDQA64 X3, X0
+	VMOVDQA64 X4, X2
 	LEAQ      64(CX), CX
 
 rcommon_3:
 	TESTQ     DI, DI
 	JZ        rred_3
-	VPXORD    Y10, Y10, Y10
-	VPXORD    Y11, Y11, Y11
+	VPXORD    Y3, Y3, Y3
+	VPXORD    Y4, Y4, Y4
 	CMPQ      DI, $0x08
 	JB        ld4_9
 	MOVQ      (SI), DX
-	VMOVQ     DX, X10
+	VMOVQ     DX, X3
 	LEAQ      -8(SI)(DI*1), DX
 	MOVQ      (DX), DX
-	VMOVQ     DX, X1
+	VMOVQ     DX, X4
 	LEAQ      slideShuf<>+0(SB), DX
 	NEGQ      DX
 	ADDQ      DI, DX
 	NEGQ      DX
-	VMOVDQU64 24(DX), X2
-	VPSHUFB   X2, X1, X1
-	VPORD     X1, X10, X10
+	VMOVDQU64 24(DX), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
 	JMP       lddone_11
 
 ld4_9:
 	CMPQ      DI, $0x04
 	JB        ld2_9
 	MOVL      (SI), DX
-	VMOVQ     DX, X10
+	VMOVQ     DX, X3
 	LEAQ      -4(SI)(DI*1), DX
 	MOVL      (DX), DX
-	VMOVQ     DX, X1
+	VMOVQ     DX, X4
 	LEAQ      slideShuf<>+0(SB), DX
 	NEGQ      DX
 	ADDQ      DI, DX
 	NEGQ      DX
-	VMOVDQU64 20(DX), X2
-	VPSHUFB   X2, X1, X1
-	VPORD     X1, X10, X10
+	VMOVDQU64 20(DX), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
 	JMP       lddone_11
 
 ld2_9:
 	CMPQ      DI, $0x02
 	JB        ld1_9
 	MOVWQZX   (SI), DX
-	VMOVQ     DX, X10
+	VMOVQ     DX, X3
 	LEAQ      -2(SI)(DI*1), DX
 	MOVWQZX   (DX), DX
-	VMOVQ     DX, X1
+	VMOVQ     DX, X4
 	LEAQ      slideShuf<>+0(SB), DX
 	NEGQ      DX
 	ADDQ      DI, DX
 	NEGQ      DX
-	VMOVDQU64 18(DX), X2
-	VPSHUFB   X2, X1, X1
-	VPORD     X1, X10, X10
+	VMOVDQU64 18(DX), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
 	JMP       lddone_11
 
 ld1_9:
 	MOVBQZX (SI), DX
-	VMOVQ   DX, X10
+	VMOVQ   DX, X3
 
 lddone_11:
-	VPXORD    X0, X10, X11
-	VMOVQ     X11, DX
+	VPXORD    X2, X3, X4
+	VMOVQ     X4, DX
 	CMPQ      DI, $0x08
 	JB        st4_5
 	MOVQ      DX, (BX)
 	LEAQ      slideShuf<>+0(SB), DX
 	ADDQ      DI, DX
-	VMOVDQU64 8(DX), X0
-	VPSHUFB   X0, X11, X0
-	VMOVQ     X0, DX
+	VMOVDQU64 8(DX), X2
+	VPSHUFB   X2, X4, X2
+	VMOVQ     X2, DX
 	LEAQ      -8(BX)(DI*1), BX
 	MOVQ      DX, (BX)
 	JMP       stdone_5
@@ -9896,9 +9908,9 @@ st4_5:
 	MOVL      DX, (BX)
 	LEAQ      slideShuf<>+0(SB), DX
 	ADDQ      DI, DX
-	VMOVDQU64 12(DX), X0
-	VPSHUFB   X0, X11, X0
-	VMOVQ     X0, DX
+	VMOVDQU64 12(DX), X2
+	VPSHUFB   X2, X4, X2
+	VMOVQ     X2, DX
 	LEAQ      -4(BX)(DI*1), BX
 	MOVL      DX, (BX)
 	JMP       stdone_5
@@ -9909,9 +9921,9 @@ st2_5:
 	MOVW      DX, (BX)
 	LEAQ      slideShuf<>+0(SB), DX
 	ADDQ      DI, DX
-	VMOVDQU64 14(DX), X0
-	VPSHUFB   X0, X11, X0
-	VMOVQ     X0, DX
+	VMOVDQU64 14(DX), X2
+	VPSHUFB   X2, X4, X2
+	VMOVQ     X2, DX
 	LEAQ      -2(BX)(DI*1), BX
 	MOVW      DX, (BX)
 	JMP       stdone_5
@@ -9920,505 +9932,505 @@ st1_5:
 	MOVB DL, (BX)
 
 stdone_5:
-	VPSHUFB         bswapMask<>+0(SB), X10, X10
-	VPXORD          Y4, Y10, Y10
-	VPXORD          Y4, Y4, Y4
-	VBROADCASTI32X4 496(CX), Y0
-	VBROADCASTI32X4 752(CX), Y1
-	VPCLMULQDQ      $0x00, Y0, Y10, Y2
-	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y10, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y10, Y2
-	VPXORD          Y10, Y2, Y2
-	VPCLMULQDQ      $0x00, Y1, Y2, Y2
-	VPXORD          Y2, Y6, Y6
+	VPSHUFB         bswapMask<>+0(SB), X3, X3
+	VPXORD          Y0, Y3, Y3
+	VPXORD          Y0, Y0, Y0
+	VBROADCASTI32X4 496(CX), Y2
+	VBROADCASTI32X4 752(CX), Y4
+	VPCLMULQDQ      $0x00, Y2, Y3, Y5
+	VPXORD          Y5, Y1, Y1
+	VPCLMULQDQ      $0x11, Y2, Y3, Y5
+	VPXORD          Y5, Y7, Y7
+	VPSHUFD         $0x4e, Y3, Y5
+	VPXORD          Y3, Y5, Y5
+	VPCLMULQDQ      $0x00, Y4, Y5, Y5
+	VPXORD          Y5, Y6, Y6
 
 rred_3:
-	VPTERNLOGD    $0x96, Y5, Y7, Y6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y5, Y0
-	VPSHUFD       $0x4e, Y5, Y5
-	VPTERNLOGD    $0x96, Y5, Y0, Y6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y0
+	VPTERNLOGD    $0x96, Y1, Y7, Y6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y1, Y2
+	VPSHUFD       $0x4e, Y1, Y1
+	VPTERNLOGD    $0x96, Y1, Y2, Y6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y1
 	VPSHUFD       $0x4e, Y6, Y6
-	VPTERNLOGD    $0x96, Y6, Y0, Y7
-	VEXTRACTI32X4 $0x01, Y7, X0
-	VPXORD        X7, X0, X0
-	VPXORD        X0, X4, X4
+	VPTERNLOGD    $0x96, Y6, Y1, Y7
+	VEXTRACTI32X4 $0x01, Y7, X1
+	VPXORD        X7, X1, X1
+	VPXORD        X1, X0, X0
 	JMP           sizedone_2
 
 sizenext_4:
-	VBROADCASTI32X4 (AX), Y20
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
-	VPXORD          Y20, Y1, Y1
-	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
-	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
-	VPXORD          Y20, Y2, Y2
-	VPADDD          smallCtrIncs<>+64(SB), Y0, Y3
+	VBROADCASTI32X4 (AX), Y10
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y2
+	VPXORD          Y10, Y2, Y2
+	VPADDD          smallCtrIncs<>+32(SB), Y1, Y3
 	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
-	VPXORD          Y20, Y3, Y3
-	VPADDD          smallCtrIncs<>+96(SB), Y0, Y15
-	VPSHUFB         bswapMask<>+0(SB), Y15, Y15
-	VPXORD          Y20, Y15, Y15
-	VPADDD          smallCtrIncs<>+128(SB), Y0, Y16
-	VPSHUFB         bswapMask<>+0(SB), Y16, Y16
-	VPXORD          Y20, Y16, Y16
-	VPADDD          smallCtrIncs<>+160(SB), Y0, Y17
-	VPSHUFB         bswapMask<>+0(SB), Y17, Y17
-	VPXORD          Y20, Y17, Y17
-	VPADDD          smallCtrIncs<>+192(SB), Y0, Y18
-	VPSHUFB         bswapMask<>+0(SB), Y18, Y18
-	VPXORD          Y20, Y18, Y18
-	VPADDD          smallCtrIncs<>+224(SB), Y0, Y19
-	VPSHUFB         bswapMask<>+0(SB), Y19, Y19
-	VPXORD          Y20, Y19, Y19
+	VPXORD          Y10, Y3, Y3
+	VPADDD          smallCtrIncs<>+64(SB), Y1, Y4
+	VPSHUFB         bswapMask<>+0(SB), Y4, Y4
+	VPXORD          Y10, Y4, Y4
+	VPADDD          smallCtrIncs<>+96(SB), Y1, Y5
+	VPSHUFB         bswapMask<>+0(SB), Y5, Y5
+	VPXORD          Y10, Y5, Y5
+	VPADDD          smallCtrIncs<>+128(SB), Y1, Y6
+	VPSHUFB         bswapMask<>+0(SB), Y6, Y6
+	VPXORD          Y10, Y6, Y6
+	VPADDD          smallCtrIncs<>+160(SB), Y1, Y7
+	VPSHUFB         bswapMask<>+0(SB), Y7, Y7
+	VPXORD          Y10, Y7, Y7
+	VPADDD          smallCtrIncs<>+192(SB), Y1, Y8
+	VPSHUFB         bswapMask<>+0(SB), Y8, Y8
+	VPXORD          Y10, Y8, Y8
+	VPADDD          smallCtrIncs<>+224(SB), Y1, Y9
+	VPSHUFB         bswapMask<>+0(SB), Y9, Y9
+	VPXORD          Y10, Y9, Y9
 	CMPQ            CX, $0x0a
 	JE              aesmid_7
-	VBROADCASTI32X4 16(AX), Y20
-	VAESENC         Y20, Y1, Y1
-	VAESENC         Y20, Y2, Y2
-	VAESENC         Y20, Y3, Y3
-	VAESENC         Y20, Y15, Y15
-	VAESENC         Y20, Y16, Y16
-	VAESENC         Y20, Y17, Y17
-	VAESENC         Y20, Y18, Y18
-	VAESENC         Y20, Y19, Y19
-	VBROADCASTI32X4 32(AX), Y20
-	VAESENC         Y20, Y1, Y1
-	VAESENC         Y20, Y2, Y2
-	VAESENC         Y20, Y3, Y3
-	VAESENC         Y20, Y15, Y15
-	VAESENC         Y20, Y16, Y16
-	VAESENC         Y20, Y17, Y17
-	VAESENC         Y20, Y18, Y18
-	VAESENC         Y20, Y19, Y19
+	VBROADCASTI32X4 16(AX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 32(AX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
 	CMPQ            CX, $0x0c
 	JE              aesmid_7
-	VBROADCASTI32X4 48(AX), Y20
-	VAESENC         Y20, Y1, Y1
-	VAESENC         Y20, Y2, Y2
-	VAESENC         Y20, Y3, Y3
-	VAESENC         Y20, Y15, Y15
-	VAESENC         Y20, Y16, Y16
-	VAESENC         Y20, Y17, Y17
-	VAESENC         Y20, Y18, Y18
-	VAESENC         Y20, Y19, Y19
-	VBROADCASTI32X4 64(AX), Y20
-	VAESENC         Y20, Y1, Y1
-	VAESENC         Y20, Y2, Y2
-	VAESENC         Y20, Y3, Y3
-	VAESENC         Y20, Y15, Y15
-	VAESENC         Y20, Y16, Y16
-	VAESENC         Y20, Y17, Y17
-	VAESENC         Y20, Y18, Y18
-	VAESENC         Y20, Y19, Y19
+	VBROADCASTI32X4 48(AX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 64(AX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
 
 aesmid_7:
-	VBROADCASTI32X4 16(DX), Y20
-	VAESENC         Y20, Y1, Y1
-	VAESENC         Y20, Y2, Y2
-	VAESENC         Y20, Y3, Y3
-	VAESENC         Y20, Y15, Y15
-	VAESENC         Y20, Y16, Y16
-	VAESENC         Y20, Y17, Y17
-	VAESENC         Y20, Y18, Y18
-	VAESENC         Y20, Y19, Y19
-	VBROADCASTI32X4 32(DX), Y20
-	VAESENC         Y20, Y1, Y1
-	VAESENC         Y20, Y2, Y2
-	VAESENC         Y20, Y3, Y3
-	VAESENC         Y20, Y15, Y15
-	VAESENC         Y20, Y16, Y16
-	VAESENC         Y20, Y17, Y17
-	VAESENC         Y20, Y18, Y18
-	VAESENC         Y20, Y19, Y19
-	VBROADCASTI32X4 48(DX), Y20
-	VAESENC         Y20, Y1, Y1
-	VAESENC         Y20, Y2, Y2
-	VAESENC         Y20, Y3, Y3
-	VAESENC         Y20, Y15, Y15
-	VAESENC         Y20, Y16, Y16
-	VAESENC         Y20, Y17, Y17
-	VAESENC         Y20, Y18, Y18
-	VAESENC         Y20, Y19, Y19
-	VBROADCASTI32X4 64(DX), Y20
-	VAESENC         Y20, Y1, Y1
-	VAESENC         Y20, Y2, Y2
-	VAESENC         Y20, Y3, Y3
-	VAESENC         Y20, Y15, Y15
-	VAESENC         Y20, Y16, Y16
-	VAESENC         Y20, Y17, Y17
-	VAESENC         Y20, Y18, Y18
-	VAESENC         Y20, Y19, Y19
-	VBROADCASTI32X4 80(DX), Y20
-	VAESENC         Y20, Y1, Y1
-	VAESENC         Y20, Y2, Y2
-	VAESENC         Y20, Y3, Y3
-	VAESENC         Y20, Y15, Y15
-	VAESENC         Y20, Y16, Y16
-	VAESENC         Y20, Y17, Y17
-	VAESENC         Y20, Y18, Y18
-	VAESENC         Y20, Y19, Y19
-	VBROADCASTI32X4 96(DX), Y20
-	VAESENC         Y20, Y1, Y1
-	VAESENC         Y20, Y2, Y2
-	VAESENC         Y20, Y3, Y3
-	VAESENC         Y20, Y15, Y15
-	VAESENC         Y20, Y16, Y16
-	VAESENC         Y20, Y17, Y17
-	VAESENC         Y20, Y18, Y18
-	VAESENC         Y20, Y19, Y19
-	VBROADCASTI32X4 112(DX), Y20
-	VAESENC         Y20, Y1, Y1
-	VAESENC         Y20, Y2, Y2
-	VAESENC         Y20, Y3, Y3
-	VAESENC         Y20, Y15, Y15
-	VAESENC         Y20, Y16, Y16
-	VAESENC         Y20, Y17, Y17
-	VAESENC         Y20, Y18, Y18
-	VAESENC         Y20, Y19, Y19
-	VBROADCASTI32X4 128(DX), Y20
-	VAESENC         Y20, Y1, Y1
-	VAESENC         Y20, Y2, Y2
-	VAESENC         Y20, Y3, Y3
-	VAESENC         Y20, Y15, Y15
-	VAESENC         Y20, Y16, Y16
-	VAESENC         Y20, Y17, Y17
-	VAESENC         Y20, Y18, Y18
-	VAESENC         Y20, Y19, Y19
-	VBROADCASTI32X4 144(DX), Y20
-	VAESENC         Y20, Y1, Y1
-	VAESENC         Y20, Y2, Y2
-	VAESENC         Y20, Y3, Y3
-	VAESENC         Y20, Y15, Y15
-	VAESENC         Y20, Y16, Y16
-	VAESENC         Y20, Y17, Y17
-	VAESENC         Y20, Y18, Y18
-	VAESENC         Y20, Y19, Y19
-	VBROADCASTI32X4 160(DX), Y20
-	VAESENCLAST     Y20, Y1, Y1
-	VAESENCLAST     Y20, Y2, Y2
-	VAESENCLAST     Y20, Y3, Y3
-	VAESENCLAST     Y20, Y15, Y15
-	VAESENCLAST     Y20, Y16, Y16
-	VAESENCLAST     Y20, Y17, Y17
-	VAESENCLAST     Y20, Y18, Y18
-	VAESENCLAST     Y20, Y19, Y19
+	VBROADCASTI32X4 16(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 32(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 48(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 64(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 80(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 96(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 112(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 128(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 144(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 160(DX), Y10
+	VAESENCLAST     Y10, Y2, Y2
+	VAESENCLAST     Y10, Y3, Y3
+	VAESENCLAST     Y10, Y4, Y4
+	VAESENCLAST     Y10, Y5, Y5
+	VAESENCLAST     Y10, Y6, Y6
+	VAESENCLAST     Y10, Y7, Y7
+	VAESENCLAST     Y10, Y8, Y8
+	VAESENCLAST     Y10, Y9, Y9
 	LEAQ            15(DI), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X20
-	VPADDD          X20, X0, X0
+	VMOVQ           CX, X10
+	VPADDD          X10, X1, X1
 	SHLQ            $0x04, CX
 	NEGQ            CX
 	ADDQ            AX, CX
-	VPXORD          Y5, Y5, Y5
-	VPXORD          Y6, Y6, Y6
-	VPXORD          Y7, Y7, Y7
-	VMOVDQU64       (SI), Y0
-	VPXORD          Y1, Y0, Y1
-	VMOVDQU64       Y1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
-	VPXORD          Y4, Y0, Y0
-	VPXORD          Y4, Y4, Y4
-	VPCLMULQDQ      $0x00, 496(CX), Y0, Y1
-	VPXORD          Y1, Y5, Y5
-	VPCLMULQDQ      $0x11, 496(CX), Y0, Y1
-	VPXORD          Y1, Y7, Y7
-	VPSHUFD         $0x4e, Y0, Y1
-	VPXORD          Y0, Y1, Y1
-	VPCLMULQDQ      $0x00, 752(CX), Y1, Y1
-	VPXORD          Y1, Y6, Y6
+	VPXORD          Y1, Y1, Y1
+	VPXORD          Y10, Y10, Y10
+	VPXORD          Y11, Y11, Y11
+	VMOVDQU64       (SI), Y12
+	VPXORD          Y2, Y12, Y2
+	VMOVDQU64       Y2, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y12, Y12
+	VPXORD          Y0, Y12, Y12
+	VPXORD          Y0, Y0, Y0
+	VPCLMULQDQ      $0x00, 496(CX), Y12, Y2
+	VPXORD          Y2, Y1, Y1
+	VPCLMULQDQ      $0x11, 496(CX), Y12, Y2
+	VPXORD          Y2, Y11, Y11
+	VPSHUFD         $0x4e, Y12, Y2
+	VPXORD          Y12, Y2, Y2
+	VPCLMULQDQ      $0x00, 752(CX), Y2, Y2
+	VPXORD          Y2, Y10, Y10
 	ADDQ            $0x20, SI
 	ADDQ            $0x20, BX
 	SUBQ            $0x20, DI
-	VMOVDQU64       (SI), Y0
-	VPXORD          Y2, Y0, Y1
-	VMOVDQU64       Y1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
-	VPCLMULQDQ      $0x00, 528(CX), Y0, Y1
-	VPXORD          Y1, Y5, Y5
-	VPCLMULQDQ      $0x11, 528(CX), Y0, Y1
-	VPXORD          Y1, Y7, Y7
-	VPSHUFD         $0x4e, Y0, Y1
-	VPXORD          Y0, Y1, Y1
-	VPCLMULQDQ      $0x00, 784(CX), Y1, Y1
-	VPXORD          Y1, Y6, Y6
+	VMOVDQU64       (SI), Y2
+	VPXORD          Y3, Y2, Y3
+	VMOVDQU64       Y3, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 528(CX), Y2, Y3
+	VPXORD          Y3, Y1, Y1
+	VPCLMULQDQ      $0x11, 528(CX), Y2, Y3
+	VPXORD          Y3, Y11, Y11
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 784(CX), Y3, Y3
+	VPXORD          Y3, Y10, Y10
 	ADDQ            $0x20, SI
 	ADDQ            $0x20, BX
 	SUBQ            $0x20, DI
-	VMOVDQU64       (SI), Y0
-	VPXORD          Y3, Y0, Y1
-	VMOVDQU64       Y1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
-	VPCLMULQDQ      $0x00, 560(CX), Y0, Y1
-	VPXORD          Y1, Y5, Y5
-	VPCLMULQDQ      $0x11, 560(CX), Y0, Y1
-	VPXORD          Y1, Y7, Y7
-	VPSHUFD         $0x4e, Y0, Y1
-	VPXORD          Y0, Y1, Y1
-	VPCLMULQDQ      $0x00, 816(CX), Y1, Y1
-	VPXORD          Y1, Y6, Y6
+	VMOVDQU64       (SI), Y2
+	VPXORD          Y4, Y2, Y3
+	VMOVDQU64       Y3, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 560(CX), Y2, Y3
+	VPXORD          Y3, Y1, Y1
+	VPCLMULQDQ      $0x11, 560(CX), Y2, Y3
+	VPXORD          Y3, Y11, Y11
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 816(CX), Y3, Y3
+	VPXORD          Y3, Y10, Y10
 	ADDQ            $0x20, SI
 	ADDQ            $0x20, BX
 	SUBQ            $0x20, DI
-	VMOVDQU64       (SI), Y0
-	VPXORD          Y15, Y0, Y1
-	VMOVDQU64       Y1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
-	VPCLMULQDQ      $0x00, 592(CX), Y0, Y1
-	VPXORD          Y1, Y5, Y5
-	VPCLMULQDQ      $0x11, 592(CX), Y0, Y1
-	VPXORD          Y1, Y7, Y7
-	VPSHUFD         $0x4e, Y0, Y1
-	VPXORD          Y0, Y1, Y1
-	VPCLMULQDQ      $0x00, 848(CX), Y1, Y1
-	VPXORD          Y1, Y6, Y6
+	VMOVDQU64       (SI), Y2
+	VPXORD          Y5, Y2, Y3
+	VMOVDQU64       Y3, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 592(CX), Y2, Y3
+	VPXORD          Y3, Y1, Y1
+	VPCLMULQDQ      $0x11, 592(CX), Y2, Y3
+	VPXORD          Y3, Y11, Y11
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 848(CX), Y3, Y3
+	VPXORD          Y3, Y10, Y10
 	ADDQ            $0x20, SI
 	ADDQ            $0x20, BX
 	SUBQ            $0x20, DI
 	CMPQ            DI, $0x20
 	JB              rsingle_12
-	VMOVDQU64       (SI), Y0
-	VPXORD          Y16, Y0, Y1
-	VMOVDQU64       Y1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
-	VPCLMULQDQ      $0x00, 624(CX), Y0, Y1
-	VPXORD          Y1, Y5, Y5
-	VPCLMULQDQ      $0x11, 624(CX), Y0, Y1
-	VPXORD          Y1, Y7, Y7
-	VPSHUFD         $0x4e, Y0, Y1
-	VPXORD          Y0, Y1, Y1
-	VPCLMULQDQ      $0x00, 880(CX), Y1, Y1
-	VPXORD          Y1, Y6, Y6
+	VMOVDQU64       (SI), Y2
+	VPXORD          Y6, Y2, Y3
+	VMOVDQU64       Y3, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 624(CX), Y2, Y3
+	VPXORD          Y3, Y1, Y1
+	VPCLMULQDQ      $0x11, 624(CX), Y2, Y3
+	VPXORD          Y3, Y11, Y11
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 880(CX), Y3, Y3
+	VPXORD          Y3, Y10, Y10
 	ADDQ            $0x20, SI
 	ADDQ            $0x20, BX
 	SUBQ            $0x20, DI
 	CMPQ            DI, $0x20
 	JB              rsingle_13
-	VMOVDQU64       (SI), Y0
-	VPXORD          Y17, Y0, Y1
-	VMOVDQU64       Y1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
-	VPCLMULQDQ      $0x00, 656(CX), Y0, Y1
-	VPXORD          Y1, Y5, Y5
-	VPCLMULQDQ      $0x11, 656(CX), Y0, Y1
-	VPXORD          Y1, Y7, Y7
-	VPSHUFD         $0x4e, Y0, Y1
-	VPXORD          Y0, Y1, Y1
-	VPCLMULQDQ      $0x00, 912(CX), Y1, Y1
-	VPXORD          Y1, Y6, Y6
+	VMOVDQU64       (SI), Y2
+	VPXORD          Y7, Y2, Y3
+	VMOVDQU64       Y3, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 656(CX), Y2, Y3
+	VPXORD          Y3, Y1, Y1
+	VPCLMULQDQ      $0x11, 656(CX), Y2, Y3
+	VPXORD          Y3, Y11, Y11
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 912(CX), Y3, Y3
+	VPXORD          Y3, Y10, Y10
 	ADDQ            $0x20, SI
 	ADDQ            $0x20, BX
 	SUBQ            $0x20, DI
 	CMPQ            DI, $0x20
 	JB              rsingle_14
-	VMOVDQU64       (SI), Y0
-	VPXORD          Y18, Y0, Y1
-	VMOVDQU64       Y1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y0
-	VPCLMULQDQ      $0x00, 688(CX), Y0, Y1
-	VPXORD          Y1, Y5, Y5
-	VPCLMULQDQ      $0x11, 688(CX), Y0, Y1
-	VPXORD          Y1, Y7, Y7
-	VPSHUFD         $0x4e, Y0, Y1
-	VPXORD          Y0, Y1, Y1
-	VPCLMULQDQ      $0x00, 944(CX), Y1, Y1
-	VPXORD          Y1, Y6, Y6
+	VMOVDQU64       (SI), Y2
+	VPXORD          Y8, Y2, Y3
+	VMOVDQU64       Y3, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 688(CX), Y2, Y3
+	VPXORD          Y3, Y1, Y1
+	VPCLMULQDQ      $0x11, 688(CX), Y2, Y3
+	VPXORD          Y3, Y11, Y11
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 944(CX), Y3, Y3
+	VPXORD          Y3, Y10, Y10
 	ADDQ            $0x20, SI
 	ADDQ            $0x20, BX
 	SUBQ            $0x20, DI
 	CMPQ            DI, $0x10
 	JB              rpart_15
-	VPXORD          Y8, Y8, Y8
-	VPXORD          Y9, Y9, Y9
-	VMOVDQU64       (SI), X8
-	VPXORD          X19, X8, X9
-	VMOVDQU64       X9, (BX)
-	VPSHUFB         bswapMask<>+0(SB), X8, X8
-	VBROADCASTI32X4 720(CX), Y0
-	VBROADCASTI32X4 976(CX), Y1
-	VPCLMULQDQ      $0x00, Y0, Y8, Y2
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y3, Y3, Y3
+	VMOVDQU64       (SI), X2
+	VPXORD          X9, X2, X3
+	VMOVDQU64       X3, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 720(CX), Y3
+	VBROADCASTI32X4 976(CX), Y4
+	VPCLMULQDQ      $0x00, Y3, Y2, Y5
+	VPXORD          Y5, Y1, Y1
+	VPCLMULQDQ      $0x11, Y3, Y2, Y5
+	VPXORD          Y5, Y11, Y11
+	VPSHUFD         $0x4e, Y2, Y5
 	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y8, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y8, Y2
-	VPXORD          Y8, Y2, Y2
-	VPCLMULQDQ      $0x00, Y1, Y2, Y2
-	VPXORD          Y2, Y6, Y6
+	VPCLMULQDQ      $0x00, Y4, Y5, Y5
+	VPXORD          Y5, Y10, Y10
 	ADDQ            $0x10, SI
 	ADDQ            $0x10, BX
 	SUBQ            $0x10, DI
-	VEXTRACTI32X4   $0x01, Y19, X0
+	VEXTRACTI32X4   $0x01, Y9, X2
 	LEAQ            240(CX), CX
 	JMP             rcommon_4
 
 rpart_15:
-	VMOVDQA64 X19, X0
+	VMOVDQA64 X9, X2
 	LEAQ      224(CX), CX
 	JMP       rcommon_4
 
 rsingle_14:
 	CMPQ            DI, $0x10
 	JB              rpart_14
-	VPXORD          Y8, Y8, Y8
-	VPXORD          Y9, Y9, Y9
-	VMOVDQU64       (SI), X8
-	VPXORD          X18, X8, X9
-	VMOVDQU64       X9, (BX)
-	VPSHUFB         bswapMask<>+0(SB), X8, X8
-	VBROADCASTI32X4 688(CX), Y0
-	VBROADCASTI32X4 944(CX), Y1
-	VPCLMULQDQ      $0x00, Y0, Y8, Y2
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y3, Y3, Y3
+	VMOVDQU64       (SI), X2
+	VPXORD          X8, X2, X3
+	VMOVDQU64       X3, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 688(CX), Y3
+	VBROADCASTI32X4 944(CX), Y4
+	VPCLMULQDQ      $0x00, Y3, Y2, Y5
+	VPXORD          Y5, Y1, Y1
+	VPCLMULQDQ      $0x11, Y3, Y2, Y5
+	VPXORD          Y5, Y11, Y11
+	VPSHUFD         $0x4e, Y2, Y5
 	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y8, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y8, Y2
-	VPXORD          Y8, Y2, Y2
-	VPCLMULQDQ      $0x00, Y1, Y2, Y2
-	VPXORD          Y2, Y6, Y6
+	VPCLMULQDQ      $0x00, Y4, Y5, Y5
+	VPXORD          Y5, Y10, Y10
 	ADDQ            $0x10, SI
 	ADDQ            $0x10, BX
 	SUBQ            $0x10, DI
-	VEXTRACTI32X4   $0x01, Y18, X0
+	VEXTRACTI32X4   $0x01, Y8, X2
 	LEAQ            208(CX), CX
 	JMP             rcommon_4
 
 rpart_14:
-	VMOVDQA64 X18, X0
+	VMOVDQA64 X8, X2
 	LEAQ      192(CX), CX
 	JMP       rcommon_4
 
 rsingle_13:
 	CMPQ            DI, $0x10
 	JB              rpart_13
-	VPXORD          Y8, Y8, Y8
-	VPXORD          Y9, Y9, Y9
-	VMOVDQU64       (SI), X8
-	VPXORD          X17, X8, X9
-	VMOVDQU64       X9, (BX)
-	VPSHUFB         bswapMask<>+0(SB), X8, X8
-	VBROADCASTI32X4 656(CX), Y0
-	VBROADCASTI32X4 912(CX), Y1
-	VPCLMULQDQ      $0x00, Y0, Y8, Y2
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y3, Y3, Y3
+	VMOVDQU64       (SI), X2
+	VPXORD          X7, X2, X3
+	VMOVDQU64       X3, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 656(CX), Y3
+	VBROADCASTI32X4 912(CX), Y4
+	VPCLMULQDQ      $0x00, Y3, Y2, Y5
+	VPXORD          Y5, Y1, Y1
+	VPCLMULQDQ      $0x11, Y3, Y2, Y5
+	VPXORD          Y5, Y11, Y11
+	VPSHUFD         $0x4e, Y2, Y5
 	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y8, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y8, Y2
-	VPXORD          Y8, Y2, Y2
-	VPCLMULQDQ      $0x00, Y1, Y2, Y2
-	VPXORD          Y2, Y6, Y6
+	VPCLMULQDQ      $0x00, Y4, Y5, Y5
+	VPXORD          Y5, Y10, Y10
 	ADDQ            $0x10, SI
 	ADDQ            $0x10, BX
 	SUBQ            $0x10, DI
-	VEXTRACTI32X4   $0x01, Y17, X0
+	VEXTRACTI32X4   $0x01, Y7, X2
 	LEAQ            176(CX), CX
 	JMP             rcommon_4
 
 rpart_13:
-	VMOVDQA64 X17, X0
+	VMOVDQA64 X7, X2
 	LEAQ      160(CX), CX
 	JMP       rcommon_4
 
 rsingle_12:
 	CMPQ            DI, $0x10
 	JB              rpart_12
-	VPXORD          Y8, Y8, Y8
-	VPXORD          Y9, Y9, Y9
-	VMOVDQU64       (SI), X8
-	VPXORD          X16, X8, X9
-	VMOVDQU64       X9, (BX)
-	VPSHUFB         bswapMask<>+0(SB), X8, X8
-	VBROADCASTI32X4 624(CX), Y0
-	VBROADCASTI32X4 880(CX), Y1
-	VPCLMULQDQ      $0x00, Y0, Y8, Y2
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y3, Y3, Y3
+	VMOVDQU64       (SI), X2
+	VPXORD          X6, X2, X3
+	VMOVDQU64       X3, (BX)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 624(CX), Y3
+	VBROADCASTI32X4 880(CX), Y4
+	VPCLMULQDQ      $0x00, Y3, Y2, Y5
+	VPXORD          Y5, Y1, Y1
+	VPCLMULQDQ      $0x11, Y3, Y2, Y5
+	VPXORD          Y5, Y11, Y11
+	VPSHUFD         $0x4e, Y2, Y5
 	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y8, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y8, Y2
-	VPXORD          Y8, Y2, Y2
-	VPCLMULQDQ      $0x00, Y1, Y2, Y2
-	VPXORD          Y2, Y6, Y6
+	VPCLMULQDQ      $0x00, Y4, Y5, Y5
+	VPXORD          Y5, Y10, Y10
 	ADDQ            $0x10, SI
 	ADDQ            $0x10, BX
 	SUBQ            $0x10, DI
-	VEXTRACTI32X4   $0x01, Y16, X0
+	VEXTRACTI32X4   $0x01, Y6, X2
 	LEAQ            144(CX), CX
 	JMP             rcommon_4
 
 rpart_12:
-	VMOVDQA64 X16, X0
+	VMOVDQA64 X6, X2
 	LEAQ      128(CX), CX
 
 rcommon_4:
 	TESTQ     DI, DI
 	JZ        rred_4
-	VPXORD    Y10, Y10, Y10
-	VPXORD    Y11, Y11, Y11
+	VPXORD    Y3, Y3, Y3
+	VPXORD    Y4, Y4, Y4
 	CMPQ      DI, $0x08
 	JB        ld4_10
 	MOVQ      (SI), DX
-	VMOVQ     DX, X10
+	VMOVQ     DX, X3
 	LEAQ      -8(SI)(DI*1), DX
 	MOVQ      (DX), DX
-	VMOVQ     DX, X1
+	VMOVQ     DX, X4
 	LEAQ      slideShuf<>+0(SB), DX
 	NEGQ      DX
 	ADDQ      DI, DX
 	NEGQ      DX
-	VMOVDQU64 24(DX), X2
-	VPSHUFB   X2, X1, X1
-	VPORD     X1, X10, X10
+	VMOVDQU64 24(DX), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
 	JMP       lddone_12
 
 ld4_10:
 	CMPQ      DI, $0x04
 	JB        ld2_10
 	MOVL      (SI), DX
-	VMOVQ     DX, X10
+	VMOVQ     DX, X3
 	LEAQ      -4(SI)(DI*1), DX
 	MOVL      (DX), DX
-	VMOVQ     DX, X1
+	VMOVQ     DX, X4
 	LEAQ      slideShuf<>+0(SB), DX
 	NEGQ      DX
 	ADDQ      DI, DX
 	NEGQ      DX
-	VMOVDQU64 20(DX), X2
-	VPSHUFB   X2, X1, X1
-	VPORD     X1, X10, X10
+	VMOVDQU64 20(DX), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
 	JMP       lddone_12
 
 ld2_10:
 	CMPQ      DI, $0x02
 	JB        ld1_10
 	MOVWQZX   (SI), DX
-	VMOVQ     DX, X10
+	VMOVQ     DX, X3
 	LEAQ      -2(SI)(DI*1), DX
 	MOVWQZX   (DX), DX
-	VMOVQ     DX, X1
+	VMOVQ     DX, X4
 	LEAQ      slideShuf<>+0(SB), DX
 	NEGQ      DX
 	ADDQ      DI, DX
 	NEGQ      DX
-	VMOVDQU64 18(DX), X2
-	VPSHUFB   X2, X1, X1
-	VPORD     X1, X10, X10
+	VMOVDQU64 18(DX), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
 	JMP       lddone_12
 
 ld1_10:
 	MOVBQZX (SI), DX
-	VMOVQ   DX, X10
+	VMOVQ   DX, X3
 
 lddone_12:
-	VPXORD    X0, X10, X11
-	VMOVQ     X11, DX
+	VPXORD    X2, X3, X4
+	VMOVQ     X4, DX
 	CMPQ      DI, $0x08
 	JB        st4_6
 	MOVQ      DX, (BX)
 	LEAQ      slideShuf<>+0(SB), DX
 	ADDQ      DI, DX
-	VMOVDQU64 8(DX), X0
-	VPSHUFB   X0, X11, X0
-	VMOVQ     X0, DX
+	VMOVDQU64 8(DX), X2
+	VPSHUFB   X2, X4, X2
+	VMOVQ     X2, DX
 	LEAQ      -8(BX)(DI*1), BX
 	MOVQ      DX, (BX)
 	JMP       stdone_6
@@ -10429,9 +10441,9 @@ st4_6:
 	MOVL      DX, (BX)
 	LEAQ      slideShuf<>+0(SB), DX
 	ADDQ      DI, DX
-	VMOVDQU64 12(DX), X0
-	VPSHUFB   X0, X11, X0
-	VMOVQ     X0, DX
+	VMOVDQU64 12(DX), X2
+	VPSHUFB   X2, X4, X2
+	VMOVQ     X2, DX
 	LEAQ      -4(BX)(DI*1), BX
 	MOVL      DX, (BX)
 	JMP       stdone_6
@@ -10442,9 +10454,9 @@ st2_6:
 	MOVW      DX, (BX)
 	LEAQ      slideShuf<>+0(SB), DX
 	ADDQ      DI, DX
-	VMOVDQU64 14(DX), X0
-	VPSHUFB   X0, X11, X0
-	VMOVQ     X0, DX
+	VMOVDQU64 14(DX), X2
+	VPSHUFB   X2, X4, X2
+	VMOVQ     X2, DX
 	LEAQ      -2(BX)(DI*1), BX
 	MOVW      DX, (BX)
 	JMP       stdone_6
@@ -10453,92 +10465,92 @@ st1_6:
 	MOVB DL, (BX)
 
 stdone_6:
-	VPSHUFB         bswapMask<>+0(SB), X10, X10
-	VPXORD          Y4, Y10, Y10
-	VPXORD          Y4, Y4, Y4
-	VBROADCASTI32X4 496(CX), Y0
-	VBROADCASTI32X4 752(CX), Y1
-	VPCLMULQDQ      $0x00, Y0, Y10, Y2
-	VPXORD          Y2, Y5, Y5
-	VPCLMULQDQ      $0x11, Y0, Y10, Y2
-	VPXORD          Y2, Y7, Y7
-	VPSHUFD         $0x4e, Y10, Y2
-	VPXORD          Y10, Y2, Y2
-	VPCLMULQDQ      $0x00, Y1, Y2, Y2
-	VPXORD          Y2, Y6, Y6
+	VPSHUFB         bswapMask<>+0(SB), X3, X3
+	VPXORD          Y0, Y3, Y3
+	VPXORD          Y0, Y0, Y0
+	VBROADCASTI32X4 496(CX), Y2
+	VBROADCASTI32X4 752(CX), Y4
+	VPCLMULQDQ      $0x00, Y2, Y3, Y5
+	VPXORD          Y5, Y1, Y1
+	VPCLMULQDQ      $0x11, Y2, Y3, Y5
+	VPXORD          Y5, Y11, Y11
+	VPSHUFD         $0x4e, Y3, Y5
+	VPXORD          Y3, Y5, Y5
+	VPCLMULQDQ      $0x00, Y4, Y5, Y5
+	VPXORD          Y5, Y10, Y10
 
 rred_4:
-	VPTERNLOGD    $0x96, Y5, Y7, Y6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y5, Y0
-	VPSHUFD       $0x4e, Y5, Y5
-	VPTERNLOGD    $0x96, Y5, Y0, Y6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y0
-	VPSHUFD       $0x4e, Y6, Y6
-	VPTERNLOGD    $0x96, Y6, Y0, Y7
-	VEXTRACTI32X4 $0x01, Y7, X0
-	VPXORD        X7, X0, X0
-	VPXORD        X0, X4, X4
+	VPTERNLOGD    $0x96, Y1, Y11, Y10
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y1, Y2
+	VPSHUFD       $0x4e, Y1, Y1
+	VPTERNLOGD    $0x96, Y1, Y2, Y10
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y10, Y1
+	VPSHUFD       $0x4e, Y10, Y10
+	VPTERNLOGD    $0x96, Y10, Y1, Y11
+	VEXTRACTI32X4 $0x01, Y11, X1
+	VPXORD        X11, X1, X1
+	VPXORD        X1, X0, X0
 
 sizedone_2:
 ofin_1:
-	VMOVDQU64 X4, (SP)
+	VMOVDQU64 X0, (SP)
 	MOVQ      aadLen+48(FP), CX
 	MOVQ      n+32(FP), DX
 
 	// phase: tag
-	VPXORD          Y12, Y12, Y12
-	VMOVDQU64       (SP), X12
+	VPXORD          Y0, Y0, Y0
+	VMOVDQU64       (SP), X0
 	SHLQ            $0x03, CX
 	SHLQ            $0x03, DX
-	VMOVQ           DX, X0
-	VMOVQ           CX, X1
-	VPUNPCKLQDQ     X1, X0, X0
-	VPXORD          Y13, Y13, Y13
-	VPXORD          X0, X12, X13
-	VBROADCASTI32X4 480(AX), Y1
-	VBROADCASTI32X4 736(AX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y13, Y0
-	VPCLMULQDQ      $0x11, Y1, Y13, Y12
-	VPSHUFD         $0x4e, Y13, Y1
-	VPXORD          Y13, Y1, Y1
-	VPCLMULQDQ      $0x00, Y2, Y1, Y1
-	VPTERNLOGD      $0x96, Y0, Y12, Y1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y0, Y2
-	VPSHUFD         $0x4e, Y0, Y0
-	VPTERNLOGD      $0x96, Y0, Y2, Y1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y1, Y0
+	VMOVQ           DX, X1
+	VMOVQ           CX, X2
+	VPUNPCKLQDQ     X2, X1, X1
+	VPXORD          Y2, Y2, Y2
+	VPXORD          X1, X0, X2
+	VBROADCASTI32X4 480(AX), Y0
+	VBROADCASTI32X4 736(AX), Y4
+	VPCLMULQDQ      $0x00, Y0, Y2, Y1
+	VPCLMULQDQ      $0x11, Y0, Y2, Y0
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, Y4, Y3, Y3
+	VPTERNLOGD      $0x96, Y1, Y0, Y3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y1, Y2
 	VPSHUFD         $0x4e, Y1, Y1
-	VPTERNLOGD      $0x96, Y1, Y0, Y12
-	VPSHUFB         bswapMask<>+0(SB), X12, X12
-	VPXORD          32(SP), X12, X12
+	VPTERNLOGD      $0x96, Y1, Y2, Y3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y3, Y1
+	VPSHUFD         $0x4e, Y3, Y3
+	VPTERNLOGD      $0x96, Y3, Y1, Y0
+	VPSHUFB         bswapMask<>+0(SB), X0, X0
+	VPXORD          32(SP), X0, X0
 	MOVQ            tag+64(FP), AX
 	MOVQ            tagLen+72(FP), CX
 	CMPQ            CX, $0x10
 	JE              tagfull_3
 	MOVQ            (AX), DX
-	VMOVQ           DX, X0
+	VMOVQ           DX, X1
 	LEAQ            -8(AX)(CX*1), AX
 	MOVQ            (AX), DX
-	VMOVQ           DX, X1
+	VMOVQ           DX, X2
 	LEAQ            slideShuf<>+0(SB), AX
 	NEGQ            AX
 	ADDQ            CX, AX
 	NEGQ            AX
-	VMOVDQU64       24(AX), X2
-	VPSHUFB         X2, X1, X1
-	VPORD           X1, X0, X0
+	VMOVDQU64       24(AX), X3
+	VPSHUFB         X3, X2, X2
+	VPORD           X2, X1, X1
 	LEAQ            onesMask<>+0(SB), AX
 	SUBQ            CX, AX
-	VPANDD          16(AX), X12, X12
+	VPANDD          16(AX), X0, X0
 	JMP             tagloaded_3
 
 tagfull_3:
-	VMOVDQU64 (AX), X0
+	VMOVDQU64 (AX), X1
 
 tagloaded_3:
-	VPXORD   X0, X12, X12
-	VPXORD   X14, X14, X14
-	VPCMPEQB X14, X12, K1
+	VPXORD   X1, X0, X0
+	VPXORD   X1, X1, X1
+	VPCMPEQB X1, X0, K1
 	KMOVW    K1, AX
 	XORQ     CX, CX
 	CMPL     AX, $0x0000ffff
@@ -10574,6 +10586,9 @@ tagloaded_3:
 	VPXORQ    Z25, Z25, Z25
 	VPXORQ    Z26, Z26, Z26
 	VPXORQ    Z27, Z27, Z27
+	VPXORQ    Z28, Z28, Z28
+	VPXORQ    Z29, Z29, Z29
+	VPXORQ    Z30, Z30, Z30
 	KXORW     K1, K1, K1
 	VMOVDQU64 Z0, (SP)
 	VMOVDQU   X0, 64(SP)
@@ -10630,7 +10645,7 @@ aesmid_8:
 	VMOVDQU64       X0, 32(SP)
 
 	// phase: AAD
-	VPXORD    Z2, Z2, Z2
+	VPXORD    Z0, Z0, Z0
 	TESTQ     SI, SI
 	JZ        aaddone_2
 	CMPQ      SI, $0x10
@@ -10638,130 +10653,130 @@ aesmid_8:
 	CMPQ      SI, $0x08
 	JB        ld4_11
 	MOVQ      (BX), DI
-	VMOVQ     DI, X0
+	VMOVQ     DI, X1
 	LEAQ      -8(BX)(SI*1), BX
 	MOVQ      (BX), DI
-	VMOVQ     DI, X1
+	VMOVQ     DI, X2
 	LEAQ      slideShuf<>+0(SB), BX
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 24(BX), X11
-	VPSHUFB   X11, X1, X1
-	VPORD     X1, X0, X0
+	VMOVDQU64 24(BX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X1, X1
 	JMP       lddone_14
 
 ld4_11:
 	CMPQ      SI, $0x04
 	JB        ld2_11
 	MOVL      (BX), DI
-	VMOVQ     DI, X0
+	VMOVQ     DI, X1
 	LEAQ      -4(BX)(SI*1), BX
 	MOVL      (BX), DI
-	VMOVQ     DI, X1
+	VMOVQ     DI, X2
 	LEAQ      slideShuf<>+0(SB), BX
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 20(BX), X11
-	VPSHUFB   X11, X1, X1
-	VPORD     X1, X0, X0
+	VMOVDQU64 20(BX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X1, X1
 	JMP       lddone_14
 
 ld2_11:
 	CMPQ      SI, $0x02
 	JB        ld1_11
 	MOVWQZX   (BX), DI
-	VMOVQ     DI, X0
+	VMOVQ     DI, X1
 	LEAQ      -2(BX)(SI*1), BX
 	MOVWQZX   (BX), DI
-	VMOVQ     DI, X1
+	VMOVQ     DI, X2
 	LEAQ      slideShuf<>+0(SB), BX
 	NEGQ      BX
 	ADDQ      SI, BX
 	NEGQ      BX
-	VMOVDQU64 18(BX), X11
-	VPSHUFB   X11, X1, X1
-	VPORD     X1, X0, X0
+	VMOVDQU64 18(BX), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X1, X1
 	JMP       lddone_14
 
 ld1_11:
 	MOVBQZX (BX), DI
-	VMOVQ   DI, X0
+	VMOVQ   DI, X1
 
 lddone_14:
-	VPSHUFB         bswapMask<>+0(SB), X0, X0
-	VPXORD          Z3, Z3, Z3
-	VPXORD          X0, X2, X3
-	VBROADCASTI32X4 480(AX), Z1
-	VBROADCASTI32X4 736(AX), Z11
-	VPCLMULQDQ      $0x00, Z1, Z3, Z0
-	VPCLMULQDQ      $0x11, Z1, Z3, Z2
-	VPSHUFD         $0x4e, Z3, Z1
-	VPXORD          Z3, Z1, Z1
-	VPCLMULQDQ      $0x00, Z11, Z1, Z1
-	VPTERNLOGD      $0x96, Z0, Z2, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z3
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z3, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
+	VPSHUFB         bswapMask<>+0(SB), X1, X1
+	VPXORD          Z2, Z2, Z2
+	VPXORD          X1, X0, X2
+	VBROADCASTI32X4 480(AX), Z0
+	VBROADCASTI32X4 736(AX), Z4
+	VPCLMULQDQ      $0x00, Z0, Z2, Z1
+	VPCLMULQDQ      $0x11, Z0, Z2, Z0
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, Z4, Z3, Z3
+	VPTERNLOGD      $0x96, Z1, Z0, Z3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z2
 	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z0, Z2
+	VPTERNLOGD      $0x96, Z1, Z2, Z3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z3, Z1
+	VPSHUFD         $0x4e, Z3, Z3
+	VPTERNLOGD      $0x96, Z3, Z1, Z0
 	JMP             aaddone_2
 
 aadlong_2:
 gh8_2:
 	CMPQ          SI, $0x00000100
 	JB            ghrest_2
-	VMOVDQU64     (BX), Z15
-	VPSHUFB       bswapMask<>+0(SB), Z15, Z15
-	VPXORD        Z2, Z15, Z15
-	VPCLMULQDQ    $0x00, 240(AX), Z15, Z0
-	VPCLMULQDQ    $0x11, 240(AX), Z15, Z14
-	VPSHUFD       $0x4e, Z15, Z1
-	VPXORD        Z15, Z1, Z1
-	VPCLMULQDQ    $0x00, 496(AX), Z1, Z1
-	VMOVDQU64     64(BX), Z15
-	VPSHUFB       bswapMask<>+0(SB), Z15, Z15
-	VPCLMULQDQ    $0x00, 304(AX), Z15, Z16
-	VPXORD        Z16, Z0, Z0
-	VPCLMULQDQ    $0x11, 304(AX), Z15, Z16
-	VPXORD        Z16, Z14, Z14
-	VPSHUFD       $0x4e, Z15, Z16
-	VPXORD        Z15, Z16, Z16
-	VPCLMULQDQ    $0x00, 560(AX), Z16, Z16
-	VPXORD        Z16, Z1, Z1
-	VMOVDQU64     128(BX), Z15
-	VPSHUFB       bswapMask<>+0(SB), Z15, Z15
-	VPCLMULQDQ    $0x00, 368(AX), Z15, Z16
-	VPXORD        Z16, Z0, Z0
-	VPCLMULQDQ    $0x11, 368(AX), Z15, Z16
-	VPXORD        Z16, Z14, Z14
-	VPSHUFD       $0x4e, Z15, Z16
-	VPXORD        Z15, Z16, Z16
-	VPCLMULQDQ    $0x00, 624(AX), Z16, Z16
-	VPXORD        Z16, Z1, Z1
-	VMOVDQU64     192(BX), Z15
-	VPSHUFB       bswapMask<>+0(SB), Z15, Z15
-	VPCLMULQDQ    $0x00, 432(AX), Z15, Z16
-	VPXORD        Z16, Z0, Z0
-	VPCLMULQDQ    $0x11, 432(AX), Z15, Z16
-	VPXORD        Z16, Z14, Z14
-	VPSHUFD       $0x4e, Z15, Z16
-	VPXORD        Z15, Z16, Z16
-	VPCLMULQDQ    $0x00, 688(AX), Z16, Z16
-	VPXORD        Z16, Z1, Z1
-	VPTERNLOGD    $0x96, Z0, Z14, Z1
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z0, Z15
-	VPSHUFD       $0x4e, Z0, Z0
-	VPTERNLOGD    $0x96, Z0, Z15, Z1
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z0
+	VMOVDQU64     (BX), Z4
+	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
+	VPXORD        Z0, Z4, Z4
+	VPCLMULQDQ    $0x00, 240(AX), Z4, Z1
+	VPCLMULQDQ    $0x11, 240(AX), Z4, Z3
+	VPSHUFD       $0x4e, Z4, Z2
+	VPXORD        Z4, Z2, Z2
+	VPCLMULQDQ    $0x00, 496(AX), Z2, Z2
+	VMOVDQU64     64(BX), Z4
+	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
+	VPCLMULQDQ    $0x00, 304(AX), Z4, Z5
+	VPXORD        Z5, Z1, Z1
+	VPCLMULQDQ    $0x11, 304(AX), Z4, Z5
+	VPXORD        Z5, Z3, Z3
+	VPSHUFD       $0x4e, Z4, Z5
+	VPXORD        Z4, Z5, Z5
+	VPCLMULQDQ    $0x00, 560(AX), Z5, Z5
+	VPXORD        Z5, Z2, Z2
+	VMOVDQU64     128(BX), Z4
+	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
+	VPCLMULQDQ    $0x00, 368(AX), Z4, Z5
+	VPXORD        Z5, Z1, Z1
+	VPCLMULQDQ    $0x11, 368(AX), Z4, Z5
+	VPXORD        Z5, Z3, Z3
+	VPSHUFD       $0x4e, Z4, Z5
+	VPXORD        Z4, Z5, Z5
+	VPCLMULQDQ    $0x00, 624(AX), Z5, Z5
+	VPXORD        Z5, Z2, Z2
+	VMOVDQU64     192(BX), Z4
+	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
+	VPCLMULQDQ    $0x00, 432(AX), Z4, Z5
+	VPXORD        Z5, Z1, Z1
+	VPCLMULQDQ    $0x11, 432(AX), Z4, Z5
+	VPXORD        Z5, Z3, Z3
+	VPSHUFD       $0x4e, Z4, Z5
+	VPXORD        Z4, Z5, Z5
+	VPCLMULQDQ    $0x00, 688(AX), Z5, Z5
+	VPXORD        Z5, Z2, Z2
+	VPTERNLOGD    $0x96, Z1, Z3, Z2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z4
 	VPSHUFD       $0x4e, Z1, Z1
-	VPTERNLOGD    $0x96, Z1, Z0, Z14
-	VEXTRACTI64X4 $0x01, Z14, Y0
-	VPXORD        Y14, Y0, Y0
-	VEXTRACTI32X4 $0x01, Y0, X1
-	VPXORD        X1, X0, X2
+	VPTERNLOGD    $0x96, Z1, Z4, Z2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z2, Z1
+	VPSHUFD       $0x4e, Z2, Z2
+	VPTERNLOGD    $0x96, Z2, Z1, Z3
+	VEXTRACTI64X4 $0x01, Z3, Y1
+	VPXORD        Y3, Y1, Y1
+	VEXTRACTI32X4 $0x01, Y1, X0
+	VPXORD        X0, X1, X0
 	ADDQ          $0x00000100, BX
 	SUBQ          $0x00000100, SI
 	JMP           gh8_2
@@ -10774,26 +10789,26 @@ ghrest_2:
 	SHLQ   $0x04, DI
 	NEGQ   DI
 	ADDQ   AX, DI
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
 	VPXORD Z3, Z3, Z3
-	VPXORD Z11, Z11, Z11
-	VPXORD Z12, Z12, Z12
-	VPXORD Z13, Z13, Z13
+	VPXORD Z4, Z4, Z4
 
 ghregs_2:
 	CMPQ       SI, $0x40
 	JB         ghpart_2
-	VMOVDQU64  (BX), Z13
-	VPSHUFB    bswapMask<>+0(SB), Z13, Z13
-	VPXORD     Z2, Z13, Z13
-	VPXORD     Z2, Z2, Z2
-	VPCLMULQDQ $0x00, 496(DI), Z13, Z0
-	VPXORD     Z0, Z3, Z3
-	VPCLMULQDQ $0x11, 496(DI), Z13, Z0
-	VPXORD     Z0, Z12, Z12
-	VPSHUFD    $0x4e, Z13, Z0
-	VPXORD     Z13, Z0, Z0
-	VPCLMULQDQ $0x00, 752(DI), Z0, Z0
-	VPXORD     Z0, Z11, Z11
+	VMOVDQU64  (BX), Z4
+	VPSHUFB    bswapMask<>+0(SB), Z4, Z4
+	VPXORD     Z0, Z4, Z4
+	VPXORD     Z0, Z0, Z0
+	VPCLMULQDQ $0x00, 496(DI), Z4, Z5
+	VPXORD     Z5, Z1, Z1
+	VPCLMULQDQ $0x11, 496(DI), Z4, Z5
+	VPXORD     Z5, Z3, Z3
+	VPSHUFD    $0x4e, Z4, Z5
+	VPXORD     Z4, Z5, Z5
+	VPCLMULQDQ $0x00, 752(DI), Z5, Z5
+	VPXORD     Z5, Z2, Z2
 	ADDQ       $0x40, BX
 	ADDQ       $0x40, DI
 	SUBQ       $0x40, SI
@@ -10805,203 +10820,204 @@ ghpart_2:
 	MOVQ       $-1, R8
 	BZHIQ      SI, R8, R8
 	KMOVQ      R8, K1
-	VMOVDQU8.Z (BX), K1, Z0
-	VPSHUFB    bswapMask<>+0(SB), Z0, Z0
-	VPXORD     Z2, Z0, Z0
-	VPXORD     Z2, Z2, Z2
+	VMOVDQU8.Z (BX), K1, Z4
+	VPSHUFB    bswapMask<>+0(SB), Z4, Z4
+	VPXORD     Z0, Z4, Z4
+	VPXORD     Z0, Z0, Z0
 	LEAQ       15(SI), BX
 	ANDQ       $-16, BX
 	MOVQ       $-1, SI
 	BZHIQ      BX, SI, BX
 	KMOVQ      BX, K1
-	VMOVDQU8.Z 496(DI), K1, Z1
-	VMOVDQU8.Z 752(DI), K1, Z13
-	VPCLMULQDQ $0x00, Z1, Z0, Z14
-	VPXORD     Z14, Z3, Z3
-	VPCLMULQDQ $0x11, Z1, Z0, Z14
-	VPXORD     Z14, Z12, Z12
-	VPSHUFD    $0x4e, Z0, Z14
-	VPXORD     Z0, Z14, Z14
-	VPCLMULQDQ $0x00, Z13, Z14, Z14
-	VPXORD     Z14, Z11, Z11
+	VMOVDQU8.Z 496(DI), K1, Z5
+	VMOVDQU8.Z 752(DI), K1, Z6
+	VPCLMULQDQ $0x00, Z5, Z4, Z7
+	VPXORD     Z7, Z1, Z1
+	VPCLMULQDQ $0x11, Z5, Z4, Z7
+	VPXORD     Z7, Z3, Z3
+	VPSHUFD    $0x4e, Z4, Z7
+	VPXORD     Z4, Z7, Z7
+	VPCLMULQDQ $0x00, Z6, Z7, Z7
+	VPXORD     Z7, Z2, Z2
 
 ghred_2:
-	VPTERNLOGD    $0x96, Z3, Z12, Z11
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z3, Z0
-	VPSHUFD       $0x4e, Z3, Z3
-	VPTERNLOGD    $0x96, Z3, Z0, Z11
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z11, Z0
-	VPSHUFD       $0x4e, Z11, Z11
-	VPTERNLOGD    $0x96, Z11, Z0, Z12
-	VEXTRACTI64X4 $0x01, Z12, Y0
-	VPXORD        Y12, Y0, Y0
-	VEXTRACTI32X4 $0x01, Y0, X1
-	VPTERNLOGD    $0x96, X0, X1, X2
+	VPTERNLOGD    $0x96, Z1, Z3, Z2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z4
+	VPSHUFD       $0x4e, Z1, Z1
+	VPTERNLOGD    $0x96, Z1, Z4, Z2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z2, Z1
+	VPSHUFD       $0x4e, Z2, Z2
+	VPTERNLOGD    $0x96, Z2, Z1, Z3
+	VEXTRACTI64X4 $0x01, Z3, Y1
+	VPXORD        Y3, Y1, Y1
+	VEXTRACTI32X4 $0x01, Y1, X2
+	VPTERNLOGD    $0x96, X1, X2, X0
 
 ghdone_2:
 aaddone_2:
-	VMOVDQU64       X2, (SP)
+	VMOVDQU64       X0, (SP)
 	MOVQ            out+16(FP), BX
 	MOVQ            in+24(FP), SI
 	MOVQ            n+32(FP), DI
-	VPXORD          Z4, Z4, Z4
-	VMOVDQU64       (SP), X4
-	VBROADCASTI32X4 16(SP), Z0
-	VPADDD          ctrIncs<>+0(SB), Z0, Z0
+	VPXORD          Z0, Z0, Z0
+	VMOVDQU64       (SP), X0
+	VBROADCASTI32X4 16(SP), Z1
+	VPADDD          ctrIncs<>+0(SB), Z1, Z1
 	CMPQ            DI, $0x00000100
 	JB              orem_2
 
 	// phase: main loop
-	VBROADCASTI32X4 (AX), Z1
-	VBROADCASTI32X4 16(DX), Z2
-	VBROADCASTI32X4 32(DX), Z3
-	VBROADCASTI32X4 48(DX), Z11
-	VBROADCASTI32X4 64(DX), Z12
-	VBROADCASTI32X4 80(DX), Z13
-	VBROADCASTI32X4 96(DX), Z14
-	VBROADCASTI32X4 112(DX), Z15
-	VBROADCASTI32X4 128(DX), Z16
-	VBROADCASTI32X4 144(DX), Z17
-	VBROADCASTI32X4 160(DX), Z18
+	VBROADCASTI32X4 (AX), Z2
+	VBROADCASTI32X4 16(DX), Z3
+	VBROADCASTI32X4 32(DX), Z4
+	VBROADCASTI32X4 48(DX), Z5
+	VBROADCASTI32X4 64(DX), Z6
+	VBROADCASTI32X4 80(DX), Z7
+	VBROADCASTI32X4 96(DX), Z8
+	VBROADCASTI32X4 112(DX), Z9
+	VBROADCASTI32X4 128(DX), Z10
+	VBROADCASTI32X4 144(DX), Z11
+	VBROADCASTI32X4 160(DX), Z12
+	VMOVDQU64       240(AX), Z13
+	VMOVDQU64       304(AX), Z14
+	VMOVDQU64       368(AX), Z15
+	VMOVDQU64       432(AX), Z16
+	VMOVDQU64       gfPoly<>+0(SB), Z17
+	VMOVDQU64       bswapMask<>+0(SB), Z18
 
 loop8_1:
 	CMPQ            DI, $0x00000100
 	JB              loopdone_1
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z22
-	VPXORD          Z1, Z22, Z22
-	VPADDD          ctrIncs<>+64(SB), Z0, Z23
-	VPSHUFB         bswapMask<>+0(SB), Z23, Z23
-	VPXORD          Z1, Z23, Z23
-	VPADDD          ctrIncs<>+128(SB), Z0, Z24
-	VPSHUFB         bswapMask<>+0(SB), Z24, Z24
-	VPXORD          Z1, Z24, Z24
-	VPADDD          ctrIncs<>+192(SB), Z0, Z25
-	VPSHUFB         bswapMask<>+0(SB), Z25, Z25
-	VPXORD          Z1, Z25, Z25
-	VPADDD          ctrIncs<>+256(SB), Z0, Z0
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z19
+	VPXORD          Z2, Z19, Z19
+	VPADDD          ctrIncs<>+64(SB), Z1, Z20
+	VPSHUFB         bswapMask<>+0(SB), Z20, Z20
+	VPXORD          Z2, Z20, Z20
+	VPADDD          ctrIncs<>+128(SB), Z1, Z21
+	VPSHUFB         bswapMask<>+0(SB), Z21, Z21
+	VPXORD          Z2, Z21, Z21
+	VPADDD          ctrIncs<>+192(SB), Z1, Z22
+	VPSHUFB         bswapMask<>+0(SB), Z22, Z22
+	VPXORD          Z2, Z22, Z22
+	VPADDD          ctrIncs<>+256(SB), Z1, Z1
 	CMPQ            CX, $0x0a
 	JE              aesmid_9
-	VBROADCASTI32X4 16(AX), Z19
-	VAESENC         Z19, Z22, Z22
-	VAESENC         Z19, Z23, Z23
-	VAESENC         Z19, Z24, Z24
-	VAESENC         Z19, Z25, Z25
-	VBROADCASTI32X4 32(AX), Z19
-	VAESENC         Z19, Z22, Z22
-	VAESENC         Z19, Z23, Z23
-	VAESENC         Z19, Z24, Z24
-	VAESENC         Z19, Z25, Z25
+	VBROADCASTI32X4 16(AX), Z23
+	VAESENC         Z23, Z19, Z19
+	VAESENC         Z23, Z20, Z20
+	VAESENC         Z23, Z21, Z21
+	VAESENC         Z23, Z22, Z22
+	VBROADCASTI32X4 32(AX), Z23
+	VAESENC         Z23, Z19, Z19
+	VAESENC         Z23, Z20, Z20
+	VAESENC         Z23, Z21, Z21
+	VAESENC         Z23, Z22, Z22
 	CMPQ            CX, $0x0c
 	JE              aesmid_9
-	VBROADCASTI32X4 48(AX), Z19
-	VAESENC         Z19, Z22, Z22
-	VAESENC         Z19, Z23, Z23
-	VAESENC         Z19, Z24, Z24
-	VAESENC         Z19, Z25, Z25
-	VBROADCASTI32X4 64(AX), Z19
-	VAESENC         Z19, Z22, Z22
-	VAESENC         Z19, Z23, Z23
-	VAESENC         Z19, Z24, Z24
-	VAESENC         Z19, Z25, Z25
+	VBROADCASTI32X4 48(AX), Z23
+	VAESENC         Z23, Z19, Z19
+	VAESENC         Z23, Z20, Z20
+	VAESENC         Z23, Z21, Z21
+	VAESENC         Z23, Z22, Z22
+	VBROADCASTI32X4 64(AX), Z23
+	VAESENC         Z23, Z19, Z19
+	VAESENC         Z23, Z20, Z20
+	VAESENC         Z23, Z21, Z21
+	VAESENC         Z23, Z22, Z22
 
 aesmid_9:
-	VAESENC       Z2, Z22, Z22
-	VAESENC       Z2, Z23, Z23
-	VAESENC       Z2, Z24, Z24
-	VAESENC       Z2, Z25, Z25
-	VMOVDQU64     (SI), Z26
-	VPSHUFB       bswapMask<>+0(SB), Z26, Z26
-	VPXORD        Z4, Z26, Z26
-	VPCLMULQDQ    $0x00, 240(AX), Z26, Z19
-	VPCLMULQDQ    $0x11, 240(AX), Z26, Z21
-	VPSHUFD       $0x4e, Z26, Z20
-	VPXORD        Z26, Z20, Z20
-	VPCLMULQDQ    $0x00, 496(AX), Z20, Z20
+	VAESENC       Z3, Z19, Z19
+	VAESENC       Z3, Z20, Z20
+	VAESENC       Z3, Z21, Z21
 	VAESENC       Z3, Z22, Z22
-	VAESENC       Z3, Z23, Z23
-	VAESENC       Z3, Z24, Z24
-	VAESENC       Z3, Z25, Z25
-	VMOVDQU64     64(SI), Z26
-	VPSHUFB       bswapMask<>+0(SB), Z26, Z26
-	VPCLMULQDQ    $0x00, 304(AX), Z26, Z27
-	VPXORD        Z27, Z19, Z19
-	VPCLMULQDQ    $0x11, 304(AX), Z26, Z27
-	VPXORD        Z27, Z21, Z21
-	VPSHUFD       $0x4e, Z26, Z27
-	VPXORD        Z26, Z27, Z27
-	VPCLMULQDQ    $0x00, 560(AX), Z27, Z27
-	VPXORD        Z27, Z20, Z20
-	VAESENC       Z11, Z22, Z22
-	VAESENC       Z11, Z23, Z23
-	VAESENC       Z11, Z24, Z24
-	VAESENC       Z11, Z25, Z25
-	VMOVDQU64     128(SI), Z26
-	VPSHUFB       bswapMask<>+0(SB), Z26, Z26
-	VPCLMULQDQ    $0x00, 368(AX), Z26, Z27
-	VPXORD        Z27, Z19, Z19
-	VPCLMULQDQ    $0x11, 368(AX), Z26, Z27
-	VPXORD        Z27, Z21, Z21
-	VPSHUFD       $0x4e, Z26, Z27
-	VPXORD        Z26, Z27, Z27
-	VPCLMULQDQ    $0x00, 624(AX), Z27, Z27
-	VPXORD        Z27, Z20, Z20
-	VAESENC       Z12, Z22, Z22
-	VAESENC       Z12, Z23, Z23
-	VAESENC       Z12, Z24, Z24
-	VAESENC       Z12, Z25, Z25
+	VMOVDQU64     (SI), Z23
+	VPSHUFB       Z18, Z23, Z23
+	VPXORD        Z0, Z23, Z23
+	VMOVDQU64     64(SI), Z24
+	VPSHUFB       Z18, Z24, Z24
+	VMOVDQU64     128(SI), Z25
+	VPSHUFB       Z18, Z25, Z25
 	VMOVDQU64     192(SI), Z26
-	VPSHUFB       bswapMask<>+0(SB), Z26, Z26
-	VPCLMULQDQ    $0x00, 432(AX), Z26, Z27
-	VPXORD        Z27, Z19, Z19
-	VPCLMULQDQ    $0x11, 432(AX), Z26, Z27
-	VPXORD        Z27, Z21, Z21
-	VPSHUFD       $0x4e, Z26, Z27
-	VPXORD        Z26, Z27, Z27
-	VPCLMULQDQ    $0x00, 688(AX), Z27, Z27
-	VPXORD        Z27, Z20, Z20
-	VAESENC       Z13, Z22, Z22
-	VAESENC       Z13, Z23, Z23
-	VAESENC       Z13, Z24, Z24
-	VAESENC       Z13, Z25, Z25
-	VPTERNLOGD    $0x96, Z19, Z21, Z20
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z19, Z26
-	VPSHUFD       $0x4e, Z19, Z19
-	VPTERNLOGD    $0x96, Z19, Z26, Z20
-	VAESENC       Z14, Z22, Z22
-	VAESENC       Z14, Z23, Z23
-	VAESENC       Z14, Z24, Z24
-	VAESENC       Z14, Z25, Z25
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z20, Z19
-	VPSHUFD       $0x4e, Z20, Z20
-	VPTERNLOGD    $0x96, Z20, Z19, Z21
-	VAESENC       Z15, Z22, Z22
-	VAESENC       Z15, Z23, Z23
-	VAESENC       Z15, Z24, Z24
-	VAESENC       Z15, Z25, Z25
-	VEXTRACTI64X4 $0x01, Z21, Y19
-	VPXORD        Y21, Y19, Y19
-	VEXTRACTI32X4 $0x01, Y19, X4
-	VPXORD        X4, X19, X4
-	VAESENC       Z16, Z22, Z22
-	VAESENC       Z16, Z23, Z23
-	VAESENC       Z16, Z24, Z24
-	VAESENC       Z16, Z25, Z25
-	VAESENC       Z17, Z22, Z22
-	VAESENC       Z17, Z23, Z23
-	VAESENC       Z17, Z24, Z24
-	VAESENC       Z17, Z25, Z25
-	VPXORD        (SI), Z18, Z19
+	VPSHUFB       Z18, Z26, Z26
+	VPCLMULQDQ    $0x00, Z13, Z23, Z27
+	VPCLMULQDQ    $0x00, Z14, Z24, Z28
+	VPCLMULQDQ    $0x00, Z15, Z25, Z29
+	VAESENC       Z4, Z19, Z19
+	VAESENC       Z4, Z20, Z20
+	VAESENC       Z4, Z21, Z21
+	VAESENC       Z4, Z22, Z22
+	VPXORD        Z28, Z27, Z27
+	VPCLMULQDQ    $0x00, Z16, Z26, Z28
+	VPTERNLOGD    $0x96, Z28, Z29, Z27
+	VPCLMULQDQ    $0x01, Z13, Z23, Z28
+	VAESENC       Z5, Z19, Z19
+	VAESENC       Z5, Z20, Z20
+	VAESENC       Z5, Z21, Z21
+	VAESENC       Z5, Z22, Z22
+	VPCLMULQDQ    $0x01, Z14, Z24, Z29
+	VPCLMULQDQ    $0x01, Z15, Z25, Z30
+	VPTERNLOGD    $0x96, Z30, Z29, Z28
+	VPCLMULQDQ    $0x01, Z16, Z26, Z29
+	VAESENC       Z6, Z19, Z19
+	VAESENC       Z6, Z20, Z20
+	VAESENC       Z6, Z21, Z21
+	VAESENC       Z6, Z22, Z22
+	VPCLMULQDQ    $0x10, Z13, Z23, Z30
+	VPTERNLOGD    $0x96, Z30, Z29, Z28
+	VPCLMULQDQ    $0x10, Z14, Z24, Z29
+	VPCLMULQDQ    $0x10, Z15, Z25, Z30
+	VAESENC       Z7, Z19, Z19
+	VAESENC       Z7, Z20, Z20
+	VAESENC       Z7, Z21, Z21
+	VAESENC       Z7, Z22, Z22
+	VPTERNLOGD    $0x96, Z30, Z29, Z28
+	VPCLMULQDQ    $0x10, Z17, Z27, Z29
+	VPCLMULQDQ    $0x10, Z16, Z26, Z30
+	VPXORD        Z30, Z28, Z28
+	VAESENC       Z8, Z19, Z19
+	VAESENC       Z8, Z20, Z20
+	VAESENC       Z8, Z21, Z21
+	VAESENC       Z8, Z22, Z22
+	VPSHUFD       $0x4e, Z27, Z27
+	VPCLMULQDQ    $0x11, Z13, Z23, Z23
+	VPCLMULQDQ    $0x11, Z14, Z24, Z24
+	VPCLMULQDQ    $0x11, Z15, Z25, Z25
+	VAESENC       Z9, Z19, Z19
+	VAESENC       Z9, Z20, Z20
+	VAESENC       Z9, Z21, Z21
+	VAESENC       Z9, Z22, Z22
+	VPTERNLOGD    $0x96, Z29, Z27, Z28
+	VPCLMULQDQ    $0x11, Z16, Z26, Z26
+	VPTERNLOGD    $0x96, Z25, Z24, Z23
+	VPXORD        Z26, Z23, Z23
+	VPCLMULQDQ    $0x10, Z17, Z28, Z24
+	VAESENC       Z10, Z19, Z19
+	VAESENC       Z10, Z20, Z20
+	VAESENC       Z10, Z21, Z21
+	VAESENC       Z10, Z22, Z22
+	VPSHUFD       $0x4e, Z28, Z28
+	VPTERNLOGD    $0x96, Z24, Z28, Z23
+	VAESENC       Z11, Z19, Z19
+	VAESENC       Z11, Z20, Z20
+	VAESENC       Z11, Z21, Z21
+	VAESENC       Z11, Z22, Z22
+	VEXTRACTI32X4 $0x01, Z23, X0
+	VEXTRACTI32X4 $0x02, Z23, X24
+	VEXTRACTI32X4 $0x03, Z23, X25
+	VPXORD        X0, X23, X0
+	VPTERNLOGD    $0x96, X24, X25, X0
+	VPXORD        (SI), Z12, Z23
+	VAESENCLAST   Z23, Z19, Z19
+	VMOVDQU64     Z19, (BX)
+	VPXORD        64(SI), Z12, Z19
+	VAESENCLAST   Z19, Z20, Z20
+	VMOVDQU64     Z20, 64(BX)
+	VPXORD        128(SI), Z12, Z19
+	VAESENCLAST   Z19, Z21, Z21
+	VMOVDQU64     Z21, 128(BX)
+	VPXORD        192(SI), Z12, Z19
 	VAESENCLAST   Z19, Z22, Z22
-	VMOVDQU64     Z22, (BX)
-	VPXORD        64(SI), Z18, Z19
-	VAESENCLAST   Z19, Z23, Z23
-	VMOVDQU64     Z23, 64(BX)
-	VPXORD        128(SI), Z18, Z19
-	VAESENCLAST   Z19, Z24, Z24
-	VMOVDQU64     Z24, 128(BX)
-	VPXORD        192(SI), Z18, Z19
-	VAESENCLAST   Z19, Z25, Z25
-	VMOVDQU64     Z25, 192(BX)
+	VMOVDQU64     Z22, 192(BX)
 	ADDQ          $0x00000100, SI
 	ADDQ          $0x00000100, BX
 	SUBQ          $0x00000100, DI
@@ -11015,712 +11031,712 @@ orem_2:
 	// phase: remainder
 	CMPQ            DI, $0x40
 	JA              sizenext_5
-	VBROADCASTI32X4 (AX), Z2
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
-	VPXORD          Z2, Z1, Z1
+	VBROADCASTI32X4 (AX), Z3
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z2
+	VPXORD          Z3, Z2, Z2
 	CMPQ            CX, $0x0a
 	JE              aesmid_10
-	VBROADCASTI32X4 16(AX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 32(AX), Z2
-	VAESENC         Z2, Z1, Z1
+	VBROADCASTI32X4 16(AX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 32(AX), Z3
+	VAESENC         Z3, Z2, Z2
 	CMPQ            CX, $0x0c
 	JE              aesmid_10
-	VBROADCASTI32X4 48(AX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 64(AX), Z2
-	VAESENC         Z2, Z1, Z1
+	VBROADCASTI32X4 48(AX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 64(AX), Z3
+	VAESENC         Z3, Z2, Z2
 
 aesmid_10:
-	VBROADCASTI32X4 16(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 32(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 48(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 64(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 80(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 96(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 112(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 128(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 144(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 160(DX), Z2
-	VAESENCLAST     Z2, Z1, Z1
+	VBROADCASTI32X4 16(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 32(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 48(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 64(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 80(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 96(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 112(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 128(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 144(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 160(DX), Z3
+	VAESENCLAST     Z3, Z2, Z2
 	LEAQ            15(DI), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X2
-	VPADDD          X2, X0, X0
+	VMOVQ           CX, X3
+	VPADDD          X3, X1, X1
 	SHLQ            $0x04, CX
 	NEGQ            CX
 	ADDQ            AX, CX
-	VPXORD          Z5, Z5, Z5
-	VPXORD          Z6, Z6, Z6
-	VPXORD          Z7, Z7, Z7
+	VPXORD          Z1, Z1, Z1
+	VPXORD          Z3, Z3, Z3
+	VPXORD          Z4, Z4, Z4
 	CMPQ            DI, $0x40
 	JB              rsingle_16
-	VMOVDQU64       (SI), Z0
-	VPXORD          Z1, Z0, Z1
-	VMOVDQU64       Z1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z0
-	VPXORD          Z4, Z0, Z0
-	VPXORD          Z4, Z4, Z4
-	VPCLMULQDQ      $0x00, 496(CX), Z0, Z1
-	VPXORD          Z1, Z5, Z5
-	VPCLMULQDQ      $0x11, 496(CX), Z0, Z1
-	VPXORD          Z1, Z7, Z7
-	VPSHUFD         $0x4e, Z0, Z1
-	VPXORD          Z0, Z1, Z1
-	VPCLMULQDQ      $0x00, 752(CX), Z1, Z1
-	VPXORD          Z1, Z6, Z6
+	VMOVDQU64       (SI), Z5
+	VPXORD          Z2, Z5, Z2
+	VMOVDQU64       Z2, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Z5, Z5
+	VPXORD          Z0, Z5, Z5
+	VPXORD          Z0, Z0, Z0
+	VPCLMULQDQ      $0x00, 496(CX), Z5, Z2
+	VPXORD          Z2, Z1, Z1
+	VPCLMULQDQ      $0x11, 496(CX), Z5, Z2
+	VPXORD          Z2, Z4, Z4
+	VPSHUFD         $0x4e, Z5, Z2
+	VPXORD          Z5, Z2, Z2
+	VPCLMULQDQ      $0x00, 752(CX), Z2, Z2
+	VPXORD          Z2, Z3, Z3
 	ADDQ            $0x40, SI
 	ADDQ            $0x40, BX
 	SUBQ            $0x40, DI
 	JMP             rred_5
 
 rsingle_16:
-	VMOVDQA64  Z1, Z0
+	VMOVDQA64  Z2, Z2
 	LEAQ       (CX), CX
 	TESTQ      DI, DI
 	JZ         rred_5
 	MOVQ       $-1, DX
 	BZHIQ      DI, DX, DX
 	KMOVQ      DX, K1
-	VMOVDQU8.Z (SI), K1, Z1
-	VPXORD     Z0, Z1, Z0
-	VMOVDQU8   Z0, K1, (BX)
+	VMOVDQU8.Z (SI), K1, Z5
+	VPXORD     Z2, Z5, Z2
+	VMOVDQU8   Z2, K1, (BX)
 	MOVQ       DI, DX
 	ANDQ       $-16, DX
-	VPSHUFB    bswapMask<>+0(SB), Z1, Z1
-	VPXORD     Z4, Z1, Z1
-	VPXORD     Z4, Z4, Z4
+	VPSHUFB    bswapMask<>+0(SB), Z5, Z5
+	VPXORD     Z0, Z5, Z5
+	VPXORD     Z0, Z0, Z0
 	LEAQ       15(DI), R8
 	ANDQ       $-16, R8
 	MOVQ       $-1, R9
 	BZHIQ      R8, R9, R8
 	KMOVQ      R8, K1
-	VMOVDQU8.Z 496(CX), K1, Z0
-	VMOVDQU8.Z 752(CX), K1, Z2
-	VPCLMULQDQ $0x00, Z0, Z1, Z3
-	VPXORD     Z3, Z5, Z5
-	VPCLMULQDQ $0x11, Z0, Z1, Z3
-	VPXORD     Z3, Z7, Z7
-	VPSHUFD    $0x4e, Z1, Z3
-	VPXORD     Z1, Z3, Z3
-	VPCLMULQDQ $0x00, Z2, Z3, Z3
-	VPXORD     Z3, Z6, Z6
+	VMOVDQU8.Z 496(CX), K1, Z2
+	VMOVDQU8.Z 752(CX), K1, Z6
+	VPCLMULQDQ $0x00, Z2, Z5, Z7
+	VPXORD     Z7, Z1, Z1
+	VPCLMULQDQ $0x11, Z2, Z5, Z7
+	VPXORD     Z7, Z4, Z4
+	VPSHUFD    $0x4e, Z5, Z7
+	VPXORD     Z5, Z7, Z7
+	VPCLMULQDQ $0x00, Z6, Z7, Z7
+	VPXORD     Z7, Z3, Z3
 	ADDQ       DX, SI
 	ADDQ       DX, BX
 	ANDQ       $0x0f, DI
 
 rred_5:
-	VPTERNLOGD    $0x96, Z5, Z7, Z6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z0
-	VPSHUFD       $0x4e, Z5, Z5
-	VPTERNLOGD    $0x96, Z5, Z0, Z6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z0
-	VPSHUFD       $0x4e, Z6, Z6
-	VPTERNLOGD    $0x96, Z6, Z0, Z7
-	VEXTRACTI64X4 $0x01, Z7, Y0
-	VPXORD        Y7, Y0, Y0
-	VEXTRACTI32X4 $0x01, Y0, X1
-	VPTERNLOGD    $0x96, X0, X1, X4
+	VPTERNLOGD    $0x96, Z1, Z4, Z3
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z2
+	VPSHUFD       $0x4e, Z1, Z1
+	VPTERNLOGD    $0x96, Z1, Z2, Z3
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z3, Z1
+	VPSHUFD       $0x4e, Z3, Z3
+	VPTERNLOGD    $0x96, Z3, Z1, Z4
+	VEXTRACTI64X4 $0x01, Z4, Y1
+	VPXORD        Y4, Y1, Y1
+	VEXTRACTI32X4 $0x01, Y1, X2
+	VPTERNLOGD    $0x96, X1, X2, X0
 	JMP           sizedone_3
 
 sizenext_5:
 	CMPQ            DI, $0x80
 	JA              sizenext_6
-	VBROADCASTI32X4 (AX), Z3
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
-	VPXORD          Z3, Z1, Z1
-	VPADDD          ctrIncs<>+64(SB), Z0, Z2
-	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
-	VPXORD          Z3, Z2, Z2
+	VBROADCASTI32X4 (AX), Z4
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z2
+	VPXORD          Z4, Z2, Z2
+	VPADDD          ctrIncs<>+64(SB), Z1, Z3
+	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
+	VPXORD          Z4, Z3, Z3
 	CMPQ            CX, $0x0a
 	JE              aesmid_11
-	VBROADCASTI32X4 16(AX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 32(AX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 16(AX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 32(AX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
 	CMPQ            CX, $0x0c
 	JE              aesmid_11
-	VBROADCASTI32X4 48(AX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 64(AX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 48(AX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 64(AX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
 
 aesmid_11:
-	VBROADCASTI32X4 16(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 32(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 48(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 64(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 80(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 96(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 112(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 128(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 144(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 160(DX), Z3
-	VAESENCLAST     Z3, Z1, Z1
-	VAESENCLAST     Z3, Z2, Z2
+	VBROADCASTI32X4 16(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 32(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 48(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 64(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 80(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 96(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 112(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 128(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 144(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 160(DX), Z4
+	VAESENCLAST     Z4, Z2, Z2
+	VAESENCLAST     Z4, Z3, Z3
 	LEAQ            15(DI), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X3
-	VPADDD          X3, X0, X0
+	VMOVQ           CX, X4
+	VPADDD          X4, X1, X1
 	SHLQ            $0x04, CX
 	NEGQ            CX
 	ADDQ            AX, CX
-	VPXORD          Z5, Z5, Z5
-	VPXORD          Z6, Z6, Z6
-	VPXORD          Z7, Z7, Z7
-	VMOVDQU64       (SI), Z0
-	VPXORD          Z1, Z0, Z1
-	VMOVDQU64       Z1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z0
-	VPXORD          Z4, Z0, Z0
+	VPXORD          Z1, Z1, Z1
 	VPXORD          Z4, Z4, Z4
-	VPCLMULQDQ      $0x00, 496(CX), Z0, Z1
-	VPXORD          Z1, Z5, Z5
-	VPCLMULQDQ      $0x11, 496(CX), Z0, Z1
-	VPXORD          Z1, Z7, Z7
-	VPSHUFD         $0x4e, Z0, Z1
-	VPXORD          Z0, Z1, Z1
-	VPCLMULQDQ      $0x00, 752(CX), Z1, Z1
-	VPXORD          Z1, Z6, Z6
+	VPXORD          Z5, Z5, Z5
+	VMOVDQU64       (SI), Z6
+	VPXORD          Z2, Z6, Z2
+	VMOVDQU64       Z2, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Z6, Z6
+	VPXORD          Z0, Z6, Z6
+	VPXORD          Z0, Z0, Z0
+	VPCLMULQDQ      $0x00, 496(CX), Z6, Z2
+	VPXORD          Z2, Z1, Z1
+	VPCLMULQDQ      $0x11, 496(CX), Z6, Z2
+	VPXORD          Z2, Z5, Z5
+	VPSHUFD         $0x4e, Z6, Z2
+	VPXORD          Z6, Z2, Z2
+	VPCLMULQDQ      $0x00, 752(CX), Z2, Z2
+	VPXORD          Z2, Z4, Z4
 	ADDQ            $0x40, SI
 	ADDQ            $0x40, BX
 	SUBQ            $0x40, DI
 	CMPQ            DI, $0x40
 	JB              rsingle_18
-	VMOVDQU64       (SI), Z0
-	VPXORD          Z2, Z0, Z1
-	VMOVDQU64       Z1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z0
-	VPCLMULQDQ      $0x00, 560(CX), Z0, Z1
-	VPXORD          Z1, Z5, Z5
-	VPCLMULQDQ      $0x11, 560(CX), Z0, Z1
-	VPXORD          Z1, Z7, Z7
-	VPSHUFD         $0x4e, Z0, Z1
-	VPXORD          Z0, Z1, Z1
-	VPCLMULQDQ      $0x00, 816(CX), Z1, Z1
-	VPXORD          Z1, Z6, Z6
+	VMOVDQU64       (SI), Z2
+	VPXORD          Z3, Z2, Z3
+	VMOVDQU64       Z3, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPCLMULQDQ      $0x00, 560(CX), Z2, Z3
+	VPXORD          Z3, Z1, Z1
+	VPCLMULQDQ      $0x11, 560(CX), Z2, Z3
+	VPXORD          Z3, Z5, Z5
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, 816(CX), Z3, Z3
+	VPXORD          Z3, Z4, Z4
 	ADDQ            $0x40, SI
 	ADDQ            $0x40, BX
 	SUBQ            $0x40, DI
 	JMP             rred_6
 
 rsingle_18:
-	VMOVDQA64  Z2, Z0
+	VMOVDQA64  Z3, Z2
 	LEAQ       64(CX), CX
 	TESTQ      DI, DI
 	JZ         rred_6
 	MOVQ       $-1, DX
 	BZHIQ      DI, DX, DX
 	KMOVQ      DX, K1
-	VMOVDQU8.Z (SI), K1, Z1
-	VPXORD     Z0, Z1, Z0
-	VMOVDQU8   Z0, K1, (BX)
+	VMOVDQU8.Z (SI), K1, Z3
+	VPXORD     Z2, Z3, Z2
+	VMOVDQU8   Z2, K1, (BX)
 	MOVQ       DI, DX
 	ANDQ       $-16, DX
-	VPSHUFB    bswapMask<>+0(SB), Z1, Z1
-	VPXORD     Z4, Z1, Z1
-	VPXORD     Z4, Z4, Z4
+	VPSHUFB    bswapMask<>+0(SB), Z3, Z3
+	VPXORD     Z0, Z3, Z3
+	VPXORD     Z0, Z0, Z0
 	LEAQ       15(DI), R8
 	ANDQ       $-16, R8
 	MOVQ       $-1, R9
 	BZHIQ      R8, R9, R8
 	KMOVQ      R8, K1
-	VMOVDQU8.Z 496(CX), K1, Z0
-	VMOVDQU8.Z 752(CX), K1, Z2
-	VPCLMULQDQ $0x00, Z0, Z1, Z3
-	VPXORD     Z3, Z5, Z5
-	VPCLMULQDQ $0x11, Z0, Z1, Z3
+	VMOVDQU8.Z 496(CX), K1, Z2
+	VMOVDQU8.Z 752(CX), K1, Z6
+	VPCLMULQDQ $0x00, Z2, Z3, Z7
+	VPXORD     Z7, Z1, Z1
+	VPCLMULQDQ $0x11, Z2, Z3, Z7
+	VPXORD     Z7, Z5, Z5
+	VPSHUFD    $0x4e, Z3, Z7
 	VPXORD     Z3, Z7, Z7
-	VPSHUFD    $0x4e, Z1, Z3
-	VPXORD     Z1, Z3, Z3
-	VPCLMULQDQ $0x00, Z2, Z3, Z3
-	VPXORD     Z3, Z6, Z6
+	VPCLMULQDQ $0x00, Z6, Z7, Z7
+	VPXORD     Z7, Z4, Z4
 	ADDQ       DX, SI
 	ADDQ       DX, BX
 	ANDQ       $0x0f, DI
 
 rred_6:
-	VPTERNLOGD    $0x96, Z5, Z7, Z6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z0
-	VPSHUFD       $0x4e, Z5, Z5
-	VPTERNLOGD    $0x96, Z5, Z0, Z6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z0
-	VPSHUFD       $0x4e, Z6, Z6
-	VPTERNLOGD    $0x96, Z6, Z0, Z7
-	VEXTRACTI64X4 $0x01, Z7, Y0
-	VPXORD        Y7, Y0, Y0
-	VEXTRACTI32X4 $0x01, Y0, X1
-	VPTERNLOGD    $0x96, X0, X1, X4
+	VPTERNLOGD    $0x96, Z1, Z5, Z4
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z2
+	VPSHUFD       $0x4e, Z1, Z1
+	VPTERNLOGD    $0x96, Z1, Z2, Z4
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z4, Z1
+	VPSHUFD       $0x4e, Z4, Z4
+	VPTERNLOGD    $0x96, Z4, Z1, Z5
+	VEXTRACTI64X4 $0x01, Z5, Y1
+	VPXORD        Y5, Y1, Y1
+	VEXTRACTI32X4 $0x01, Y1, X2
+	VPTERNLOGD    $0x96, X1, X2, X0
 	JMP           sizedone_3
 
 sizenext_6:
 	CMPQ            DI, $0xc0
 	JA              sizenext_7
-	VBROADCASTI32X4 (AX), Z11
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
-	VPXORD          Z11, Z1, Z1
-	VPADDD          ctrIncs<>+64(SB), Z0, Z2
-	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
-	VPXORD          Z11, Z2, Z2
-	VPADDD          ctrIncs<>+128(SB), Z0, Z3
+	VBROADCASTI32X4 (AX), Z5
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z2
+	VPXORD          Z5, Z2, Z2
+	VPADDD          ctrIncs<>+64(SB), Z1, Z3
 	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
-	VPXORD          Z11, Z3, Z3
+	VPXORD          Z5, Z3, Z3
+	VPADDD          ctrIncs<>+128(SB), Z1, Z4
+	VPSHUFB         bswapMask<>+0(SB), Z4, Z4
+	VPXORD          Z5, Z4, Z4
 	CMPQ            CX, $0x0a
 	JE              aesmid_12
-	VBROADCASTI32X4 16(AX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VBROADCASTI32X4 32(AX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
+	VBROADCASTI32X4 16(AX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 32(AX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
 	CMPQ            CX, $0x0c
 	JE              aesmid_12
-	VBROADCASTI32X4 48(AX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VBROADCASTI32X4 64(AX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
+	VBROADCASTI32X4 48(AX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 64(AX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
 
 aesmid_12:
-	VBROADCASTI32X4 16(DX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VBROADCASTI32X4 32(DX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VBROADCASTI32X4 48(DX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VBROADCASTI32X4 64(DX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VBROADCASTI32X4 80(DX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VBROADCASTI32X4 96(DX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VBROADCASTI32X4 112(DX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VBROADCASTI32X4 128(DX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VBROADCASTI32X4 144(DX), Z11
-	VAESENC         Z11, Z1, Z1
-	VAESENC         Z11, Z2, Z2
-	VAESENC         Z11, Z3, Z3
-	VBROADCASTI32X4 160(DX), Z11
-	VAESENCLAST     Z11, Z1, Z1
-	VAESENCLAST     Z11, Z2, Z2
-	VAESENCLAST     Z11, Z3, Z3
+	VBROADCASTI32X4 16(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 32(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 48(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 64(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 80(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 96(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 112(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 128(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 144(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 160(DX), Z5
+	VAESENCLAST     Z5, Z2, Z2
+	VAESENCLAST     Z5, Z3, Z3
+	VAESENCLAST     Z5, Z4, Z4
 	LEAQ            15(DI), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X11
-	VPADDD          X11, X0, X0
+	VMOVQ           CX, X5
+	VPADDD          X5, X1, X1
 	SHLQ            $0x04, CX
 	NEGQ            CX
 	ADDQ            AX, CX
+	VPXORD          Z1, Z1, Z1
 	VPXORD          Z5, Z5, Z5
 	VPXORD          Z6, Z6, Z6
-	VPXORD          Z7, Z7, Z7
-	VMOVDQU64       (SI), Z0
-	VPXORD          Z1, Z0, Z1
-	VMOVDQU64       Z1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z0
-	VPXORD          Z4, Z0, Z0
-	VPXORD          Z4, Z4, Z4
-	VPCLMULQDQ      $0x00, 496(CX), Z0, Z1
-	VPXORD          Z1, Z5, Z5
-	VPCLMULQDQ      $0x11, 496(CX), Z0, Z1
-	VPXORD          Z1, Z7, Z7
-	VPSHUFD         $0x4e, Z0, Z1
-	VPXORD          Z0, Z1, Z1
-	VPCLMULQDQ      $0x00, 752(CX), Z1, Z1
-	VPXORD          Z1, Z6, Z6
+	VMOVDQU64       (SI), Z7
+	VPXORD          Z2, Z7, Z2
+	VMOVDQU64       Z2, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Z7, Z7
+	VPXORD          Z0, Z7, Z7
+	VPXORD          Z0, Z0, Z0
+	VPCLMULQDQ      $0x00, 496(CX), Z7, Z2
+	VPXORD          Z2, Z1, Z1
+	VPCLMULQDQ      $0x11, 496(CX), Z7, Z2
+	VPXORD          Z2, Z6, Z6
+	VPSHUFD         $0x4e, Z7, Z2
+	VPXORD          Z7, Z2, Z2
+	VPCLMULQDQ      $0x00, 752(CX), Z2, Z2
+	VPXORD          Z2, Z5, Z5
 	ADDQ            $0x40, SI
 	ADDQ            $0x40, BX
 	SUBQ            $0x40, DI
-	VMOVDQU64       (SI), Z0
-	VPXORD          Z2, Z0, Z1
-	VMOVDQU64       Z1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z0
-	VPCLMULQDQ      $0x00, 560(CX), Z0, Z1
-	VPXORD          Z1, Z5, Z5
-	VPCLMULQDQ      $0x11, 560(CX), Z0, Z1
-	VPXORD          Z1, Z7, Z7
-	VPSHUFD         $0x4e, Z0, Z1
-	VPXORD          Z0, Z1, Z1
-	VPCLMULQDQ      $0x00, 816(CX), Z1, Z1
-	VPXORD          Z1, Z6, Z6
+	VMOVDQU64       (SI), Z2
+	VPXORD          Z3, Z2, Z3
+	VMOVDQU64       Z3, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPCLMULQDQ      $0x00, 560(CX), Z2, Z3
+	VPXORD          Z3, Z1, Z1
+	VPCLMULQDQ      $0x11, 560(CX), Z2, Z3
+	VPXORD          Z3, Z6, Z6
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, 816(CX), Z3, Z3
+	VPXORD          Z3, Z5, Z5
 	ADDQ            $0x40, SI
 	ADDQ            $0x40, BX
 	SUBQ            $0x40, DI
 	CMPQ            DI, $0x40
 	JB              rsingle_21
-	VMOVDQU64       (SI), Z0
-	VPXORD          Z3, Z0, Z1
-	VMOVDQU64       Z1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z0
-	VPCLMULQDQ      $0x00, 624(CX), Z0, Z1
-	VPXORD          Z1, Z5, Z5
-	VPCLMULQDQ      $0x11, 624(CX), Z0, Z1
-	VPXORD          Z1, Z7, Z7
-	VPSHUFD         $0x4e, Z0, Z1
-	VPXORD          Z0, Z1, Z1
-	VPCLMULQDQ      $0x00, 880(CX), Z1, Z1
-	VPXORD          Z1, Z6, Z6
+	VMOVDQU64       (SI), Z2
+	VPXORD          Z4, Z2, Z3
+	VMOVDQU64       Z3, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPCLMULQDQ      $0x00, 624(CX), Z2, Z3
+	VPXORD          Z3, Z1, Z1
+	VPCLMULQDQ      $0x11, 624(CX), Z2, Z3
+	VPXORD          Z3, Z6, Z6
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, 880(CX), Z3, Z3
+	VPXORD          Z3, Z5, Z5
 	ADDQ            $0x40, SI
 	ADDQ            $0x40, BX
 	SUBQ            $0x40, DI
 	JMP             rred_7
 
 rsingle_21:
-	VMOVDQA64  Z3, Z0
+	VMOVDQA64  Z4, Z2
 	LEAQ       128(CX), CX
 	TESTQ      DI, DI
 	JZ         rred_7
 	MOVQ       $-1, DX
 	BZHIQ      DI, DX, DX
 	KMOVQ      DX, K1
-	VMOVDQU8.Z (SI), K1, Z1
-	VPXORD     Z0, Z1, Z0
-	VMOVDQU8   Z0, K1, (BX)
+	VMOVDQU8.Z (SI), K1, Z3
+	VPXORD     Z2, Z3, Z2
+	VMOVDQU8   Z2, K1, (BX)
 	MOVQ       DI, DX
 	ANDQ       $-16, DX
-	VPSHUFB    bswapMask<>+0(SB), Z1, Z1
-	VPXORD     Z4, Z1, Z1
-	VPXORD     Z4, Z4, Z4
+	VPSHUFB    bswapMask<>+0(SB), Z3, Z3
+	VPXORD     Z0, Z3, Z3
+	VPXORD     Z0, Z0, Z0
 	LEAQ       15(DI), R8
 	ANDQ       $-16, R8
 	MOVQ       $-1, R9
 	BZHIQ      R8, R9, R8
 	KMOVQ      R8, K1
-	VMOVDQU8.Z 496(CX), K1, Z0
-	VMOVDQU8.Z 752(CX), K1, Z2
-	VPCLMULQDQ $0x00, Z0, Z1, Z3
-	VPXORD     Z3, Z5, Z5
-	VPCLMULQDQ $0x11, Z0, Z1, Z3
+	VMOVDQU8.Z 496(CX), K1, Z2
+	VMOVDQU8.Z 752(CX), K1, Z4
+	VPCLMULQDQ $0x00, Z2, Z3, Z7
+	VPXORD     Z7, Z1, Z1
+	VPCLMULQDQ $0x11, Z2, Z3, Z7
+	VPXORD     Z7, Z6, Z6
+	VPSHUFD    $0x4e, Z3, Z7
 	VPXORD     Z3, Z7, Z7
-	VPSHUFD    $0x4e, Z1, Z3
-	VPXORD     Z1, Z3, Z3
-	VPCLMULQDQ $0x00, Z2, Z3, Z3
-	VPXORD     Z3, Z6, Z6
+	VPCLMULQDQ $0x00, Z4, Z7, Z7
+	VPXORD     Z7, Z5, Z5
 	ADDQ       DX, SI
 	ADDQ       DX, BX
 	ANDQ       $0x0f, DI
 
 rred_7:
-	VPTERNLOGD    $0x96, Z5, Z7, Z6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z0
+	VPTERNLOGD    $0x96, Z1, Z6, Z5
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z2
+	VPSHUFD       $0x4e, Z1, Z1
+	VPTERNLOGD    $0x96, Z1, Z2, Z5
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z1
 	VPSHUFD       $0x4e, Z5, Z5
-	VPTERNLOGD    $0x96, Z5, Z0, Z6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z0
-	VPSHUFD       $0x4e, Z6, Z6
-	VPTERNLOGD    $0x96, Z6, Z0, Z7
-	VEXTRACTI64X4 $0x01, Z7, Y0
-	VPXORD        Y7, Y0, Y0
-	VEXTRACTI32X4 $0x01, Y0, X1
-	VPTERNLOGD    $0x96, X0, X1, X4
+	VPTERNLOGD    $0x96, Z5, Z1, Z6
+	VEXTRACTI64X4 $0x01, Z6, Y1
+	VPXORD        Y6, Y1, Y1
+	VEXTRACTI32X4 $0x01, Y1, X2
+	VPTERNLOGD    $0x96, X1, X2, X0
 	JMP           sizedone_3
 
 sizenext_7:
-	VBROADCASTI32X4 (AX), Z12
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
-	VPXORD          Z12, Z1, Z1
-	VPADDD          ctrIncs<>+64(SB), Z0, Z2
-	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
-	VPXORD          Z12, Z2, Z2
-	VPADDD          ctrIncs<>+128(SB), Z0, Z3
+	VBROADCASTI32X4 (AX), Z6
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z2
+	VPXORD          Z6, Z2, Z2
+	VPADDD          ctrIncs<>+64(SB), Z1, Z3
 	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
-	VPXORD          Z12, Z3, Z3
-	VPADDD          ctrIncs<>+192(SB), Z0, Z11
-	VPSHUFB         bswapMask<>+0(SB), Z11, Z11
-	VPXORD          Z12, Z11, Z11
+	VPXORD          Z6, Z3, Z3
+	VPADDD          ctrIncs<>+128(SB), Z1, Z4
+	VPSHUFB         bswapMask<>+0(SB), Z4, Z4
+	VPXORD          Z6, Z4, Z4
+	VPADDD          ctrIncs<>+192(SB), Z1, Z5
+	VPSHUFB         bswapMask<>+0(SB), Z5, Z5
+	VPXORD          Z6, Z5, Z5
 	CMPQ            CX, $0x0a
 	JE              aesmid_13
-	VBROADCASTI32X4 16(AX), Z12
-	VAESENC         Z12, Z1, Z1
-	VAESENC         Z12, Z2, Z2
-	VAESENC         Z12, Z3, Z3
-	VAESENC         Z12, Z11, Z11
-	VBROADCASTI32X4 32(AX), Z12
-	VAESENC         Z12, Z1, Z1
-	VAESENC         Z12, Z2, Z2
-	VAESENC         Z12, Z3, Z3
-	VAESENC         Z12, Z11, Z11
+	VBROADCASTI32X4 16(AX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 32(AX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
 	CMPQ            CX, $0x0c
 	JE              aesmid_13
-	VBROADCASTI32X4 48(AX), Z12
-	VAESENC         Z12, Z1, Z1
-	VAESENC         Z12, Z2, Z2
-	VAESENC         Z12, Z3, Z3
-	VAESENC         Z12, Z11, Z11
-	VBROADCASTI32X4 64(AX), Z12
-	VAESENC         Z12, Z1, Z1
-	VAESENC         Z12, Z2, Z2
-	VAESENC         Z12, Z3, Z3
-	VAESENC         Z12, Z11, Z11
+	VBROADCASTI32X4 48(AX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 64(AX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
 
 aesmid_13:
-	VBROADCASTI32X4 16(DX), Z12
-	VAESENC         Z12, Z1, Z1
-	VAESENC         Z12, Z2, Z2
-	VAESENC         Z12, Z3, Z3
-	VAESENC         Z12, Z11, Z11
-	VBROADCASTI32X4 32(DX), Z12
-	VAESENC         Z12, Z1, Z1
-	VAESENC         Z12, Z2, Z2
-	VAESENC         Z12, Z3, Z3
-	VAESENC         Z12, Z11, Z11
-	VBROADCASTI32X4 48(DX), Z12
-	VAESENC         Z12, Z1, Z1
-	VAESENC         Z12, Z2, Z2
-	VAESENC         Z12, Z3, Z3
-	VAESENC         Z12, Z11, Z11
-	VBROADCASTI32X4 64(DX), Z12
-	VAESENC         Z12, Z1, Z1
-	VAESENC         Z12, Z2, Z2
-	VAESENC         Z12, Z3, Z3
-	VAESENC         Z12, Z11, Z11
-	VBROADCASTI32X4 80(DX), Z12
-	VAESENC         Z12, Z1, Z1
-	VAESENC         Z12, Z2, Z2
-	VAESENC         Z12, Z3, Z3
-	VAESENC         Z12, Z11, Z11
-	VBROADCASTI32X4 96(DX), Z12
-	VAESENC         Z12, Z1, Z1
-	VAESENC         Z12, Z2, Z2
-	VAESENC         Z12, Z3, Z3
-	VAESENC         Z12, Z11, Z11
-	VBROADCASTI32X4 112(DX), Z12
-	VAESENC         Z12, Z1, Z1
-	VAESENC         Z12, Z2, Z2
-	VAESENC         Z12, Z3, Z3
-	VAESENC         Z12, Z11, Z11
-	VBROADCASTI32X4 128(DX), Z12
-	VAESENC         Z12, Z1, Z1
-	VAESENC         Z12, Z2, Z2
-	VAESENC         Z12, Z3, Z3
-	VAESENC         Z12, Z11, Z11
-	VBROADCASTI32X4 144(DX), Z12
-	VAESENC         Z12, Z1, Z1
-	VAESENC         Z12, Z2, Z2
-	VAESENC         Z12, Z3, Z3
-	VAESENC         Z12, Z11, Z11
-	VBROADCASTI32X4 160(DX), Z12
-	VAESENCLAST     Z12, Z1, Z1
-	VAESENCLAST     Z12, Z2, Z2
-	VAESENCLAST     Z12, Z3, Z3
-	VAESENCLAST     Z12, Z11, Z11
+	VBROADCASTI32X4 16(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 32(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 48(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 64(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 80(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 96(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 112(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 128(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 144(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 160(DX), Z6
+	VAESENCLAST     Z6, Z2, Z2
+	VAESENCLAST     Z6, Z3, Z3
+	VAESENCLAST     Z6, Z4, Z4
+	VAESENCLAST     Z6, Z5, Z5
 	LEAQ            15(DI), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X12
-	VPADDD          X12, X0, X0
+	VMOVQ           CX, X6
+	VPADDD          X6, X1, X1
 	SHLQ            $0x04, CX
 	NEGQ            CX
 	ADDQ            AX, CX
-	VPXORD          Z5, Z5, Z5
+	VPXORD          Z1, Z1, Z1
 	VPXORD          Z6, Z6, Z6
 	VPXORD          Z7, Z7, Z7
-	VMOVDQU64       (SI), Z0
-	VPXORD          Z1, Z0, Z1
-	VMOVDQU64       Z1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z0
-	VPXORD          Z4, Z0, Z0
-	VPXORD          Z4, Z4, Z4
-	VPCLMULQDQ      $0x00, 496(CX), Z0, Z1
-	VPXORD          Z1, Z5, Z5
-	VPCLMULQDQ      $0x11, 496(CX), Z0, Z1
-	VPXORD          Z1, Z7, Z7
-	VPSHUFD         $0x4e, Z0, Z1
-	VPXORD          Z0, Z1, Z1
-	VPCLMULQDQ      $0x00, 752(CX), Z1, Z1
-	VPXORD          Z1, Z6, Z6
+	VMOVDQU64       (SI), Z8
+	VPXORD          Z2, Z8, Z2
+	VMOVDQU64       Z2, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Z8, Z8
+	VPXORD          Z0, Z8, Z8
+	VPXORD          Z0, Z0, Z0
+	VPCLMULQDQ      $0x00, 496(CX), Z8, Z2
+	VPXORD          Z2, Z1, Z1
+	VPCLMULQDQ      $0x11, 496(CX), Z8, Z2
+	VPXORD          Z2, Z7, Z7
+	VPSHUFD         $0x4e, Z8, Z2
+	VPXORD          Z8, Z2, Z2
+	VPCLMULQDQ      $0x00, 752(CX), Z2, Z2
+	VPXORD          Z2, Z6, Z6
 	ADDQ            $0x40, SI
 	ADDQ            $0x40, BX
 	SUBQ            $0x40, DI
-	VMOVDQU64       (SI), Z0
-	VPXORD          Z2, Z0, Z1
-	VMOVDQU64       Z1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z0
-	VPCLMULQDQ      $0x00, 560(CX), Z0, Z1
-	VPXORD          Z1, Z5, Z5
-	VPCLMULQDQ      $0x11, 560(CX), Z0, Z1
-	VPXORD          Z1, Z7, Z7
-	VPSHUFD         $0x4e, Z0, Z1
-	VPXORD          Z0, Z1, Z1
-	VPCLMULQDQ      $0x00, 816(CX), Z1, Z1
-	VPXORD          Z1, Z6, Z6
+	VMOVDQU64       (SI), Z2
+	VPXORD          Z3, Z2, Z3
+	VMOVDQU64       Z3, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPCLMULQDQ      $0x00, 560(CX), Z2, Z3
+	VPXORD          Z3, Z1, Z1
+	VPCLMULQDQ      $0x11, 560(CX), Z2, Z3
+	VPXORD          Z3, Z7, Z7
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, 816(CX), Z3, Z3
+	VPXORD          Z3, Z6, Z6
 	ADDQ            $0x40, SI
 	ADDQ            $0x40, BX
 	SUBQ            $0x40, DI
-	VMOVDQU64       (SI), Z0
-	VPXORD          Z3, Z0, Z1
-	VMOVDQU64       Z1, (BX)
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z0
-	VPCLMULQDQ      $0x00, 624(CX), Z0, Z1
-	VPXORD          Z1, Z5, Z5
-	VPCLMULQDQ      $0x11, 624(CX), Z0, Z1
-	VPXORD          Z1, Z7, Z7
-	VPSHUFD         $0x4e, Z0, Z1
-	VPXORD          Z0, Z1, Z1
-	VPCLMULQDQ      $0x00, 880(CX), Z1, Z1
-	VPXORD          Z1, Z6, Z6
+	VMOVDQU64       (SI), Z2
+	VPXORD          Z4, Z2, Z3
+	VMOVDQU64       Z3, (BX)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPCLMULQDQ      $0x00, 624(CX), Z2, Z3
+	VPXORD          Z3, Z1, Z1
+	VPCLMULQDQ      $0x11, 624(CX), Z2, Z3
+	VPXORD          Z3, Z7, Z7
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, 880(CX), Z3, Z3
+	VPXORD          Z3, Z6, Z6
 	ADDQ            $0x40, SI
 	ADDQ            $0x40, BX
 	SUBQ            $0x40, DI
-	VMOVDQA64       Z11, Z0
+	VMOVDQA64       Z5, Z2
 	LEAQ            192(CX), CX
 	TESTQ           DI, DI
 	JZ              rred_8
 	MOVQ            $-1, DX
 	BZHIQ           DI, DX, DX
 	KMOVQ           DX, K1
-	VMOVDQU8.Z      (SI), K1, Z1
-	VPXORD          Z0, Z1, Z0
-	VMOVDQU8        Z0, K1, (BX)
+	VMOVDQU8.Z      (SI), K1, Z3
+	VPXORD          Z2, Z3, Z2
+	VMOVDQU8        Z2, K1, (BX)
 	MOVQ            DI, DX
 	ANDQ            $-16, DX
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPXORD          Z4, Z1, Z1
-	VPXORD          Z4, Z4, Z4
+	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
+	VPXORD          Z0, Z3, Z3
+	VPXORD          Z0, Z0, Z0
 	LEAQ            15(DI), R8
 	ANDQ            $-16, R8
 	MOVQ            $-1, R9
 	BZHIQ           R8, R9, R8
 	KMOVQ           R8, K1
-	VMOVDQU8.Z      496(CX), K1, Z0
-	VMOVDQU8.Z      752(CX), K1, Z2
-	VPCLMULQDQ      $0x00, Z0, Z1, Z3
+	VMOVDQU8.Z      496(CX), K1, Z2
+	VMOVDQU8.Z      752(CX), K1, Z4
+	VPCLMULQDQ      $0x00, Z2, Z3, Z5
+	VPXORD          Z5, Z1, Z1
+	VPCLMULQDQ      $0x11, Z2, Z3, Z5
+	VPXORD          Z5, Z7, Z7
+	VPSHUFD         $0x4e, Z3, Z5
 	VPXORD          Z3, Z5, Z5
-	VPCLMULQDQ      $0x11, Z0, Z1, Z3
-	VPXORD          Z3, Z7, Z7
-	VPSHUFD         $0x4e, Z1, Z3
-	VPXORD          Z1, Z3, Z3
-	VPCLMULQDQ      $0x00, Z2, Z3, Z3
-	VPXORD          Z3, Z6, Z6
+	VPCLMULQDQ      $0x00, Z4, Z5, Z5
+	VPXORD          Z5, Z6, Z6
 	ADDQ            DX, SI
 	ADDQ            DX, BX
 	ANDQ            $0x0f, DI
 
 rred_8:
-	VPTERNLOGD    $0x96, Z5, Z7, Z6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z0
-	VPSHUFD       $0x4e, Z5, Z5
-	VPTERNLOGD    $0x96, Z5, Z0, Z6
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z0
+	VPTERNLOGD    $0x96, Z1, Z7, Z6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z2
+	VPSHUFD       $0x4e, Z1, Z1
+	VPTERNLOGD    $0x96, Z1, Z2, Z6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
 	VPSHUFD       $0x4e, Z6, Z6
-	VPTERNLOGD    $0x96, Z6, Z0, Z7
-	VEXTRACTI64X4 $0x01, Z7, Y0
-	VPXORD        Y7, Y0, Y0
-	VEXTRACTI32X4 $0x01, Y0, X1
-	VPTERNLOGD    $0x96, X0, X1, X4
+	VPTERNLOGD    $0x96, Z6, Z1, Z7
+	VEXTRACTI64X4 $0x01, Z7, Y1
+	VPXORD        Y7, Y1, Y1
+	VEXTRACTI32X4 $0x01, Y1, X2
+	VPTERNLOGD    $0x96, X1, X2, X0
 
 sizedone_3:
 ofin_2:
-	VMOVDQU64 X4, (SP)
+	VMOVDQU64 X0, (SP)
 	MOVQ      aadLen+48(FP), CX
 	MOVQ      n+32(FP), DX
 
 	// phase: tag
-	VPXORD          Z8, Z8, Z8
-	VMOVDQU64       (SP), X8
+	VPXORD          Z0, Z0, Z0
+	VMOVDQU64       (SP), X0
 	SHLQ            $0x03, CX
 	SHLQ            $0x03, DX
-	VMOVQ           DX, X0
-	VMOVQ           CX, X1
-	VPUNPCKLQDQ     X1, X0, X0
-	VPXORD          Z9, Z9, Z9
-	VPXORD          X0, X8, X9
-	VBROADCASTI32X4 480(AX), Z1
-	VBROADCASTI32X4 736(AX), Z2
-	VPCLMULQDQ      $0x00, Z1, Z9, Z0
-	VPCLMULQDQ      $0x11, Z1, Z9, Z8
-	VPSHUFD         $0x4e, Z9, Z1
-	VPXORD          Z9, Z1, Z1
-	VPCLMULQDQ      $0x00, Z2, Z1, Z1
-	VPTERNLOGD      $0x96, Z0, Z8, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z2
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z2, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
+	VMOVQ           DX, X1
+	VMOVQ           CX, X2
+	VPUNPCKLQDQ     X2, X1, X1
+	VPXORD          Z2, Z2, Z2
+	VPXORD          X1, X0, X2
+	VBROADCASTI32X4 480(AX), Z0
+	VBROADCASTI32X4 736(AX), Z4
+	VPCLMULQDQ      $0x00, Z0, Z2, Z1
+	VPCLMULQDQ      $0x11, Z0, Z2, Z0
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, Z4, Z3, Z3
+	VPTERNLOGD      $0x96, Z1, Z0, Z3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z2
 	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z0, Z8
-	VPSHUFB         bswapMask<>+0(SB), X8, X8
-	VPXORD          32(SP), X8, X8
+	VPTERNLOGD      $0x96, Z1, Z2, Z3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z3, Z1
+	VPSHUFD         $0x4e, Z3, Z3
+	VPTERNLOGD      $0x96, Z3, Z1, Z0
+	VPSHUFB         bswapMask<>+0(SB), X0, X0
+	VPXORD          32(SP), X0, X0
 	MOVQ            tag+64(FP), AX
 	MOVQ            tagLen+72(FP), CX
 	CMPQ            CX, $0x10
 	JE              tagfull_4
 	MOVQ            (AX), DX
-	VMOVQ           DX, X0
+	VMOVQ           DX, X1
 	LEAQ            -8(AX)(CX*1), AX
 	MOVQ            (AX), DX
-	VMOVQ           DX, X1
+	VMOVQ           DX, X2
 	LEAQ            slideShuf<>+0(SB), AX
 	NEGQ            AX
 	ADDQ            CX, AX
 	NEGQ            AX
-	VMOVDQU64       24(AX), X2
-	VPSHUFB         X2, X1, X1
-	VPORD           X1, X0, X0
+	VMOVDQU64       24(AX), X3
+	VPSHUFB         X3, X2, X2
+	VPORD           X2, X1, X1
 	LEAQ            onesMask<>+0(SB), AX
 	SUBQ            CX, AX
-	VPANDD          16(AX), X8, X8
+	VPANDD          16(AX), X0, X0
 	JMP             tagloaded_4
 
 tagfull_4:
-	VMOVDQU64 (AX), X0
+	VMOVDQU64 (AX), X1
 
 tagloaded_4:
-	VPXORD   X0, X8, X8
-	VPXORD   X10, X10, X10
-	VPCMPEQB X10, X8, K1
+	VPXORD   X1, X0, X0
+	VPXORD   X1, X1, X1
+	VPCMPEQB X1, X0, K1
 	KMOVW    K1, AX
 	XORQ     CX, CX
 	CMPL     AX, $0x0000ffff
@@ -11756,6 +11772,9 @@ tagloaded_4:
 	VPXORQ    Z25, Z25, Z25
 	VPXORQ    Z26, Z26, Z26
 	VPXORQ    Z27, Z27, Z27
+	VPXORQ    Z28, Z28, Z28
+	VPXORQ    Z29, Z29, Z29
+	VPXORQ    Z30, Z30, Z30
 	KXORW     K1, K1, K1
 	VMOVDQU64 Z0, (SP)
 	VMOVDQU   X0, 64(SP)
@@ -12204,26 +12223,26 @@ stdone_1:
 	JMP       pdone_1
 
 openfull_1:
-	VPXORD          Y3, Y3, Y3
-	VMOVDQU64       (BX), X3
+	VPXORD          Y0, Y0, Y0
+	VMOVDQU64       (BX), X0
 	VPSHUFB         bswapMask<>+0(SB), X1, X1
-	VPXORD          Y4, Y4, Y4
-	VPXORD          X1, X3, X4
-	VBROADCASTI32X4 480(AX), Y2
-	VBROADCASTI32X4 736(AX), Y13
-	VPCLMULQDQ      $0x00, Y2, Y4, Y0
-	VPCLMULQDQ      $0x11, Y2, Y4, Y3
-	VPSHUFD         $0x4e, Y4, Y2
-	VPXORD          Y4, Y2, Y2
-	VPCLMULQDQ      $0x00, Y13, Y2, Y2
-	VPTERNLOGD      $0x96, Y0, Y3, Y2
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y0, Y4
-	VPSHUFD         $0x4e, Y0, Y0
-	VPTERNLOGD      $0x96, Y0, Y4, Y2
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y2, Y0
-	VPSHUFD         $0x4e, Y2, Y2
-	VPTERNLOGD      $0x96, Y2, Y0, Y3
-	VMOVDQU64       X3, (BX)
+	VPXORD          Y2, Y2, Y2
+	VPXORD          X1, X0, X2
+	VBROADCASTI32X4 480(AX), Y0
+	VBROADCASTI32X4 736(AX), Y4
+	VPCLMULQDQ      $0x00, Y0, Y2, Y1
+	VPCLMULQDQ      $0x11, Y0, Y2, Y0
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, Y4, Y3, Y3
+	VPTERNLOGD      $0x96, Y1, Y0, Y3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y1, Y2
+	VPSHUFD         $0x4e, Y1, Y1
+	VPTERNLOGD      $0x96, Y1, Y2, Y3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y3, Y1
+	VPSHUFD         $0x4e, Y3, Y3
+	VPTERNLOGD      $0x96, Y3, Y1, Y0
+	VMOVDQU64       X0, (BX)
 	VPXORD          X1, X1, X1
 	VMOVDQU64       X1, 64(BX)
 	XORQ            R9, R9
@@ -12231,80 +12250,80 @@ openfull_1:
 pbulk_1:
 	TESTQ           R8, R8
 	JZ              pdone_1
-	VPXORD          Y5, Y5, Y5
-	VMOVDQU64       (BX), X5
-	VBROADCASTI32X4 16(BX), Y0
-	VPADDD          smallCtrIncs<>+0(SB), Y0, Y0
+	VPXORD          Y0, Y0, Y0
+	VMOVDQU64       (BX), X0
+	VBROADCASTI32X4 16(BX), Y1
+	VPADDD          smallCtrIncs<>+0(SB), Y1, Y1
 	TESTQ           R8, R8
 	JZ              psave_1
 
 	// phase: remainder
 	CMPQ            R8, $0x20
 	JA              sizenext_1
-	VBROADCASTI32X4 (AX), Y2
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
-	VPXORD          Y2, Y1, Y1
+	VBROADCASTI32X4 (AX), Y3
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y2
+	VPXORD          Y3, Y2, Y2
 	CMPQ            CX, $0x0a
 	JE              aesmid_1
-	VBROADCASTI32X4 16(AX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 32(AX), Y2
-	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 16(AX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 32(AX), Y3
+	VAESENC         Y3, Y2, Y2
 	CMPQ            CX, $0x0c
 	JE              aesmid_1
-	VBROADCASTI32X4 48(AX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 64(AX), Y2
-	VAESENC         Y2, Y1, Y1
+	VBROADCASTI32X4 48(AX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 64(AX), Y3
+	VAESENC         Y3, Y2, Y2
 
 aesmid_1:
-	VBROADCASTI32X4 16(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 32(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 48(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 64(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 80(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 96(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 112(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 128(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 144(DX), Y2
-	VAESENC         Y2, Y1, Y1
-	VBROADCASTI32X4 160(DX), Y2
-	VAESENCLAST     Y2, Y1, Y1
+	VBROADCASTI32X4 16(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 32(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 48(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 64(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 80(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 96(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 112(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 128(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 144(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 160(DX), Y3
+	VAESENCLAST     Y3, Y2, Y2
 	LEAQ            15(R8), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X2
-	VPADDD          X2, X0, X0
+	VMOVQ           CX, X3
+	VPADDD          X3, X1, X1
 	MOVQ            R8, CX
 	ANDQ            $-16, CX
 	NEGQ            CX
 	ADDQ            AX, CX
-	VPXORD          Y6, Y6, Y6
-	VPXORD          Y7, Y7, Y7
-	VPXORD          Y8, Y8, Y8
+	VPXORD          Y3, Y3, Y3
+	VPXORD          Y4, Y4, Y4
+	VPXORD          Y5, Y5, Y5
 	CMPQ            R8, $0x20
 	JB              rsingle_1
-	VMOVDQU64       (DI), Y2
-	VPXORD          Y1, Y2, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPXORD          Y5, Y1, Y1
-	VPXORD          Y5, Y5, Y5
-	VPCLMULQDQ      $0x00, 496(CX), Y1, Y2
+	VMOVDQU64       (DI), Y6
+	VPXORD          Y2, Y6, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y0, Y2, Y2
+	VPXORD          Y0, Y0, Y0
+	VPCLMULQDQ      $0x00, 496(CX), Y2, Y6
+	VPXORD          Y6, Y3, Y3
+	VPCLMULQDQ      $0x11, 496(CX), Y2, Y6
+	VPXORD          Y6, Y5, Y5
+	VPSHUFD         $0x4e, Y2, Y6
 	VPXORD          Y2, Y6, Y6
-	VPCLMULQDQ      $0x11, 496(CX), Y1, Y2
-	VPXORD          Y2, Y8, Y8
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 752(CX), Y2, Y2
-	VPXORD          Y2, Y7, Y7
+	VPCLMULQDQ      $0x00, 752(CX), Y6, Y6
+	VPXORD          Y6, Y4, Y4
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
@@ -12313,108 +12332,108 @@ aesmid_1:
 rsingle_1:
 	CMPQ            R8, $0x10
 	JB              rpart_1
-	VPXORD          Y9, Y9, Y9
-	VPXORD          Y10, Y10, Y10
-	VMOVDQU64       (DI), X9
-	VPXORD          X1, X9, X10
-	VMOVDQU64       X10, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X10, X10
-	VPXORD          Y5, Y10, Y10
-	VPXORD          Y5, Y5, Y5
-	VBROADCASTI32X4 496(CX), Y2
-	VBROADCASTI32X4 752(CX), Y3
-	VPCLMULQDQ      $0x00, Y2, Y10, Y4
-	VPXORD          Y4, Y6, Y6
-	VPCLMULQDQ      $0x11, Y2, Y10, Y4
-	VPXORD          Y4, Y8, Y8
-	VPSHUFD         $0x4e, Y10, Y4
-	VPXORD          Y10, Y4, Y4
-	VPCLMULQDQ      $0x00, Y3, Y4, Y4
-	VPXORD          Y4, Y7, Y7
+	VPXORD          Y6, Y6, Y6
+	VPXORD          Y6, Y6, Y6
+	VMOVDQU64       (DI), X6
+	VPXORD          X2, X6, X6
+	VMOVDQU64       X6, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X6, X6
+	VPXORD          Y0, Y6, Y6
+	VPXORD          Y0, Y0, Y0
+	VBROADCASTI32X4 496(CX), Y7
+	VBROADCASTI32X4 752(CX), Y8
+	VPCLMULQDQ      $0x00, Y7, Y6, Y9
+	VPXORD          Y9, Y3, Y3
+	VPCLMULQDQ      $0x11, Y7, Y6, Y9
+	VPXORD          Y9, Y5, Y5
+	VPSHUFD         $0x4e, Y6, Y9
+	VPXORD          Y6, Y9, Y9
+	VPCLMULQDQ      $0x00, Y8, Y9, Y9
+	VPXORD          Y9, Y4, Y4
 	ADDQ            $0x10, DI
 	ADDQ            $0x10, SI
 	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y1, X1
+	VEXTRACTI32X4   $0x01, Y2, X2
 	LEAQ            16(CX), AX
 	JMP             rcommon_1
 
 rpart_1:
-	VMOVDQA64 X1, X1
+	VMOVDQA64 X2, X2
 	LEAQ      (CX), AX
 
 rcommon_1:
 	TESTQ     R8, R8
 	JZ        rred_1
-	VPXORD    Y11, Y11, Y11
-	VPXORD    Y12, Y12, Y12
+	VPXORD    Y6, Y6, Y6
+	VPXORD    Y6, Y6, Y6
 	CMPQ      R8, $0x08
 	JB        ld4_2
 	MOVQ      (DI), AX
-	VMOVQ     AX, X11
+	VMOVQ     AX, X6
 	LEAQ      -8(DI)(R8*1), AX
 	MOVQ      (AX), AX
-	VMOVQ     AX, X2
+	VMOVQ     AX, X7
 	LEAQ      slideShuf<>+0(SB), AX
 	NEGQ      AX
 	ADDQ      R8, AX
 	NEGQ      AX
-	VMOVDQU64 24(AX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X11, X11
+	VMOVDQU64 24(AX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X6, X6
 	JMP       lddone_2
 
 ld4_2:
 	CMPQ      R8, $0x04
 	JB        ld2_2
 	MOVL      (DI), AX
-	VMOVQ     AX, X11
+	VMOVQ     AX, X6
 	LEAQ      -4(DI)(R8*1), AX
 	MOVL      (AX), AX
-	VMOVQ     AX, X2
+	VMOVQ     AX, X7
 	LEAQ      slideShuf<>+0(SB), AX
 	NEGQ      AX
 	ADDQ      R8, AX
 	NEGQ      AX
-	VMOVDQU64 20(AX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X11, X11
+	VMOVDQU64 20(AX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X6, X6
 	JMP       lddone_2
 
 ld2_2:
 	CMPQ      R8, $0x02
 	JB        ld1_2
 	MOVWQZX   (DI), AX
-	VMOVQ     AX, X11
+	VMOVQ     AX, X6
 	LEAQ      -2(DI)(R8*1), AX
 	MOVWQZX   (AX), AX
-	VMOVQ     AX, X2
+	VMOVQ     AX, X7
 	LEAQ      slideShuf<>+0(SB), AX
 	NEGQ      AX
 	ADDQ      R8, AX
 	NEGQ      AX
-	VMOVDQU64 18(AX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X11, X11
+	VMOVDQU64 18(AX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X6, X6
 	JMP       lddone_2
 
 ld1_2:
 	MOVBQZX (DI), AX
-	VMOVQ   AX, X11
+	VMOVQ   AX, X6
 
 lddone_2:
-	VPXORD    X1, X11, X12
+	VPXORD    X2, X6, X6
 	LEAQ      onesMask<>+0(SB), AX
 	SUBQ      R8, AX
-	VPANDD    16(AX), X12, X12
-	VMOVQ     X12, CX
+	VPANDD    16(AX), X6, X6
+	VMOVQ     X6, CX
 	CMPQ      R8, $0x08
 	JB        st4_2
 	MOVQ      CX, (SI)
 	LEAQ      slideShuf<>+0(SB), AX
 	ADDQ      R8, AX
-	VMOVDQU64 8(AX), X2
-	VPSHUFB   X2, X12, X2
-	VMOVQ     X2, CX
+	VMOVDQU64 8(AX), X7
+	VPSHUFB   X7, X6, X7
+	VMOVQ     X7, CX
 	LEAQ      -8(SI)(R8*1), AX
 	MOVQ      CX, (AX)
 	JMP       stdone_2
@@ -12425,9 +12444,9 @@ st4_2:
 	MOVL      CX, (SI)
 	LEAQ      slideShuf<>+0(SB), AX
 	ADDQ      R8, AX
-	VMOVDQU64 12(AX), X2
-	VPSHUFB   X2, X12, X2
-	VMOVQ     X2, CX
+	VMOVDQU64 12(AX), X7
+	VPSHUFB   X7, X6, X7
+	VMOVQ     X7, CX
 	LEAQ      -4(SI)(R8*1), AX
 	MOVL      CX, (AX)
 	JMP       stdone_2
@@ -12438,9 +12457,9 @@ st2_2:
 	MOVW      CX, (SI)
 	LEAQ      slideShuf<>+0(SB), AX
 	ADDQ      R8, AX
-	VMOVDQU64 14(AX), X2
-	VPSHUFB   X2, X12, X2
-	VMOVQ     X2, CX
+	VMOVDQU64 14(AX), X7
+	VPSHUFB   X7, X6, X7
+	VMOVQ     X7, CX
 	LEAQ      -2(SI)(R8*1), AX
 	MOVW      CX, (AX)
 	JMP       stdone_2
@@ -12449,121 +12468,121 @@ st1_2:
 	MOVB CL, (SI)
 
 stdone_2:
-	VMOVDQU64 X12, 64(BX)
-	VMOVDQU64 X1, 48(BX)
+	VMOVDQU64 X6, 64(BX)
+	VMOVDQU64 X2, 48(BX)
 
 rred_1:
-	VPTERNLOGD    $0x96, Y6, Y8, Y7
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y1
-	VPSHUFD       $0x4e, Y6, Y6
-	VPTERNLOGD    $0x96, Y6, Y1, Y7
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y7, Y1
-	VPSHUFD       $0x4e, Y7, Y7
-	VPTERNLOGD    $0x96, Y7, Y1, Y8
-	VEXTRACTI32X4 $0x01, Y8, X1
-	VPXORD        X8, X1, X1
-	VPXORD        X1, X5, X5
+	VPTERNLOGD    $0x96, Y3, Y5, Y4
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y3, Y2
+	VPSHUFD       $0x4e, Y3, Y3
+	VPTERNLOGD    $0x96, Y3, Y2, Y4
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y4, Y2
+	VPSHUFD       $0x4e, Y4, Y4
+	VPTERNLOGD    $0x96, Y4, Y2, Y5
+	VEXTRACTI32X4 $0x01, Y5, X2
+	VPXORD        X5, X2, X2
+	VPXORD        X2, X0, X0
 	JMP           sizedone_1
 
 sizenext_1:
 	CMPQ            R8, $0x40
 	JA              sizenext_2
-	VBROADCASTI32X4 (AX), Y3
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
-	VPXORD          Y3, Y1, Y1
-	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
-	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
-	VPXORD          Y3, Y2, Y2
+	VBROADCASTI32X4 (AX), Y4
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y2
+	VPXORD          Y4, Y2, Y2
+	VPADDD          smallCtrIncs<>+32(SB), Y1, Y3
+	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
+	VPXORD          Y4, Y3, Y3
 	CMPQ            CX, $0x0a
 	JE              aesmid_2
-	VBROADCASTI32X4 16(AX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 32(AX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 16(AX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 32(AX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
 	CMPQ            CX, $0x0c
 	JE              aesmid_2
-	VBROADCASTI32X4 48(AX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 64(AX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 48(AX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 64(AX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
 
 aesmid_2:
-	VBROADCASTI32X4 16(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 32(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 48(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 64(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 80(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 96(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 112(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 128(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 144(DX), Y3
-	VAESENC         Y3, Y1, Y1
-	VAESENC         Y3, Y2, Y2
-	VBROADCASTI32X4 160(DX), Y3
-	VAESENCLAST     Y3, Y1, Y1
-	VAESENCLAST     Y3, Y2, Y2
+	VBROADCASTI32X4 16(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 32(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 48(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 64(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 80(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 96(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 112(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 128(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 144(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 160(DX), Y4
+	VAESENCLAST     Y4, Y2, Y2
+	VAESENCLAST     Y4, Y3, Y3
 	LEAQ            15(R8), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X3
-	VPADDD          X3, X0, X0
+	VMOVQ           CX, X4
+	VPADDD          X4, X1, X1
 	MOVQ            R8, CX
 	ANDQ            $-16, CX
 	NEGQ            CX
 	ADDQ            AX, CX
-	VPXORD          Y6, Y6, Y6
-	VPXORD          Y7, Y7, Y7
-	VPXORD          Y8, Y8, Y8
-	VMOVDQU64       (DI), Y3
-	VPXORD          Y1, Y3, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPXORD          Y5, Y1, Y1
+	VPXORD          Y4, Y4, Y4
 	VPXORD          Y5, Y5, Y5
-	VPCLMULQDQ      $0x00, 496(CX), Y1, Y3
-	VPXORD          Y3, Y6, Y6
-	VPCLMULQDQ      $0x11, 496(CX), Y1, Y3
-	VPXORD          Y3, Y8, Y8
-	VPSHUFD         $0x4e, Y1, Y3
-	VPXORD          Y1, Y3, Y3
-	VPCLMULQDQ      $0x00, 752(CX), Y3, Y3
-	VPXORD          Y3, Y7, Y7
+	VPXORD          Y6, Y6, Y6
+	VMOVDQU64       (DI), Y7
+	VPXORD          Y2, Y7, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y0, Y2, Y2
+	VPXORD          Y0, Y0, Y0
+	VPCLMULQDQ      $0x00, 496(CX), Y2, Y7
+	VPXORD          Y7, Y4, Y4
+	VPCLMULQDQ      $0x11, 496(CX), Y2, Y7
+	VPXORD          Y7, Y6, Y6
+	VPSHUFD         $0x4e, Y2, Y7
+	VPXORD          Y2, Y7, Y7
+	VPCLMULQDQ      $0x00, 752(CX), Y7, Y7
+	VPXORD          Y7, Y5, Y5
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
 	CMPQ            R8, $0x20
 	JB              rsingle_3
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y2, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 528(CX), Y1, Y2
-	VPXORD          Y2, Y6, Y6
-	VPCLMULQDQ      $0x11, 528(CX), Y1, Y2
-	VPXORD          Y2, Y8, Y8
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 784(CX), Y2, Y2
-	VPXORD          Y2, Y7, Y7
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y3, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 528(CX), Y2, Y3
+	VPXORD          Y3, Y4, Y4
+	VPCLMULQDQ      $0x11, 528(CX), Y2, Y3
+	VPXORD          Y3, Y6, Y6
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 784(CX), Y3, Y3
+	VPXORD          Y3, Y5, Y5
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
@@ -12572,106 +12591,106 @@ aesmid_2:
 rsingle_3:
 	CMPQ            R8, $0x10
 	JB              rpart_3
-	VPXORD          Y9, Y9, Y9
-	VPXORD          Y10, Y10, Y10
-	VMOVDQU64       (DI), X9
-	VPXORD          X2, X9, X10
-	VMOVDQU64       X10, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X10, X10
-	VBROADCASTI32X4 528(CX), Y1
-	VBROADCASTI32X4 784(CX), Y3
-	VPCLMULQDQ      $0x00, Y1, Y10, Y4
-	VPXORD          Y4, Y6, Y6
-	VPCLMULQDQ      $0x11, Y1, Y10, Y4
-	VPXORD          Y4, Y8, Y8
-	VPSHUFD         $0x4e, Y10, Y4
-	VPXORD          Y10, Y4, Y4
-	VPCLMULQDQ      $0x00, Y3, Y4, Y4
-	VPXORD          Y4, Y7, Y7
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y2, Y2, Y2
+	VMOVDQU64       (DI), X2
+	VPXORD          X3, X2, X2
+	VMOVDQU64       X2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 528(CX), Y7
+	VBROADCASTI32X4 784(CX), Y8
+	VPCLMULQDQ      $0x00, Y7, Y2, Y9
+	VPXORD          Y9, Y4, Y4
+	VPCLMULQDQ      $0x11, Y7, Y2, Y9
+	VPXORD          Y9, Y6, Y6
+	VPSHUFD         $0x4e, Y2, Y9
+	VPXORD          Y2, Y9, Y9
+	VPCLMULQDQ      $0x00, Y8, Y9, Y9
+	VPXORD          Y9, Y5, Y5
 	ADDQ            $0x10, DI
 	ADDQ            $0x10, SI
 	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y2, X1
+	VEXTRACTI32X4   $0x01, Y3, X2
 	LEAQ            48(CX), AX
 	JMP             rcommon_2
 
 rpart_3:
-	VMOVDQA64 X2, X1
+	VMOVDQA64 X3, X2
 	LEAQ      32(CX), AX
 
 rcommon_2:
 	TESTQ     R8, R8
 	JZ        rred_2
-	VPXORD    Y11, Y11, Y11
-	VPXORD    Y12, Y12, Y12
+	VPXORD    Y3, Y3, Y3
+	VPXORD    Y3, Y3, Y3
 	CMPQ      R8, $0x08
 	JB        ld4_3
 	MOVQ      (DI), AX
-	VMOVQ     AX, X11
+	VMOVQ     AX, X3
 	LEAQ      -8(DI)(R8*1), AX
 	MOVQ      (AX), AX
-	VMOVQ     AX, X2
+	VMOVQ     AX, X7
 	LEAQ      slideShuf<>+0(SB), AX
 	NEGQ      AX
 	ADDQ      R8, AX
 	NEGQ      AX
-	VMOVDQU64 24(AX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X11, X11
+	VMOVDQU64 24(AX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X3, X3
 	JMP       lddone_3
 
 ld4_3:
 	CMPQ      R8, $0x04
 	JB        ld2_3
 	MOVL      (DI), AX
-	VMOVQ     AX, X11
+	VMOVQ     AX, X3
 	LEAQ      -4(DI)(R8*1), AX
 	MOVL      (AX), AX
-	VMOVQ     AX, X2
+	VMOVQ     AX, X7
 	LEAQ      slideShuf<>+0(SB), AX
 	NEGQ      AX
 	ADDQ      R8, AX
 	NEGQ      AX
-	VMOVDQU64 20(AX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X11, X11
+	VMOVDQU64 20(AX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X3, X3
 	JMP       lddone_3
 
 ld2_3:
 	CMPQ      R8, $0x02
 	JB        ld1_3
 	MOVWQZX   (DI), AX
-	VMOVQ     AX, X11
+	VMOVQ     AX, X3
 	LEAQ      -2(DI)(R8*1), AX
 	MOVWQZX   (AX), AX
-	VMOVQ     AX, X2
+	VMOVQ     AX, X7
 	LEAQ      slideShuf<>+0(SB), AX
 	NEGQ      AX
 	ADDQ      R8, AX
 	NEGQ      AX
-	VMOVDQU64 18(AX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X11, X11
+	VMOVDQU64 18(AX), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X3, X3
 	JMP       lddone_3
 
 ld1_3:
 	MOVBQZX (DI), AX
-	VMOVQ   AX, X11
+	VMOVQ   AX, X3
 
 lddone_3:
-	VPXORD    X1, X11, X12
+	VPXORD    X2, X3, X3
 	LEAQ      onesMask<>+0(SB), AX
 	SUBQ      R8, AX
-	VPANDD    16(AX), X12, X12
-	VMOVQ     X12, CX
+	VPANDD    16(AX), X3, X3
+	VMOVQ     X3, CX
 	CMPQ      R8, $0x08
 	JB        st4_3
 	MOVQ      CX, (SI)
 	LEAQ      slideShuf<>+0(SB), AX
 	ADDQ      R8, AX
-	VMOVDQU64 8(AX), X2
-	VPSHUFB   X2, X12, X2
-	VMOVQ     X2, CX
+	VMOVDQU64 8(AX), X7
+	VPSHUFB   X7, X3, X7
+	VMOVQ     X7, CX
 	LEAQ      -8(SI)(R8*1), AX
 	MOVQ      CX, (AX)
 	JMP       stdone_3
@@ -12682,9 +12701,9 @@ st4_3:
 	MOVL      CX, (SI)
 	LEAQ      slideShuf<>+0(SB), AX
 	ADDQ      R8, AX
-	VMOVDQU64 12(AX), X2
-	VPSHUFB   X2, X12, X2
-	VMOVQ     X2, CX
+	VMOVDQU64 12(AX), X7
+	VPSHUFB   X7, X3, X7
+	VMOVQ     X7, CX
 	LEAQ      -4(SI)(R8*1), AX
 	MOVL      CX, (AX)
 	JMP       stdone_3
@@ -12695,9 +12714,9 @@ st2_3:
 	MOVW      CX, (SI)
 	LEAQ      slideShuf<>+0(SB), AX
 	ADDQ      R8, AX
-	VMOVDQU64 14(AX), X2
-	VPSHUFB   X2, X12, X2
-	VMOVQ     X2, CX
+	VMOVDQU64 14(AX), X7
+	VPSHUFB   X7, X3, X7
+	VMOVQ     X7, CX
 	LEAQ      -2(SI)(R8*1), AX
 	MOVW      CX, (AX)
 	JMP       stdone_3
@@ -12706,117 +12725,117 @@ st1_3:
 	MOVB CL, (SI)
 
 stdone_3:
-	VMOVDQU64 X12, 64(BX)
-	VMOVDQU64 X1, 48(BX)
+	VMOVDQU64 X3, 64(BX)
+	VMOVDQU64 X2, 48(BX)
 
 rred_2:
-	VPTERNLOGD    $0x96, Y6, Y8, Y7
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y1
-	VPSHUFD       $0x4e, Y6, Y6
-	VPTERNLOGD    $0x96, Y6, Y1, Y7
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y7, Y1
-	VPSHUFD       $0x4e, Y7, Y7
-	VPTERNLOGD    $0x96, Y7, Y1, Y8
-	VEXTRACTI32X4 $0x01, Y8, X1
-	VPXORD        X8, X1, X1
-	VPXORD        X1, X5, X5
+	VPTERNLOGD    $0x96, Y4, Y6, Y5
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y4, Y2
+	VPSHUFD       $0x4e, Y4, Y4
+	VPTERNLOGD    $0x96, Y4, Y2, Y5
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y5, Y2
+	VPSHUFD       $0x4e, Y5, Y5
+	VPTERNLOGD    $0x96, Y5, Y2, Y6
+	VEXTRACTI32X4 $0x01, Y6, X2
+	VPXORD        X6, X2, X2
+	VPXORD        X2, X0, X0
 	JMP           sizedone_1
 
 sizenext_2:
 	CMPQ            R8, $0x80
 	JA              sizenext_3
-	VBROADCASTI32X4 (AX), Y13
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
-	VPXORD          Y13, Y1, Y1
-	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
-	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
-	VPXORD          Y13, Y2, Y2
-	VPADDD          smallCtrIncs<>+64(SB), Y0, Y3
+	VBROADCASTI32X4 (AX), Y6
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y2
+	VPXORD          Y6, Y2, Y2
+	VPADDD          smallCtrIncs<>+32(SB), Y1, Y3
 	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
-	VPXORD          Y13, Y3, Y3
-	VPADDD          smallCtrIncs<>+96(SB), Y0, Y4
+	VPXORD          Y6, Y3, Y3
+	VPADDD          smallCtrIncs<>+64(SB), Y1, Y4
 	VPSHUFB         bswapMask<>+0(SB), Y4, Y4
-	VPXORD          Y13, Y4, Y4
+	VPXORD          Y6, Y4, Y4
+	VPADDD          smallCtrIncs<>+96(SB), Y1, Y5
+	VPSHUFB         bswapMask<>+0(SB), Y5, Y5
+	VPXORD          Y6, Y5, Y5
 	CMPQ            CX, $0x0a
 	JE              aesmid_3
-	VBROADCASTI32X4 16(AX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y2, Y2
-	VAESENC         Y13, Y3, Y3
-	VAESENC         Y13, Y4, Y4
-	VBROADCASTI32X4 32(AX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y2, Y2
-	VAESENC         Y13, Y3, Y3
-	VAESENC         Y13, Y4, Y4
+	VBROADCASTI32X4 16(AX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 32(AX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
 	CMPQ            CX, $0x0c
 	JE              aesmid_3
-	VBROADCASTI32X4 48(AX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y2, Y2
-	VAESENC         Y13, Y3, Y3
-	VAESENC         Y13, Y4, Y4
-	VBROADCASTI32X4 64(AX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y2, Y2
-	VAESENC         Y13, Y3, Y3
-	VAESENC         Y13, Y4, Y4
+	VBROADCASTI32X4 48(AX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 64(AX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
 
 aesmid_3:
-	VBROADCASTI32X4 16(DX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y2, Y2
-	VAESENC         Y13, Y3, Y3
-	VAESENC         Y13, Y4, Y4
-	VBROADCASTI32X4 32(DX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y2, Y2
-	VAESENC         Y13, Y3, Y3
-	VAESENC         Y13, Y4, Y4
-	VBROADCASTI32X4 48(DX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y2, Y2
-	VAESENC         Y13, Y3, Y3
-	VAESENC         Y13, Y4, Y4
-	VBROADCASTI32X4 64(DX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y2, Y2
-	VAESENC         Y13, Y3, Y3
-	VAESENC         Y13, Y4, Y4
-	VBROADCASTI32X4 80(DX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y2, Y2
-	VAESENC         Y13, Y3, Y3
-	VAESENC         Y13, Y4, Y4
-	VBROADCASTI32X4 96(DX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y2, Y2
-	VAESENC         Y13, Y3, Y3
-	VAESENC         Y13, Y4, Y4
-	VBROADCASTI32X4 112(DX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y2, Y2
-	VAESENC         Y13, Y3, Y3
-	VAESENC         Y13, Y4, Y4
-	VBROADCASTI32X4 128(DX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y2, Y2
-	VAESENC         Y13, Y3, Y3
-	VAESENC         Y13, Y4, Y4
-	VBROADCASTI32X4 144(DX), Y13
-	VAESENC         Y13, Y1, Y1
-	VAESENC         Y13, Y2, Y2
-	VAESENC         Y13, Y3, Y3
-	VAESENC         Y13, Y4, Y4
-	VBROADCASTI32X4 160(DX), Y13
-	VAESENCLAST     Y13, Y1, Y1
-	VAESENCLAST     Y13, Y2, Y2
-	VAESENCLAST     Y13, Y3, Y3
-	VAESENCLAST     Y13, Y4, Y4
+	VBROADCASTI32X4 16(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 32(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 48(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 64(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 80(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 96(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 112(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 128(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 144(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 160(DX), Y6
+	VAESENCLAST     Y6, Y2, Y2
+	VAESENCLAST     Y6, Y3, Y3
+	VAESENCLAST     Y6, Y4, Y4
+	VAESENCLAST     Y6, Y5, Y5
 	LEAQ            15(R8), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X13
-	VPADDD          X13, X0, X0
+	VMOVQ           CX, X6
+	VPADDD          X6, X1, X1
 	MOVQ            R8, CX
 	ANDQ            $-16, CX
 	NEGQ            CX
@@ -12824,69 +12843,69 @@ aesmid_3:
 	VPXORD          Y6, Y6, Y6
 	VPXORD          Y7, Y7, Y7
 	VPXORD          Y8, Y8, Y8
-	VMOVDQU64       (DI), Y13
-	VPXORD          Y1, Y13, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPXORD          Y5, Y1, Y1
-	VPXORD          Y5, Y5, Y5
-	VPCLMULQDQ      $0x00, 496(CX), Y1, Y13
-	VPXORD          Y13, Y6, Y6
-	VPCLMULQDQ      $0x11, 496(CX), Y1, Y13
-	VPXORD          Y13, Y8, Y8
-	VPSHUFD         $0x4e, Y1, Y13
-	VPXORD          Y1, Y13, Y13
-	VPCLMULQDQ      $0x00, 752(CX), Y13, Y13
-	VPXORD          Y13, Y7, Y7
+	VMOVDQU64       (DI), Y9
+	VPXORD          Y2, Y9, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y0, Y2, Y2
+	VPXORD          Y0, Y0, Y0
+	VPCLMULQDQ      $0x00, 496(CX), Y2, Y9
+	VPXORD          Y9, Y6, Y6
+	VPCLMULQDQ      $0x11, 496(CX), Y2, Y9
+	VPXORD          Y9, Y8, Y8
+	VPSHUFD         $0x4e, Y2, Y9
+	VPXORD          Y2, Y9, Y9
+	VPCLMULQDQ      $0x00, 752(CX), Y9, Y9
+	VPXORD          Y9, Y7, Y7
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y2, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 528(CX), Y1, Y2
-	VPXORD          Y2, Y6, Y6
-	VPCLMULQDQ      $0x11, 528(CX), Y1, Y2
-	VPXORD          Y2, Y8, Y8
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 784(CX), Y2, Y2
-	VPXORD          Y2, Y7, Y7
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y3, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 528(CX), Y2, Y3
+	VPXORD          Y3, Y6, Y6
+	VPCLMULQDQ      $0x11, 528(CX), Y2, Y3
+	VPXORD          Y3, Y8, Y8
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 784(CX), Y3, Y3
+	VPXORD          Y3, Y7, Y7
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
 	CMPQ            R8, $0x20
 	JB              rsingle_6
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y3, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 560(CX), Y1, Y2
-	VPXORD          Y2, Y6, Y6
-	VPCLMULQDQ      $0x11, 560(CX), Y1, Y2
-	VPXORD          Y2, Y8, Y8
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 816(CX), Y2, Y2
-	VPXORD          Y2, Y7, Y7
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y4, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 560(CX), Y2, Y3
+	VPXORD          Y3, Y6, Y6
+	VPCLMULQDQ      $0x11, 560(CX), Y2, Y3
+	VPXORD          Y3, Y8, Y8
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 816(CX), Y3, Y3
+	VPXORD          Y3, Y7, Y7
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
 	CMPQ            R8, $0x20
 	JB              rsingle_7
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y4, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 592(CX), Y1, Y2
-	VPXORD          Y2, Y6, Y6
-	VPCLMULQDQ      $0x11, 592(CX), Y1, Y2
-	VPXORD          Y2, Y8, Y8
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 848(CX), Y2, Y2
-	VPXORD          Y2, Y7, Y7
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y5, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 592(CX), Y2, Y3
+	VPXORD          Y3, Y6, Y6
+	VPCLMULQDQ      $0x11, 592(CX), Y2, Y3
+	VPXORD          Y3, Y8, Y8
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 848(CX), Y3, Y3
+	VPXORD          Y3, Y7, Y7
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
@@ -12895,137 +12914,137 @@ aesmid_3:
 rsingle_7:
 	CMPQ            R8, $0x10
 	JB              rpart_7
-	VPXORD          Y9, Y9, Y9
-	VPXORD          Y10, Y10, Y10
-	VMOVDQU64       (DI), X9
-	VPXORD          X4, X9, X10
-	VMOVDQU64       X10, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X10, X10
-	VBROADCASTI32X4 592(CX), Y1
-	VBROADCASTI32X4 848(CX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y10, Y3
-	VPXORD          Y3, Y6, Y6
-	VPCLMULQDQ      $0x11, Y1, Y10, Y3
-	VPXORD          Y3, Y8, Y8
-	VPSHUFD         $0x4e, Y10, Y3
-	VPXORD          Y10, Y3, Y3
-	VPCLMULQDQ      $0x00, Y2, Y3, Y3
-	VPXORD          Y3, Y7, Y7
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y2, Y2, Y2
+	VMOVDQU64       (DI), X2
+	VPXORD          X5, X2, X2
+	VMOVDQU64       X2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 592(CX), Y3
+	VBROADCASTI32X4 848(CX), Y4
+	VPCLMULQDQ      $0x00, Y3, Y2, Y9
+	VPXORD          Y9, Y6, Y6
+	VPCLMULQDQ      $0x11, Y3, Y2, Y9
+	VPXORD          Y9, Y8, Y8
+	VPSHUFD         $0x4e, Y2, Y9
+	VPXORD          Y2, Y9, Y9
+	VPCLMULQDQ      $0x00, Y4, Y9, Y9
+	VPXORD          Y9, Y7, Y7
 	ADDQ            $0x10, DI
 	ADDQ            $0x10, SI
 	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y4, X1
+	VEXTRACTI32X4   $0x01, Y5, X2
 	LEAQ            112(CX), AX
 	JMP             rcommon_3
 
 rpart_7:
-	VMOVDQA64 X4, X1
+	VMOVDQA64 X5, X2
 	LEAQ      96(CX), AX
 	JMP       rcommon_3
 
 rsingle_6:
 	CMPQ            R8, $0x10
 	JB              rpart_6
-	VPXORD          Y9, Y9, Y9
-	VPXORD          Y10, Y10, Y10
-	VMOVDQU64       (DI), X9
-	VPXORD          X3, X9, X10
-	VMOVDQU64       X10, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X10, X10
-	VBROADCASTI32X4 560(CX), Y1
-	VBROADCASTI32X4 816(CX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y10, Y4
-	VPXORD          Y4, Y6, Y6
-	VPCLMULQDQ      $0x11, Y1, Y10, Y4
-	VPXORD          Y4, Y8, Y8
-	VPSHUFD         $0x4e, Y10, Y4
-	VPXORD          Y10, Y4, Y4
-	VPCLMULQDQ      $0x00, Y2, Y4, Y4
-	VPXORD          Y4, Y7, Y7
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y2, Y2, Y2
+	VMOVDQU64       (DI), X2
+	VPXORD          X4, X2, X2
+	VMOVDQU64       X2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 560(CX), Y3
+	VBROADCASTI32X4 816(CX), Y5
+	VPCLMULQDQ      $0x00, Y3, Y2, Y9
+	VPXORD          Y9, Y6, Y6
+	VPCLMULQDQ      $0x11, Y3, Y2, Y9
+	VPXORD          Y9, Y8, Y8
+	VPSHUFD         $0x4e, Y2, Y9
+	VPXORD          Y2, Y9, Y9
+	VPCLMULQDQ      $0x00, Y5, Y9, Y9
+	VPXORD          Y9, Y7, Y7
 	ADDQ            $0x10, DI
 	ADDQ            $0x10, SI
 	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y3, X1
+	VEXTRACTI32X4   $0x01, Y4, X2
 	LEAQ            80(CX), AX
 	JMP             rcommon_3
 
 rpart_6:
-	VMOVDQA64 X3, X1
+	VMOVDQA64 X4, X2
 	LEAQ      64(CX), AX
 
 rcommon_3:
 	TESTQ     R8, R8
 	JZ        rred_3
-	VPXORD    Y11, Y11, Y11
-	VPXORD    Y12, Y12, Y12
+	VPXORD    Y3, Y3, Y3
+	VPXORD    Y3, Y3, Y3
 	CMPQ      R8, $0x08
 	JB        ld4_4
 	MOVQ      (DI), AX
-	VMOVQ     AX, X11
+	VMOVQ     AX, X3
 	LEAQ      -8(DI)(R8*1), AX
 	MOVQ      (AX), AX
-	VMOVQ     AX, X2
+	VMOVQ     AX, X4
 	LEAQ      slideShuf<>+0(SB), AX
 	NEGQ      AX
 	ADDQ      R8, AX
 	NEGQ      AX
-	VMOVDQU64 24(AX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X11, X11
+	VMOVDQU64 24(AX), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
 	JMP       lddone_4
 
 ld4_4:
 	CMPQ      R8, $0x04
 	JB        ld2_4
 	MOVL      (DI), AX
-	VMOVQ     AX, X11
+	VMOVQ     AX, X3
 	LEAQ      -4(DI)(R8*1), AX
 	MOVL      (AX), AX
-	VMOVQ     AX, X2
+	VMOVQ     AX, X4
 	LEAQ      slideShuf<>+0(SB), AX
 	NEGQ      AX
 	ADDQ      R8, AX
 	NEGQ      AX
-	VMOVDQU64 20(AX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X11, X11
+	VMOVDQU64 20(AX), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
 	JMP       lddone_4
 
 ld2_4:
 	CMPQ      R8, $0x02
 	JB        ld1_4
 	MOVWQZX   (DI), AX
-	VMOVQ     AX, X11
+	VMOVQ     AX, X3
 	LEAQ      -2(DI)(R8*1), AX
 	MOVWQZX   (AX), AX
-	VMOVQ     AX, X2
+	VMOVQ     AX, X4
 	LEAQ      slideShuf<>+0(SB), AX
 	NEGQ      AX
 	ADDQ      R8, AX
 	NEGQ      AX
-	VMOVDQU64 18(AX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X11, X11
+	VMOVDQU64 18(AX), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
 	JMP       lddone_4
 
 ld1_4:
 	MOVBQZX (DI), AX
-	VMOVQ   AX, X11
+	VMOVQ   AX, X3
 
 lddone_4:
-	VPXORD    X1, X11, X12
+	VPXORD    X2, X3, X3
 	LEAQ      onesMask<>+0(SB), AX
 	SUBQ      R8, AX
-	VPANDD    16(AX), X12, X12
-	VMOVQ     X12, CX
+	VPANDD    16(AX), X3, X3
+	VMOVQ     X3, CX
 	CMPQ      R8, $0x08
 	JB        st4_4
 	MOVQ      CX, (SI)
 	LEAQ      slideShuf<>+0(SB), AX
 	ADDQ      R8, AX
-	VMOVDQU64 8(AX), X2
-	VPSHUFB   X2, X12, X2
-	VMOVQ     X2, CX
+	VMOVDQU64 8(AX), X4
+	VPSHUFB   X4, X3, X4
+	VMOVQ     X4, CX
 	LEAQ      -8(SI)(R8*1), AX
 	MOVQ      CX, (AX)
 	JMP       stdone_4
@@ -13036,9 +13055,9 @@ st4_4:
 	MOVL      CX, (SI)
 	LEAQ      slideShuf<>+0(SB), AX
 	ADDQ      R8, AX
-	VMOVDQU64 12(AX), X2
-	VPSHUFB   X2, X12, X2
-	VMOVQ     X2, CX
+	VMOVDQU64 12(AX), X4
+	VPSHUFB   X4, X3, X4
+	VMOVQ     X4, CX
 	LEAQ      -4(SI)(R8*1), AX
 	MOVL      CX, (AX)
 	JMP       stdone_4
@@ -13049,9 +13068,9 @@ st2_4:
 	MOVW      CX, (SI)
 	LEAQ      slideShuf<>+0(SB), AX
 	ADDQ      R8, AX
-	VMOVDQU64 14(AX), X2
-	VPSHUFB   X2, X12, X2
-	VMOVQ     X2, CX
+	VMOVDQU64 14(AX), X4
+	VPSHUFB   X4, X3, X4
+	VMOVQ     X4, CX
 	LEAQ      -2(SI)(R8*1), AX
 	MOVW      CX, (AX)
 	JMP       stdone_4
@@ -13060,498 +13079,498 @@ st1_4:
 	MOVB CL, (SI)
 
 stdone_4:
-	VMOVDQU64 X12, 64(BX)
-	VMOVDQU64 X1, 48(BX)
+	VMOVDQU64 X3, 64(BX)
+	VMOVDQU64 X2, 48(BX)
 
 rred_3:
 	VPTERNLOGD    $0x96, Y6, Y8, Y7
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y1
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y2
 	VPSHUFD       $0x4e, Y6, Y6
-	VPTERNLOGD    $0x96, Y6, Y1, Y7
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y7, Y1
+	VPTERNLOGD    $0x96, Y6, Y2, Y7
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y7, Y2
 	VPSHUFD       $0x4e, Y7, Y7
-	VPTERNLOGD    $0x96, Y7, Y1, Y8
-	VEXTRACTI32X4 $0x01, Y8, X1
-	VPXORD        X8, X1, X1
-	VPXORD        X1, X5, X5
+	VPTERNLOGD    $0x96, Y7, Y2, Y8
+	VEXTRACTI32X4 $0x01, Y8, X2
+	VPXORD        X8, X2, X2
+	VPXORD        X2, X0, X0
 	JMP           sizedone_1
 
 sizenext_3:
-	VBROADCASTI32X4 (AX), Y17
-	VPSHUFB         bswapMask<>+0(SB), Y0, Y1
-	VPXORD          Y17, Y1, Y1
-	VPADDD          smallCtrIncs<>+32(SB), Y0, Y2
-	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
-	VPXORD          Y17, Y2, Y2
-	VPADDD          smallCtrIncs<>+64(SB), Y0, Y3
+	VBROADCASTI32X4 (AX), Y10
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y2
+	VPXORD          Y10, Y2, Y2
+	VPADDD          smallCtrIncs<>+32(SB), Y1, Y3
 	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
-	VPXORD          Y17, Y3, Y3
-	VPADDD          smallCtrIncs<>+96(SB), Y0, Y4
+	VPXORD          Y10, Y3, Y3
+	VPADDD          smallCtrIncs<>+64(SB), Y1, Y4
 	VPSHUFB         bswapMask<>+0(SB), Y4, Y4
-	VPXORD          Y17, Y4, Y4
-	VPADDD          smallCtrIncs<>+128(SB), Y0, Y13
-	VPSHUFB         bswapMask<>+0(SB), Y13, Y13
-	VPXORD          Y17, Y13, Y13
-	VPADDD          smallCtrIncs<>+160(SB), Y0, Y14
-	VPSHUFB         bswapMask<>+0(SB), Y14, Y14
-	VPXORD          Y17, Y14, Y14
-	VPADDD          smallCtrIncs<>+192(SB), Y0, Y15
-	VPSHUFB         bswapMask<>+0(SB), Y15, Y15
-	VPXORD          Y17, Y15, Y15
-	VPADDD          smallCtrIncs<>+224(SB), Y0, Y16
-	VPSHUFB         bswapMask<>+0(SB), Y16, Y16
-	VPXORD          Y17, Y16, Y16
+	VPXORD          Y10, Y4, Y4
+	VPADDD          smallCtrIncs<>+96(SB), Y1, Y5
+	VPSHUFB         bswapMask<>+0(SB), Y5, Y5
+	VPXORD          Y10, Y5, Y5
+	VPADDD          smallCtrIncs<>+128(SB), Y1, Y6
+	VPSHUFB         bswapMask<>+0(SB), Y6, Y6
+	VPXORD          Y10, Y6, Y6
+	VPADDD          smallCtrIncs<>+160(SB), Y1, Y7
+	VPSHUFB         bswapMask<>+0(SB), Y7, Y7
+	VPXORD          Y10, Y7, Y7
+	VPADDD          smallCtrIncs<>+192(SB), Y1, Y8
+	VPSHUFB         bswapMask<>+0(SB), Y8, Y8
+	VPXORD          Y10, Y8, Y8
+	VPADDD          smallCtrIncs<>+224(SB), Y1, Y9
+	VPSHUFB         bswapMask<>+0(SB), Y9, Y9
+	VPXORD          Y10, Y9, Y9
 	CMPQ            CX, $0x0a
 	JE              aesmid_4
-	VBROADCASTI32X4 16(AX), Y17
-	VAESENC         Y17, Y1, Y1
-	VAESENC         Y17, Y2, Y2
-	VAESENC         Y17, Y3, Y3
-	VAESENC         Y17, Y4, Y4
-	VAESENC         Y17, Y13, Y13
-	VAESENC         Y17, Y14, Y14
-	VAESENC         Y17, Y15, Y15
-	VAESENC         Y17, Y16, Y16
-	VBROADCASTI32X4 32(AX), Y17
-	VAESENC         Y17, Y1, Y1
-	VAESENC         Y17, Y2, Y2
-	VAESENC         Y17, Y3, Y3
-	VAESENC         Y17, Y4, Y4
-	VAESENC         Y17, Y13, Y13
-	VAESENC         Y17, Y14, Y14
-	VAESENC         Y17, Y15, Y15
-	VAESENC         Y17, Y16, Y16
+	VBROADCASTI32X4 16(AX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 32(AX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
 	CMPQ            CX, $0x0c
 	JE              aesmid_4
-	VBROADCASTI32X4 48(AX), Y17
-	VAESENC         Y17, Y1, Y1
-	VAESENC         Y17, Y2, Y2
-	VAESENC         Y17, Y3, Y3
-	VAESENC         Y17, Y4, Y4
-	VAESENC         Y17, Y13, Y13
-	VAESENC         Y17, Y14, Y14
-	VAESENC         Y17, Y15, Y15
-	VAESENC         Y17, Y16, Y16
-	VBROADCASTI32X4 64(AX), Y17
-	VAESENC         Y17, Y1, Y1
-	VAESENC         Y17, Y2, Y2
-	VAESENC         Y17, Y3, Y3
-	VAESENC         Y17, Y4, Y4
-	VAESENC         Y17, Y13, Y13
-	VAESENC         Y17, Y14, Y14
-	VAESENC         Y17, Y15, Y15
-	VAESENC         Y17, Y16, Y16
+	VBROADCASTI32X4 48(AX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 64(AX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
 
 aesmid_4:
-	VBROADCASTI32X4 16(DX), Y17
-	VAESENC         Y17, Y1, Y1
-	VAESENC         Y17, Y2, Y2
-	VAESENC         Y17, Y3, Y3
-	VAESENC         Y17, Y4, Y4
-	VAESENC         Y17, Y13, Y13
-	VAESENC         Y17, Y14, Y14
-	VAESENC         Y17, Y15, Y15
-	VAESENC         Y17, Y16, Y16
-	VBROADCASTI32X4 32(DX), Y17
-	VAESENC         Y17, Y1, Y1
-	VAESENC         Y17, Y2, Y2
-	VAESENC         Y17, Y3, Y3
-	VAESENC         Y17, Y4, Y4
-	VAESENC         Y17, Y13, Y13
-	VAESENC         Y17, Y14, Y14
-	VAESENC         Y17, Y15, Y15
-	VAESENC         Y17, Y16, Y16
-	VBROADCASTI32X4 48(DX), Y17
-	VAESENC         Y17, Y1, Y1
-	VAESENC         Y17, Y2, Y2
-	VAESENC         Y17, Y3, Y3
-	VAESENC         Y17, Y4, Y4
-	VAESENC         Y17, Y13, Y13
-	VAESENC         Y17, Y14, Y14
-	VAESENC         Y17, Y15, Y15
-	VAESENC         Y17, Y16, Y16
-	VBROADCASTI32X4 64(DX), Y17
-	VAESENC         Y17, Y1, Y1
-	VAESENC         Y17, Y2, Y2
-	VAESENC         Y17, Y3, Y3
-	VAESENC         Y17, Y4, Y4
-	VAESENC         Y17, Y13, Y13
-	VAESENC         Y17, Y14, Y14
-	VAESENC         Y17, Y15, Y15
-	VAESENC         Y17, Y16, Y16
-	VBROADCASTI32X4 80(DX), Y17
-	VAESENC         Y17, Y1, Y1
-	VAESENC         Y17, Y2, Y2
-	VAESENC         Y17, Y3, Y3
-	VAESENC         Y17, Y4, Y4
-	VAESENC         Y17, Y13, Y13
-	VAESENC         Y17, Y14, Y14
-	VAESENC         Y17, Y15, Y15
-	VAESENC         Y17, Y16, Y16
-	VBROADCASTI32X4 96(DX), Y17
-	VAESENC         Y17, Y1, Y1
-	VAESENC         Y17, Y2, Y2
-	VAESENC         Y17, Y3, Y3
-	VAESENC         Y17, Y4, Y4
-	VAESENC         Y17, Y13, Y13
-	VAESENC         Y17, Y14, Y14
-	VAESENC         Y17, Y15, Y15
-	VAESENC         Y17, Y16, Y16
-	VBROADCASTI32X4 112(DX), Y17
-	VAESENC         Y17, Y1, Y1
-	VAESENC         Y17, Y2, Y2
-	VAESENC         Y17, Y3, Y3
-	VAESENC         Y17, Y4, Y4
-	VAESENC         Y17, Y13, Y13
-	VAESENC         Y17, Y14, Y14
-	VAESENC         Y17, Y15, Y15
-	VAESENC         Y17, Y16, Y16
-	VBROADCASTI32X4 128(DX), Y17
-	VAESENC         Y17, Y1, Y1
-	VAESENC         Y17, Y2, Y2
-	VAESENC         Y17, Y3, Y3
-	VAESENC         Y17, Y4, Y4
-	VAESENC         Y17, Y13, Y13
-	VAESENC         Y17, Y14, Y14
-	VAESENC         Y17, Y15, Y15
-	VAESENC         Y17, Y16, Y16
-	VBROADCASTI32X4 144(DX), Y17
-	VAESENC         Y17, Y1, Y1
-	VAESENC         Y17, Y2, Y2
-	VAESENC         Y17, Y3, Y3
-	VAESENC         Y17, Y4, Y4
-	VAESENC         Y17, Y13, Y13
-	VAESENC         Y17, Y14, Y14
-	VAESENC         Y17, Y15, Y15
-	VAESENC         Y17, Y16, Y16
-	VBROADCASTI32X4 160(DX), Y17
-	VAESENCLAST     Y17, Y1, Y1
-	VAESENCLAST     Y17, Y2, Y2
-	VAESENCLAST     Y17, Y3, Y3
-	VAESENCLAST     Y17, Y4, Y4
-	VAESENCLAST     Y17, Y13, Y13
-	VAESENCLAST     Y17, Y14, Y14
-	VAESENCLAST     Y17, Y15, Y15
-	VAESENCLAST     Y17, Y16, Y16
+	VBROADCASTI32X4 16(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 32(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 48(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 64(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 80(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 96(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 112(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 128(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 144(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 160(DX), Y10
+	VAESENCLAST     Y10, Y2, Y2
+	VAESENCLAST     Y10, Y3, Y3
+	VAESENCLAST     Y10, Y4, Y4
+	VAESENCLAST     Y10, Y5, Y5
+	VAESENCLAST     Y10, Y6, Y6
+	VAESENCLAST     Y10, Y7, Y7
+	VAESENCLAST     Y10, Y8, Y8
+	VAESENCLAST     Y10, Y9, Y9
 	LEAQ            15(R8), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X17
-	VPADDD          X17, X0, X0
+	VMOVQ           CX, X10
+	VPADDD          X10, X1, X1
 	MOVQ            R8, CX
 	ANDQ            $-16, CX
 	NEGQ            CX
 	ADDQ            AX, CX
-	VPXORD          Y6, Y6, Y6
-	VPXORD          Y7, Y7, Y7
-	VPXORD          Y8, Y8, Y8
-	VMOVDQU64       (DI), Y17
-	VPXORD          Y1, Y17, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPXORD          Y5, Y1, Y1
-	VPXORD          Y5, Y5, Y5
-	VPCLMULQDQ      $0x00, 496(CX), Y1, Y17
-	VPXORD          Y17, Y6, Y6
-	VPCLMULQDQ      $0x11, 496(CX), Y1, Y17
-	VPXORD          Y17, Y8, Y8
-	VPSHUFD         $0x4e, Y1, Y17
-	VPXORD          Y1, Y17, Y17
-	VPCLMULQDQ      $0x00, 752(CX), Y17, Y17
-	VPXORD          Y17, Y7, Y7
+	VPXORD          Y10, Y10, Y10
+	VPXORD          Y11, Y11, Y11
+	VPXORD          Y12, Y12, Y12
+	VMOVDQU64       (DI), Y13
+	VPXORD          Y2, Y13, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y0, Y2, Y2
+	VPXORD          Y0, Y0, Y0
+	VPCLMULQDQ      $0x00, 496(CX), Y2, Y13
+	VPXORD          Y13, Y10, Y10
+	VPCLMULQDQ      $0x11, 496(CX), Y2, Y13
+	VPXORD          Y13, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y13
+	VPXORD          Y2, Y13, Y13
+	VPCLMULQDQ      $0x00, 752(CX), Y13, Y13
+	VPXORD          Y13, Y11, Y11
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y2, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 528(CX), Y1, Y2
-	VPXORD          Y2, Y6, Y6
-	VPCLMULQDQ      $0x11, 528(CX), Y1, Y2
-	VPXORD          Y2, Y8, Y8
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 784(CX), Y2, Y2
-	VPXORD          Y2, Y7, Y7
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y3, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 528(CX), Y2, Y3
+	VPXORD          Y3, Y10, Y10
+	VPCLMULQDQ      $0x11, 528(CX), Y2, Y3
+	VPXORD          Y3, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 784(CX), Y3, Y3
+	VPXORD          Y3, Y11, Y11
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y3, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 560(CX), Y1, Y2
-	VPXORD          Y2, Y6, Y6
-	VPCLMULQDQ      $0x11, 560(CX), Y1, Y2
-	VPXORD          Y2, Y8, Y8
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 816(CX), Y2, Y2
-	VPXORD          Y2, Y7, Y7
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y4, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 560(CX), Y2, Y3
+	VPXORD          Y3, Y10, Y10
+	VPCLMULQDQ      $0x11, 560(CX), Y2, Y3
+	VPXORD          Y3, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 816(CX), Y3, Y3
+	VPXORD          Y3, Y11, Y11
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y4, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 592(CX), Y1, Y2
-	VPXORD          Y2, Y6, Y6
-	VPCLMULQDQ      $0x11, 592(CX), Y1, Y2
-	VPXORD          Y2, Y8, Y8
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 848(CX), Y2, Y2
-	VPXORD          Y2, Y7, Y7
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y5, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 592(CX), Y2, Y3
+	VPXORD          Y3, Y10, Y10
+	VPCLMULQDQ      $0x11, 592(CX), Y2, Y3
+	VPXORD          Y3, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 848(CX), Y3, Y3
+	VPXORD          Y3, Y11, Y11
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
 	CMPQ            R8, $0x20
 	JB              rsingle_12
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y13, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 624(CX), Y1, Y2
-	VPXORD          Y2, Y6, Y6
-	VPCLMULQDQ      $0x11, 624(CX), Y1, Y2
-	VPXORD          Y2, Y8, Y8
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 880(CX), Y2, Y2
-	VPXORD          Y2, Y7, Y7
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y6, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 624(CX), Y2, Y3
+	VPXORD          Y3, Y10, Y10
+	VPCLMULQDQ      $0x11, 624(CX), Y2, Y3
+	VPXORD          Y3, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 880(CX), Y3, Y3
+	VPXORD          Y3, Y11, Y11
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
 	CMPQ            R8, $0x20
 	JB              rsingle_13
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y14, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 656(CX), Y1, Y2
-	VPXORD          Y2, Y6, Y6
-	VPCLMULQDQ      $0x11, 656(CX), Y1, Y2
-	VPXORD          Y2, Y8, Y8
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 912(CX), Y2, Y2
-	VPXORD          Y2, Y7, Y7
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y7, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 656(CX), Y2, Y3
+	VPXORD          Y3, Y10, Y10
+	VPCLMULQDQ      $0x11, 656(CX), Y2, Y3
+	VPXORD          Y3, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 912(CX), Y3, Y3
+	VPXORD          Y3, Y11, Y11
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
 	CMPQ            R8, $0x20
 	JB              rsingle_14
-	VMOVDQU64       (DI), Y1
-	VPXORD          Y15, Y1, Y1
-	VMOVDQU64       Y1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Y1, Y1
-	VPCLMULQDQ      $0x00, 688(CX), Y1, Y2
-	VPXORD          Y2, Y6, Y6
-	VPCLMULQDQ      $0x11, 688(CX), Y1, Y2
-	VPXORD          Y2, Y8, Y8
-	VPSHUFD         $0x4e, Y1, Y2
-	VPXORD          Y1, Y2, Y2
-	VPCLMULQDQ      $0x00, 944(CX), Y2, Y2
-	VPXORD          Y2, Y7, Y7
+	VMOVDQU64       (DI), Y2
+	VPXORD          Y8, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 688(CX), Y2, Y3
+	VPXORD          Y3, Y10, Y10
+	VPCLMULQDQ      $0x11, 688(CX), Y2, Y3
+	VPXORD          Y3, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 944(CX), Y3, Y3
+	VPXORD          Y3, Y11, Y11
 	ADDQ            $0x20, DI
 	ADDQ            $0x20, SI
 	SUBQ            $0x20, R8
 	CMPQ            R8, $0x10
 	JB              rpart_15
-	VPXORD          Y9, Y9, Y9
-	VPXORD          Y10, Y10, Y10
-	VMOVDQU64       (DI), X9
-	VPXORD          X16, X9, X10
-	VMOVDQU64       X10, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X10, X10
-	VBROADCASTI32X4 720(CX), Y1
-	VBROADCASTI32X4 976(CX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y10, Y3
-	VPXORD          Y3, Y6, Y6
-	VPCLMULQDQ      $0x11, Y1, Y10, Y3
-	VPXORD          Y3, Y8, Y8
-	VPSHUFD         $0x4e, Y10, Y3
-	VPXORD          Y10, Y3, Y3
-	VPCLMULQDQ      $0x00, Y2, Y3, Y3
-	VPXORD          Y3, Y7, Y7
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y2, Y2, Y2
+	VMOVDQU64       (DI), X2
+	VPXORD          X9, X2, X2
+	VMOVDQU64       X2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 720(CX), Y3
+	VBROADCASTI32X4 976(CX), Y4
+	VPCLMULQDQ      $0x00, Y3, Y2, Y5
+	VPXORD          Y5, Y10, Y10
+	VPCLMULQDQ      $0x11, Y3, Y2, Y5
+	VPXORD          Y5, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y5
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x00, Y4, Y5, Y5
+	VPXORD          Y5, Y11, Y11
 	ADDQ            $0x10, DI
 	ADDQ            $0x10, SI
 	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y16, X1
+	VEXTRACTI32X4   $0x01, Y9, X2
 	LEAQ            240(CX), AX
 	JMP             rcommon_4
 
 rpart_15:
-	VMOVDQA64 X16, X1
+	VMOVDQA64 X9, X2
 	LEAQ      224(CX), AX
 	JMP       rcommon_4
 
 rsingle_14:
 	CMPQ            R8, $0x10
 	JB              rpart_14
-	VPXORD          Y9, Y9, Y9
-	VPXORD          Y10, Y10, Y10
-	VMOVDQU64       (DI), X9
-	VPXORD          X15, X9, X10
-	VMOVDQU64       X10, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X10, X10
-	VBROADCASTI32X4 688(CX), Y1
-	VBROADCASTI32X4 944(CX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y10, Y3
-	VPXORD          Y3, Y6, Y6
-	VPCLMULQDQ      $0x11, Y1, Y10, Y3
-	VPXORD          Y3, Y8, Y8
-	VPSHUFD         $0x4e, Y10, Y3
-	VPXORD          Y10, Y3, Y3
-	VPCLMULQDQ      $0x00, Y2, Y3, Y3
-	VPXORD          Y3, Y7, Y7
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y2, Y2, Y2
+	VMOVDQU64       (DI), X2
+	VPXORD          X8, X2, X2
+	VMOVDQU64       X2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 688(CX), Y3
+	VBROADCASTI32X4 944(CX), Y4
+	VPCLMULQDQ      $0x00, Y3, Y2, Y5
+	VPXORD          Y5, Y10, Y10
+	VPCLMULQDQ      $0x11, Y3, Y2, Y5
+	VPXORD          Y5, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y5
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x00, Y4, Y5, Y5
+	VPXORD          Y5, Y11, Y11
 	ADDQ            $0x10, DI
 	ADDQ            $0x10, SI
 	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y15, X1
+	VEXTRACTI32X4   $0x01, Y8, X2
 	LEAQ            208(CX), AX
 	JMP             rcommon_4
 
 rpart_14:
-	VMOVDQA64 X15, X1
+	VMOVDQA64 X8, X2
 	LEAQ      192(CX), AX
 	JMP       rcommon_4
 
 rsingle_13:
 	CMPQ            R8, $0x10
 	JB              rpart_13
-	VPXORD          Y9, Y9, Y9
-	VPXORD          Y10, Y10, Y10
-	VMOVDQU64       (DI), X9
-	VPXORD          X14, X9, X10
-	VMOVDQU64       X10, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X10, X10
-	VBROADCASTI32X4 656(CX), Y1
-	VBROADCASTI32X4 912(CX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y10, Y3
-	VPXORD          Y3, Y6, Y6
-	VPCLMULQDQ      $0x11, Y1, Y10, Y3
-	VPXORD          Y3, Y8, Y8
-	VPSHUFD         $0x4e, Y10, Y3
-	VPXORD          Y10, Y3, Y3
-	VPCLMULQDQ      $0x00, Y2, Y3, Y3
-	VPXORD          Y3, Y7, Y7
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y2, Y2, Y2
+	VMOVDQU64       (DI), X2
+	VPXORD          X7, X2, X2
+	VMOVDQU64       X2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 656(CX), Y3
+	VBROADCASTI32X4 912(CX), Y4
+	VPCLMULQDQ      $0x00, Y3, Y2, Y5
+	VPXORD          Y5, Y10, Y10
+	VPCLMULQDQ      $0x11, Y3, Y2, Y5
+	VPXORD          Y5, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y5
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x00, Y4, Y5, Y5
+	VPXORD          Y5, Y11, Y11
 	ADDQ            $0x10, DI
 	ADDQ            $0x10, SI
 	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y14, X1
+	VEXTRACTI32X4   $0x01, Y7, X2
 	LEAQ            176(CX), AX
 	JMP             rcommon_4
 
 rpart_13:
-	VMOVDQA64 X14, X1
+	VMOVDQA64 X7, X2
 	LEAQ      160(CX), AX
 	JMP       rcommon_4
 
 rsingle_12:
 	CMPQ            R8, $0x10
 	JB              rpart_12
-	VPXORD          Y9, Y9, Y9
-	VPXORD          Y10, Y10, Y10
-	VMOVDQU64       (DI), X9
-	VPXORD          X13, X9, X10
-	VMOVDQU64       X10, (SI)
-	VPSHUFB         bswapMask<>+0(SB), X10, X10
-	VBROADCASTI32X4 624(CX), Y1
-	VBROADCASTI32X4 880(CX), Y2
-	VPCLMULQDQ      $0x00, Y1, Y10, Y3
-	VPXORD          Y3, Y6, Y6
-	VPCLMULQDQ      $0x11, Y1, Y10, Y3
-	VPXORD          Y3, Y8, Y8
-	VPSHUFD         $0x4e, Y10, Y3
-	VPXORD          Y10, Y3, Y3
-	VPCLMULQDQ      $0x00, Y2, Y3, Y3
-	VPXORD          Y3, Y7, Y7
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y2, Y2, Y2
+	VMOVDQU64       (DI), X2
+	VPXORD          X6, X2, X2
+	VMOVDQU64       X2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 624(CX), Y3
+	VBROADCASTI32X4 880(CX), Y4
+	VPCLMULQDQ      $0x00, Y3, Y2, Y5
+	VPXORD          Y5, Y10, Y10
+	VPCLMULQDQ      $0x11, Y3, Y2, Y5
+	VPXORD          Y5, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y5
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x00, Y4, Y5, Y5
+	VPXORD          Y5, Y11, Y11
 	ADDQ            $0x10, DI
 	ADDQ            $0x10, SI
 	SUBQ            $0x10, R8
-	VEXTRACTI32X4   $0x01, Y13, X1
+	VEXTRACTI32X4   $0x01, Y6, X2
 	LEAQ            144(CX), AX
 	JMP             rcommon_4
 
 rpart_12:
-	VMOVDQA64 X13, X1
+	VMOVDQA64 X6, X2
 	LEAQ      128(CX), AX
 
 rcommon_4:
 	TESTQ     R8, R8
 	JZ        rred_4
-	VPXORD    Y11, Y11, Y11
-	VPXORD    Y12, Y12, Y12
+	VPXORD    Y3, Y3, Y3
+	VPXORD    Y3, Y3, Y3
 	CMPQ      R8, $0x08
 	JB        ld4_5
 	MOVQ      (DI), AX
-	VMOVQ     AX, X11
+	VMOVQ     AX, X3
 	LEAQ      -8(DI)(R8*1), AX
 	MOVQ      (AX), AX
-	VMOVQ     AX, X2
+	VMOVQ     AX, X4
 	LEAQ      slideShuf<>+0(SB), AX
 	NEGQ      AX
 	ADDQ      R8, AX
 	NEGQ      AX
-	VMOVDQU64 24(AX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X11, X11
+	VMOVDQU64 24(AX), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
 	JMP       lddone_5
 
 ld4_5:
 	CMPQ      R8, $0x04
 	JB        ld2_5
 	MOVL      (DI), AX
-	VMOVQ     AX, X11
+	VMOVQ     AX, X3
 	LEAQ      -4(DI)(R8*1), AX
 	MOVL      (AX), AX
-	VMOVQ     AX, X2
+	VMOVQ     AX, X4
 	LEAQ      slideShuf<>+0(SB), AX
 	NEGQ      AX
 	ADDQ      R8, AX
 	NEGQ      AX
-	VMOVDQU64 20(AX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X11, X11
+	VMOVDQU64 20(AX), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
 	JMP       lddone_5
 
 ld2_5:
 	CMPQ      R8, $0x02
 	JB        ld1_5
 	MOVWQZX   (DI), AX
-	VMOVQ     AX, X11
+	VMOVQ     AX, X3
 	LEAQ      -2(DI)(R8*1), AX
 	MOVWQZX   (AX), AX
-	VMOVQ     AX, X2
+	VMOVQ     AX, X4
 	LEAQ      slideShuf<>+0(SB), AX
 	NEGQ      AX
 	ADDQ      R8, AX
 	NEGQ      AX
-	VMOVDQU64 18(AX), X3
-	VPSHUFB   X3, X2, X2
-	VPORD     X2, X11, X11
+	VMOVDQU64 18(AX), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
 	JMP       lddone_5
 
 ld1_5:
 	MOVBQZX (DI), AX
-	VMOVQ   AX, X11
+	VMOVQ   AX, X3
 
 lddone_5:
-	VPXORD    X1, X11, X12
+	VPXORD    X2, X3, X3
 	LEAQ      onesMask<>+0(SB), AX
 	SUBQ      R8, AX
-	VPANDD    16(AX), X12, X12
-	VMOVQ     X12, CX
+	VPANDD    16(AX), X3, X3
+	VMOVQ     X3, CX
 	CMPQ      R8, $0x08
 	JB        st4_5
 	MOVQ      CX, (SI)
 	LEAQ      slideShuf<>+0(SB), AX
 	ADDQ      R8, AX
-	VMOVDQU64 8(AX), X2
-	VPSHUFB   X2, X12, X2
-	VMOVQ     X2, CX
+	VMOVDQU64 8(AX), X4
+	VPSHUFB   X4, X3, X4
+	VMOVQ     X4, CX
 	LEAQ      -8(SI)(R8*1), AX
 	MOVQ      CX, (AX)
 	JMP       stdone_5
@@ -13562,9 +13581,9 @@ st4_5:
 	MOVL      CX, (SI)
 	LEAQ      slideShuf<>+0(SB), AX
 	ADDQ      R8, AX
-	VMOVDQU64 12(AX), X2
-	VPSHUFB   X2, X12, X2
-	VMOVQ     X2, CX
+	VMOVDQU64 12(AX), X4
+	VPSHUFB   X4, X3, X4
+	VMOVQ     X4, CX
 	LEAQ      -4(SI)(R8*1), AX
 	MOVL      CX, (AX)
 	JMP       stdone_5
@@ -13575,9 +13594,9 @@ st2_5:
 	MOVW      CX, (SI)
 	LEAQ      slideShuf<>+0(SB), AX
 	ADDQ      R8, AX
-	VMOVDQU64 14(AX), X2
-	VPSHUFB   X2, X12, X2
-	VMOVQ     X2, CX
+	VMOVDQU64 14(AX), X4
+	VPSHUFB   X4, X3, X4
+	VMOVQ     X4, CX
 	LEAQ      -2(SI)(R8*1), AX
 	MOVW      CX, (AX)
 	JMP       stdone_5
@@ -13586,20 +13605,20 @@ st1_5:
 	MOVB CL, (SI)
 
 stdone_5:
-	VMOVDQU64 X12, 64(BX)
-	VMOVDQU64 X1, 48(BX)
+	VMOVDQU64 X3, 64(BX)
+	VMOVDQU64 X2, 48(BX)
 
 rred_4:
-	VPTERNLOGD    $0x96, Y6, Y8, Y7
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y1
-	VPSHUFD       $0x4e, Y6, Y6
-	VPTERNLOGD    $0x96, Y6, Y1, Y7
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y7, Y1
-	VPSHUFD       $0x4e, Y7, Y7
-	VPTERNLOGD    $0x96, Y7, Y1, Y8
-	VEXTRACTI32X4 $0x01, Y8, X1
-	VPXORD        X8, X1, X1
-	VPXORD        X1, X5, X5
+	VPTERNLOGD    $0x96, Y10, Y12, Y11
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y10, Y2
+	VPSHUFD       $0x4e, Y10, Y10
+	VPTERNLOGD    $0x96, Y10, Y2, Y11
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y11, Y2
+	VPSHUFD       $0x4e, Y11, Y11
+	VPTERNLOGD    $0x96, Y11, Y2, Y12
+	VEXTRACTI32X4 $0x01, Y12, X2
+	VPXORD        X12, X2, X2
+	VPXORD        X2, X0, X0
 
 sizedone_1:
 	MOVQ R8, R9
@@ -13607,8 +13626,8 @@ sizedone_1:
 	ADDQ R8, SI
 
 psave_1:
-	VMOVDQU64 X5, (BX)
-	VMOVDQU64 X0, 16(BX)
+	VMOVDQU64 X0, (BX)
+	VMOVDQU64 X1, 16(BX)
 
 pdone_1:
 	// phase: wipe (stack scratch and vector registers)
@@ -13637,6 +13656,12 @@ pdone_1:
 	VPXORQ Z22, Z22, Z22
 	VPXORQ Z23, Z23, Z23
 	VPXORQ Z24, Z24, Z24
+	VPXORQ Z25, Z25, Z25
+	VPXORQ Z26, Z26, Z26
+	VPXORQ Z27, Z27, Z27
+	VPXORQ Z28, Z28, Z28
+	VPXORQ Z29, Z29, Z29
+	VPXORQ Z30, Z30, Z30
 	KXORW  K1, K1, K1
 	KXORW  K2, K2, K2
 	VZEROUPPER
@@ -13776,26 +13801,26 @@ stdone_6:
 	ADDQ            R10, DI
 	ADDQ            R10, SI
 	SUBQ            R10, R8
-	VPXORD          Z3, Z3, Z3
-	VMOVDQU64       (BX), X3
+	VPXORD          Z0, Z0, Z0
+	VMOVDQU64       (BX), X0
 	VPSHUFB         bswapMask<>+0(SB), X1, X1
-	VPXORD          Z4, Z4, Z4
-	VPXORD          X1, X3, X4
-	VBROADCASTI32X4 480(AX), Z2
-	VBROADCASTI32X4 736(AX), Z9
-	VPCLMULQDQ      $0x00, Z2, Z4, Z0
-	VPCLMULQDQ      $0x11, Z2, Z4, Z3
-	VPSHUFD         $0x4e, Z4, Z2
-	VPXORD          Z4, Z2, Z2
-	VPCLMULQDQ      $0x00, Z9, Z2, Z2
-	VPTERNLOGD      $0x96, Z0, Z3, Z2
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z4
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z4, Z2
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z2, Z0
-	VPSHUFD         $0x4e, Z2, Z2
-	VPTERNLOGD      $0x96, Z2, Z0, Z3
-	VMOVDQU64       X3, (BX)
+	VPXORD          Z2, Z2, Z2
+	VPXORD          X1, X0, X2
+	VBROADCASTI32X4 480(AX), Z0
+	VBROADCASTI32X4 736(AX), Z4
+	VPCLMULQDQ      $0x00, Z0, Z2, Z1
+	VPCLMULQDQ      $0x11, Z0, Z2, Z0
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, Z4, Z3, Z3
+	VPTERNLOGD      $0x96, Z1, Z0, Z3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z2
+	VPSHUFD         $0x4e, Z1, Z1
+	VPTERNLOGD      $0x96, Z1, Z2, Z3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z3, Z1
+	VPSHUFD         $0x4e, Z3, Z3
+	VPTERNLOGD      $0x96, Z3, Z1, Z0
+	VMOVDQU64       X0, (BX)
 	VPXORD          X1, X1, X1
 	VMOVDQU64       X1, 64(BX)
 	XORQ            R9, R9
@@ -13803,308 +13828,305 @@ stdone_6:
 pbulk_2:
 	TESTQ           R8, R8
 	JZ              pdone_2
-	VPXORD          Z5, Z5, Z5
-	VMOVDQU64       (BX), X5
-	VBROADCASTI32X4 16(BX), Z0
-	VPADDD          ctrIncs<>+0(SB), Z0, Z0
+	VPXORD          Z0, Z0, Z0
+	VMOVDQU64       (BX), X0
+	VBROADCASTI32X4 16(BX), Z1
+	VPADDD          ctrIncs<>+0(SB), Z1, Z1
 	CMPQ            R8, $0x00000100
 	JB              prem_2
 
 	// phase: main loop
-	VBROADCASTI32X4 (AX), Z1
-	VBROADCASTI32X4 16(DX), Z2
-	VBROADCASTI32X4 32(DX), Z3
-	VBROADCASTI32X4 48(DX), Z4
-	VBROADCASTI32X4 64(DX), Z9
-	VBROADCASTI32X4 80(DX), Z10
-	VBROADCASTI32X4 96(DX), Z11
-	VBROADCASTI32X4 112(DX), Z12
-	VBROADCASTI32X4 128(DX), Z13
-	VBROADCASTI32X4 144(DX), Z14
-	VBROADCASTI32X4 160(DX), Z15
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z16
-	VPXORD          Z1, Z16, Z16
-	VPADDD          ctrIncs<>+64(SB), Z0, Z17
-	VPSHUFB         bswapMask<>+0(SB), Z17, Z17
-	VPXORD          Z1, Z17, Z17
-	VPADDD          ctrIncs<>+128(SB), Z0, Z18
-	VPSHUFB         bswapMask<>+0(SB), Z18, Z18
-	VPXORD          Z1, Z18, Z18
-	VPADDD          ctrIncs<>+192(SB), Z0, Z19
-	VPSHUFB         bswapMask<>+0(SB), Z19, Z19
-	VPXORD          Z1, Z19, Z19
-	VPADDD          ctrIncs<>+256(SB), Z0, Z0
+	VBROADCASTI32X4 (AX), Z2
+	VBROADCASTI32X4 16(DX), Z3
+	VBROADCASTI32X4 32(DX), Z4
+	VBROADCASTI32X4 48(DX), Z5
+	VBROADCASTI32X4 64(DX), Z6
+	VBROADCASTI32X4 80(DX), Z7
+	VBROADCASTI32X4 96(DX), Z8
+	VBROADCASTI32X4 112(DX), Z9
+	VBROADCASTI32X4 128(DX), Z10
+	VBROADCASTI32X4 144(DX), Z11
+	VBROADCASTI32X4 160(DX), Z12
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z13
+	VPXORD          Z2, Z13, Z13
+	VPADDD          ctrIncs<>+64(SB), Z1, Z14
+	VPSHUFB         bswapMask<>+0(SB), Z14, Z14
+	VPXORD          Z2, Z14, Z14
+	VPADDD          ctrIncs<>+128(SB), Z1, Z15
+	VPSHUFB         bswapMask<>+0(SB), Z15, Z15
+	VPXORD          Z2, Z15, Z15
+	VPADDD          ctrIncs<>+192(SB), Z1, Z16
+	VPSHUFB         bswapMask<>+0(SB), Z16, Z16
+	VPXORD          Z2, Z16, Z16
+	VPADDD          ctrIncs<>+256(SB), Z1, Z1
 	CMPQ            CX, $0x0a
 	JE              aesmid_5
-	VBROADCASTI32X4 16(AX), Z20
-	VAESENC         Z20, Z16, Z16
-	VAESENC         Z20, Z17, Z17
-	VAESENC         Z20, Z18, Z18
-	VAESENC         Z20, Z19, Z19
-	VBROADCASTI32X4 32(AX), Z20
-	VAESENC         Z20, Z16, Z16
-	VAESENC         Z20, Z17, Z17
-	VAESENC         Z20, Z18, Z18
-	VAESENC         Z20, Z19, Z19
+	VBROADCASTI32X4 16(AX), Z17
+	VAESENC         Z17, Z13, Z13
+	VAESENC         Z17, Z14, Z14
+	VAESENC         Z17, Z15, Z15
+	VAESENC         Z17, Z16, Z16
+	VBROADCASTI32X4 32(AX), Z17
+	VAESENC         Z17, Z13, Z13
+	VAESENC         Z17, Z14, Z14
+	VAESENC         Z17, Z15, Z15
+	VAESENC         Z17, Z16, Z16
 	CMPQ            CX, $0x0c
 	JE              aesmid_5
-	VBROADCASTI32X4 48(AX), Z20
-	VAESENC         Z20, Z16, Z16
-	VAESENC         Z20, Z17, Z17
-	VAESENC         Z20, Z18, Z18
-	VAESENC         Z20, Z19, Z19
-	VBROADCASTI32X4 64(AX), Z20
-	VAESENC         Z20, Z16, Z16
-	VAESENC         Z20, Z17, Z17
-	VAESENC         Z20, Z18, Z18
-	VAESENC         Z20, Z19, Z19
+	VBROADCASTI32X4 48(AX), Z17
+	VAESENC         Z17, Z13, Z13
+	VAESENC         Z17, Z14, Z14
+	VAESENC         Z17, Z15, Z15
+	VAESENC         Z17, Z16, Z16
+	VBROADCASTI32X4 64(AX), Z17
+	VAESENC         Z17, Z13, Z13
+	VAESENC         Z17, Z14, Z14
+	VAESENC         Z17, Z15, Z15
+	VAESENC         Z17, Z16, Z16
 
 aesmid_5:
-	VAESENC     Z2, Z16, Z16
-	VAESENC     Z2, Z17, Z17
-	VAESENC     Z2, Z18, Z18
-	VAESENC     Z2, Z19, Z19
+	VAESENC     Z3, Z13, Z13
+	VAESENC     Z3, Z14, Z14
+	VAESENC     Z3, Z15, Z15
 	VAESENC     Z3, Z16, Z16
-	VAESENC     Z3, Z17, Z17
-	VAESENC     Z3, Z18, Z18
-	VAESENC     Z3, Z19, Z19
+	VAESENC     Z4, Z13, Z13
+	VAESENC     Z4, Z14, Z14
+	VAESENC     Z4, Z15, Z15
 	VAESENC     Z4, Z16, Z16
-	VAESENC     Z4, Z17, Z17
-	VAESENC     Z4, Z18, Z18
-	VAESENC     Z4, Z19, Z19
+	VAESENC     Z5, Z13, Z13
+	VAESENC     Z5, Z14, Z14
+	VAESENC     Z5, Z15, Z15
+	VAESENC     Z5, Z16, Z16
+	VAESENC     Z6, Z13, Z13
+	VAESENC     Z6, Z14, Z14
+	VAESENC     Z6, Z15, Z15
+	VAESENC     Z6, Z16, Z16
+	VAESENC     Z7, Z13, Z13
+	VAESENC     Z7, Z14, Z14
+	VAESENC     Z7, Z15, Z15
+	VAESENC     Z7, Z16, Z16
+	VAESENC     Z8, Z13, Z13
+	VAESENC     Z8, Z14, Z14
+	VAESENC     Z8, Z15, Z15
+	VAESENC     Z8, Z16, Z16
+	VAESENC     Z9, Z13, Z13
+	VAESENC     Z9, Z14, Z14
+	VAESENC     Z9, Z15, Z15
 	VAESENC     Z9, Z16, Z16
-	VAESENC     Z9, Z17, Z17
-	VAESENC     Z9, Z18, Z18
-	VAESENC     Z9, Z19, Z19
+	VAESENC     Z10, Z13, Z13
+	VAESENC     Z10, Z14, Z14
+	VAESENC     Z10, Z15, Z15
 	VAESENC     Z10, Z16, Z16
-	VAESENC     Z10, Z17, Z17
-	VAESENC     Z10, Z18, Z18
-	VAESENC     Z10, Z19, Z19
+	VAESENC     Z11, Z13, Z13
+	VAESENC     Z11, Z14, Z14
+	VAESENC     Z11, Z15, Z15
 	VAESENC     Z11, Z16, Z16
-	VAESENC     Z11, Z17, Z17
-	VAESENC     Z11, Z18, Z18
-	VAESENC     Z11, Z19, Z19
-	VAESENC     Z12, Z16, Z16
-	VAESENC     Z12, Z17, Z17
-	VAESENC     Z12, Z18, Z18
-	VAESENC     Z12, Z19, Z19
-	VAESENC     Z13, Z16, Z16
-	VAESENC     Z13, Z17, Z17
-	VAESENC     Z13, Z18, Z18
-	VAESENC     Z13, Z19, Z19
-	VAESENC     Z14, Z16, Z16
-	VAESENC     Z14, Z17, Z17
-	VAESENC     Z14, Z18, Z18
-	VAESENC     Z14, Z19, Z19
-	VPXORD      (DI), Z15, Z20
-	VAESENCLAST Z20, Z16, Z16
-	VMOVDQU64   Z16, (SI)
-	VPXORD      64(DI), Z15, Z16
-	VAESENCLAST Z16, Z17, Z17
-	VMOVDQU64   Z17, 64(SI)
-	VPXORD      128(DI), Z15, Z16
-	VAESENCLAST Z16, Z18, Z18
-	VMOVDQU64   Z18, 128(SI)
-	VPXORD      192(DI), Z15, Z16
-	VAESENCLAST Z16, Z19, Z19
-	VMOVDQU64   Z19, 192(SI)
+	VPXORD      (DI), Z12, Z17
+	VAESENCLAST Z17, Z13, Z13
+	VMOVDQU64   Z13, (SI)
+	VPXORD      64(DI), Z12, Z17
+	VAESENCLAST Z17, Z14, Z14
+	VMOVDQU64   Z14, 64(SI)
+	VPXORD      128(DI), Z12, Z17
+	VAESENCLAST Z17, Z15, Z15
+	VMOVDQU64   Z15, 128(SI)
+	VPXORD      192(DI), Z12, Z17
+	VAESENCLAST Z17, Z16, Z16
+	VMOVDQU64   Z16, 192(SI)
 	ADDQ        $0x00000100, DI
 	ADDQ        $0x00000100, SI
 	SUBQ        $0x00000100, R8
+	VMOVDQU64   240(AX), Z17
+	VMOVDQU64   304(AX), Z18
+	VMOVDQU64   368(AX), Z19
+	VMOVDQU64   432(AX), Z20
+	VMOVDQU64   gfPoly<>+0(SB), Z21
+	VMOVDQU64   bswapMask<>+0(SB), Z22
 
 loop8_1:
 	CMPQ            R8, $0x00000100
 	JB              loopdone_1
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z19
-	VPXORD          Z1, Z19, Z19
-	VPADDD          ctrIncs<>+64(SB), Z0, Z20
-	VPSHUFB         bswapMask<>+0(SB), Z20, Z20
-	VPXORD          Z1, Z20, Z20
-	VPADDD          ctrIncs<>+128(SB), Z0, Z21
-	VPSHUFB         bswapMask<>+0(SB), Z21, Z21
-	VPXORD          Z1, Z21, Z21
-	VPADDD          ctrIncs<>+192(SB), Z0, Z22
-	VPSHUFB         bswapMask<>+0(SB), Z22, Z22
-	VPXORD          Z1, Z22, Z22
-	VPADDD          ctrIncs<>+256(SB), Z0, Z0
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z23
+	VPXORD          Z2, Z23, Z23
+	VPADDD          ctrIncs<>+64(SB), Z1, Z24
+	VPSHUFB         bswapMask<>+0(SB), Z24, Z24
+	VPXORD          Z2, Z24, Z24
+	VPADDD          ctrIncs<>+128(SB), Z1, Z25
+	VPSHUFB         bswapMask<>+0(SB), Z25, Z25
+	VPXORD          Z2, Z25, Z25
+	VPADDD          ctrIncs<>+192(SB), Z1, Z26
+	VPSHUFB         bswapMask<>+0(SB), Z26, Z26
+	VPXORD          Z2, Z26, Z26
+	VPADDD          ctrIncs<>+256(SB), Z1, Z1
 	CMPQ            CX, $0x0a
 	JE              aesmid_6
-	VBROADCASTI32X4 16(AX), Z16
-	VAESENC         Z16, Z19, Z19
-	VAESENC         Z16, Z20, Z20
-	VAESENC         Z16, Z21, Z21
-	VAESENC         Z16, Z22, Z22
-	VBROADCASTI32X4 32(AX), Z16
-	VAESENC         Z16, Z19, Z19
-	VAESENC         Z16, Z20, Z20
-	VAESENC         Z16, Z21, Z21
-	VAESENC         Z16, Z22, Z22
+	VBROADCASTI32X4 16(AX), Z27
+	VAESENC         Z27, Z23, Z23
+	VAESENC         Z27, Z24, Z24
+	VAESENC         Z27, Z25, Z25
+	VAESENC         Z27, Z26, Z26
+	VBROADCASTI32X4 32(AX), Z27
+	VAESENC         Z27, Z23, Z23
+	VAESENC         Z27, Z24, Z24
+	VAESENC         Z27, Z25, Z25
+	VAESENC         Z27, Z26, Z26
 	CMPQ            CX, $0x0c
 	JE              aesmid_6
-	VBROADCASTI32X4 48(AX), Z16
-	VAESENC         Z16, Z19, Z19
-	VAESENC         Z16, Z20, Z20
-	VAESENC         Z16, Z21, Z21
-	VAESENC         Z16, Z22, Z22
-	VBROADCASTI32X4 64(AX), Z16
-	VAESENC         Z16, Z19, Z19
-	VAESENC         Z16, Z20, Z20
-	VAESENC         Z16, Z21, Z21
-	VAESENC         Z16, Z22, Z22
+	VBROADCASTI32X4 48(AX), Z27
+	VAESENC         Z27, Z23, Z23
+	VAESENC         Z27, Z24, Z24
+	VAESENC         Z27, Z25, Z25
+	VAESENC         Z27, Z26, Z26
+	VBROADCASTI32X4 64(AX), Z27
+	VAESENC         Z27, Z23, Z23
+	VAESENC         Z27, Z24, Z24
+	VAESENC         Z27, Z25, Z25
+	VAESENC         Z27, Z26, Z26
 
 aesmid_6:
-	VAESENC       Z2, Z19, Z19
-	VAESENC       Z2, Z20, Z20
-	VAESENC       Z2, Z21, Z21
-	VAESENC       Z2, Z22, Z22
-	VMOVDQU64     -256(SI), Z23
-	VPSHUFB       bswapMask<>+0(SB), Z23, Z23
-	VPXORD        Z5, Z23, Z23
-	VPCLMULQDQ    $0x00, 240(AX), Z23, Z16
-	VPCLMULQDQ    $0x11, 240(AX), Z23, Z18
-	VPSHUFD       $0x4e, Z23, Z17
-	VPXORD        Z23, Z17, Z17
-	VPCLMULQDQ    $0x00, 496(AX), Z17, Z17
-	VAESENC       Z3, Z19, Z19
-	VAESENC       Z3, Z20, Z20
-	VAESENC       Z3, Z21, Z21
-	VAESENC       Z3, Z22, Z22
-	VMOVDQU64     -192(SI), Z23
-	VPSHUFB       bswapMask<>+0(SB), Z23, Z23
-	VPCLMULQDQ    $0x00, 304(AX), Z23, Z24
-	VPXORD        Z24, Z16, Z16
-	VPCLMULQDQ    $0x11, 304(AX), Z23, Z24
-	VPXORD        Z24, Z18, Z18
-	VPSHUFD       $0x4e, Z23, Z24
-	VPXORD        Z23, Z24, Z24
-	VPCLMULQDQ    $0x00, 560(AX), Z24, Z24
-	VPXORD        Z24, Z17, Z17
-	VAESENC       Z4, Z19, Z19
-	VAESENC       Z4, Z20, Z20
-	VAESENC       Z4, Z21, Z21
-	VAESENC       Z4, Z22, Z22
-	VMOVDQU64     -128(SI), Z23
-	VPSHUFB       bswapMask<>+0(SB), Z23, Z23
-	VPCLMULQDQ    $0x00, 368(AX), Z23, Z24
-	VPXORD        Z24, Z16, Z16
-	VPCLMULQDQ    $0x11, 368(AX), Z23, Z24
-	VPXORD        Z24, Z18, Z18
-	VPSHUFD       $0x4e, Z23, Z24
-	VPXORD        Z23, Z24, Z24
-	VPCLMULQDQ    $0x00, 624(AX), Z24, Z24
-	VPXORD        Z24, Z17, Z17
-	VAESENC       Z9, Z19, Z19
-	VAESENC       Z9, Z20, Z20
-	VAESENC       Z9, Z21, Z21
-	VAESENC       Z9, Z22, Z22
-	VMOVDQU64     -64(SI), Z23
-	VPSHUFB       bswapMask<>+0(SB), Z23, Z23
-	VPCLMULQDQ    $0x00, 432(AX), Z23, Z24
-	VPXORD        Z24, Z16, Z16
-	VPCLMULQDQ    $0x11, 432(AX), Z23, Z24
-	VPXORD        Z24, Z18, Z18
-	VPSHUFD       $0x4e, Z23, Z24
-	VPXORD        Z23, Z24, Z24
-	VPCLMULQDQ    $0x00, 688(AX), Z24, Z24
-	VPXORD        Z24, Z17, Z17
-	VAESENC       Z10, Z19, Z19
-	VAESENC       Z10, Z20, Z20
-	VAESENC       Z10, Z21, Z21
-	VAESENC       Z10, Z22, Z22
-	VPTERNLOGD    $0x96, Z16, Z18, Z17
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z16, Z23
-	VPSHUFD       $0x4e, Z16, Z16
-	VPTERNLOGD    $0x96, Z16, Z23, Z17
-	VAESENC       Z11, Z19, Z19
-	VAESENC       Z11, Z20, Z20
-	VAESENC       Z11, Z21, Z21
-	VAESENC       Z11, Z22, Z22
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z17, Z16
-	VPSHUFD       $0x4e, Z17, Z17
-	VPTERNLOGD    $0x96, Z17, Z16, Z18
-	VAESENC       Z12, Z19, Z19
-	VAESENC       Z12, Z20, Z20
-	VAESENC       Z12, Z21, Z21
-	VAESENC       Z12, Z22, Z22
-	VEXTRACTI64X4 $0x01, Z18, Y16
-	VPXORD        Y18, Y16, Y16
-	VEXTRACTI32X4 $0x01, Y16, X5
-	VPXORD        X5, X16, X5
-	VAESENC       Z13, Z19, Z19
-	VAESENC       Z13, Z20, Z20
-	VAESENC       Z13, Z21, Z21
-	VAESENC       Z13, Z22, Z22
-	VAESENC       Z14, Z19, Z19
-	VAESENC       Z14, Z20, Z20
-	VAESENC       Z14, Z21, Z21
-	VAESENC       Z14, Z22, Z22
-	VPXORD        (DI), Z15, Z16
-	VAESENCLAST   Z16, Z19, Z19
-	VMOVDQU64     Z19, (SI)
-	VPXORD        64(DI), Z15, Z16
-	VAESENCLAST   Z16, Z20, Z20
-	VMOVDQU64     Z20, 64(SI)
-	VPXORD        128(DI), Z15, Z16
-	VAESENCLAST   Z16, Z21, Z21
-	VMOVDQU64     Z21, 128(SI)
-	VPXORD        192(DI), Z15, Z16
-	VAESENCLAST   Z16, Z22, Z22
-	VMOVDQU64     Z22, 192(SI)
+	VAESENC       Z3, Z23, Z23
+	VAESENC       Z3, Z24, Z24
+	VAESENC       Z3, Z25, Z25
+	VAESENC       Z3, Z26, Z26
+	VPSHUFB       Z22, Z13, Z13
+	VPXORD        Z0, Z13, Z13
+	VPSHUFB       Z22, Z14, Z14
+	VPSHUFB       Z22, Z15, Z15
+	VPSHUFB       Z22, Z16, Z16
+	VPCLMULQDQ    $0x00, Z17, Z13, Z27
+	VPCLMULQDQ    $0x00, Z18, Z14, Z28
+	VPCLMULQDQ    $0x00, Z19, Z15, Z29
+	VAESENC       Z4, Z23, Z23
+	VAESENC       Z4, Z24, Z24
+	VAESENC       Z4, Z25, Z25
+	VAESENC       Z4, Z26, Z26
+	VPXORD        Z28, Z27, Z27
+	VPCLMULQDQ    $0x00, Z20, Z16, Z28
+	VPTERNLOGD    $0x96, Z28, Z29, Z27
+	VPCLMULQDQ    $0x01, Z17, Z13, Z28
+	VAESENC       Z5, Z23, Z23
+	VAESENC       Z5, Z24, Z24
+	VAESENC       Z5, Z25, Z25
+	VAESENC       Z5, Z26, Z26
+	VPCLMULQDQ    $0x01, Z18, Z14, Z29
+	VPCLMULQDQ    $0x01, Z19, Z15, Z30
+	VPTERNLOGD    $0x96, Z30, Z29, Z28
+	VPCLMULQDQ    $0x01, Z20, Z16, Z29
+	VAESENC       Z6, Z23, Z23
+	VAESENC       Z6, Z24, Z24
+	VAESENC       Z6, Z25, Z25
+	VAESENC       Z6, Z26, Z26
+	VPCLMULQDQ    $0x10, Z17, Z13, Z30
+	VPTERNLOGD    $0x96, Z30, Z29, Z28
+	VPCLMULQDQ    $0x10, Z18, Z14, Z29
+	VPCLMULQDQ    $0x10, Z19, Z15, Z30
+	VAESENC       Z7, Z23, Z23
+	VAESENC       Z7, Z24, Z24
+	VAESENC       Z7, Z25, Z25
+	VAESENC       Z7, Z26, Z26
+	VPTERNLOGD    $0x96, Z30, Z29, Z28
+	VPCLMULQDQ    $0x10, Z21, Z27, Z29
+	VPCLMULQDQ    $0x10, Z20, Z16, Z30
+	VPXORD        Z30, Z28, Z28
+	VAESENC       Z8, Z23, Z23
+	VAESENC       Z8, Z24, Z24
+	VAESENC       Z8, Z25, Z25
+	VAESENC       Z8, Z26, Z26
+	VPSHUFD       $0x4e, Z27, Z27
+	VPCLMULQDQ    $0x11, Z17, Z13, Z13
+	VPCLMULQDQ    $0x11, Z18, Z14, Z14
+	VPCLMULQDQ    $0x11, Z19, Z15, Z15
+	VAESENC       Z9, Z23, Z23
+	VAESENC       Z9, Z24, Z24
+	VAESENC       Z9, Z25, Z25
+	VAESENC       Z9, Z26, Z26
+	VPTERNLOGD    $0x96, Z29, Z27, Z28
+	VPCLMULQDQ    $0x11, Z20, Z16, Z16
+	VPTERNLOGD    $0x96, Z15, Z14, Z13
+	VPXORD        Z16, Z13, Z13
+	VPCLMULQDQ    $0x10, Z21, Z28, Z14
+	VAESENC       Z10, Z23, Z23
+	VAESENC       Z10, Z24, Z24
+	VAESENC       Z10, Z25, Z25
+	VAESENC       Z10, Z26, Z26
+	VPSHUFD       $0x4e, Z28, Z28
+	VPTERNLOGD    $0x96, Z14, Z28, Z13
+	VAESENC       Z11, Z23, Z23
+	VAESENC       Z11, Z24, Z24
+	VAESENC       Z11, Z25, Z25
+	VAESENC       Z11, Z26, Z26
+	VEXTRACTI32X4 $0x01, Z13, X0
+	VEXTRACTI32X4 $0x02, Z13, X14
+	VEXTRACTI32X4 $0x03, Z13, X15
+	VPXORD        X0, X13, X0
+	VPTERNLOGD    $0x96, X14, X15, X0
+	VPXORD        (DI), Z12, Z13
+	VAESENCLAST   Z13, Z23, Z13
+	VMOVDQU64     Z13, (SI)
+	VPXORD        64(DI), Z12, Z14
+	VAESENCLAST   Z14, Z24, Z14
+	VMOVDQU64     Z14, 64(SI)
+	VPXORD        128(DI), Z12, Z15
+	VAESENCLAST   Z15, Z25, Z15
+	VMOVDQU64     Z15, 128(SI)
+	VPXORD        192(DI), Z12, Z16
+	VAESENCLAST   Z16, Z26, Z16
+	VMOVDQU64     Z16, 192(SI)
 	ADDQ          $0x00000100, DI
 	ADDQ          $0x00000100, SI
 	SUBQ          $0x00000100, R8
 	JMP           loop8_1
 
 loopdone_1:
-	VMOVDQU64     -256(SI), Z4
-	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
-	VPXORD        Z5, Z4, Z4
-	VPCLMULQDQ    $0x00, 240(AX), Z4, Z1
-	VPCLMULQDQ    $0x11, 240(AX), Z4, Z3
-	VPSHUFD       $0x4e, Z4, Z2
-	VPXORD        Z4, Z2, Z2
-	VPCLMULQDQ    $0x00, 496(AX), Z2, Z2
-	VMOVDQU64     -192(SI), Z4
-	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
-	VPCLMULQDQ    $0x00, 304(AX), Z4, Z9
-	VPXORD        Z9, Z1, Z1
-	VPCLMULQDQ    $0x11, 304(AX), Z4, Z9
-	VPXORD        Z9, Z3, Z3
-	VPSHUFD       $0x4e, Z4, Z9
-	VPXORD        Z4, Z9, Z9
-	VPCLMULQDQ    $0x00, 560(AX), Z9, Z9
-	VPXORD        Z9, Z2, Z2
-	VMOVDQU64     -128(SI), Z4
-	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
-	VPCLMULQDQ    $0x00, 368(AX), Z4, Z9
-	VPXORD        Z9, Z1, Z1
-	VPCLMULQDQ    $0x11, 368(AX), Z4, Z9
-	VPXORD        Z9, Z3, Z3
-	VPSHUFD       $0x4e, Z4, Z9
-	VPXORD        Z4, Z9, Z9
-	VPCLMULQDQ    $0x00, 624(AX), Z9, Z9
-	VPXORD        Z9, Z2, Z2
-	VMOVDQU64     -64(SI), Z4
-	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
-	VPCLMULQDQ    $0x00, 432(AX), Z4, Z9
-	VPXORD        Z9, Z1, Z1
-	VPCLMULQDQ    $0x11, 432(AX), Z4, Z9
-	VPXORD        Z9, Z3, Z3
-	VPSHUFD       $0x4e, Z4, Z9
-	VPXORD        Z4, Z9, Z9
-	VPCLMULQDQ    $0x00, 688(AX), Z9, Z9
-	VPXORD        Z9, Z2, Z2
-	VPTERNLOGD    $0x96, Z1, Z3, Z2
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z4
-	VPSHUFD       $0x4e, Z1, Z1
-	VPTERNLOGD    $0x96, Z1, Z4, Z2
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z2, Z1
+	VMOVDQU64     -256(SI), Z5
+	VPSHUFB       bswapMask<>+0(SB), Z5, Z5
+	VPXORD        Z0, Z5, Z5
+	VPCLMULQDQ    $0x00, 240(AX), Z5, Z2
+	VPCLMULQDQ    $0x11, 240(AX), Z5, Z4
+	VPSHUFD       $0x4e, Z5, Z3
+	VPXORD        Z5, Z3, Z3
+	VPCLMULQDQ    $0x00, 496(AX), Z3, Z3
+	VMOVDQU64     -192(SI), Z5
+	VPSHUFB       bswapMask<>+0(SB), Z5, Z5
+	VPCLMULQDQ    $0x00, 304(AX), Z5, Z6
+	VPXORD        Z6, Z2, Z2
+	VPCLMULQDQ    $0x11, 304(AX), Z5, Z6
+	VPXORD        Z6, Z4, Z4
+	VPSHUFD       $0x4e, Z5, Z6
+	VPXORD        Z5, Z6, Z6
+	VPCLMULQDQ    $0x00, 560(AX), Z6, Z6
+	VPXORD        Z6, Z3, Z3
+	VMOVDQU64     -128(SI), Z5
+	VPSHUFB       bswapMask<>+0(SB), Z5, Z5
+	VPCLMULQDQ    $0x00, 368(AX), Z5, Z6
+	VPXORD        Z6, Z2, Z2
+	VPCLMULQDQ    $0x11, 368(AX), Z5, Z6
+	VPXORD        Z6, Z4, Z4
+	VPSHUFD       $0x4e, Z5, Z6
+	VPXORD        Z5, Z6, Z6
+	VPCLMULQDQ    $0x00, 624(AX), Z6, Z6
+	VPXORD        Z6, Z3, Z3
+	VMOVDQU64     -64(SI), Z5
+	VPSHUFB       bswapMask<>+0(SB), Z5, Z5
+	VPCLMULQDQ    $0x00, 432(AX), Z5, Z6
+	VPXORD        Z6, Z2, Z2
+	VPCLMULQDQ    $0x11, 432(AX), Z5, Z6
+	VPXORD        Z6, Z4, Z4
+	VPSHUFD       $0x4e, Z5, Z6
+	VPXORD        Z5, Z6, Z6
+	VPCLMULQDQ    $0x00, 688(AX), Z6, Z6
+	VPXORD        Z6, Z3, Z3
+	VPTERNLOGD    $0x96, Z2, Z4, Z3
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z2, Z5
 	VPSHUFD       $0x4e, Z2, Z2
-	VPTERNLOGD    $0x96, Z2, Z1, Z3
-	VEXTRACTI64X4 $0x01, Z3, Y1
-	VPXORD        Y3, Y1, Y1
-	VEXTRACTI32X4 $0x01, Y1, X2
-	VPXORD        X2, X1, X5
+	VPTERNLOGD    $0x96, Z2, Z5, Z3
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z3, Z2
+	VPSHUFD       $0x4e, Z3, Z3
+	VPTERNLOGD    $0x96, Z3, Z2, Z4
+	VEXTRACTI64X4 $0x01, Z4, Y2
+	VPXORD        Y4, Y2, Y2
+	VEXTRACTI32X4 $0x01, Y2, X0
+	VPXORD        X0, X2, X0
 
 prem_2:
 	TESTQ R8, R8
@@ -14113,86 +14135,86 @@ prem_2:
 	// phase: remainder
 	CMPQ            R8, $0x40
 	JA              sizenext_4
-	VBROADCASTI32X4 (AX), Z2
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
-	VPXORD          Z2, Z1, Z1
+	VBROADCASTI32X4 (AX), Z3
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z2
+	VPXORD          Z3, Z2, Z2
 	CMPQ            CX, $0x0a
 	JE              aesmid_7
-	VBROADCASTI32X4 16(AX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 32(AX), Z2
-	VAESENC         Z2, Z1, Z1
+	VBROADCASTI32X4 16(AX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 32(AX), Z3
+	VAESENC         Z3, Z2, Z2
 	CMPQ            CX, $0x0c
 	JE              aesmid_7
-	VBROADCASTI32X4 48(AX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 64(AX), Z2
-	VAESENC         Z2, Z1, Z1
+	VBROADCASTI32X4 48(AX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 64(AX), Z3
+	VAESENC         Z3, Z2, Z2
 
 aesmid_7:
-	VBROADCASTI32X4 16(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 32(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 48(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 64(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 80(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 96(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 112(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 128(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 144(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 160(DX), Z2
-	VAESENCLAST     Z2, Z1, Z1
+	VBROADCASTI32X4 16(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 32(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 48(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 64(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 80(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 96(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 112(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 128(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 144(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 160(DX), Z3
+	VAESENCLAST     Z3, Z2, Z2
 	LEAQ            15(R8), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X2
-	VPADDD          X2, X0, X0
+	VMOVQ           CX, X3
+	VPADDD          X3, X1, X1
 	MOVQ            R8, CX
 	ANDQ            $-16, CX
 	NEGQ            CX
 	ADDQ            AX, CX
-	VPXORD          Z6, Z6, Z6
-	VPXORD          Z7, Z7, Z7
-	VPXORD          Z8, Z8, Z8
+	VPXORD          Z3, Z3, Z3
+	VPXORD          Z4, Z4, Z4
+	VPXORD          Z5, Z5, Z5
 	CMPQ            R8, $0x40
 	JB              rsingle_16
-	VMOVDQU64       (DI), Z2
-	VPXORD          Z1, Z2, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPXORD          Z5, Z1, Z1
-	VPXORD          Z5, Z5, Z5
-	VPCLMULQDQ      $0x00, 496(CX), Z1, Z2
+	VMOVDQU64       (DI), Z6
+	VPXORD          Z2, Z6, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPXORD          Z0, Z2, Z2
+	VPXORD          Z0, Z0, Z0
+	VPCLMULQDQ      $0x00, 496(CX), Z2, Z6
+	VPXORD          Z6, Z3, Z3
+	VPCLMULQDQ      $0x11, 496(CX), Z2, Z6
+	VPXORD          Z6, Z5, Z5
+	VPSHUFD         $0x4e, Z2, Z6
 	VPXORD          Z2, Z6, Z6
-	VPCLMULQDQ      $0x11, 496(CX), Z1, Z2
-	VPXORD          Z2, Z8, Z8
-	VPSHUFD         $0x4e, Z1, Z2
-	VPXORD          Z1, Z2, Z2
-	VPCLMULQDQ      $0x00, 752(CX), Z2, Z2
-	VPXORD          Z2, Z7, Z7
+	VPCLMULQDQ      $0x00, 752(CX), Z6, Z6
+	VPXORD          Z6, Z4, Z4
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
 	JMP             rred_5
 
 rsingle_16:
-	VMOVDQA64  Z1, Z1
+	VMOVDQA64  Z2, Z2
 	LEAQ       (CX), AX
 	TESTQ      R8, R8
 	JZ         rred_5
 	MOVQ       $-1, CX
 	BZHIQ      R8, CX, CX
 	KMOVQ      CX, K1
-	VMOVDQU8.Z (DI), K1, Z2
-	VPXORD     Z1, Z2, Z2
-	VMOVDQU8   Z2, K1, (SI)
+	VMOVDQU8.Z (DI), K1, Z6
+	VPXORD     Z2, Z6, Z6
+	VMOVDQU8   Z6, K1, (SI)
 	MOVQ       R8, CX
 	ANDQ       $-16, CX
 	TESTQ      CX, CX
@@ -14200,165 +14222,165 @@ rsingle_16:
 	MOVQ       $-1, DX
 	BZHIQ      CX, DX, DX
 	KMOVQ      DX, K2
-	VMOVDQU8.Z Z2, K2, Z3
-	VPSHUFB    bswapMask<>+0(SB), Z3, Z3
-	VPXORD     Z5, Z3, Z3
-	VPXORD     Z5, Z5, Z5
-	VMOVDQU8.Z 496(AX), K2, Z4
+	VMOVDQU8.Z Z6, K2, Z7
+	VPSHUFB    bswapMask<>+0(SB), Z7, Z7
+	VPXORD     Z0, Z7, Z7
+	VPXORD     Z0, Z0, Z0
+	VMOVDQU8.Z 496(AX), K2, Z8
 	VMOVDQU8.Z 752(AX), K2, Z9
-	VPCLMULQDQ $0x00, Z4, Z3, Z10
-	VPXORD     Z10, Z6, Z6
-	VPCLMULQDQ $0x11, Z4, Z3, Z10
-	VPXORD     Z10, Z8, Z8
-	VPSHUFD    $0x4e, Z3, Z10
-	VPXORD     Z3, Z10, Z10
+	VPCLMULQDQ $0x00, Z8, Z7, Z10
+	VPXORD     Z10, Z3, Z3
+	VPCLMULQDQ $0x11, Z8, Z7, Z10
+	VPXORD     Z10, Z5, Z5
+	VPSHUFD    $0x4e, Z7, Z10
+	VPXORD     Z7, Z10, Z10
 	VPCLMULQDQ $0x00, Z9, Z10, Z10
-	VPXORD     Z10, Z7, Z7
+	VPXORD     Z10, Z4, Z4
 
 mnone_1:
 	MOVQ       CX, AX
 	SHLQ       $0x02, AX
 	LEAQ       laneSel<>+0(SB), DX
 	ADDQ       DX, AX
-	VMOVDQU64  (AX), Z3
-	VMOVDQU8.Z Z2, K1, Z2
-	VPERMQ     Z2, Z3, Z2
-	VPERMQ     Z1, Z3, Z1
-	VMOVDQU64  X2, 64(BX)
-	VMOVDQU64  X1, 48(BX)
+	VMOVDQU64  (AX), Z7
+	VMOVDQU8.Z Z6, K1, Z6
+	VPERMQ     Z6, Z7, Z6
+	VPERMQ     Z2, Z7, Z2
+	VMOVDQU64  X6, 64(BX)
+	VMOVDQU64  X2, 48(BX)
 	ADDQ       CX, DI
 	ADDQ       CX, SI
 	ANDQ       $0x0f, R8
 
 rred_5:
-	VPTERNLOGD    $0x96, Z6, Z8, Z7
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
-	VPSHUFD       $0x4e, Z6, Z6
-	VPTERNLOGD    $0x96, Z6, Z1, Z7
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z7, Z1
-	VPSHUFD       $0x4e, Z7, Z7
-	VPTERNLOGD    $0x96, Z7, Z1, Z8
-	VEXTRACTI64X4 $0x01, Z8, Y1
-	VPXORD        Y8, Y1, Y1
-	VEXTRACTI32X4 $0x01, Y1, X2
-	VPTERNLOGD    $0x96, X1, X2, X5
+	VPTERNLOGD    $0x96, Z3, Z5, Z4
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z3, Z2
+	VPSHUFD       $0x4e, Z3, Z3
+	VPTERNLOGD    $0x96, Z3, Z2, Z4
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z4, Z2
+	VPSHUFD       $0x4e, Z4, Z4
+	VPTERNLOGD    $0x96, Z4, Z2, Z5
+	VEXTRACTI64X4 $0x01, Z5, Y2
+	VPXORD        Y5, Y2, Y2
+	VEXTRACTI32X4 $0x01, Y2, X3
+	VPTERNLOGD    $0x96, X2, X3, X0
 	JMP           sizedone_2
 
 sizenext_4:
 	CMPQ            R8, $0x80
 	JA              sizenext_5
-	VBROADCASTI32X4 (AX), Z3
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
-	VPXORD          Z3, Z1, Z1
-	VPADDD          ctrIncs<>+64(SB), Z0, Z2
-	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
-	VPXORD          Z3, Z2, Z2
+	VBROADCASTI32X4 (AX), Z4
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z2
+	VPXORD          Z4, Z2, Z2
+	VPADDD          ctrIncs<>+64(SB), Z1, Z3
+	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
+	VPXORD          Z4, Z3, Z3
 	CMPQ            CX, $0x0a
 	JE              aesmid_8
-	VBROADCASTI32X4 16(AX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 32(AX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 16(AX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 32(AX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
 	CMPQ            CX, $0x0c
 	JE              aesmid_8
-	VBROADCASTI32X4 48(AX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 64(AX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 48(AX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 64(AX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
 
 aesmid_8:
-	VBROADCASTI32X4 16(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 32(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 48(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 64(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 80(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 96(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 112(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 128(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 144(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 160(DX), Z3
-	VAESENCLAST     Z3, Z1, Z1
-	VAESENCLAST     Z3, Z2, Z2
+	VBROADCASTI32X4 16(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 32(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 48(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 64(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 80(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 96(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 112(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 128(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 144(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 160(DX), Z4
+	VAESENCLAST     Z4, Z2, Z2
+	VAESENCLAST     Z4, Z3, Z3
 	LEAQ            15(R8), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X3
-	VPADDD          X3, X0, X0
+	VMOVQ           CX, X4
+	VPADDD          X4, X1, X1
 	MOVQ            R8, CX
 	ANDQ            $-16, CX
 	NEGQ            CX
 	ADDQ            AX, CX
-	VPXORD          Z6, Z6, Z6
-	VPXORD          Z7, Z7, Z7
-	VPXORD          Z8, Z8, Z8
-	VMOVDQU64       (DI), Z3
-	VPXORD          Z1, Z3, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPXORD          Z5, Z1, Z1
+	VPXORD          Z4, Z4, Z4
 	VPXORD          Z5, Z5, Z5
-	VPCLMULQDQ      $0x00, 496(CX), Z1, Z3
-	VPXORD          Z3, Z6, Z6
-	VPCLMULQDQ      $0x11, 496(CX), Z1, Z3
-	VPXORD          Z3, Z8, Z8
-	VPSHUFD         $0x4e, Z1, Z3
-	VPXORD          Z1, Z3, Z3
-	VPCLMULQDQ      $0x00, 752(CX), Z3, Z3
-	VPXORD          Z3, Z7, Z7
+	VPXORD          Z6, Z6, Z6
+	VMOVDQU64       (DI), Z7
+	VPXORD          Z2, Z7, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPXORD          Z0, Z2, Z2
+	VPXORD          Z0, Z0, Z0
+	VPCLMULQDQ      $0x00, 496(CX), Z2, Z7
+	VPXORD          Z7, Z4, Z4
+	VPCLMULQDQ      $0x11, 496(CX), Z2, Z7
+	VPXORD          Z7, Z6, Z6
+	VPSHUFD         $0x4e, Z2, Z7
+	VPXORD          Z2, Z7, Z7
+	VPCLMULQDQ      $0x00, 752(CX), Z7, Z7
+	VPXORD          Z7, Z5, Z5
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
 	CMPQ            R8, $0x40
 	JB              rsingle_18
-	VMOVDQU64       (DI), Z1
-	VPXORD          Z2, Z1, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPCLMULQDQ      $0x00, 560(CX), Z1, Z2
-	VPXORD          Z2, Z6, Z6
-	VPCLMULQDQ      $0x11, 560(CX), Z1, Z2
-	VPXORD          Z2, Z8, Z8
-	VPSHUFD         $0x4e, Z1, Z2
-	VPXORD          Z1, Z2, Z2
-	VPCLMULQDQ      $0x00, 816(CX), Z2, Z2
-	VPXORD          Z2, Z7, Z7
+	VMOVDQU64       (DI), Z2
+	VPXORD          Z3, Z2, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPCLMULQDQ      $0x00, 560(CX), Z2, Z3
+	VPXORD          Z3, Z4, Z4
+	VPCLMULQDQ      $0x11, 560(CX), Z2, Z3
+	VPXORD          Z3, Z6, Z6
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, 816(CX), Z3, Z3
+	VPXORD          Z3, Z5, Z5
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
 	JMP             rred_6
 
 rsingle_18:
-	VMOVDQA64  Z2, Z1
+	VMOVDQA64  Z3, Z2
 	LEAQ       64(CX), AX
 	TESTQ      R8, R8
 	JZ         rred_6
 	MOVQ       $-1, CX
 	BZHIQ      R8, CX, CX
 	KMOVQ      CX, K1
-	VMOVDQU8.Z (DI), K1, Z2
-	VPXORD     Z1, Z2, Z2
-	VMOVDQU8   Z2, K1, (SI)
+	VMOVDQU8.Z (DI), K1, Z3
+	VPXORD     Z2, Z3, Z3
+	VMOVDQU8   Z3, K1, (SI)
 	MOVQ       R8, CX
 	ANDQ       $-16, CX
 	TESTQ      CX, CX
@@ -14366,197 +14388,197 @@ rsingle_18:
 	MOVQ       $-1, DX
 	BZHIQ      CX, DX, DX
 	KMOVQ      DX, K2
-	VMOVDQU8.Z Z2, K2, Z3
-	VPSHUFB    bswapMask<>+0(SB), Z3, Z3
-	VPXORD     Z5, Z3, Z3
-	VPXORD     Z5, Z5, Z5
-	VMOVDQU8.Z 496(AX), K2, Z4
+	VMOVDQU8.Z Z3, K2, Z7
+	VPSHUFB    bswapMask<>+0(SB), Z7, Z7
+	VPXORD     Z0, Z7, Z7
+	VPXORD     Z0, Z0, Z0
+	VMOVDQU8.Z 496(AX), K2, Z8
 	VMOVDQU8.Z 752(AX), K2, Z9
-	VPCLMULQDQ $0x00, Z4, Z3, Z10
+	VPCLMULQDQ $0x00, Z8, Z7, Z10
+	VPXORD     Z10, Z4, Z4
+	VPCLMULQDQ $0x11, Z8, Z7, Z10
 	VPXORD     Z10, Z6, Z6
-	VPCLMULQDQ $0x11, Z4, Z3, Z10
-	VPXORD     Z10, Z8, Z8
-	VPSHUFD    $0x4e, Z3, Z10
-	VPXORD     Z3, Z10, Z10
+	VPSHUFD    $0x4e, Z7, Z10
+	VPXORD     Z7, Z10, Z10
 	VPCLMULQDQ $0x00, Z9, Z10, Z10
-	VPXORD     Z10, Z7, Z7
+	VPXORD     Z10, Z5, Z5
 
 mnone_2:
 	MOVQ       CX, AX
 	SHLQ       $0x02, AX
 	LEAQ       laneSel<>+0(SB), DX
 	ADDQ       DX, AX
-	VMOVDQU64  (AX), Z3
-	VMOVDQU8.Z Z2, K1, Z2
-	VPERMQ     Z2, Z3, Z2
-	VPERMQ     Z1, Z3, Z1
-	VMOVDQU64  X2, 64(BX)
-	VMOVDQU64  X1, 48(BX)
+	VMOVDQU64  (AX), Z7
+	VMOVDQU8.Z Z3, K1, Z3
+	VPERMQ     Z3, Z7, Z3
+	VPERMQ     Z2, Z7, Z2
+	VMOVDQU64  X3, 64(BX)
+	VMOVDQU64  X2, 48(BX)
 	ADDQ       CX, DI
 	ADDQ       CX, SI
 	ANDQ       $0x0f, R8
 
 rred_6:
-	VPTERNLOGD    $0x96, Z6, Z8, Z7
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
-	VPSHUFD       $0x4e, Z6, Z6
-	VPTERNLOGD    $0x96, Z6, Z1, Z7
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z7, Z1
-	VPSHUFD       $0x4e, Z7, Z7
-	VPTERNLOGD    $0x96, Z7, Z1, Z8
-	VEXTRACTI64X4 $0x01, Z8, Y1
-	VPXORD        Y8, Y1, Y1
-	VEXTRACTI32X4 $0x01, Y1, X2
-	VPTERNLOGD    $0x96, X1, X2, X5
+	VPTERNLOGD    $0x96, Z4, Z6, Z5
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z4, Z2
+	VPSHUFD       $0x4e, Z4, Z4
+	VPTERNLOGD    $0x96, Z4, Z2, Z5
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z2
+	VPSHUFD       $0x4e, Z5, Z5
+	VPTERNLOGD    $0x96, Z5, Z2, Z6
+	VEXTRACTI64X4 $0x01, Z6, Y2
+	VPXORD        Y6, Y2, Y2
+	VEXTRACTI32X4 $0x01, Y2, X3
+	VPTERNLOGD    $0x96, X2, X3, X0
 	JMP           sizedone_2
 
 sizenext_5:
 	CMPQ            R8, $0xc0
 	JA              sizenext_6
-	VBROADCASTI32X4 (AX), Z4
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
-	VPXORD          Z4, Z1, Z1
-	VPADDD          ctrIncs<>+64(SB), Z0, Z2
-	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
-	VPXORD          Z4, Z2, Z2
-	VPADDD          ctrIncs<>+128(SB), Z0, Z3
+	VBROADCASTI32X4 (AX), Z5
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z2
+	VPXORD          Z5, Z2, Z2
+	VPADDD          ctrIncs<>+64(SB), Z1, Z3
 	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
-	VPXORD          Z4, Z3, Z3
+	VPXORD          Z5, Z3, Z3
+	VPADDD          ctrIncs<>+128(SB), Z1, Z4
+	VPSHUFB         bswapMask<>+0(SB), Z4, Z4
+	VPXORD          Z5, Z4, Z4
 	CMPQ            CX, $0x0a
 	JE              aesmid_9
-	VBROADCASTI32X4 16(AX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 32(AX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 16(AX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 32(AX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
 	CMPQ            CX, $0x0c
 	JE              aesmid_9
-	VBROADCASTI32X4 48(AX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 64(AX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 48(AX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 64(AX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
 
 aesmid_9:
-	VBROADCASTI32X4 16(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 32(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 48(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 64(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 80(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 96(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 112(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 128(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 144(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 160(DX), Z4
-	VAESENCLAST     Z4, Z1, Z1
-	VAESENCLAST     Z4, Z2, Z2
-	VAESENCLAST     Z4, Z3, Z3
+	VBROADCASTI32X4 16(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 32(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 48(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 64(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 80(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 96(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 112(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 128(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 144(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 160(DX), Z5
+	VAESENCLAST     Z5, Z2, Z2
+	VAESENCLAST     Z5, Z3, Z3
+	VAESENCLAST     Z5, Z4, Z4
 	LEAQ            15(R8), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X4
-	VPADDD          X4, X0, X0
+	VMOVQ           CX, X5
+	VPADDD          X5, X1, X1
 	MOVQ            R8, CX
 	ANDQ            $-16, CX
 	NEGQ            CX
 	ADDQ            AX, CX
+	VPXORD          Z5, Z5, Z5
 	VPXORD          Z6, Z6, Z6
 	VPXORD          Z7, Z7, Z7
-	VPXORD          Z8, Z8, Z8
-	VMOVDQU64       (DI), Z4
-	VPXORD          Z1, Z4, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPXORD          Z5, Z1, Z1
-	VPXORD          Z5, Z5, Z5
-	VPCLMULQDQ      $0x00, 496(CX), Z1, Z4
-	VPXORD          Z4, Z6, Z6
-	VPCLMULQDQ      $0x11, 496(CX), Z1, Z4
-	VPXORD          Z4, Z8, Z8
-	VPSHUFD         $0x4e, Z1, Z4
-	VPXORD          Z1, Z4, Z4
-	VPCLMULQDQ      $0x00, 752(CX), Z4, Z4
-	VPXORD          Z4, Z7, Z7
+	VMOVDQU64       (DI), Z8
+	VPXORD          Z2, Z8, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPXORD          Z0, Z2, Z2
+	VPXORD          Z0, Z0, Z0
+	VPCLMULQDQ      $0x00, 496(CX), Z2, Z8
+	VPXORD          Z8, Z5, Z5
+	VPCLMULQDQ      $0x11, 496(CX), Z2, Z8
+	VPXORD          Z8, Z7, Z7
+	VPSHUFD         $0x4e, Z2, Z8
+	VPXORD          Z2, Z8, Z8
+	VPCLMULQDQ      $0x00, 752(CX), Z8, Z8
+	VPXORD          Z8, Z6, Z6
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
-	VMOVDQU64       (DI), Z1
-	VPXORD          Z2, Z1, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPCLMULQDQ      $0x00, 560(CX), Z1, Z2
-	VPXORD          Z2, Z6, Z6
-	VPCLMULQDQ      $0x11, 560(CX), Z1, Z2
-	VPXORD          Z2, Z8, Z8
-	VPSHUFD         $0x4e, Z1, Z2
-	VPXORD          Z1, Z2, Z2
-	VPCLMULQDQ      $0x00, 816(CX), Z2, Z2
-	VPXORD          Z2, Z7, Z7
+	VMOVDQU64       (DI), Z2
+	VPXORD          Z3, Z2, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPCLMULQDQ      $0x00, 560(CX), Z2, Z3
+	VPXORD          Z3, Z5, Z5
+	VPCLMULQDQ      $0x11, 560(CX), Z2, Z3
+	VPXORD          Z3, Z7, Z7
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, 816(CX), Z3, Z3
+	VPXORD          Z3, Z6, Z6
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
 	CMPQ            R8, $0x40
 	JB              rsingle_21
-	VMOVDQU64       (DI), Z1
-	VPXORD          Z3, Z1, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPCLMULQDQ      $0x00, 624(CX), Z1, Z2
-	VPXORD          Z2, Z6, Z6
-	VPCLMULQDQ      $0x11, 624(CX), Z1, Z2
-	VPXORD          Z2, Z8, Z8
-	VPSHUFD         $0x4e, Z1, Z2
-	VPXORD          Z1, Z2, Z2
-	VPCLMULQDQ      $0x00, 880(CX), Z2, Z2
-	VPXORD          Z2, Z7, Z7
+	VMOVDQU64       (DI), Z2
+	VPXORD          Z4, Z2, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPCLMULQDQ      $0x00, 624(CX), Z2, Z3
+	VPXORD          Z3, Z5, Z5
+	VPCLMULQDQ      $0x11, 624(CX), Z2, Z3
+	VPXORD          Z3, Z7, Z7
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, 880(CX), Z3, Z3
+	VPXORD          Z3, Z6, Z6
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
 	JMP             rred_7
 
 rsingle_21:
-	VMOVDQA64  Z3, Z1
+	VMOVDQA64  Z4, Z2
 	LEAQ       128(CX), AX
 	TESTQ      R8, R8
 	JZ         rred_7
 	MOVQ       $-1, CX
 	BZHIQ      R8, CX, CX
 	KMOVQ      CX, K1
-	VMOVDQU8.Z (DI), K1, Z2
-	VPXORD     Z1, Z2, Z2
-	VMOVDQU8   Z2, K1, (SI)
+	VMOVDQU8.Z (DI), K1, Z3
+	VPXORD     Z2, Z3, Z3
+	VMOVDQU8   Z3, K1, (SI)
 	MOVQ       R8, CX
 	ANDQ       $-16, CX
 	TESTQ      CX, CX
@@ -14564,143 +14586,143 @@ rsingle_21:
 	MOVQ       $-1, DX
 	BZHIQ      CX, DX, DX
 	KMOVQ      DX, K2
-	VMOVDQU8.Z Z2, K2, Z3
-	VPSHUFB    bswapMask<>+0(SB), Z3, Z3
-	VPXORD     Z5, Z3, Z3
-	VPXORD     Z5, Z5, Z5
-	VMOVDQU8.Z 496(AX), K2, Z4
+	VMOVDQU8.Z Z3, K2, Z4
+	VPSHUFB    bswapMask<>+0(SB), Z4, Z4
+	VPXORD     Z0, Z4, Z4
+	VPXORD     Z0, Z0, Z0
+	VMOVDQU8.Z 496(AX), K2, Z8
 	VMOVDQU8.Z 752(AX), K2, Z9
-	VPCLMULQDQ $0x00, Z4, Z3, Z10
-	VPXORD     Z10, Z6, Z6
-	VPCLMULQDQ $0x11, Z4, Z3, Z10
-	VPXORD     Z10, Z8, Z8
-	VPSHUFD    $0x4e, Z3, Z10
-	VPXORD     Z3, Z10, Z10
-	VPCLMULQDQ $0x00, Z9, Z10, Z10
+	VPCLMULQDQ $0x00, Z8, Z4, Z10
+	VPXORD     Z10, Z5, Z5
+	VPCLMULQDQ $0x11, Z8, Z4, Z10
 	VPXORD     Z10, Z7, Z7
+	VPSHUFD    $0x4e, Z4, Z10
+	VPXORD     Z4, Z10, Z10
+	VPCLMULQDQ $0x00, Z9, Z10, Z10
+	VPXORD     Z10, Z6, Z6
 
 mnone_3:
 	MOVQ       CX, AX
 	SHLQ       $0x02, AX
 	LEAQ       laneSel<>+0(SB), DX
 	ADDQ       DX, AX
-	VMOVDQU64  (AX), Z3
-	VMOVDQU8.Z Z2, K1, Z2
-	VPERMQ     Z2, Z3, Z2
-	VPERMQ     Z1, Z3, Z1
-	VMOVDQU64  X2, 64(BX)
-	VMOVDQU64  X1, 48(BX)
+	VMOVDQU64  (AX), Z4
+	VMOVDQU8.Z Z3, K1, Z3
+	VPERMQ     Z3, Z4, Z3
+	VPERMQ     Z2, Z4, Z2
+	VMOVDQU64  X3, 64(BX)
+	VMOVDQU64  X2, 48(BX)
 	ADDQ       CX, DI
 	ADDQ       CX, SI
 	ANDQ       $0x0f, R8
 
 rred_7:
-	VPTERNLOGD    $0x96, Z6, Z8, Z7
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
+	VPTERNLOGD    $0x96, Z5, Z7, Z6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z2
+	VPSHUFD       $0x4e, Z5, Z5
+	VPTERNLOGD    $0x96, Z5, Z2, Z6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z2
 	VPSHUFD       $0x4e, Z6, Z6
-	VPTERNLOGD    $0x96, Z6, Z1, Z7
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z7, Z1
-	VPSHUFD       $0x4e, Z7, Z7
-	VPTERNLOGD    $0x96, Z7, Z1, Z8
-	VEXTRACTI64X4 $0x01, Z8, Y1
-	VPXORD        Y8, Y1, Y1
-	VEXTRACTI32X4 $0x01, Y1, X2
-	VPTERNLOGD    $0x96, X1, X2, X5
+	VPTERNLOGD    $0x96, Z6, Z2, Z7
+	VEXTRACTI64X4 $0x01, Z7, Y2
+	VPXORD        Y7, Y2, Y2
+	VEXTRACTI32X4 $0x01, Y2, X3
+	VPTERNLOGD    $0x96, X2, X3, X0
 	JMP           sizedone_2
 
 sizenext_6:
-	VBROADCASTI32X4 (AX), Z9
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
-	VPXORD          Z9, Z1, Z1
-	VPADDD          ctrIncs<>+64(SB), Z0, Z2
-	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
-	VPXORD          Z9, Z2, Z2
-	VPADDD          ctrIncs<>+128(SB), Z0, Z3
+	VBROADCASTI32X4 (AX), Z6
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z2
+	VPXORD          Z6, Z2, Z2
+	VPADDD          ctrIncs<>+64(SB), Z1, Z3
 	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
-	VPXORD          Z9, Z3, Z3
-	VPADDD          ctrIncs<>+192(SB), Z0, Z4
+	VPXORD          Z6, Z3, Z3
+	VPADDD          ctrIncs<>+128(SB), Z1, Z4
 	VPSHUFB         bswapMask<>+0(SB), Z4, Z4
-	VPXORD          Z9, Z4, Z4
+	VPXORD          Z6, Z4, Z4
+	VPADDD          ctrIncs<>+192(SB), Z1, Z5
+	VPSHUFB         bswapMask<>+0(SB), Z5, Z5
+	VPXORD          Z6, Z5, Z5
 	CMPQ            CX, $0x0a
 	JE              aesmid_10
-	VBROADCASTI32X4 16(AX), Z9
-	VAESENC         Z9, Z1, Z1
-	VAESENC         Z9, Z2, Z2
-	VAESENC         Z9, Z3, Z3
-	VAESENC         Z9, Z4, Z4
-	VBROADCASTI32X4 32(AX), Z9
-	VAESENC         Z9, Z1, Z1
-	VAESENC         Z9, Z2, Z2
-	VAESENC         Z9, Z3, Z3
-	VAESENC         Z9, Z4, Z4
+	VBROADCASTI32X4 16(AX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 32(AX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
 	CMPQ            CX, $0x0c
 	JE              aesmid_10
-	VBROADCASTI32X4 48(AX), Z9
-	VAESENC         Z9, Z1, Z1
-	VAESENC         Z9, Z2, Z2
-	VAESENC         Z9, Z3, Z3
-	VAESENC         Z9, Z4, Z4
-	VBROADCASTI32X4 64(AX), Z9
-	VAESENC         Z9, Z1, Z1
-	VAESENC         Z9, Z2, Z2
-	VAESENC         Z9, Z3, Z3
-	VAESENC         Z9, Z4, Z4
+	VBROADCASTI32X4 48(AX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 64(AX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
 
 aesmid_10:
-	VBROADCASTI32X4 16(DX), Z9
-	VAESENC         Z9, Z1, Z1
-	VAESENC         Z9, Z2, Z2
-	VAESENC         Z9, Z3, Z3
-	VAESENC         Z9, Z4, Z4
-	VBROADCASTI32X4 32(DX), Z9
-	VAESENC         Z9, Z1, Z1
-	VAESENC         Z9, Z2, Z2
-	VAESENC         Z9, Z3, Z3
-	VAESENC         Z9, Z4, Z4
-	VBROADCASTI32X4 48(DX), Z9
-	VAESENC         Z9, Z1, Z1
-	VAESENC         Z9, Z2, Z2
-	VAESENC         Z9, Z3, Z3
-	VAESENC         Z9, Z4, Z4
-	VBROADCASTI32X4 64(DX), Z9
-	VAESENC         Z9, Z1, Z1
-	VAESENC         Z9, Z2, Z2
-	VAESENC         Z9, Z3, Z3
-	VAESENC         Z9, Z4, Z4
-	VBROADCASTI32X4 80(DX), Z9
-	VAESENC         Z9, Z1, Z1
-	VAESENC         Z9, Z2, Z2
-	VAESENC         Z9, Z3, Z3
-	VAESENC         Z9, Z4, Z4
-	VBROADCASTI32X4 96(DX), Z9
-	VAESENC         Z9, Z1, Z1
-	VAESENC         Z9, Z2, Z2
-	VAESENC         Z9, Z3, Z3
-	VAESENC         Z9, Z4, Z4
-	VBROADCASTI32X4 112(DX), Z9
-	VAESENC         Z9, Z1, Z1
-	VAESENC         Z9, Z2, Z2
-	VAESENC         Z9, Z3, Z3
-	VAESENC         Z9, Z4, Z4
-	VBROADCASTI32X4 128(DX), Z9
-	VAESENC         Z9, Z1, Z1
-	VAESENC         Z9, Z2, Z2
-	VAESENC         Z9, Z3, Z3
-	VAESENC         Z9, Z4, Z4
-	VBROADCASTI32X4 144(DX), Z9
-	VAESENC         Z9, Z1, Z1
-	VAESENC         Z9, Z2, Z2
-	VAESENC         Z9, Z3, Z3
-	VAESENC         Z9, Z4, Z4
-	VBROADCASTI32X4 160(DX), Z9
-	VAESENCLAST     Z9, Z1, Z1
-	VAESENCLAST     Z9, Z2, Z2
-	VAESENCLAST     Z9, Z3, Z3
-	VAESENCLAST     Z9, Z4, Z4
+	VBROADCASTI32X4 16(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 32(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 48(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 64(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 80(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 96(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 112(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 128(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 144(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 160(DX), Z6
+	VAESENCLAST     Z6, Z2, Z2
+	VAESENCLAST     Z6, Z3, Z3
+	VAESENCLAST     Z6, Z4, Z4
+	VAESENCLAST     Z6, Z5, Z5
 	LEAQ            15(R8), CX
 	SHRQ            $0x04, CX
-	VMOVQ           CX, X9
-	VPADDD          X9, X0, X0
+	VMOVQ           CX, X6
+	VPADDD          X6, X1, X1
 	MOVQ            R8, CX
 	ANDQ            $-16, CX
 	NEGQ            CX
@@ -14709,62 +14731,62 @@ aesmid_10:
 	VPXORD          Z7, Z7, Z7
 	VPXORD          Z8, Z8, Z8
 	VMOVDQU64       (DI), Z9
-	VPXORD          Z1, Z9, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPXORD          Z5, Z1, Z1
-	VPXORD          Z5, Z5, Z5
-	VPCLMULQDQ      $0x00, 496(CX), Z1, Z9
+	VPXORD          Z2, Z9, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPXORD          Z0, Z2, Z2
+	VPXORD          Z0, Z0, Z0
+	VPCLMULQDQ      $0x00, 496(CX), Z2, Z9
 	VPXORD          Z9, Z6, Z6
-	VPCLMULQDQ      $0x11, 496(CX), Z1, Z9
+	VPCLMULQDQ      $0x11, 496(CX), Z2, Z9
 	VPXORD          Z9, Z8, Z8
-	VPSHUFD         $0x4e, Z1, Z9
-	VPXORD          Z1, Z9, Z9
+	VPSHUFD         $0x4e, Z2, Z9
+	VPXORD          Z2, Z9, Z9
 	VPCLMULQDQ      $0x00, 752(CX), Z9, Z9
 	VPXORD          Z9, Z7, Z7
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
-	VMOVDQU64       (DI), Z1
-	VPXORD          Z2, Z1, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPCLMULQDQ      $0x00, 560(CX), Z1, Z2
-	VPXORD          Z2, Z6, Z6
-	VPCLMULQDQ      $0x11, 560(CX), Z1, Z2
-	VPXORD          Z2, Z8, Z8
-	VPSHUFD         $0x4e, Z1, Z2
-	VPXORD          Z1, Z2, Z2
-	VPCLMULQDQ      $0x00, 816(CX), Z2, Z2
-	VPXORD          Z2, Z7, Z7
+	VMOVDQU64       (DI), Z2
+	VPXORD          Z3, Z2, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPCLMULQDQ      $0x00, 560(CX), Z2, Z3
+	VPXORD          Z3, Z6, Z6
+	VPCLMULQDQ      $0x11, 560(CX), Z2, Z3
+	VPXORD          Z3, Z8, Z8
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, 816(CX), Z3, Z3
+	VPXORD          Z3, Z7, Z7
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
-	VMOVDQU64       (DI), Z1
-	VPXORD          Z3, Z1, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPCLMULQDQ      $0x00, 624(CX), Z1, Z2
-	VPXORD          Z2, Z6, Z6
-	VPCLMULQDQ      $0x11, 624(CX), Z1, Z2
-	VPXORD          Z2, Z8, Z8
-	VPSHUFD         $0x4e, Z1, Z2
-	VPXORD          Z1, Z2, Z2
-	VPCLMULQDQ      $0x00, 880(CX), Z2, Z2
-	VPXORD          Z2, Z7, Z7
+	VMOVDQU64       (DI), Z2
+	VPXORD          Z4, Z2, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPCLMULQDQ      $0x00, 624(CX), Z2, Z3
+	VPXORD          Z3, Z6, Z6
+	VPCLMULQDQ      $0x11, 624(CX), Z2, Z3
+	VPXORD          Z3, Z8, Z8
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, 880(CX), Z3, Z3
+	VPXORD          Z3, Z7, Z7
 	ADDQ            $0x40, DI
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R8
-	VMOVDQA64       Z4, Z1
+	VMOVDQA64       Z5, Z2
 	LEAQ            192(CX), AX
 	TESTQ           R8, R8
 	JZ              rred_8
 	MOVQ            $-1, CX
 	BZHIQ           R8, CX, CX
 	KMOVQ           CX, K1
-	VMOVDQU8.Z      (DI), K1, Z2
-	VPXORD          Z1, Z2, Z2
-	VMOVDQU8        Z2, K1, (SI)
+	VMOVDQU8.Z      (DI), K1, Z3
+	VPXORD          Z2, Z3, Z3
+	VMOVDQU8        Z3, K1, (SI)
 	MOVQ            R8, CX
 	ANDQ            $-16, CX
 	TESTQ           CX, CX
@@ -14772,18 +14794,18 @@ aesmid_10:
 	MOVQ            $-1, DX
 	BZHIQ           CX, DX, DX
 	KMOVQ           DX, K2
-	VMOVDQU8.Z      Z2, K2, Z3
-	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
-	VPXORD          Z5, Z3, Z3
-	VPXORD          Z5, Z5, Z5
-	VMOVDQU8.Z      496(AX), K2, Z4
+	VMOVDQU8.Z      Z3, K2, Z4
+	VPSHUFB         bswapMask<>+0(SB), Z4, Z4
+	VPXORD          Z0, Z4, Z4
+	VPXORD          Z0, Z0, Z0
+	VMOVDQU8.Z      496(AX), K2, Z5
 	VMOVDQU8.Z      752(AX), K2, Z9
-	VPCLMULQDQ      $0x00, Z4, Z3, Z10
+	VPCLMULQDQ      $0x00, Z5, Z4, Z10
 	VPXORD          Z10, Z6, Z6
-	VPCLMULQDQ      $0x11, Z4, Z3, Z10
+	VPCLMULQDQ      $0x11, Z5, Z4, Z10
 	VPXORD          Z10, Z8, Z8
-	VPSHUFD         $0x4e, Z3, Z10
-	VPXORD          Z3, Z10, Z10
+	VPSHUFD         $0x4e, Z4, Z10
+	VPXORD          Z4, Z10, Z10
 	VPCLMULQDQ      $0x00, Z9, Z10, Z10
 	VPXORD          Z10, Z7, Z7
 
@@ -14792,28 +14814,28 @@ mnone_4:
 	SHLQ       $0x02, AX
 	LEAQ       laneSel<>+0(SB), DX
 	ADDQ       DX, AX
-	VMOVDQU64  (AX), Z3
-	VMOVDQU8.Z Z2, K1, Z2
-	VPERMQ     Z2, Z3, Z2
-	VPERMQ     Z1, Z3, Z1
-	VMOVDQU64  X2, 64(BX)
-	VMOVDQU64  X1, 48(BX)
+	VMOVDQU64  (AX), Z4
+	VMOVDQU8.Z Z3, K1, Z3
+	VPERMQ     Z3, Z4, Z3
+	VPERMQ     Z2, Z4, Z2
+	VMOVDQU64  X3, 64(BX)
+	VMOVDQU64  X2, 48(BX)
 	ADDQ       CX, DI
 	ADDQ       CX, SI
 	ANDQ       $0x0f, R8
 
 rred_8:
 	VPTERNLOGD    $0x96, Z6, Z8, Z7
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z1
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z2
 	VPSHUFD       $0x4e, Z6, Z6
-	VPTERNLOGD    $0x96, Z6, Z1, Z7
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z7, Z1
+	VPTERNLOGD    $0x96, Z6, Z2, Z7
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z7, Z2
 	VPSHUFD       $0x4e, Z7, Z7
-	VPTERNLOGD    $0x96, Z7, Z1, Z8
-	VEXTRACTI64X4 $0x01, Z8, Y1
-	VPXORD        Y8, Y1, Y1
-	VEXTRACTI32X4 $0x01, Y1, X2
-	VPTERNLOGD    $0x96, X1, X2, X5
+	VPTERNLOGD    $0x96, Z7, Z2, Z8
+	VEXTRACTI64X4 $0x01, Z8, Y2
+	VPXORD        Y8, Y2, Y2
+	VEXTRACTI32X4 $0x01, Y2, X3
+	VPTERNLOGD    $0x96, X2, X3, X0
 
 sizedone_2:
 	MOVQ R8, R9
@@ -14821,8 +14843,8 @@ sizedone_2:
 	ADDQ R8, SI
 
 psave_2:
-	VMOVDQU64 X5, (BX)
-	VMOVDQU64 X0, 16(BX)
+	VMOVDQU64 X0, (BX)
+	VMOVDQU64 X1, 16(BX)
 
 pdone_2:
 	// phase: wipe (stack scratch and vector registers)
@@ -14851,6 +14873,12 @@ pdone_2:
 	VPXORQ Z22, Z22, Z22
 	VPXORQ Z23, Z23, Z23
 	VPXORQ Z24, Z24, Z24
+	VPXORQ Z25, Z25, Z25
+	VPXORQ Z26, Z26, Z26
+	VPXORQ Z27, Z27, Z27
+	VPXORQ Z28, Z28, Z28
+	VPXORQ Z29, Z29, Z29
+	VPXORQ Z30, Z30, Z30
 	KXORW  K1, K1, K1
 	KXORW  K2, K2, K2
 	VZEROUPPER

@@ -21,6 +21,66 @@ type ghPass struct {
 	disp          int
 	top           int
 	first, reduce bool
+	// held, if not nil, holds the batch's GHASH operands in registers
+	// (heldHash).
+	held *heldHash
+}
+
+// heldHash is what a bulk loop that holds its round keys (width.holdKeys,
+// zmm) also holds in registers through the loop for its GHASH: the key
+// powers of each register of a batch (H^16..H^13, ..., H^4..H^1), the
+// reduction constant and the byte-swap mask, and, when encrypting, the
+// previous batch's output, kept from its last round rather than reloaded
+// from memory. Its products are schoolbook (LO, two middle products, HI),
+// which needs no Karatsuba halves and no shuffle per register; merged three
+// at a time (VPTERNLOGD). On Intel every zmm instruction runs on the same
+// two ports, VAESENC on one of them: this takes the shuffles and XORs of
+// the table-driven Karatsuba batch off them and its operands out of memory.
+// Measured on the Intel Xeon of 2026-12-02 (interleaved runs of the two
+// builds' test binaries pinned to one CPU): 16 KiB Seal 13-17% and Open
+// 5-12% faster.
+type heldHash struct {
+	pow         []reg.VecVirtual
+	poly, bswap reg.VecVirtual
+	// data is the previous batch's output when encrypting (the batch's
+	// last round writes it); nil when decrypting, where each batch loads
+	// its own input.
+	data []reg.VecVirtual
+}
+
+// keep returns h's data registers (nil for a nil h).
+func (h *heldHash) keep() []reg.VecVirtual {
+	if h == nil {
+		return nil
+	}
+	return h.data
+}
+
+// holdHash returns a heldHash for a bulk loop (one that holds its keys),
+// with data registers for the output when encrypting; the loop loads the
+// rest (loadHeld).
+func (e *gcm) holdHash(encrypting bool) *heldHash {
+	h := &heldHash{}
+	if encrypting {
+		h.data = make([]reg.VecVirtual, e.blocks/e.lanes)
+		for i := range h.data {
+			h.data[i] = e.vreg()
+		}
+	}
+	return h
+}
+
+// loadHeld loads h's key powers (from k's table), reduction constant and
+// byte-swap mask into registers, right before the loop.
+func (e *gcm) loadHeld(k keyRegs, h *heldHash) {
+	h.pow = make([]reg.VecVirtual, e.blocks/e.lanes)
+	for i := range h.pow {
+		h.pow[i] = e.vreg()
+		e.Mov(mem(k.t, e.pow(e.blocks-e.lanes*i)), h.pow[i])
+	}
+	h.poly, h.bswap = e.vreg(), e.vreg()
+	e.Mov(e.c.poly, h.poly)
+	e.Mov(e.c.bswap, h.bswap)
 }
 
 // batch runs one CTR batch from in to out, with the GHASH work of
@@ -28,7 +88,10 @@ type ghPass struct {
 // Karatsuba products, then the two folds of the reduction and, on wide
 // registers, the lane fold. On xmm the batch's round keys are loaded into
 // registers and the steps go between the two halves of a round.
-func (e *gcm) batch(k keyRegs, c counters, in, out reg.Register, g *ghPass) {
+//
+// With keep (a held loop's data registers, when encrypting), the batch's
+// output stays in keep as well as at out.
+func (e *gcm) batch(k keyRegs, c counters, in, out reg.Register, g *ghPass, keep []reg.VecVirtual) {
 	nreg := e.blocks / e.lanes
 	s := make([]reg.VecVirtual, nreg)
 	for i := range s {
@@ -36,7 +99,9 @@ func (e *gcm) batch(k keyRegs, c counters, in, out reg.Register, g *ghPass) {
 	}
 	e.nextCounters(k, c, s)
 	var steps []func()
-	if g != nil {
+	if g != nil && g.held != nil {
+		steps = e.heldSteps(g)
+	} else if g != nil {
 		for i := 0; i < nreg; i++ {
 			steps = append(steps, func() { e.ghStep(k, g, i) })
 		}
@@ -60,8 +125,99 @@ func (e *gcm) batch(k keyRegs, c counters, in, out reg.Register, g *ghPass) {
 	for i, x := range s {
 		d := e.vreg()
 		e.XorU(mem(in, e.w()*i), last, d)
-		e.AESEncLast(d, x)
+		if keep != nil {
+			e.VAESENCLAST(d, x, keep[i])
+			x = keep[i]
+		} else {
+			e.AESEncLast(d, x)
+		}
 		e.Mov(x, mem(out, e.w()*i))
+	}
+}
+
+// heldSteps returns the GHASH work of g, a batch of a held loop (every
+// batch takes the accumulator in and reduces), as nine steps for the nine
+// common AES rounds: the blocks byte-swapped and the accumulator added,
+// the LO, middle and HI products of every register each merged as they
+// come, the two folds of the reduction started as soon as their input is
+// complete, and the lane fold into the accumulator last.
+func (e *gcm) heldSteps(g *ghPass) []func() {
+	h := g.held
+	if !g.first || !g.reduce || len(h.pow) != 4 {
+		panic("heldSteps: a held batch is four registers, hashed and reduced on their own")
+	}
+	x := make([]reg.VecVirtual, 4)
+	prod := func(imm uint8, i int) reg.VecVirtual {
+		t := e.vreg()
+		e.ClMul(imm, h.pow[i], x[i], t)
+		return t
+	}
+	var l, mi, hi, flo, fmi reg.VecVirtual
+	var t0, t1 reg.VecVirtual
+	return []func(){
+		func() {
+			for i := range x {
+				if h.data != nil {
+					x[i] = h.data[i]
+				} else {
+					x[i] = e.vreg()
+					e.Mov(mem(g.src, g.disp+e.w()*i), x[i])
+				}
+				e.ShufB(h.bswap, x[i], x[i])
+				if i == 0 {
+					e.Xor(g.acc, x[0], x[0])
+				}
+			}
+			l, t0, t1 = prod(0x00, 0), prod(0x00, 1), prod(0x00, 2)
+		},
+		func() {
+			e.Xor(t0, l, l)
+			e.Xor3(prod(0x00, 3), t1, l)
+			mi = prod(0x01, 0)
+		},
+		func() {
+			t0, t1 = prod(0x01, 1), prod(0x01, 2)
+			e.Xor3(t1, t0, mi)
+			t0 = prod(0x01, 3)
+		},
+		func() {
+			t1 = prod(0x10, 0)
+			e.Xor3(t1, t0, mi)
+			t0, t1 = prod(0x10, 1), prod(0x10, 2)
+		},
+		func() {
+			e.Xor3(t1, t0, mi)
+			flo = e.vreg()
+			e.ClMul(0x10, h.poly, l, flo)
+			e.Xor(prod(0x10, 3), mi, mi)
+		},
+		func() {
+			e.ShufD(0x4e, l, l)
+			for _, i := range []int{0, 1, 2} {
+				e.ClMul(0x11, h.pow[i], x[i], x[i])
+			}
+		},
+		func() {
+			e.Xor3(flo, l, mi)
+			e.ClMul(0x11, h.pow[3], x[3], x[3])
+			e.Xor3(x[2], x[1], x[0])
+			hi = e.vreg()
+			e.Xor(x[3], x[0], hi)
+			fmi = e.vreg()
+			e.ClMul(0x10, h.poly, mi, fmi)
+		},
+		func() {
+			e.ShufD(0x4e, mi, mi)
+			e.Xor3(fmi, mi, hi)
+		},
+		func() {
+			a, b, c := e.xmm(), e.xmm(), e.xmm()
+			e.Extract128(1, hi, a)
+			e.Extract128(2, hi, b)
+			e.Extract128(3, hi, c)
+			e.Xor(a, lo(hi), lo(g.acc))
+			e.Xor3(b, c, lo(g.acc))
+		},
 	}
 }
 
@@ -90,10 +246,19 @@ func (e *gcm) ghStep(k keyRegs, g *ghPass, i int) {
 // src+disp: the previous batch's output when encrypting (disp minus a
 // batch), its own input when decrypting (disp 0). in, out and n are
 // advanced.
-func (e *gcm) bulk(k keyRegs, c counters, in, out, n reg.GPVirtual, acc reg.VecVirtual, src reg.Register, disp int) {
-	s := e.sumInto(acc)
+//
+// held (if not nil) is the loop's heldHash, whose data registers hold the
+// batch before the loop's first when encrypting.
+func (e *gcm) bulk(k keyRegs, c counters, in, out, n reg.GPVirtual, acc reg.VecVirtual, src reg.Register, disp int, held *heldHash) {
+	var s sum
+	if held == nil {
+		s = e.sumInto(acc)
+	} else {
+		e.loadHeld(k, held)
+	}
+	keep := held.keep()
 	pass := func(top int, first, reduce bool) *ghPass {
-		return &ghPass{sum: s, acc: acc, src: src, disp: disp, top: top, first: first, reduce: reduce}
+		return &ghPass{sum: s, acc: acc, src: src, disp: disp, top: top, first: first, reduce: reduce, held: held}
 	}
 	next := func() {
 		e.ADDQ(imm(e.bb()), in)
@@ -105,15 +270,15 @@ func (e *gcm) bulk(k keyRegs, c counters, in, out, n reg.GPVirtual, acc reg.VecV
 		e.Label(loop)
 		e.CMPQ(n, operand.U32(2*e.bb()))
 		e.JB(ref(single))
-		e.batch(k, c, in, out, pass(2*e.blocks, true, false))
+		e.batch(k, c, in, out, pass(2*e.blocks, true, false), nil)
 		next()
-		e.batch(k, c, in, out, pass(e.blocks, false, true))
+		e.batch(k, c, in, out, pass(e.blocks, false, true), nil)
 		next()
 		e.JMP(ref(loop))
 		e.Label(single)
 		e.CMPQ(n, imm(e.bb()))
 		e.JB(ref(done))
-		e.batch(k, c, in, out, pass(e.blocks, true, true))
+		e.batch(k, c, in, out, pass(e.blocks, true, true), nil)
 		next()
 		e.Label(done)
 		return
@@ -121,7 +286,7 @@ func (e *gcm) bulk(k keyRegs, c counters, in, out, n reg.GPVirtual, acc reg.VecV
 	e.Label(single)
 	e.CMPQ(n, imm(e.bb()))
 	e.JB(ref(done))
-	e.batch(k, c, in, out, pass(e.blocks, true, true))
+	e.batch(k, c, in, out, pass(e.blocks, true, true), keep)
 	next()
 	e.JMP(ref(single))
 	e.Label(done)

@@ -123,7 +123,12 @@ func (e *gcm) openBody(k keyRegs, st operand.Mem, s span) {
 		e.JB(ref(rem))
 		e.phase("main loop")
 		c := e.startCounters(k, ctr, st.Offset(stSize))
-		e.bulk(e.loopKey(k), c, in, out, n, acc, in, 0)
+		lk := e.loopKey(k)
+		var held *heldHash
+		if lk.held != nil {
+			held = e.holdHash(false)
+		}
+		e.bulk(lk, c, in, out, n, acc, in, 0, held)
 		e.syncCounters(c, st.Offset(stCtr))
 	}
 	e.Label(rem)

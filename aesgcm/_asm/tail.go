@@ -356,14 +356,18 @@ func (e *gcm) encBulk(p piece, done string) {
 	// loop.
 	c := e.startCounters(k, ctr, p.cb)
 	lk := k
+	var held *heldHash
 	if !p.gathered {
 		lk = e.loopKey(k)
 	}
-	e.batch(lk, c, in, out, nil)
+	if lk.held != nil {
+		held = e.holdHash(true)
+	}
+	e.batch(lk, c, in, out, nil, held.keep())
 	e.ADDQ(imm(e.bb()), in)
 	e.ADDQ(imm(e.bb()), out)
 	e.SUBQ(imm(e.bb()), n)
-	e.bulk(lk, c, in, out, n, acc, out, -e.bb())
+	e.bulk(lk, c, in, out, n, acc, out, -e.bb(), held)
 	e.syncCounters(c, st.Offset(stCtr))
 	e.ghashBatch(k.t, acc, out, -e.bb())
 	e.encRest(p, ctr, acc, rem, done)

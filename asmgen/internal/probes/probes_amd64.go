@@ -2984,5532 +2984,5562 @@ func p594_VEXTRACTI32X4(in *byte, out *byte)
 //go:noescape
 func p595_VEXTRACTI32X4(in *byte, out *byte)
 
-// p596_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z3, Y9 (committed form VEXTRACTI64X4 imm, z, y).
+// p596_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z3, X9 (committed form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p596_VEXTRACTI64X4(in *byte, out *byte)
+func p596_VEXTRACTI32X4(in *byte, out *byte)
 
-// p597_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z9, Y9 (committed form VEXTRACTI64X4 imm, z, y).
+// p597_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x02, Z3, X9 (committed form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p597_VEXTRACTI64X4(in *byte, out *byte)
+func p597_VEXTRACTI32X4(in *byte, out *byte)
 
-// p598_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p598_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z3, X9 (committed form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p598_VINSERTI128(in *byte, out *byte)
+func p598_VEXTRACTI32X4(in *byte, out *byte)
 
-// p599_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p599_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z9, X9 (committed form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p599_VINSERTI128(in *byte, out *byte)
+func p599_VEXTRACTI32X4(in *byte, out *byte)
 
-// p600_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p600_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z3, Y9 (committed form VEXTRACTI64X4 imm, z, y).
 //
 //go:noescape
-func p600_VINSERTI128(in *byte, out *byte)
+func p600_VEXTRACTI64X4(in *byte, out *byte)
 
-// p601_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p601_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z9, Y9 (committed form VEXTRACTI64X4 imm, z, y).
 //
 //go:noescape
-func p601_VINSERTI128(in *byte, out *byte)
+func p601_VEXTRACTI64X4(in *byte, out *byte)
 
-// p602_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p602_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
 func p602_VINSERTI128(in *byte, out *byte)
 
-// p603_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p603_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
 func p603_VINSERTI128(in *byte, out *byte)
 
-// p604_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Y9, Y14 (committed form VINSERTI32X4 imm, x, y, y).
+// p604_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p604_VINSERTI32X4(in *byte, out *byte)
+func p604_VINSERTI128(in *byte, out *byte)
 
-// p605_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Y14, Y14 (committed form VINSERTI32X4 imm, x, y, y).
+// p605_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p605_VINSERTI32X4(in *byte, out *byte)
+func p605_VINSERTI128(in *byte, out *byte)
 
-// p606_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Z9, Z14 (committed form VINSERTI32X4 imm, x, z, z).
+// p606_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p606_VINSERTI32X4(in *byte, out *byte)
+func p606_VINSERTI128(in *byte, out *byte)
 
-// p607_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Z14, Z14 (committed form VINSERTI32X4 imm, x, z, z).
+// p607_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p607_VINSERTI32X4(in *byte, out *byte)
+func p607_VINSERTI128(in *byte, out *byte)
 
-// p608_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
+// p608_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Y9, Y14 (committed form VINSERTI32X4 imm, x, y, y).
 //
 //go:noescape
-func p608_VMOVDQA(in *byte, out *byte)
+func p608_VINSERTI32X4(in *byte, out *byte)
 
-// p609_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
+// p609_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Y14, Y14 (committed form VINSERTI32X4 imm, x, y, y).
 //
 //go:noescape
-func p609_VMOVDQA(in *byte, out *byte)
+func p609_VINSERTI32X4(in *byte, out *byte)
 
-// p610_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
+// p610_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Z9, Z14 (committed form VINSERTI32X4 imm, x, z, z).
 //
 //go:noescape
-func p610_VMOVDQA(in *byte, out *byte)
+func p610_VINSERTI32X4(in *byte, out *byte)
 
-// p611_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
+// p611_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Z14, Z14 (committed form VINSERTI32X4 imm, x, z, z).
 //
 //go:noescape
-func p611_VMOVDQA(in *byte, out *byte)
+func p611_VINSERTI32X4(in *byte, out *byte)
 
-// p612_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
+// p612_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
 func p612_VMOVDQA(in *byte, out *byte)
 
-// p613_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
+// p613_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
 func p613_VMOVDQA(in *byte, out *byte)
 
-// p614_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
+// p614_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
 func p614_VMOVDQA(in *byte, out *byte)
 
-// p615_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
+// p615_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
 func p615_VMOVDQA(in *byte, out *byte)
 
-// p616_VMOVDQA64 runs VMOVDQA64 X3, X9 (committed form VMOVDQA64 x, x).
+// p616_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p616_VMOVDQA64(in *byte, out *byte)
+func p616_VMOVDQA(in *byte, out *byte)
 
-// p617_VMOVDQA64 runs VMOVDQA64 X9, X9 (committed form VMOVDQA64 x, x).
+// p617_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p617_VMOVDQA64(in *byte, out *byte)
+func p617_VMOVDQA(in *byte, out *byte)
 
-// p618_VMOVDQA64 runs VMOVDQA64 Y3, Y9 (committed form VMOVDQA64 y, y).
+// p618_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p618_VMOVDQA64(in *byte, out *byte)
+func p618_VMOVDQA(in *byte, out *byte)
 
-// p619_VMOVDQA64 runs VMOVDQA64 Y9, Y9 (committed form VMOVDQA64 y, y).
+// p619_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p619_VMOVDQA64(in *byte, out *byte)
+func p619_VMOVDQA(in *byte, out *byte)
 
-// p620_VMOVDQA64 runs VMOVDQA64 Z3, Z9 (committed form VMOVDQA64 z, z).
+// p620_VMOVDQA64 runs VMOVDQA64 X3, X9 (committed form VMOVDQA64 x, x).
 //
 //go:noescape
 func p620_VMOVDQA64(in *byte, out *byte)
 
-// p621_VMOVDQA64 runs VMOVDQA64 Z9, Z9 (committed form VMOVDQA64 z, z).
+// p621_VMOVDQA64 runs VMOVDQA64 X9, X9 (committed form VMOVDQA64 x, x).
 //
 //go:noescape
 func p621_VMOVDQA64(in *byte, out *byte)
 
-// p622_VMOVDQU runs VMOVDQU 192(R14), X3 (committed form VMOVDQU m, x).
+// p622_VMOVDQA64 runs VMOVDQA64 Y3, Y9 (committed form VMOVDQA64 y, y).
 //
 //go:noescape
-func p622_VMOVDQU(in *byte, out *byte)
+func p622_VMOVDQA64(in *byte, out *byte)
 
-// p623_VMOVDQU runs VMOVDQU 160(R14), X3 (committed form VMOVDQU m, x).
+// p623_VMOVDQA64 runs VMOVDQA64 Y9, Y9 (committed form VMOVDQA64 y, y).
 //
 //go:noescape
-func p623_VMOVDQU(in *byte, out *byte)
+func p623_VMOVDQA64(in *byte, out *byte)
 
-// p624_VMOVDQU runs VMOVDQU 192(R14), Y3 (committed form VMOVDQU m, y).
+// p624_VMOVDQA64 runs VMOVDQA64 Z3, Z9 (committed form VMOVDQA64 z, z).
 //
 //go:noescape
-func p624_VMOVDQU(in *byte, out *byte)
+func p624_VMOVDQA64(in *byte, out *byte)
 
-// p625_VMOVDQU runs VMOVDQU 160(R14), Y3 (committed form VMOVDQU m, y).
+// p625_VMOVDQA64 runs VMOVDQA64 Z9, Z9 (committed form VMOVDQA64 z, z).
 //
 //go:noescape
-func p625_VMOVDQU(in *byte, out *byte)
+func p625_VMOVDQA64(in *byte, out *byte)
 
-// p626_VMOVDQU runs VMOVDQU X3, 168(R15) (committed form VMOVDQU x, m).
+// p626_VMOVDQU runs VMOVDQU 192(R14), X3 (committed form VMOVDQU m, x).
 //
 //go:noescape
 func p626_VMOVDQU(in *byte, out *byte)
 
-// p627_VMOVDQU runs VMOVDQU X3, 136(R15) (committed form VMOVDQU x, m).
+// p627_VMOVDQU runs VMOVDQU 160(R14), X3 (committed form VMOVDQU m, x).
 //
 //go:noescape
 func p627_VMOVDQU(in *byte, out *byte)
 
-// p628_VMOVDQU runs VMOVDQU Y3, 168(R15) (committed form VMOVDQU y, m).
+// p628_VMOVDQU runs VMOVDQU 192(R14), Y3 (committed form VMOVDQU m, y).
 //
 //go:noescape
 func p628_VMOVDQU(in *byte, out *byte)
 
-// p629_VMOVDQU runs VMOVDQU Y3, 136(R15) (committed form VMOVDQU y, m).
+// p629_VMOVDQU runs VMOVDQU 160(R14), Y3 (committed form VMOVDQU m, y).
 //
 //go:noescape
 func p629_VMOVDQU(in *byte, out *byte)
 
-// p630_VMOVDQU64 runs VMOVDQU64 192(R14), X3 (committed form VMOVDQU64 m, x).
+// p630_VMOVDQU runs VMOVDQU X3, 168(R15) (committed form VMOVDQU x, m).
 //
 //go:noescape
-func p630_VMOVDQU64(in *byte, out *byte)
+func p630_VMOVDQU(in *byte, out *byte)
 
-// p631_VMOVDQU64 runs VMOVDQU64 192(R14), Y3 (committed form VMOVDQU64 m, y).
+// p631_VMOVDQU runs VMOVDQU X3, 136(R15) (committed form VMOVDQU x, m).
 //
 //go:noescape
-func p631_VMOVDQU64(in *byte, out *byte)
+func p631_VMOVDQU(in *byte, out *byte)
 
-// p632_VMOVDQU64 runs VMOVDQU64 192(R14), Z3 (committed form VMOVDQU64 m, z).
+// p632_VMOVDQU runs VMOVDQU Y3, 168(R15) (committed form VMOVDQU y, m).
 //
 //go:noescape
-func p632_VMOVDQU64(in *byte, out *byte)
+func p632_VMOVDQU(in *byte, out *byte)
 
-// p633_VMOVDQU64 runs VMOVDQU64 X3, 168(R15) (committed form VMOVDQU64 x, m).
+// p633_VMOVDQU runs VMOVDQU Y3, 136(R15) (committed form VMOVDQU y, m).
 //
 //go:noescape
-func p633_VMOVDQU64(in *byte, out *byte)
+func p633_VMOVDQU(in *byte, out *byte)
 
-// p634_VMOVDQU64 runs VMOVDQU64 Y3, 168(R15) (committed form VMOVDQU64 y, m).
+// p634_VMOVDQU64 runs VMOVDQU64 192(R14), X3 (committed form VMOVDQU64 m, x).
 //
 //go:noescape
 func p634_VMOVDQU64(in *byte, out *byte)
 
-// p635_VMOVDQU64 runs VMOVDQU64 Z3, 168(R15) (committed form VMOVDQU64 z, m).
+// p635_VMOVDQU64 runs VMOVDQU64 192(R14), Y3 (committed form VMOVDQU64 m, y).
 //
 //go:noescape
 func p635_VMOVDQU64(in *byte, out *byte)
 
-// p636_VMOVDQU64 runs VMOVDQU64 Z3, Z9 (committed form VMOVDQU64 z, z).
+// p636_VMOVDQU64 runs VMOVDQU64 192(R14), Z3 (committed form VMOVDQU64 m, z).
 //
 //go:noescape
 func p636_VMOVDQU64(in *byte, out *byte)
 
-// p637_VMOVDQU64 runs VMOVDQU64 Z9, Z9 (committed form VMOVDQU64 z, z).
+// p637_VMOVDQU64 runs VMOVDQU64 X3, 168(R15) (committed form VMOVDQU64 x, m).
 //
 //go:noescape
 func p637_VMOVDQU64(in *byte, out *byte)
 
-// p638_VMOVDQU8 runs VMOVDQU8 Z3, K3, 176(R15) (committed form VMOVDQU8 z, k, m).
+// p638_VMOVDQU64 runs VMOVDQU64 Y3, 168(R15) (committed form VMOVDQU64 y, m).
 //
 //go:noescape
-func p638_VMOVDQU8(in *byte, out *byte)
+func p638_VMOVDQU64(in *byte, out *byte)
 
-// p639_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z3 (committed form VMOVDQU8.Z m, k, z).
+// p639_VMOVDQU64 runs VMOVDQU64 Z3, 168(R15) (committed form VMOVDQU64 z, m).
 //
 //go:noescape
-func p639_VMOVDQU8_Z(in *byte, out *byte)
+func p639_VMOVDQU64(in *byte, out *byte)
 
-// p640_VMOVDQU8_Z runs VMOVDQU8.Z Z3, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
+// p640_VMOVDQU64 runs VMOVDQU64 Z3, Z9 (committed form VMOVDQU64 z, z).
 //
 //go:noescape
-func p640_VMOVDQU8_Z(in *byte, out *byte)
+func p640_VMOVDQU64(in *byte, out *byte)
 
-// p641_VMOVDQU8_Z runs VMOVDQU8.Z Z9, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
+// p641_VMOVDQU64 runs VMOVDQU64 Z9, Z9 (committed form VMOVDQU64 z, z).
 //
 //go:noescape
-func p641_VMOVDQU8_Z(in *byte, out *byte)
+func p641_VMOVDQU64(in *byte, out *byte)
 
-// p642_VMOVQ runs VMOVQ 192(R14), X3 (committed form VMOVQ m, x).
+// p642_VMOVDQU8 runs VMOVDQU8 Z3, K3, 176(R15) (committed form VMOVDQU8 z, k, m).
 //
 //go:noescape
-func p642_VMOVQ(in *byte, out *byte)
+func p642_VMOVDQU8(in *byte, out *byte)
 
-// p643_VMOVQ runs VMOVQ 160(R14), X3 (committed form VMOVQ m, x).
+// p643_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z3 (committed form VMOVDQU8.Z m, k, z).
 //
 //go:noescape
-func p643_VMOVQ(in *byte, out *byte)
+func p643_VMOVDQU8_Z(in *byte, out *byte)
 
-// p644_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
+// p644_VMOVDQU8_Z runs VMOVDQU8.Z Z3, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p644_VMOVQ(in *byte, out *byte)
+func p644_VMOVDQU8_Z(in *byte, out *byte)
 
-// p645_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
+// p645_VMOVDQU8_Z runs VMOVDQU8.Z Z9, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p645_VMOVQ(in *byte, out *byte)
+func p645_VMOVDQU8_Z(in *byte, out *byte)
 
-// p646_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
+// p646_VMOVQ runs VMOVQ 192(R14), X3 (committed form VMOVQ m, x).
 //
 //go:noescape
 func p646_VMOVQ(in *byte, out *byte)
 
-// p647_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
+// p647_VMOVQ runs VMOVQ 160(R14), X3 (committed form VMOVQ m, x).
 //
 //go:noescape
 func p647_VMOVQ(in *byte, out *byte)
 
-// p648_VPADDD runs VPADDD 256(R14), X3, X9 (committed form VPADDD m, x, x).
+// p648_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
 //
 //go:noescape
-func p648_VPADDD(in *byte, out *byte)
+func p648_VMOVQ(in *byte, out *byte)
 
-// p649_VPADDD runs VPADDD 192(R14), X3, X9 (committed form VPADDD m, x, x).
+// p649_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
 //
 //go:noescape
-func p649_VPADDD(in *byte, out *byte)
+func p649_VMOVQ(in *byte, out *byte)
 
-// p650_VPADDD runs VPADDD 192(R14), X9, X9 (committed form VPADDD m, x, x).
+// p650_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
 //
 //go:noescape
-func p650_VPADDD(in *byte, out *byte)
+func p650_VMOVQ(in *byte, out *byte)
 
-// p651_VPADDD runs VPADDD 160(R14), X9, X9 (committed form VPADDD m, x, x).
+// p651_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
 //
 //go:noescape
-func p651_VPADDD(in *byte, out *byte)
+func p651_VMOVQ(in *byte, out *byte)
 
-// p652_VPADDD runs VPADDD 256(R14), Y3, Y9 (committed form VPADDD m, y, y).
+// p652_VPADDD runs VPADDD 256(R14), X3, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
 func p652_VPADDD(in *byte, out *byte)
 
-// p653_VPADDD runs VPADDD 192(R14), Y3, Y9 (committed form VPADDD m, y, y).
+// p653_VPADDD runs VPADDD 192(R14), X3, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
 func p653_VPADDD(in *byte, out *byte)
 
-// p654_VPADDD runs VPADDD 192(R14), Y9, Y9 (committed form VPADDD m, y, y).
+// p654_VPADDD runs VPADDD 192(R14), X9, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
 func p654_VPADDD(in *byte, out *byte)
 
-// p655_VPADDD runs VPADDD 160(R14), Y9, Y9 (committed form VPADDD m, y, y).
+// p655_VPADDD runs VPADDD 160(R14), X9, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
 func p655_VPADDD(in *byte, out *byte)
 
-// p656_VPADDD runs VPADDD 256(R14), Z3, Z9 (committed form VPADDD m, z, z).
+// p656_VPADDD runs VPADDD 256(R14), Y3, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
 func p656_VPADDD(in *byte, out *byte)
 
-// p657_VPADDD runs VPADDD 192(R14), Z9, Z9 (committed form VPADDD m, z, z).
+// p657_VPADDD runs VPADDD 192(R14), Y3, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
 func p657_VPADDD(in *byte, out *byte)
 
-// p658_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
+// p658_VPADDD runs VPADDD 192(R14), Y9, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
 func p658_VPADDD(in *byte, out *byte)
 
-// p659_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
+// p659_VPADDD runs VPADDD 160(R14), Y9, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
 func p659_VPADDD(in *byte, out *byte)
 
-// p660_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
+// p660_VPADDD runs VPADDD 256(R14), Z3, Z9 (committed form VPADDD m, z, z).
 //
 //go:noescape
 func p660_VPADDD(in *byte, out *byte)
 
-// p661_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
+// p661_VPADDD runs VPADDD 192(R14), Z9, Z9 (committed form VPADDD m, z, z).
 //
 //go:noescape
 func p661_VPADDD(in *byte, out *byte)
 
-// p662_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
+// p662_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
 func p662_VPADDD(in *byte, out *byte)
 
-// p663_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
+// p663_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
 func p663_VPADDD(in *byte, out *byte)
 
-// p664_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
+// p664_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
 func p664_VPADDD(in *byte, out *byte)
 
-// p665_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
+// p665_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
 func p665_VPADDD(in *byte, out *byte)
 
-// p666_VPADDD runs VPADDD Z3, Z9, Z14 (committed form VPADDD z, z, z).
+// p666_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
 func p666_VPADDD(in *byte, out *byte)
 
-// p667_VPADDD runs VPADDD Z14, Z14, Z14 (committed form VPADDD z, z, z).
+// p667_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
 func p667_VPADDD(in *byte, out *byte)
 
-// p668_VPADDD_BCST runs VPADDD.BCST 256(R14), Z3, Z9 (committed form VPADDD.BCST m, z, z).
+// p668_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
-func p668_VPADDD_BCST(in *byte, out *byte)
+func p668_VPADDD(in *byte, out *byte)
 
-// p669_VPADDD_BCST runs VPADDD.BCST 192(R14), Z9, Z9 (committed form VPADDD.BCST m, z, z).
+// p669_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
-func p669_VPADDD_BCST(in *byte, out *byte)
+func p669_VPADDD(in *byte, out *byte)
 
-// p670_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
+// p670_VPADDD runs VPADDD Z3, Z9, Z14 (committed form VPADDD z, z, z).
 //
 //go:noescape
-func p670_VPADDQ(in *byte, out *byte)
+func p670_VPADDD(in *byte, out *byte)
 
-// p671_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
+// p671_VPADDD runs VPADDD Z14, Z14, Z14 (committed form VPADDD z, z, z).
 //
 //go:noescape
-func p671_VPADDQ(in *byte, out *byte)
+func p671_VPADDD(in *byte, out *byte)
 
-// p672_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
+// p672_VPADDD_BCST runs VPADDD.BCST 256(R14), Z3, Z9 (committed form VPADDD.BCST m, z, z).
 //
 //go:noescape
-func p672_VPADDQ(in *byte, out *byte)
+func p672_VPADDD_BCST(in *byte, out *byte)
 
-// p673_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
+// p673_VPADDD_BCST runs VPADDD.BCST 192(R14), Z9, Z9 (committed form VPADDD.BCST m, z, z).
 //
 //go:noescape
-func p673_VPADDQ(in *byte, out *byte)
+func p673_VPADDD_BCST(in *byte, out *byte)
 
-// p674_VPADDQ runs VPADDQ Y3, Y9, Y14 (committed form VPADDQ y, y, y).
+// p674_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
 func p674_VPADDQ(in *byte, out *byte)
 
-// p675_VPADDQ runs VPADDQ Y3, Y9, Y14 (committed form VPADDQ y, y, y).
+// p675_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
 func p675_VPADDQ(in *byte, out *byte)
 
-// p676_VPADDQ runs VPADDQ Y14, Y14, Y14 (committed form VPADDQ y, y, y).
+// p676_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
 func p676_VPADDQ(in *byte, out *byte)
 
-// p677_VPADDQ runs VPADDQ Y14, Y14, Y14 (committed form VPADDQ y, y, y).
+// p677_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
 func p677_VPADDQ(in *byte, out *byte)
 
-// p678_VPADDQ runs VPADDQ Z3, Z9, K3, Z14 (committed form VPADDQ z, z, k, z).
+// p678_VPADDQ runs VPADDQ Y3, Y9, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
 func p678_VPADDQ(in *byte, out *byte)
 
-// p679_VPADDQ runs VPADDQ Z14, Z14, K3, Z14 (committed form VPADDQ z, z, k, z).
+// p679_VPADDQ runs VPADDQ Y3, Y9, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
 func p679_VPADDQ(in *byte, out *byte)
 
-// p680_VPADDQ runs VPADDQ Z3, Z9, Z14 (committed form VPADDQ z, z, z).
+// p680_VPADDQ runs VPADDQ Y14, Y14, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
 func p680_VPADDQ(in *byte, out *byte)
 
-// p681_VPADDQ runs VPADDQ Z14, Z14, Z14 (committed form VPADDQ z, z, z).
+// p681_VPADDQ runs VPADDQ Y14, Y14, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
 func p681_VPADDQ(in *byte, out *byte)
 
-// p682_VPAND runs VPAND 256(R14), X3, X9 (committed form VPAND m, x, x).
+// p682_VPADDQ runs VPADDQ Z3, Z9, K3, Z14 (committed form VPADDQ z, z, k, z).
 //
 //go:noescape
-func p682_VPAND(in *byte, out *byte)
+func p682_VPADDQ(in *byte, out *byte)
 
-// p683_VPAND runs VPAND 192(R14), X3, X9 (committed form VPAND m, x, x).
+// p683_VPADDQ runs VPADDQ Z14, Z14, K3, Z14 (committed form VPADDQ z, z, k, z).
 //
 //go:noescape
-func p683_VPAND(in *byte, out *byte)
+func p683_VPADDQ(in *byte, out *byte)
 
-// p684_VPAND runs VPAND 192(R14), X9, X9 (committed form VPAND m, x, x).
+// p684_VPADDQ runs VPADDQ Z3, Z9, Z14 (committed form VPADDQ z, z, z).
 //
 //go:noescape
-func p684_VPAND(in *byte, out *byte)
+func p684_VPADDQ(in *byte, out *byte)
 
-// p685_VPAND runs VPAND 160(R14), X9, X9 (committed form VPAND m, x, x).
+// p685_VPADDQ runs VPADDQ Z14, Z14, Z14 (committed form VPADDQ z, z, z).
 //
 //go:noescape
-func p685_VPAND(in *byte, out *byte)
+func p685_VPADDQ(in *byte, out *byte)
 
-// p686_VPANDD runs VPANDD 256(R14), X3, X9 (committed form VPANDD m, x, x).
+// p686_VPAND runs VPAND 256(R14), X3, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p686_VPANDD(in *byte, out *byte)
+func p686_VPAND(in *byte, out *byte)
 
-// p687_VPANDD runs VPANDD 192(R14), X9, X9 (committed form VPANDD m, x, x).
+// p687_VPAND runs VPAND 192(R14), X3, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p687_VPANDD(in *byte, out *byte)
+func p687_VPAND(in *byte, out *byte)
 
-// p688_VPANDD runs VPANDD 256(R14), Z3, Z9 (committed form VPANDD m, z, z).
+// p688_VPAND runs VPAND 192(R14), X9, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p688_VPANDD(in *byte, out *byte)
+func p688_VPAND(in *byte, out *byte)
 
-// p689_VPANDD runs VPANDD 192(R14), Z9, Z9 (committed form VPANDD m, z, z).
+// p689_VPAND runs VPAND 160(R14), X9, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p689_VPANDD(in *byte, out *byte)
+func p689_VPAND(in *byte, out *byte)
 
-// p690_VPANDD runs VPANDD Z3, Z9, Z14 (committed form VPANDD z, z, z).
+// p690_VPANDD runs VPANDD 256(R14), X3, X9 (committed form VPANDD m, x, x).
 //
 //go:noescape
 func p690_VPANDD(in *byte, out *byte)
 
-// p691_VPANDD runs VPANDD Z14, Z14, Z14 (committed form VPANDD z, z, z).
+// p691_VPANDD runs VPANDD 192(R14), X9, X9 (committed form VPANDD m, x, x).
 //
 //go:noescape
 func p691_VPANDD(in *byte, out *byte)
 
-// p692_VPANDQ runs VPANDQ Z3, Z9, Z14 (committed form VPANDQ z, z, z).
+// p692_VPANDD runs VPANDD 256(R14), Z3, Z9 (committed form VPANDD m, z, z).
 //
 //go:noescape
-func p692_VPANDQ(in *byte, out *byte)
+func p692_VPANDD(in *byte, out *byte)
 
-// p693_VPANDQ runs VPANDQ Z14, Z14, Z14 (committed form VPANDQ z, z, z).
+// p693_VPANDD runs VPANDD 192(R14), Z9, Z9 (committed form VPANDD m, z, z).
 //
 //go:noescape
-func p693_VPANDQ(in *byte, out *byte)
+func p693_VPANDD(in *byte, out *byte)
 
-// p694_VPBROADCASTD runs VPBROADCASTD 192(R14), Y3 (committed form VPBROADCASTD m, y).
+// p694_VPANDD runs VPANDD Z3, Z9, Z14 (committed form VPANDD z, z, z).
 //
 //go:noescape
-func p694_VPBROADCASTD(in *byte, out *byte)
+func p694_VPANDD(in *byte, out *byte)
 
-// p695_VPBROADCASTD runs VPBROADCASTD 160(R14), Y3 (committed form VPBROADCASTD m, y).
+// p695_VPANDD runs VPANDD Z14, Z14, Z14 (committed form VPANDD z, z, z).
 //
 //go:noescape
-func p695_VPBROADCASTD(in *byte, out *byte)
+func p695_VPANDD(in *byte, out *byte)
 
-// p696_VPBROADCASTD runs VPBROADCASTD 192(R14), Z3 (committed form VPBROADCASTD m, z).
+// p696_VPANDQ runs VPANDQ Z3, Z9, Z14 (committed form VPANDQ z, z, z).
 //
 //go:noescape
-func p696_VPBROADCASTD(in *byte, out *byte)
+func p696_VPANDQ(in *byte, out *byte)
 
-// p697_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z3 (committed form VPBROADCASTQ m, z).
+// p697_VPANDQ runs VPANDQ Z14, Z14, Z14 (committed form VPANDQ z, z, z).
 //
 //go:noescape
-func p697_VPBROADCASTQ(in *byte, out *byte)
+func p697_VPANDQ(in *byte, out *byte)
 
-// p698_VPBROADCASTQ runs VPBROADCASTQ SI, Z3 (committed form VPBROADCASTQ r, z).
+// p698_VPBROADCASTD runs VPBROADCASTD 192(R14), Y3 (committed form VPBROADCASTD m, y).
 //
 //go:noescape
-func p698_VPBROADCASTQ(in *byte, out *byte)
+func p698_VPBROADCASTD(in *byte, out *byte)
 
-// p699_VPBROADCASTQ runs VPBROADCASTQ X3, Z9 (committed form VPBROADCASTQ x, z).
+// p699_VPBROADCASTD runs VPBROADCASTD 160(R14), Y3 (committed form VPBROADCASTD m, y).
 //
 //go:noescape
-func p699_VPBROADCASTQ(in *byte, out *byte)
+func p699_VPBROADCASTD(in *byte, out *byte)
 
-// p700_VPBROADCASTQ runs VPBROADCASTQ X9, Z9 (committed form VPBROADCASTQ x, z).
+// p700_VPBROADCASTD runs VPBROADCASTD 192(R14), Z3 (committed form VPBROADCASTD m, z).
 //
 //go:noescape
-func p700_VPBROADCASTQ(in *byte, out *byte)
+func p700_VPBROADCASTD(in *byte, out *byte)
 
-// p701_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p701_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z3 (committed form VPBROADCASTQ m, z).
 //
 //go:noescape
-func p701_VPCLMULQDQ(in *byte, out *byte)
+func p701_VPBROADCASTQ(in *byte, out *byte)
 
-// p702_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p702_VPBROADCASTQ runs VPBROADCASTQ SI, Z3 (committed form VPBROADCASTQ r, z).
 //
 //go:noescape
-func p702_VPCLMULQDQ(in *byte, out *byte)
+func p702_VPBROADCASTQ(in *byte, out *byte)
 
-// p703_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p703_VPBROADCASTQ runs VPBROADCASTQ X3, Z9 (committed form VPBROADCASTQ x, z).
 //
 //go:noescape
-func p703_VPCLMULQDQ(in *byte, out *byte)
+func p703_VPBROADCASTQ(in *byte, out *byte)
 
-// p704_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p704_VPBROADCASTQ runs VPBROADCASTQ X9, Z9 (committed form VPBROADCASTQ x, z).
 //
 //go:noescape
-func p704_VPCLMULQDQ(in *byte, out *byte)
+func p704_VPBROADCASTQ(in *byte, out *byte)
 
-// p705_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p705_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p705_VPCLMULQDQ(in *byte, out *byte)
 
-// p706_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p706_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p706_VPCLMULQDQ(in *byte, out *byte)
 
-// p707_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p707_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p707_VPCLMULQDQ(in *byte, out *byte)
 
-// p708_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p708_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p708_VPCLMULQDQ(in *byte, out *byte)
 
-// p709_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p709_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p709_VPCLMULQDQ(in *byte, out *byte)
 
-// p710_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p710_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p710_VPCLMULQDQ(in *byte, out *byte)
 
-// p711_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p711_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p711_VPCLMULQDQ(in *byte, out *byte)
 
-// p712_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p712_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p712_VPCLMULQDQ(in *byte, out *byte)
 
-// p713_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p713_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p713_VPCLMULQDQ(in *byte, out *byte)
 
-// p714_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p714_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p714_VPCLMULQDQ(in *byte, out *byte)
 
-// p715_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p715_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p715_VPCLMULQDQ(in *byte, out *byte)
 
-// p716_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p716_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p716_VPCLMULQDQ(in *byte, out *byte)
 
-// p717_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p717_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p717_VPCLMULQDQ(in *byte, out *byte)
 
-// p718_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p718_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p718_VPCLMULQDQ(in *byte, out *byte)
 
-// p719_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p719_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p719_VPCLMULQDQ(in *byte, out *byte)
 
-// p720_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p720_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p720_VPCLMULQDQ(in *byte, out *byte)
 
-// p721_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p721_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p721_VPCLMULQDQ(in *byte, out *byte)
 
-// p722_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p722_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p722_VPCLMULQDQ(in *byte, out *byte)
 
-// p723_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p723_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p723_VPCLMULQDQ(in *byte, out *byte)
 
-// p724_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p724_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p724_VPCLMULQDQ(in *byte, out *byte)
 
-// p725_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Z9, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p725_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p725_VPCLMULQDQ(in *byte, out *byte)
 
-// p726_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p726_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p726_VPCLMULQDQ(in *byte, out *byte)
 
-// p727_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p727_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p727_VPCLMULQDQ(in *byte, out *byte)
 
-// p728_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p728_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p728_VPCLMULQDQ(in *byte, out *byte)
 
-// p729_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p729_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Z9, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p729_VPCLMULQDQ(in *byte, out *byte)
 
-// p730_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p730_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p730_VPCLMULQDQ(in *byte, out *byte)
 
-// p731_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p731_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p731_VPCLMULQDQ(in *byte, out *byte)
 
-// p732_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p732_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p732_VPCLMULQDQ(in *byte, out *byte)
 
-// p733_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p733_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p733_VPCLMULQDQ(in *byte, out *byte)
 
-// p734_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p734_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p734_VPCLMULQDQ(in *byte, out *byte)
 
-// p735_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p735_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p735_VPCLMULQDQ(in *byte, out *byte)
 
-// p736_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p736_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p736_VPCLMULQDQ(in *byte, out *byte)
 
-// p737_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p737_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p737_VPCLMULQDQ(in *byte, out *byte)
 
-// p738_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p738_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p738_VPCLMULQDQ(in *byte, out *byte)
 
-// p739_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p739_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p739_VPCLMULQDQ(in *byte, out *byte)
 
-// p740_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p740_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p740_VPCLMULQDQ(in *byte, out *byte)
 
-// p741_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p741_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p741_VPCLMULQDQ(in *byte, out *byte)
 
-// p742_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p742_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p742_VPCLMULQDQ(in *byte, out *byte)
 
-// p743_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p743_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p743_VPCLMULQDQ(in *byte, out *byte)
 
-// p744_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p744_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p744_VPCLMULQDQ(in *byte, out *byte)
 
-// p745_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p745_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p745_VPCLMULQDQ(in *byte, out *byte)
 
-// p746_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p746_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p746_VPCLMULQDQ(in *byte, out *byte)
 
-// p747_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p747_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p747_VPCLMULQDQ(in *byte, out *byte)
 
-// p748_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p748_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p748_VPCLMULQDQ(in *byte, out *byte)
 
-// p749_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p749_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p749_VPCLMULQDQ(in *byte, out *byte)
 
-// p750_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z14, Z14, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p750_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
 func p750_VPCLMULQDQ(in *byte, out *byte)
 
-// p751_VPCMPEQB runs VPCMPEQB X3, X9, K3 (committed form VPCMPEQB x, x, k).
+// p751_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p751_VPCMPEQB(in *byte, out *byte)
+func p751_VPCLMULQDQ(in *byte, out *byte)
 
-// p752_VPCMPEQB runs VPCMPEQB X9, X9, K3 (committed form VPCMPEQB x, x, k).
+// p752_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p752_VPCMPEQB(in *byte, out *byte)
+func p752_VPCLMULQDQ(in *byte, out *byte)
 
-// p753_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
+// p753_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p753_VPCMPEQB(in *byte, out *byte)
+func p753_VPCLMULQDQ(in *byte, out *byte)
 
-// p754_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
+// p754_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z14, Z14, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p754_VPCMPEQB(in *byte, out *byte)
+func p754_VPCLMULQDQ(in *byte, out *byte)
 
-// p755_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
+// p755_VPCMPEQB runs VPCMPEQB X3, X9, K3 (committed form VPCMPEQB x, x, k).
 //
 //go:noescape
 func p755_VPCMPEQB(in *byte, out *byte)
 
-// p756_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
+// p756_VPCMPEQB runs VPCMPEQB X9, X9, K3 (committed form VPCMPEQB x, x, k).
 //
 //go:noescape
 func p756_VPCMPEQB(in *byte, out *byte)
 
-// p757_VPCMPEQQ runs VPCMPEQQ Z3, Z9, K3 (committed form VPCMPEQQ z, z, k).
+// p757_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p757_VPCMPEQQ(in *byte, out *byte)
+func p757_VPCMPEQB(in *byte, out *byte)
 
-// p758_VPCMPEQQ runs VPCMPEQQ Z9, Z9, K3 (committed form VPCMPEQQ z, z, k).
+// p758_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p758_VPCMPEQQ(in *byte, out *byte)
+func p758_VPCMPEQB(in *byte, out *byte)
 
-// p759_VPCMPUQ runs VPCMPUQ $0x00, Z3, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
+// p759_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p759_VPCMPUQ(in *byte, out *byte)
+func p759_VPCMPEQB(in *byte, out *byte)
 
-// p760_VPCMPUQ runs VPCMPUQ $0x06, Z3, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
+// p760_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p760_VPCMPUQ(in *byte, out *byte)
+func p760_VPCMPEQB(in *byte, out *byte)
 
-// p761_VPCMPUQ runs VPCMPUQ $0x00, Z9, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
+// p761_VPCMPEQQ runs VPCMPEQQ Z3, Z9, K3 (committed form VPCMPEQQ z, z, k).
 //
 //go:noescape
-func p761_VPCMPUQ(in *byte, out *byte)
+func p761_VPCMPEQQ(in *byte, out *byte)
 
-// p762_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p762_VPCMPEQQ runs VPCMPEQQ Z9, Z9, K3 (committed form VPCMPEQQ z, z, k).
 //
 //go:noescape
-func p762_VPERM2I128(in *byte, out *byte)
+func p762_VPCMPEQQ(in *byte, out *byte)
 
-// p763_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p763_VPCMPUQ runs VPCMPUQ $0x00, Z3, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p763_VPERM2I128(in *byte, out *byte)
+func p763_VPCMPUQ(in *byte, out *byte)
 
-// p764_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p764_VPCMPUQ runs VPCMPUQ $0x06, Z3, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p764_VPERM2I128(in *byte, out *byte)
+func p764_VPCMPUQ(in *byte, out *byte)
 
-// p765_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p765_VPCMPUQ runs VPCMPUQ $0x00, Z9, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p765_VPERM2I128(in *byte, out *byte)
+func p765_VPCMPUQ(in *byte, out *byte)
 
-// p766_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p766_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p766_VPERM2I128(in *byte, out *byte)
 
-// p767_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p767_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p767_VPERM2I128(in *byte, out *byte)
 
-// p768_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p768_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p768_VPERM2I128(in *byte, out *byte)
 
-// p769_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p769_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p769_VPERM2I128(in *byte, out *byte)
 
-// p770_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p770_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p770_VPERM2I128(in *byte, out *byte)
 
-// p771_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p771_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p771_VPERM2I128(in *byte, out *byte)
 
-// p772_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p772_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p772_VPERM2I128(in *byte, out *byte)
 
-// p773_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p773_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p773_VPERM2I128(in *byte, out *byte)
 
-// p774_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p774_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p774_VPERM2I128(in *byte, out *byte)
 
-// p775_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p775_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p775_VPERM2I128(in *byte, out *byte)
 
-// p776_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p776_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p776_VPERM2I128(in *byte, out *byte)
 
-// p777_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p777_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p777_VPERM2I128(in *byte, out *byte)
 
-// p778_VPERMQ runs VPERMQ Z3, Z9, Z14 (committed form VPERMQ z, z, z).
+// p778_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p778_VPERMQ(in *byte, out *byte)
+func p778_VPERM2I128(in *byte, out *byte)
 
-// p779_VPERMQ runs VPERMQ Z14, Z14, Z14 (committed form VPERMQ z, z, z).
+// p779_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p779_VPERMQ(in *byte, out *byte)
+func p779_VPERM2I128(in *byte, out *byte)
 
-// p780_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
+// p780_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p780_VPEXTRQ(in *byte, out *byte)
+func p780_VPERM2I128(in *byte, out *byte)
 
-// p781_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
+// p781_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p781_VPEXTRQ(in *byte, out *byte)
+func p781_VPERM2I128(in *byte, out *byte)
 
-// p782_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
+// p782_VPERMQ runs VPERMQ Z3, Z9, Z14 (committed form VPERMQ z, z, z).
 //
 //go:noescape
-func p782_VPEXTRQ(in *byte, out *byte)
+func p782_VPERMQ(in *byte, out *byte)
 
-// p783_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
+// p783_VPERMQ runs VPERMQ Z14, Z14, Z14 (committed form VPERMQ z, z, z).
 //
 //go:noescape
-func p783_VPEXTRQ(in *byte, out *byte)
+func p783_VPERMQ(in *byte, out *byte)
 
-// p784_VPINSRQ runs VPINSRQ $0x00, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p784_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p784_VPINSRQ(in *byte, out *byte)
+func p784_VPEXTRQ(in *byte, out *byte)
 
-// p785_VPINSRQ runs VPINSRQ $0x00, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p785_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p785_VPINSRQ(in *byte, out *byte)
+func p785_VPEXTRQ(in *byte, out *byte)
 
-// p786_VPINSRQ runs VPINSRQ $0x01, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p786_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p786_VPINSRQ(in *byte, out *byte)
+func p786_VPEXTRQ(in *byte, out *byte)
 
-// p787_VPINSRQ runs VPINSRQ $0x01, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p787_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p787_VPINSRQ(in *byte, out *byte)
+func p787_VPEXTRQ(in *byte, out *byte)
 
-// p788_VPINSRQ runs VPINSRQ $0x00, 192(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
+// p788_VPINSRQ runs VPINSRQ $0x00, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p788_VPINSRQ(in *byte, out *byte)
 
-// p789_VPINSRQ runs VPINSRQ $0x00, 160(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
+// p789_VPINSRQ runs VPINSRQ $0x00, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p789_VPINSRQ(in *byte, out *byte)
 
-// p790_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p790_VPINSRQ runs VPINSRQ $0x01, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p790_VPINSRQ(in *byte, out *byte)
 
-// p791_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p791_VPINSRQ runs VPINSRQ $0x01, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p791_VPINSRQ(in *byte, out *byte)
 
-// p792_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p792_VPINSRQ runs VPINSRQ $0x00, 192(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p792_VPINSRQ(in *byte, out *byte)
 
-// p793_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p793_VPINSRQ runs VPINSRQ $0x00, 160(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p793_VPINSRQ(in *byte, out *byte)
 
-// p794_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
+// p794_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
 func p794_VPINSRQ(in *byte, out *byte)
 
-// p795_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
+// p795_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
 func p795_VPINSRQ(in *byte, out *byte)
 
-// p796_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z3, Z9 (committed form VPMADD52HUQ m, z, z).
+// p796_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p796_VPMADD52HUQ(in *byte, out *byte)
+func p796_VPINSRQ(in *byte, out *byte)
 
-// p797_VPMADD52HUQ runs VPMADD52HUQ 192(R14), Z9, Z9 (committed form VPMADD52HUQ m, z, z).
+// p797_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p797_VPMADD52HUQ(in *byte, out *byte)
+func p797_VPINSRQ(in *byte, out *byte)
 
-// p798_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z3, Z9 (committed form VPMADD52LUQ m, z, z).
+// p798_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p798_VPMADD52LUQ(in *byte, out *byte)
+func p798_VPINSRQ(in *byte, out *byte)
 
-// p799_VPMADD52LUQ runs VPMADD52LUQ 192(R14), Z9, Z9 (committed form VPMADD52LUQ m, z, z).
+// p799_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p799_VPMADD52LUQ(in *byte, out *byte)
+func p799_VPINSRQ(in *byte, out *byte)
 
-// p800_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z3, Z9 (committed form VPMADD52LUQ.BCST m, z, z).
+// p800_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z3, Z9 (committed form VPMADD52HUQ m, z, z).
 //
 //go:noescape
-func p800_VPMADD52LUQ_BCST(in *byte, out *byte)
+func p800_VPMADD52HUQ(in *byte, out *byte)
 
-// p801_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 192(R14), Z9, Z9 (committed form VPMADD52LUQ.BCST m, z, z).
+// p801_VPMADD52HUQ runs VPMADD52HUQ 192(R14), Z9, Z9 (committed form VPMADD52HUQ m, z, z).
 //
 //go:noescape
-func p801_VPMADD52LUQ_BCST(in *byte, out *byte)
+func p801_VPMADD52HUQ(in *byte, out *byte)
 
-// p802_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
+// p802_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z3, Z9 (committed form VPMADD52LUQ m, z, z).
 //
 //go:noescape
-func p802_VPMOVMSKB(in *byte, out *byte)
+func p802_VPMADD52LUQ(in *byte, out *byte)
 
-// p803_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
+// p803_VPMADD52LUQ runs VPMADD52LUQ 192(R14), Z9, Z9 (committed form VPMADD52LUQ m, z, z).
 //
 //go:noescape
-func p803_VPMOVMSKB(in *byte, out *byte)
+func p803_VPMADD52LUQ(in *byte, out *byte)
 
-// p804_VPMULUDQ runs VPMULUDQ 256(R14), Z3, Z9 (committed form VPMULUDQ m, z, z).
+// p804_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z3, Z9 (committed form VPMADD52LUQ.BCST m, z, z).
 //
 //go:noescape
-func p804_VPMULUDQ(in *byte, out *byte)
+func p804_VPMADD52LUQ_BCST(in *byte, out *byte)
 
-// p805_VPMULUDQ runs VPMULUDQ 192(R14), Z9, Z9 (committed form VPMULUDQ m, z, z).
+// p805_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 192(R14), Z9, Z9 (committed form VPMADD52LUQ.BCST m, z, z).
 //
 //go:noescape
-func p805_VPMULUDQ(in *byte, out *byte)
+func p805_VPMADD52LUQ_BCST(in *byte, out *byte)
 
-// p806_VPMULUDQ runs VPMULUDQ Z3, Z9, Z14 (committed form VPMULUDQ z, z, z).
+// p806_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
 //
 //go:noescape
-func p806_VPMULUDQ(in *byte, out *byte)
+func p806_VPMOVMSKB(in *byte, out *byte)
 
-// p807_VPMULUDQ runs VPMULUDQ Z14, Z14, Z14 (committed form VPMULUDQ z, z, z).
+// p807_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
 //
 //go:noescape
-func p807_VPMULUDQ(in *byte, out *byte)
+func p807_VPMOVMSKB(in *byte, out *byte)
 
-// p808_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
+// p808_VPMULUDQ runs VPMULUDQ 256(R14), Z3, Z9 (committed form VPMULUDQ m, z, z).
 //
 //go:noescape
-func p808_VPOR(in *byte, out *byte)
+func p808_VPMULUDQ(in *byte, out *byte)
 
-// p809_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
+// p809_VPMULUDQ runs VPMULUDQ 192(R14), Z9, Z9 (committed form VPMULUDQ m, z, z).
 //
 //go:noescape
-func p809_VPOR(in *byte, out *byte)
+func p809_VPMULUDQ(in *byte, out *byte)
 
-// p810_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
+// p810_VPMULUDQ runs VPMULUDQ Z3, Z9, Z14 (committed form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p810_VPOR(in *byte, out *byte)
+func p810_VPMULUDQ(in *byte, out *byte)
 
-// p811_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
+// p811_VPMULUDQ runs VPMULUDQ Z14, Z14, Z14 (committed form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p811_VPOR(in *byte, out *byte)
+func p811_VPMULUDQ(in *byte, out *byte)
 
-// p812_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
+// p812_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
 func p812_VPOR(in *byte, out *byte)
 
-// p813_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
+// p813_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
 func p813_VPOR(in *byte, out *byte)
 
-// p814_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
+// p814_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
 func p814_VPOR(in *byte, out *byte)
 
-// p815_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
+// p815_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
 func p815_VPOR(in *byte, out *byte)
 
-// p816_VPORD runs VPORD X3, X9, X14 (committed form VPORD x, x, x).
+// p816_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p816_VPORD(in *byte, out *byte)
+func p816_VPOR(in *byte, out *byte)
 
-// p817_VPORD runs VPORD X14, X14, X14 (committed form VPORD x, x, x).
+// p817_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p817_VPORD(in *byte, out *byte)
+func p817_VPOR(in *byte, out *byte)
 
-// p818_VPORD runs VPORD Z3, Z9, Z14 (committed form VPORD z, z, z).
+// p818_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p818_VPORD(in *byte, out *byte)
+func p818_VPOR(in *byte, out *byte)
 
-// p819_VPORD runs VPORD Z14, Z14, Z14 (committed form VPORD z, z, z).
+// p819_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p819_VPORD(in *byte, out *byte)
+func p819_VPOR(in *byte, out *byte)
 
-// p820_VPORQ runs VPORQ Z3, Z9, K3, Z14 (committed form VPORQ z, z, k, z).
+// p820_VPORD runs VPORD X3, X9, X14 (committed form VPORD x, x, x).
 //
 //go:noescape
-func p820_VPORQ(in *byte, out *byte)
+func p820_VPORD(in *byte, out *byte)
 
-// p821_VPORQ runs VPORQ Z14, Z14, K3, Z14 (committed form VPORQ z, z, k, z).
+// p821_VPORD runs VPORD X14, X14, X14 (committed form VPORD x, x, x).
 //
 //go:noescape
-func p821_VPORQ(in *byte, out *byte)
+func p821_VPORD(in *byte, out *byte)
 
-// p822_VPROLD runs VPROLD $0x07, Y3, Y9 (committed form VPROLD imm, y, y).
+// p822_VPORD runs VPORD Z3, Z9, Z14 (committed form VPORD z, z, z).
 //
 //go:noescape
-func p822_VPROLD(in *byte, out *byte)
+func p822_VPORD(in *byte, out *byte)
 
-// p823_VPROLD runs VPROLD $0x08, Y3, Y9 (committed form VPROLD imm, y, y).
+// p823_VPORD runs VPORD Z14, Z14, Z14 (committed form VPORD z, z, z).
 //
 //go:noescape
-func p823_VPROLD(in *byte, out *byte)
+func p823_VPORD(in *byte, out *byte)
 
-// p824_VPROLD runs VPROLD $0x0c, Y3, Y9 (committed form VPROLD imm, y, y).
+// p824_VPORQ runs VPORQ Z3, Z9, K3, Z14 (committed form VPORQ z, z, k, z).
 //
 //go:noescape
-func p824_VPROLD(in *byte, out *byte)
+func p824_VPORQ(in *byte, out *byte)
 
-// p825_VPROLD runs VPROLD $0x10, Y3, Y9 (committed form VPROLD imm, y, y).
+// p825_VPORQ runs VPORQ Z14, Z14, K3, Z14 (committed form VPORQ z, z, k, z).
 //
 //go:noescape
-func p825_VPROLD(in *byte, out *byte)
+func p825_VPORQ(in *byte, out *byte)
 
-// p826_VPROLD runs VPROLD $0x07, Y9, Y9 (committed form VPROLD imm, y, y).
+// p826_VPROLD runs VPROLD $0x07, Y3, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
 func p826_VPROLD(in *byte, out *byte)
 
-// p827_VPROLD runs VPROLD $0x07, Z3, Z9 (committed form VPROLD imm, z, z).
+// p827_VPROLD runs VPROLD $0x08, Y3, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
 func p827_VPROLD(in *byte, out *byte)
 
-// p828_VPROLD runs VPROLD $0x08, Z3, Z9 (committed form VPROLD imm, z, z).
+// p828_VPROLD runs VPROLD $0x0c, Y3, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
 func p828_VPROLD(in *byte, out *byte)
 
-// p829_VPROLD runs VPROLD $0x0c, Z3, Z9 (committed form VPROLD imm, z, z).
+// p829_VPROLD runs VPROLD $0x10, Y3, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
 func p829_VPROLD(in *byte, out *byte)
 
-// p830_VPROLD runs VPROLD $0x10, Z3, Z9 (committed form VPROLD imm, z, z).
+// p830_VPROLD runs VPROLD $0x07, Y9, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
 func p830_VPROLD(in *byte, out *byte)
 
-// p831_VPROLD runs VPROLD $0x07, Z9, Z9 (committed form VPROLD imm, z, z).
+// p831_VPROLD runs VPROLD $0x07, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
 func p831_VPROLD(in *byte, out *byte)
 
-// p832_VPSHUFB runs VPSHUFB 256(R14), X3, X9 (committed form VPSHUFB m, x, x).
+// p832_VPROLD runs VPROLD $0x08, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p832_VPSHUFB(in *byte, out *byte)
+func p832_VPROLD(in *byte, out *byte)
 
-// p833_VPSHUFB runs VPSHUFB 192(R14), X3, X9 (committed form VPSHUFB m, x, x).
+// p833_VPROLD runs VPROLD $0x0c, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p833_VPSHUFB(in *byte, out *byte)
+func p833_VPROLD(in *byte, out *byte)
 
-// p834_VPSHUFB runs VPSHUFB 192(R14), X9, X9 (committed form VPSHUFB m, x, x).
+// p834_VPROLD runs VPROLD $0x10, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p834_VPSHUFB(in *byte, out *byte)
+func p834_VPROLD(in *byte, out *byte)
 
-// p835_VPSHUFB runs VPSHUFB 160(R14), X9, X9 (committed form VPSHUFB m, x, x).
+// p835_VPROLD runs VPROLD $0x07, Z9, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p835_VPSHUFB(in *byte, out *byte)
+func p835_VPROLD(in *byte, out *byte)
 
-// p836_VPSHUFB runs VPSHUFB 256(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
+// p836_VPSHUFB runs VPSHUFB 256(R14), X3, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
 func p836_VPSHUFB(in *byte, out *byte)
 
-// p837_VPSHUFB runs VPSHUFB 192(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
+// p837_VPSHUFB runs VPSHUFB 192(R14), X3, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
 func p837_VPSHUFB(in *byte, out *byte)
 
-// p838_VPSHUFB runs VPSHUFB 192(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
+// p838_VPSHUFB runs VPSHUFB 192(R14), X9, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
 func p838_VPSHUFB(in *byte, out *byte)
 
-// p839_VPSHUFB runs VPSHUFB 160(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
+// p839_VPSHUFB runs VPSHUFB 160(R14), X9, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
 func p839_VPSHUFB(in *byte, out *byte)
 
-// p840_VPSHUFB runs VPSHUFB 256(R14), Z3, Z9 (committed form VPSHUFB m, z, z).
+// p840_VPSHUFB runs VPSHUFB 256(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
 func p840_VPSHUFB(in *byte, out *byte)
 
-// p841_VPSHUFB runs VPSHUFB 192(R14), Z9, Z9 (committed form VPSHUFB m, z, z).
+// p841_VPSHUFB runs VPSHUFB 192(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
 func p841_VPSHUFB(in *byte, out *byte)
 
-// p842_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
+// p842_VPSHUFB runs VPSHUFB 192(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
 func p842_VPSHUFB(in *byte, out *byte)
 
-// p843_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
+// p843_VPSHUFB runs VPSHUFB 160(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
 func p843_VPSHUFB(in *byte, out *byte)
 
-// p844_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
+// p844_VPSHUFB runs VPSHUFB 256(R14), Z3, Z9 (committed form VPSHUFB m, z, z).
 //
 //go:noescape
 func p844_VPSHUFB(in *byte, out *byte)
 
-// p845_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
+// p845_VPSHUFB runs VPSHUFB 192(R14), Z9, Z9 (committed form VPSHUFB m, z, z).
 //
 //go:noescape
 func p845_VPSHUFB(in *byte, out *byte)
 
-// p846_VPSHUFD runs VPSHUFD $0x00, X3, X9 (committed form VPSHUFD imm, x, x).
+// p846_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p846_VPSHUFD(in *byte, out *byte)
+func p846_VPSHUFB(in *byte, out *byte)
 
-// p847_VPSHUFD runs VPSHUFD $0x00, X3, X9 (committed form VPSHUFD imm, x, x).
+// p847_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p847_VPSHUFD(in *byte, out *byte)
+func p847_VPSHUFB(in *byte, out *byte)
 
-// p848_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
+// p848_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p848_VPSHUFD(in *byte, out *byte)
+func p848_VPSHUFB(in *byte, out *byte)
 
-// p849_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
+// p849_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
-func p849_VPSHUFD(in *byte, out *byte)
+func p849_VPSHUFB(in *byte, out *byte)
 
-// p850_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
+// p850_VPSHUFB runs VPSHUFB Z3, Z9, Z14 (committed form VPSHUFB z, z, z).
 //
 //go:noescape
-func p850_VPSHUFD(in *byte, out *byte)
+func p850_VPSHUFB(in *byte, out *byte)
 
-// p851_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
+// p851_VPSHUFB runs VPSHUFB Z14, Z14, Z14 (committed form VPSHUFB z, z, z).
 //
 //go:noescape
-func p851_VPSHUFD(in *byte, out *byte)
+func p851_VPSHUFB(in *byte, out *byte)
 
-// p852_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
+// p852_VPSHUFD runs VPSHUFD $0x00, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p852_VPSHUFD(in *byte, out *byte)
 
-// p853_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
+// p853_VPSHUFD runs VPSHUFD $0x00, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p853_VPSHUFD(in *byte, out *byte)
 
-// p854_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
+// p854_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p854_VPSHUFD(in *byte, out *byte)
 
-// p855_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
+// p855_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p855_VPSHUFD(in *byte, out *byte)
 
-// p856_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
+// p856_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p856_VPSHUFD(in *byte, out *byte)
 
-// p857_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
+// p857_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p857_VPSHUFD(in *byte, out *byte)
 
-// p858_VPSHUFD runs VPSHUFD $0xee, X3, X9 (committed form VPSHUFD imm, x, x).
+// p858_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p858_VPSHUFD(in *byte, out *byte)
 
-// p859_VPSHUFD runs VPSHUFD $0xee, X3, X9 (committed form VPSHUFD imm, x, x).
+// p859_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p859_VPSHUFD(in *byte, out *byte)
 
-// p860_VPSHUFD runs VPSHUFD $0x00, X9, X9 (committed form VPSHUFD imm, x, x).
+// p860_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p860_VPSHUFD(in *byte, out *byte)
 
-// p861_VPSHUFD runs VPSHUFD $0x00, X9, X9 (committed form VPSHUFD imm, x, x).
+// p861_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p861_VPSHUFD(in *byte, out *byte)
 
-// p862_VPSHUFD runs VPSHUFD $0x00, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p862_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p862_VPSHUFD(in *byte, out *byte)
 
-// p863_VPSHUFD runs VPSHUFD $0x00, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p863_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p863_VPSHUFD(in *byte, out *byte)
 
-// p864_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p864_VPSHUFD runs VPSHUFD $0xee, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p864_VPSHUFD(in *byte, out *byte)
 
-// p865_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p865_VPSHUFD runs VPSHUFD $0xee, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p865_VPSHUFD(in *byte, out *byte)
 
-// p866_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p866_VPSHUFD runs VPSHUFD $0x00, X9, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p866_VPSHUFD(in *byte, out *byte)
 
-// p867_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p867_VPSHUFD runs VPSHUFD $0x00, X9, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p867_VPSHUFD(in *byte, out *byte)
 
-// p868_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p868_VPSHUFD runs VPSHUFD $0x00, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p868_VPSHUFD(in *byte, out *byte)
 
-// p869_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p869_VPSHUFD runs VPSHUFD $0x00, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p869_VPSHUFD(in *byte, out *byte)
 
-// p870_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p870_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p870_VPSHUFD(in *byte, out *byte)
 
-// p871_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p871_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p871_VPSHUFD(in *byte, out *byte)
 
-// p872_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p872_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p872_VPSHUFD(in *byte, out *byte)
 
-// p873_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p873_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p873_VPSHUFD(in *byte, out *byte)
 
-// p874_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p874_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p874_VPSHUFD(in *byte, out *byte)
 
-// p875_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p875_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p875_VPSHUFD(in *byte, out *byte)
 
-// p876_VPSHUFD runs VPSHUFD $0x00, Y9, Y9 (committed form VPSHUFD imm, y, y).
+// p876_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p876_VPSHUFD(in *byte, out *byte)
 
-// p877_VPSHUFD runs VPSHUFD $0x00, Y9, Y9 (committed form VPSHUFD imm, y, y).
+// p877_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p877_VPSHUFD(in *byte, out *byte)
 
-// p878_VPSHUFD runs VPSHUFD $0x1b, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p878_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p878_VPSHUFD(in *byte, out *byte)
 
-// p879_VPSHUFD runs VPSHUFD $0x39, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p879_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p879_VPSHUFD(in *byte, out *byte)
 
-// p880_VPSHUFD runs VPSHUFD $0x4e, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p880_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p880_VPSHUFD(in *byte, out *byte)
 
-// p881_VPSHUFD runs VPSHUFD $0x93, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p881_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p881_VPSHUFD(in *byte, out *byte)
 
-// p882_VPSHUFD runs VPSHUFD $0xb1, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p882_VPSHUFD runs VPSHUFD $0x00, Y9, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p882_VPSHUFD(in *byte, out *byte)
 
-// p883_VPSHUFD runs VPSHUFD $0xe4, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p883_VPSHUFD runs VPSHUFD $0x00, Y9, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p883_VPSHUFD(in *byte, out *byte)
 
-// p884_VPSHUFD runs VPSHUFD $0x1b, Z9, Z9 (committed form VPSHUFD imm, z, z).
+// p884_VPSHUFD runs VPSHUFD $0x1b, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p884_VPSHUFD(in *byte, out *byte)
 
-// p885_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p885_VPSHUFD runs VPSHUFD $0x39, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p885_VPSLLD(in *byte, out *byte)
+func p885_VPSHUFD(in *byte, out *byte)
 
-// p886_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p886_VPSHUFD runs VPSHUFD $0x4e, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p886_VPSLLD(in *byte, out *byte)
+func p886_VPSHUFD(in *byte, out *byte)
 
-// p887_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p887_VPSHUFD runs VPSHUFD $0x93, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p887_VPSLLD(in *byte, out *byte)
+func p887_VPSHUFD(in *byte, out *byte)
 
-// p888_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p888_VPSHUFD runs VPSHUFD $0xb1, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p888_VPSLLD(in *byte, out *byte)
+func p888_VPSHUFD(in *byte, out *byte)
 
-// p889_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p889_VPSHUFD runs VPSHUFD $0xe4, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p889_VPSLLD(in *byte, out *byte)
+func p889_VPSHUFD(in *byte, out *byte)
 
-// p890_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p890_VPSHUFD runs VPSHUFD $0x1b, Z9, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p890_VPSLLD(in *byte, out *byte)
+func p890_VPSHUFD(in *byte, out *byte)
 
-// p891_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p891_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p891_VPSLLD(in *byte, out *byte)
 
-// p892_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p892_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p892_VPSLLD(in *byte, out *byte)
 
-// p893_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p893_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p893_VPSLLD(in *byte, out *byte)
 
-// p894_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p894_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p894_VPSLLD(in *byte, out *byte)
 
-// p895_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p895_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p895_VPSLLD(in *byte, out *byte)
 
-// p896_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p896_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p896_VPSLLD(in *byte, out *byte)
 
-// p897_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p897_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p897_VPSLLD(in *byte, out *byte)
 
-// p898_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p898_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p898_VPSLLD(in *byte, out *byte)
 
-// p899_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p899_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p899_VPSLLD(in *byte, out *byte)
 
-// p900_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p900_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p900_VPSLLD(in *byte, out *byte)
 
-// p901_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p901_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p901_VPSLLD(in *byte, out *byte)
 
-// p902_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p902_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p902_VPSLLD(in *byte, out *byte)
 
-// p903_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
+// p903_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p903_VPSLLD(in *byte, out *byte)
 
-// p904_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
+// p904_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p904_VPSLLD(in *byte, out *byte)
 
-// p905_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p905_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p905_VPSLLDQ(in *byte, out *byte)
+func p905_VPSLLD(in *byte, out *byte)
 
-// p906_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p906_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p906_VPSLLDQ(in *byte, out *byte)
+func p906_VPSLLD(in *byte, out *byte)
 
-// p907_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p907_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p907_VPSLLDQ(in *byte, out *byte)
+func p907_VPSLLD(in *byte, out *byte)
 
-// p908_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p908_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p908_VPSLLDQ(in *byte, out *byte)
+func p908_VPSLLD(in *byte, out *byte)
 
-// p909_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p909_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p909_VPSLLDQ(in *byte, out *byte)
+func p909_VPSLLD(in *byte, out *byte)
 
-// p910_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p910_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p910_VPSLLDQ(in *byte, out *byte)
+func p910_VPSLLD(in *byte, out *byte)
 
-// p911_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p911_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p911_VPSLLDQ(in *byte, out *byte)
 
-// p912_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p912_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p912_VPSLLDQ(in *byte, out *byte)
 
-// p913_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p913_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p913_VPSLLDQ(in *byte, out *byte)
 
-// p914_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p914_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p914_VPSLLDQ(in *byte, out *byte)
 
-// p915_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p915_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p915_VPSLLDQ(in *byte, out *byte)
 
-// p916_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p916_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p916_VPSLLDQ(in *byte, out *byte)
 
-// p917_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
+// p917_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p917_VPSLLDQ(in *byte, out *byte)
 
-// p918_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
+// p918_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p918_VPSLLDQ(in *byte, out *byte)
 
-// p919_VPSLLQ runs VPSLLQ $0x00, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p919_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p919_VPSLLQ(in *byte, out *byte)
+func p919_VPSLLDQ(in *byte, out *byte)
 
-// p920_VPSLLQ runs VPSLLQ $0x01, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p920_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p920_VPSLLQ(in *byte, out *byte)
+func p920_VPSLLDQ(in *byte, out *byte)
 
-// p921_VPSLLQ runs VPSLLQ $0x02, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p921_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p921_VPSLLQ(in *byte, out *byte)
+func p921_VPSLLDQ(in *byte, out *byte)
 
-// p922_VPSLLQ runs VPSLLQ $0x0c, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p922_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p922_VPSLLQ(in *byte, out *byte)
+func p922_VPSLLDQ(in *byte, out *byte)
 
-// p923_VPSLLQ runs VPSLLQ $0x1f, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p923_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p923_VPSLLQ(in *byte, out *byte)
+func p923_VPSLLDQ(in *byte, out *byte)
 
-// p924_VPSLLQ runs VPSLLQ $0x20, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p924_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p924_VPSLLQ(in *byte, out *byte)
+func p924_VPSLLDQ(in *byte, out *byte)
 
-// p925_VPSLLQ runs VPSLLQ $0x3f, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p925_VPSLLQ runs VPSLLQ $0x00, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p925_VPSLLQ(in *byte, out *byte)
 
-// p926_VPSLLQ runs VPSLLQ $0x40, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p926_VPSLLQ runs VPSLLQ $0x01, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p926_VPSLLQ(in *byte, out *byte)
 
-// p927_VPSLLQ runs VPSLLQ $0xff, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p927_VPSLLQ runs VPSLLQ $0x02, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p927_VPSLLQ(in *byte, out *byte)
 
-// p928_VPSLLQ runs VPSLLQ $0x00, Z9, Z9 (committed form VPSLLQ imm, z, z).
+// p928_VPSLLQ runs VPSLLQ $0x0c, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p928_VPSLLQ(in *byte, out *byte)
 
-// p929_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
+// p929_VPSLLQ runs VPSLLQ $0x1f, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p929_VPSRAD(in *byte, out *byte)
+func p929_VPSLLQ(in *byte, out *byte)
 
-// p930_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
+// p930_VPSLLQ runs VPSLLQ $0x20, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p930_VPSRAD(in *byte, out *byte)
+func p930_VPSLLQ(in *byte, out *byte)
 
-// p931_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
+// p931_VPSLLQ runs VPSLLQ $0x3f, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p931_VPSRAD(in *byte, out *byte)
+func p931_VPSLLQ(in *byte, out *byte)
 
-// p932_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
+// p932_VPSLLQ runs VPSLLQ $0x40, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p932_VPSRAD(in *byte, out *byte)
+func p932_VPSLLQ(in *byte, out *byte)
 
-// p933_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
+// p933_VPSLLQ runs VPSLLQ $0xff, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p933_VPSRAD(in *byte, out *byte)
+func p933_VPSLLQ(in *byte, out *byte)
 
-// p934_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
+// p934_VPSLLQ runs VPSLLQ $0x00, Z9, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p934_VPSRAD(in *byte, out *byte)
+func p934_VPSLLQ(in *byte, out *byte)
 
-// p935_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
+// p935_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p935_VPSRAD(in *byte, out *byte)
 
-// p936_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
+// p936_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p936_VPSRAD(in *byte, out *byte)
 
-// p937_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
+// p937_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p937_VPSRAD(in *byte, out *byte)
 
-// p938_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
+// p938_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p938_VPSRAD(in *byte, out *byte)
 
-// p939_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
+// p939_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p939_VPSRAD(in *byte, out *byte)
 
-// p940_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
+// p940_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p940_VPSRAD(in *byte, out *byte)
 
-// p941_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
+// p941_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p941_VPSRAD(in *byte, out *byte)
 
-// p942_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
+// p942_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p942_VPSRAD(in *byte, out *byte)
 
-// p943_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
+// p943_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p943_VPSRAD(in *byte, out *byte)
 
-// p944_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
+// p944_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p944_VPSRAD(in *byte, out *byte)
 
-// p945_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p945_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p945_VPSRLD(in *byte, out *byte)
+func p945_VPSRAD(in *byte, out *byte)
 
-// p946_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p946_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p946_VPSRLD(in *byte, out *byte)
+func p946_VPSRAD(in *byte, out *byte)
 
-// p947_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p947_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p947_VPSRLD(in *byte, out *byte)
+func p947_VPSRAD(in *byte, out *byte)
 
-// p948_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p948_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p948_VPSRLD(in *byte, out *byte)
+func p948_VPSRAD(in *byte, out *byte)
 
-// p949_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p949_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p949_VPSRLD(in *byte, out *byte)
+func p949_VPSRAD(in *byte, out *byte)
 
-// p950_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p950_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p950_VPSRLD(in *byte, out *byte)
+func p950_VPSRAD(in *byte, out *byte)
 
-// p951_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p951_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p951_VPSRLD(in *byte, out *byte)
 
-// p952_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p952_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p952_VPSRLD(in *byte, out *byte)
 
-// p953_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p953_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p953_VPSRLD(in *byte, out *byte)
 
-// p954_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p954_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p954_VPSRLD(in *byte, out *byte)
 
-// p955_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p955_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p955_VPSRLD(in *byte, out *byte)
 
-// p956_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p956_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p956_VPSRLD(in *byte, out *byte)
 
-// p957_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p957_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p957_VPSRLD(in *byte, out *byte)
 
-// p958_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p958_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p958_VPSRLD(in *byte, out *byte)
 
-// p959_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p959_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p959_VPSRLD(in *byte, out *byte)
 
-// p960_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p960_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p960_VPSRLD(in *byte, out *byte)
 
-// p961_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p961_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p961_VPSRLD(in *byte, out *byte)
 
-// p962_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p962_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p962_VPSRLD(in *byte, out *byte)
 
-// p963_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
+// p963_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p963_VPSRLD(in *byte, out *byte)
 
-// p964_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
+// p964_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p964_VPSRLD(in *byte, out *byte)
 
-// p965_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p965_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p965_VPSRLDQ(in *byte, out *byte)
+func p965_VPSRLD(in *byte, out *byte)
 
-// p966_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p966_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p966_VPSRLDQ(in *byte, out *byte)
+func p966_VPSRLD(in *byte, out *byte)
 
-// p967_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p967_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p967_VPSRLDQ(in *byte, out *byte)
+func p967_VPSRLD(in *byte, out *byte)
 
-// p968_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p968_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p968_VPSRLDQ(in *byte, out *byte)
+func p968_VPSRLD(in *byte, out *byte)
 
-// p969_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p969_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p969_VPSRLDQ(in *byte, out *byte)
+func p969_VPSRLD(in *byte, out *byte)
 
-// p970_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p970_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p970_VPSRLDQ(in *byte, out *byte)
+func p970_VPSRLD(in *byte, out *byte)
 
-// p971_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p971_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p971_VPSRLDQ(in *byte, out *byte)
 
-// p972_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p972_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p972_VPSRLDQ(in *byte, out *byte)
 
-// p973_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p973_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p973_VPSRLDQ(in *byte, out *byte)
 
-// p974_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p974_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p974_VPSRLDQ(in *byte, out *byte)
 
-// p975_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p975_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p975_VPSRLDQ(in *byte, out *byte)
 
-// p976_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p976_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p976_VPSRLDQ(in *byte, out *byte)
 
-// p977_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
+// p977_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p977_VPSRLDQ(in *byte, out *byte)
 
-// p978_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
+// p978_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p978_VPSRLDQ(in *byte, out *byte)
 
-// p979_VPSRLQ runs VPSRLQ $0x00, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p979_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p979_VPSRLQ(in *byte, out *byte)
+func p979_VPSRLDQ(in *byte, out *byte)
 
-// p980_VPSRLQ runs VPSRLQ $0x01, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p980_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p980_VPSRLQ(in *byte, out *byte)
+func p980_VPSRLDQ(in *byte, out *byte)
 
-// p981_VPSRLQ runs VPSRLQ $0x0e, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p981_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p981_VPSRLQ(in *byte, out *byte)
+func p981_VPSRLDQ(in *byte, out *byte)
 
-// p982_VPSRLQ runs VPSRLQ $0x1a, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p982_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p982_VPSRLQ(in *byte, out *byte)
+func p982_VPSRLDQ(in *byte, out *byte)
 
-// p983_VPSRLQ runs VPSRLQ $0x1f, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p983_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p983_VPSRLQ(in *byte, out *byte)
+func p983_VPSRLDQ(in *byte, out *byte)
 
-// p984_VPSRLQ runs VPSRLQ $0x20, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p984_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p984_VPSRLQ(in *byte, out *byte)
+func p984_VPSRLDQ(in *byte, out *byte)
 
-// p985_VPSRLQ runs VPSRLQ $0x28, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p985_VPSRLQ runs VPSRLQ $0x00, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p985_VPSRLQ(in *byte, out *byte)
 
-// p986_VPSRLQ runs VPSRLQ $0x34, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p986_VPSRLQ runs VPSRLQ $0x01, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p986_VPSRLQ(in *byte, out *byte)
 
-// p987_VPSRLQ runs VPSRLQ $0x3f, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p987_VPSRLQ runs VPSRLQ $0x0e, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p987_VPSRLQ(in *byte, out *byte)
 
-// p988_VPSRLQ runs VPSRLQ $0x40, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p988_VPSRLQ runs VPSRLQ $0x1a, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p988_VPSRLQ(in *byte, out *byte)
 
-// p989_VPSRLQ runs VPSRLQ $0xff, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p989_VPSRLQ runs VPSRLQ $0x1f, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p989_VPSRLQ(in *byte, out *byte)
 
-// p990_VPSRLQ runs VPSRLQ $0x00, Z9, Z9 (committed form VPSRLQ imm, z, z).
+// p990_VPSRLQ runs VPSRLQ $0x20, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p990_VPSRLQ(in *byte, out *byte)
 
-// p991_VPTERNLOGD runs VPTERNLOGD $0x96, X3, X9, X14 (committed form VPTERNLOGD imm, x, x, x).
+// p991_VPSRLQ runs VPSRLQ $0x28, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p991_VPTERNLOGD(in *byte, out *byte)
+func p991_VPSRLQ(in *byte, out *byte)
 
-// p992_VPTERNLOGD runs VPTERNLOGD $0x96, X14, X14, X14 (committed form VPTERNLOGD imm, x, x, x).
+// p992_VPSRLQ runs VPSRLQ $0x34, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p992_VPTERNLOGD(in *byte, out *byte)
+func p992_VPSRLQ(in *byte, out *byte)
 
-// p993_VPTERNLOGD runs VPTERNLOGD $0x96, Y3, Y9, Y14 (committed form VPTERNLOGD imm, y, y, y).
+// p993_VPSRLQ runs VPSRLQ $0x3f, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p993_VPTERNLOGD(in *byte, out *byte)
+func p993_VPSRLQ(in *byte, out *byte)
 
-// p994_VPTERNLOGD runs VPTERNLOGD $0x96, Y14, Y14, Y14 (committed form VPTERNLOGD imm, y, y, y).
+// p994_VPSRLQ runs VPSRLQ $0x40, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p994_VPTERNLOGD(in *byte, out *byte)
+func p994_VPSRLQ(in *byte, out *byte)
 
-// p995_VPTERNLOGD runs VPTERNLOGD $0x96, Z3, Z9, Z14 (committed form VPTERNLOGD imm, z, z, z).
+// p995_VPSRLQ runs VPSRLQ $0xff, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p995_VPTERNLOGD(in *byte, out *byte)
+func p995_VPSRLQ(in *byte, out *byte)
 
-// p996_VPTERNLOGD runs VPTERNLOGD $0x96, Z14, Z14, Z14 (committed form VPTERNLOGD imm, z, z, z).
+// p996_VPSRLQ runs VPSRLQ $0x00, Z9, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p996_VPTERNLOGD(in *byte, out *byte)
+func p996_VPSRLQ(in *byte, out *byte)
 
-// p997_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p997_VPTERNLOGD runs VPTERNLOGD $0x96, X3, X9, X14 (committed form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
-func p997_VPUNPCKHDQ(in *byte, out *byte)
+func p997_VPTERNLOGD(in *byte, out *byte)
 
-// p998_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p998_VPTERNLOGD runs VPTERNLOGD $0x96, X14, X14, X14 (committed form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
-func p998_VPUNPCKHDQ(in *byte, out *byte)
+func p998_VPTERNLOGD(in *byte, out *byte)
 
-// p999_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p999_VPTERNLOGD runs VPTERNLOGD $0x96, Y3, Y9, Y14 (committed form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
-func p999_VPUNPCKHDQ(in *byte, out *byte)
+func p999_VPTERNLOGD(in *byte, out *byte)
 
-// p1000_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p1000_VPTERNLOGD runs VPTERNLOGD $0x96, Y14, Y14, Y14 (committed form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
-func p1000_VPUNPCKHDQ(in *byte, out *byte)
+func p1000_VPTERNLOGD(in *byte, out *byte)
 
-// p1001_VPUNPCKHDQ runs VPUNPCKHDQ Z3, Z9, Z14 (committed form VPUNPCKHDQ z, z, z).
+// p1001_VPTERNLOGD runs VPTERNLOGD $0x96, Z3, Z9, Z14 (committed form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1001_VPUNPCKHDQ(in *byte, out *byte)
+func p1001_VPTERNLOGD(in *byte, out *byte)
 
-// p1002_VPUNPCKHDQ runs VPUNPCKHDQ Z14, Z14, Z14 (committed form VPUNPCKHDQ z, z, z).
+// p1002_VPTERNLOGD runs VPTERNLOGD $0x96, Z14, Z14, Z14 (committed form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1002_VPUNPCKHDQ(in *byte, out *byte)
+func p1002_VPTERNLOGD(in *byte, out *byte)
 
-// p1003_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p1003_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p1003_VPUNPCKHQDQ(in *byte, out *byte)
+func p1003_VPUNPCKHDQ(in *byte, out *byte)
 
-// p1004_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p1004_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p1004_VPUNPCKHQDQ(in *byte, out *byte)
+func p1004_VPUNPCKHDQ(in *byte, out *byte)
 
-// p1005_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p1005_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p1005_VPUNPCKHQDQ(in *byte, out *byte)
+func p1005_VPUNPCKHDQ(in *byte, out *byte)
 
-// p1006_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p1006_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
-func p1006_VPUNPCKHQDQ(in *byte, out *byte)
+func p1006_VPUNPCKHDQ(in *byte, out *byte)
 
-// p1007_VPUNPCKHQDQ runs VPUNPCKHQDQ Z3, Z9, Z14 (committed form VPUNPCKHQDQ z, z, z).
+// p1007_VPUNPCKHDQ runs VPUNPCKHDQ Z3, Z9, Z14 (committed form VPUNPCKHDQ z, z, z).
 //
 //go:noescape
-func p1007_VPUNPCKHQDQ(in *byte, out *byte)
+func p1007_VPUNPCKHDQ(in *byte, out *byte)
 
-// p1008_VPUNPCKHQDQ runs VPUNPCKHQDQ Z14, Z14, Z14 (committed form VPUNPCKHQDQ z, z, z).
+// p1008_VPUNPCKHDQ runs VPUNPCKHDQ Z14, Z14, Z14 (committed form VPUNPCKHDQ z, z, z).
 //
 //go:noescape
-func p1008_VPUNPCKHQDQ(in *byte, out *byte)
+func p1008_VPUNPCKHDQ(in *byte, out *byte)
 
-// p1009_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p1009_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p1009_VPUNPCKLDQ(in *byte, out *byte)
+func p1009_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1010_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p1010_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p1010_VPUNPCKLDQ(in *byte, out *byte)
+func p1010_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1011_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p1011_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p1011_VPUNPCKLDQ(in *byte, out *byte)
+func p1011_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1012_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p1012_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p1012_VPUNPCKLDQ(in *byte, out *byte)
+func p1012_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1013_VPUNPCKLDQ runs VPUNPCKLDQ Z3, Z9, Z14 (committed form VPUNPCKLDQ z, z, z).
+// p1013_VPUNPCKHQDQ runs VPUNPCKHQDQ Z3, Z9, Z14 (committed form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p1013_VPUNPCKLDQ(in *byte, out *byte)
+func p1013_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1014_VPUNPCKLDQ runs VPUNPCKLDQ Z14, Z14, Z14 (committed form VPUNPCKLDQ z, z, z).
+// p1014_VPUNPCKHQDQ runs VPUNPCKHQDQ Z14, Z14, Z14 (committed form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p1014_VPUNPCKLDQ(in *byte, out *byte)
+func p1014_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1015_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p1015_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p1015_VPUNPCKLQDQ(in *byte, out *byte)
+func p1015_VPUNPCKLDQ(in *byte, out *byte)
 
-// p1016_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p1016_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p1016_VPUNPCKLQDQ(in *byte, out *byte)
+func p1016_VPUNPCKLDQ(in *byte, out *byte)
 
-// p1017_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p1017_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p1017_VPUNPCKLQDQ(in *byte, out *byte)
+func p1017_VPUNPCKLDQ(in *byte, out *byte)
 
-// p1018_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p1018_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
-func p1018_VPUNPCKLQDQ(in *byte, out *byte)
+func p1018_VPUNPCKLDQ(in *byte, out *byte)
 
-// p1019_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p1019_VPUNPCKLDQ runs VPUNPCKLDQ Z3, Z9, Z14 (committed form VPUNPCKLDQ z, z, z).
 //
 //go:noescape
-func p1019_VPUNPCKLQDQ(in *byte, out *byte)
+func p1019_VPUNPCKLDQ(in *byte, out *byte)
 
-// p1020_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p1020_VPUNPCKLDQ runs VPUNPCKLDQ Z14, Z14, Z14 (committed form VPUNPCKLDQ z, z, z).
 //
 //go:noescape
-func p1020_VPUNPCKLQDQ(in *byte, out *byte)
+func p1020_VPUNPCKLDQ(in *byte, out *byte)
 
-// p1021_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p1021_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
 func p1021_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1022_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p1022_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
 func p1022_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1023_VPUNPCKLQDQ runs VPUNPCKLQDQ Z3, Z9, Z14 (committed form VPUNPCKLQDQ z, z, z).
+// p1023_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
 func p1023_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1024_VPUNPCKLQDQ runs VPUNPCKLQDQ Z14, Z14, Z14 (committed form VPUNPCKLQDQ z, z, z).
+// p1024_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
 func p1024_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1025_VPXOR runs VPXOR 256(R14), X3, X9 (committed form VPXOR m, x, x).
+// p1025_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p1025_VPXOR(in *byte, out *byte)
+func p1025_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1026_VPXOR runs VPXOR 192(R14), X3, X9 (committed form VPXOR m, x, x).
+// p1026_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p1026_VPXOR(in *byte, out *byte)
+func p1026_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1027_VPXOR runs VPXOR 192(R14), X9, X9 (committed form VPXOR m, x, x).
+// p1027_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p1027_VPXOR(in *byte, out *byte)
+func p1027_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1028_VPXOR runs VPXOR 160(R14), X9, X9 (committed form VPXOR m, x, x).
+// p1028_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p1028_VPXOR(in *byte, out *byte)
+func p1028_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1029_VPXOR runs VPXOR 256(R14), Y3, Y9 (committed form VPXOR m, y, y).
+// p1029_VPUNPCKLQDQ runs VPUNPCKLQDQ Z3, Z9, Z14 (committed form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p1029_VPXOR(in *byte, out *byte)
+func p1029_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1030_VPXOR runs VPXOR 192(R14), Y3, Y9 (committed form VPXOR m, y, y).
+// p1030_VPUNPCKLQDQ runs VPUNPCKLQDQ Z14, Z14, Z14 (committed form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p1030_VPXOR(in *byte, out *byte)
+func p1030_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1031_VPXOR runs VPXOR 192(R14), Y9, Y9 (committed form VPXOR m, y, y).
+// p1031_VPXOR runs VPXOR 256(R14), X3, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
 func p1031_VPXOR(in *byte, out *byte)
 
-// p1032_VPXOR runs VPXOR 160(R14), Y9, Y9 (committed form VPXOR m, y, y).
+// p1032_VPXOR runs VPXOR 192(R14), X3, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
 func p1032_VPXOR(in *byte, out *byte)
 
-// p1033_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
+// p1033_VPXOR runs VPXOR 192(R14), X9, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
 func p1033_VPXOR(in *byte, out *byte)
 
-// p1034_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
+// p1034_VPXOR runs VPXOR 160(R14), X9, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
 func p1034_VPXOR(in *byte, out *byte)
 
-// p1035_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
+// p1035_VPXOR runs VPXOR 256(R14), Y3, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
 func p1035_VPXOR(in *byte, out *byte)
 
-// p1036_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
+// p1036_VPXOR runs VPXOR 192(R14), Y3, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
 func p1036_VPXOR(in *byte, out *byte)
 
-// p1037_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
+// p1037_VPXOR runs VPXOR 192(R14), Y9, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
 func p1037_VPXOR(in *byte, out *byte)
 
-// p1038_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
+// p1038_VPXOR runs VPXOR 160(R14), Y9, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
 func p1038_VPXOR(in *byte, out *byte)
 
-// p1039_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
+// p1039_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
 func p1039_VPXOR(in *byte, out *byte)
 
-// p1040_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
+// p1040_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
 func p1040_VPXOR(in *byte, out *byte)
 
-// p1041_VPXORD runs VPXORD 256(R14), X3, X9 (committed form VPXORD m, x, x).
+// p1041_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p1041_VPXORD(in *byte, out *byte)
+func p1041_VPXOR(in *byte, out *byte)
 
-// p1042_VPXORD runs VPXORD 192(R14), X9, X9 (committed form VPXORD m, x, x).
+// p1042_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
-func p1042_VPXORD(in *byte, out *byte)
+func p1042_VPXOR(in *byte, out *byte)
 
-// p1043_VPXORD runs VPXORD 256(R14), Y3, Y9 (committed form VPXORD m, y, y).
+// p1043_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p1043_VPXORD(in *byte, out *byte)
+func p1043_VPXOR(in *byte, out *byte)
 
-// p1044_VPXORD runs VPXORD 192(R14), Y9, Y9 (committed form VPXORD m, y, y).
+// p1044_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p1044_VPXORD(in *byte, out *byte)
+func p1044_VPXOR(in *byte, out *byte)
 
-// p1045_VPXORD runs VPXORD 256(R14), Z3, Z9 (committed form VPXORD m, z, z).
+// p1045_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p1045_VPXORD(in *byte, out *byte)
+func p1045_VPXOR(in *byte, out *byte)
 
-// p1046_VPXORD runs VPXORD 192(R14), Z9, Z9 (committed form VPXORD m, z, z).
+// p1046_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p1046_VPXORD(in *byte, out *byte)
+func p1046_VPXOR(in *byte, out *byte)
 
-// p1047_VPXORD runs VPXORD X3, X9, X14 (committed form VPXORD x, x, x).
+// p1047_VPXORD runs VPXORD 256(R14), X3, X9 (committed form VPXORD m, x, x).
 //
 //go:noescape
 func p1047_VPXORD(in *byte, out *byte)
 
-// p1048_VPXORD runs VPXORD X14, X14, X14 (committed form VPXORD x, x, x).
+// p1048_VPXORD runs VPXORD 192(R14), X9, X9 (committed form VPXORD m, x, x).
 //
 //go:noescape
 func p1048_VPXORD(in *byte, out *byte)
 
-// p1049_VPXORD runs VPXORD Y3, Y9, Y14 (committed form VPXORD y, y, y).
+// p1049_VPXORD runs VPXORD 256(R14), Y3, Y9 (committed form VPXORD m, y, y).
 //
 //go:noescape
 func p1049_VPXORD(in *byte, out *byte)
 
-// p1050_VPXORD runs VPXORD Y14, Y14, Y14 (committed form VPXORD y, y, y).
+// p1050_VPXORD runs VPXORD 192(R14), Y9, Y9 (committed form VPXORD m, y, y).
 //
 //go:noescape
 func p1050_VPXORD(in *byte, out *byte)
 
-// p1051_VPXORD runs VPXORD Z3, Z9, Z14 (committed form VPXORD z, z, z).
+// p1051_VPXORD runs VPXORD 256(R14), Z3, Z9 (committed form VPXORD m, z, z).
 //
 //go:noescape
 func p1051_VPXORD(in *byte, out *byte)
 
-// p1052_VPXORD runs VPXORD Z14, Z14, Z14 (committed form VPXORD z, z, z).
+// p1052_VPXORD runs VPXORD 192(R14), Z9, Z9 (committed form VPXORD m, z, z).
 //
 //go:noescape
 func p1052_VPXORD(in *byte, out *byte)
 
-// p1053_VPXORQ runs VPXORQ Z3, Z9, Z14 (committed form VPXORQ z, z, z).
+// p1053_VPXORD runs VPXORD X3, X9, X14 (committed form VPXORD x, x, x).
 //
 //go:noescape
-func p1053_VPXORQ(in *byte, out *byte)
+func p1053_VPXORD(in *byte, out *byte)
 
-// p1054_VPXORQ runs VPXORQ Z14, Z14, Z14 (committed form VPXORQ z, z, z).
+// p1054_VPXORD runs VPXORD X14, X14, X14 (committed form VPXORD x, x, x).
 //
 //go:noescape
-func p1054_VPXORQ(in *byte, out *byte)
+func p1054_VPXORD(in *byte, out *byte)
 
-// p1055_VSHUFI32X4 runs VSHUFI32X4 $0x03, Y3, Y9, Y14 (committed form VSHUFI32X4 imm, y, y, y).
+// p1055_VPXORD runs VPXORD Y3, Y9, Y14 (committed form VPXORD y, y, y).
 //
 //go:noescape
-func p1055_VSHUFI32X4(in *byte, out *byte)
+func p1055_VPXORD(in *byte, out *byte)
 
-// p1056_VSHUFI32X4 runs VSHUFI32X4 $0x03, Y14, Y14, Y14 (committed form VSHUFI32X4 imm, y, y, y).
+// p1056_VPXORD runs VPXORD Y14, Y14, Y14 (committed form VPXORD y, y, y).
 //
 //go:noescape
-func p1056_VSHUFI32X4(in *byte, out *byte)
+func p1056_VPXORD(in *byte, out *byte)
 
-// p1057_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1057_VPXORD runs VPXORD Z3, Z9, Z14 (committed form VPXORD z, z, z).
 //
 //go:noescape
-func p1057_VSHUFI32X4(in *byte, out *byte)
+func p1057_VPXORD(in *byte, out *byte)
 
-// p1058_VSHUFI32X4 runs VSHUFI32X4 $0x44, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1058_VPXORD runs VPXORD Z14, Z14, Z14 (committed form VPXORD z, z, z).
 //
 //go:noescape
-func p1058_VSHUFI32X4(in *byte, out *byte)
+func p1058_VPXORD(in *byte, out *byte)
 
-// p1059_VSHUFI32X4 runs VSHUFI32X4 $0x88, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1059_VPXORQ runs VPXORQ Z3, Z9, Z14 (committed form VPXORQ z, z, z).
 //
 //go:noescape
-func p1059_VSHUFI32X4(in *byte, out *byte)
+func p1059_VPXORQ(in *byte, out *byte)
 
-// p1060_VSHUFI32X4 runs VSHUFI32X4 $0xdd, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1060_VPXORQ runs VPXORQ Z14, Z14, Z14 (committed form VPXORQ z, z, z).
 //
 //go:noescape
-func p1060_VSHUFI32X4(in *byte, out *byte)
+func p1060_VPXORQ(in *byte, out *byte)
 
-// p1061_VSHUFI32X4 runs VSHUFI32X4 $0xee, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1061_VSHUFI32X4 runs VSHUFI32X4 $0x03, Y3, Y9, Y14 (committed form VSHUFI32X4 imm, y, y, y).
 //
 //go:noescape
 func p1061_VSHUFI32X4(in *byte, out *byte)
 
-// p1062_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z14, Z14, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1062_VSHUFI32X4 runs VSHUFI32X4 $0x03, Y14, Y14, Y14 (committed form VSHUFI32X4 imm, y, y, y).
 //
 //go:noescape
 func p1062_VSHUFI32X4(in *byte, out *byte)
 
-// p1063_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p1063_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1063_VZEROUPPER(in *byte, out *byte)
+func p1063_VSHUFI32X4(in *byte, out *byte)
 
-// p1064_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p1064_VSHUFI32X4 runs VSHUFI32X4 $0x44, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1064_VZEROUPPER(in *byte, out *byte)
+func p1064_VSHUFI32X4(in *byte, out *byte)
 
-// p1065_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p1065_VSHUFI32X4 runs VSHUFI32X4 $0x88, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1065_VZEROUPPER(in *byte, out *byte)
+func p1065_VSHUFI32X4(in *byte, out *byte)
 
-// p1066_XORB runs XORB 128(R14), SI (committed form XORB m, r).
+// p1066_VSHUFI32X4 runs VSHUFI32X4 $0xdd, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1066_XORB(in *byte, out *byte)
+func p1066_VSHUFI32X4(in *byte, out *byte)
 
-// p1067_XORL runs XORL $-2147483648, SI (committed form XORL imm, r).
+// p1067_VSHUFI32X4 runs VSHUFI32X4 $0xee, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1067_XORL(in *byte, out *byte)
+func p1067_VSHUFI32X4(in *byte, out *byte)
 
-// p1068_XORL runs XORL $-1, SI (committed form XORL imm, r).
+// p1068_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z14, Z14, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1068_XORL(in *byte, out *byte)
+func p1068_VSHUFI32X4(in *byte, out *byte)
 
-// p1069_XORL runs XORL $0x00, SI (committed form XORL imm, r).
+// p1069_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p1069_XORL(in *byte, out *byte)
+func p1069_VZEROUPPER(in *byte, out *byte)
 
-// p1070_XORL runs XORL $0x01, SI (committed form XORL imm, r).
+// p1070_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p1070_XORL(in *byte, out *byte)
+func p1070_VZEROUPPER(in *byte, out *byte)
 
-// p1071_XORL runs XORL $0x02, SI (committed form XORL imm, r).
+// p1071_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p1071_XORL(in *byte, out *byte)
+func p1071_VZEROUPPER(in *byte, out *byte)
 
-// p1072_XORL runs XORL $0x04, SI (committed form XORL imm, r).
+// p1072_XORB runs XORB 128(R14), SI (committed form XORB m, r).
 //
 //go:noescape
-func p1072_XORL(in *byte, out *byte)
+func p1072_XORB(in *byte, out *byte)
 
-// p1073_XORL runs XORL $0x08, SI (committed form XORL imm, r).
+// p1073_XORL runs XORL $-2147483648, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1073_XORL(in *byte, out *byte)
 
-// p1074_XORL runs XORL $0x10, SI (committed form XORL imm, r).
+// p1074_XORL runs XORL $-1, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1074_XORL(in *byte, out *byte)
 
-// p1075_XORL runs XORL $0x1b, SI (committed form XORL imm, r).
+// p1075_XORL runs XORL $0x00, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1075_XORL(in *byte, out *byte)
 
-// p1076_XORL runs XORL $0x20, SI (committed form XORL imm, r).
+// p1076_XORL runs XORL $0x01, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1076_XORL(in *byte, out *byte)
 
-// p1077_XORL runs XORL $0x36, SI (committed form XORL imm, r).
+// p1077_XORL runs XORL $0x02, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1077_XORL(in *byte, out *byte)
 
-// p1078_XORL runs XORL $0x40, SI (committed form XORL imm, r).
+// p1078_XORL runs XORL $0x04, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1078_XORL(in *byte, out *byte)
 
-// p1079_XORL runs XORL $0x80, SI (committed form XORL imm, r).
+// p1079_XORL runs XORL $0x08, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1079_XORL(in *byte, out *byte)
 
-// p1080_XORL runs XORL $0x7fffffff, SI (committed form XORL imm, r).
+// p1080_XORL runs XORL $0x10, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1080_XORL(in *byte, out *byte)
 
-// p1081_XORL runs XORL 128(R14), SI (committed form XORL m, r).
+// p1081_XORL runs XORL $0x1b, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1081_XORL(in *byte, out *byte)
 
-// p1082_XORL runs XORL SI, DI (committed form XORL r, r).
+// p1082_XORL runs XORL $0x20, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1082_XORL(in *byte, out *byte)
 
-// p1083_XORL runs XORL DI, DI (committed form XORL r, r).
+// p1083_XORL runs XORL $0x36, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1083_XORL(in *byte, out *byte)
 
-// p1084_XORQ runs XORQ 128(R14), SI (committed form XORQ m, r).
+// p1084_XORL runs XORL $0x40, SI (committed form XORL imm, r).
 //
 //go:noescape
-func p1084_XORQ(in *byte, out *byte)
+func p1084_XORL(in *byte, out *byte)
 
-// p1085_XORQ runs XORQ SI, DI (committed form XORQ r, r).
+// p1085_XORL runs XORL $0x80, SI (committed form XORL imm, r).
 //
 //go:noescape
-func p1085_XORQ(in *byte, out *byte)
+func p1085_XORL(in *byte, out *byte)
 
-// p1086_XORQ runs XORQ DI, DI (committed form XORQ r, r).
+// p1086_XORL runs XORL $0x7fffffff, SI (committed form XORL imm, r).
 //
 //go:noescape
-func p1086_XORQ(in *byte, out *byte)
+func p1086_XORL(in *byte, out *byte)
 
-// p1087_XORW runs XORW 128(R14), SI (committed form XORW m, r).
+// p1087_XORL runs XORL 128(R14), SI (committed form XORL m, r).
 //
 //go:noescape
-func p1087_XORW(in *byte, out *byte)
+func p1087_XORL(in *byte, out *byte)
 
-// p1088_VAESENC runs VAESENC Z25, Z18, Z31 (added form VAESENC z, z, z).
+// p1088_XORL runs XORL SI, DI (committed form XORL r, r).
 //
 //go:noescape
-func p1088_VAESENC(in *byte, out *byte)
+func p1088_XORL(in *byte, out *byte)
 
-// p1089_VAESENC runs VAESENC 256(R14), Z25, Z18 (added form VAESENC m, z, z).
+// p1089_XORL runs XORL DI, DI (committed form XORL r, r).
 //
 //go:noescape
-func p1089_VAESENC(in *byte, out *byte)
+func p1089_XORL(in *byte, out *byte)
 
-// p1090_VAESENC runs VAESENC Y25, Y18, Y31 (added form VAESENC y, y, y).
+// p1090_XORQ runs XORQ 128(R14), SI (committed form XORQ m, r).
 //
 //go:noescape
-func p1090_VAESENC(in *byte, out *byte)
+func p1090_XORQ(in *byte, out *byte)
 
-// p1091_VAESENC runs VAESENC X25, X18, X31 (added form VAESENC x, x, x).
+// p1091_XORQ runs XORQ SI, DI (committed form XORQ r, r).
 //
 //go:noescape
-func p1091_VAESENC(in *byte, out *byte)
+func p1091_XORQ(in *byte, out *byte)
 
-// p1092_VAESENC runs VAESENC Z31, Z31, Z31 (added form VAESENC z, z, z).
+// p1092_XORQ runs XORQ DI, DI (committed form XORQ r, r).
 //
 //go:noescape
-func p1092_VAESENC(in *byte, out *byte)
+func p1092_XORQ(in *byte, out *byte)
 
-// p1093_VAESENCLAST runs VAESENCLAST Z25, Z18, Z31 (added form VAESENCLAST z, z, z).
+// p1093_XORW runs XORW 128(R14), SI (committed form XORW m, r).
 //
 //go:noescape
-func p1093_VAESENCLAST(in *byte, out *byte)
+func p1093_XORW(in *byte, out *byte)
 
-// p1094_VAESENCLAST runs VAESENCLAST 256(R14), Z25, Z18 (added form VAESENCLAST m, z, z).
+// p1094_VAESENC runs VAESENC Z25, Z18, Z31 (added form VAESENC z, z, z).
 //
 //go:noescape
-func p1094_VAESENCLAST(in *byte, out *byte)
+func p1094_VAESENC(in *byte, out *byte)
 
-// p1095_VAESENCLAST runs VAESENCLAST Y25, Y18, Y31 (added form VAESENCLAST y, y, y).
+// p1095_VAESENC runs VAESENC 256(R14), Z25, Z18 (added form VAESENC m, z, z).
 //
 //go:noescape
-func p1095_VAESENCLAST(in *byte, out *byte)
+func p1095_VAESENC(in *byte, out *byte)
 
-// p1096_VAESENCLAST runs VAESENCLAST X25, X18, X31 (added form VAESENCLAST x, x, x).
+// p1096_VAESENC runs VAESENC Y25, Y18, Y31 (added form VAESENC y, y, y).
 //
 //go:noescape
-func p1096_VAESENCLAST(in *byte, out *byte)
+func p1096_VAESENC(in *byte, out *byte)
 
-// p1097_VAESENCLAST runs VAESENCLAST Z31, Z31, Z31 (added form VAESENCLAST z, z, z).
+// p1097_VAESENC runs VAESENC X25, X18, X31 (added form VAESENC x, x, x).
 //
 //go:noescape
-func p1097_VAESENCLAST(in *byte, out *byte)
+func p1097_VAESENC(in *byte, out *byte)
 
-// p1098_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1098_VAESENC runs VAESENC Z31, Z31, Z31 (added form VAESENC z, z, z).
 //
 //go:noescape
-func p1098_VPCLMULQDQ(in *byte, out *byte)
+func p1098_VAESENC(in *byte, out *byte)
 
-// p1099_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1099_VAESENCLAST runs VAESENCLAST Z25, Z18, Z31 (added form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p1099_VPCLMULQDQ(in *byte, out *byte)
+func p1099_VAESENCLAST(in *byte, out *byte)
 
-// p1100_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1100_VAESENCLAST runs VAESENCLAST 256(R14), Z25, Z18 (added form VAESENCLAST m, z, z).
 //
 //go:noescape
-func p1100_VPCLMULQDQ(in *byte, out *byte)
+func p1100_VAESENCLAST(in *byte, out *byte)
 
-// p1101_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1101_VAESENCLAST runs VAESENCLAST Y25, Y18, Y31 (added form VAESENCLAST y, y, y).
 //
 //go:noescape
-func p1101_VPCLMULQDQ(in *byte, out *byte)
+func p1101_VAESENCLAST(in *byte, out *byte)
 
-// p1102_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z25, Z18 (added form VPCLMULQDQ imm, m, z, z).
+// p1102_VAESENCLAST runs VAESENCLAST X25, X18, X31 (added form VAESENCLAST x, x, x).
 //
 //go:noescape
-func p1102_VPCLMULQDQ(in *byte, out *byte)
+func p1102_VAESENCLAST(in *byte, out *byte)
 
-// p1103_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y25, Y18, Y31 (added form VPCLMULQDQ imm, y, y, y).
+// p1103_VAESENCLAST runs VAESENCLAST Z31, Z31, Z31 (added form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p1103_VPCLMULQDQ(in *byte, out *byte)
+func p1103_VAESENCLAST(in *byte, out *byte)
 
-// p1104_VPCLMULQDQ runs VPCLMULQDQ $0x00, X25, X18, X31 (added form VPCLMULQDQ imm, x, x, x).
+// p1104_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
 func p1104_VPCLMULQDQ(in *byte, out *byte)
 
-// p1105_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z31, Z31, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1105_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
 func p1105_VPCLMULQDQ(in *byte, out *byte)
 
-// p1106_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1106_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p1106_VPTERNLOGD(in *byte, out *byte)
+func p1106_VPCLMULQDQ(in *byte, out *byte)
 
-// p1107_VPTERNLOGD runs VPTERNLOGD $0xe8, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1107_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p1107_VPTERNLOGD(in *byte, out *byte)
+func p1107_VPCLMULQDQ(in *byte, out *byte)
 
-// p1108_VPTERNLOGD runs VPTERNLOGD $0xca, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1108_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z25, Z18 (added form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
-func p1108_VPTERNLOGD(in *byte, out *byte)
+func p1108_VPCLMULQDQ(in *byte, out *byte)
 
-// p1109_VPTERNLOGD runs VPTERNLOGD $0x00, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1109_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y25, Y18, Y31 (added form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
-func p1109_VPTERNLOGD(in *byte, out *byte)
+func p1109_VPCLMULQDQ(in *byte, out *byte)
 
-// p1110_VPTERNLOGD runs VPTERNLOGD $0xff, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1110_VPCLMULQDQ runs VPCLMULQDQ $0x00, X25, X18, X31 (added form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
-func p1110_VPTERNLOGD(in *byte, out *byte)
+func p1110_VPCLMULQDQ(in *byte, out *byte)
 
-// p1111_VPTERNLOGD runs VPTERNLOGD $0x10, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1111_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z31, Z31, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p1111_VPTERNLOGD(in *byte, out *byte)
+func p1111_VPCLMULQDQ(in *byte, out *byte)
 
-// p1112_VPTERNLOGD runs VPTERNLOGD $0x6c, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1112_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p1112_VPTERNLOGD(in *byte, out *byte)
 
-// p1113_VPTERNLOGD runs VPTERNLOGD $0x88, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1113_VPTERNLOGD runs VPTERNLOGD $0xe8, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p1113_VPTERNLOGD(in *byte, out *byte)
 
-// p1114_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD imm, z, z, k, z).
+// p1114_VPTERNLOGD runs VPTERNLOGD $0xca, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p1114_VPTERNLOGD(in *byte, out *byte)
 
-// p1115_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD.Z imm, z, z, k, z).
+// p1115_VPTERNLOGD runs VPTERNLOGD $0x00, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1115_VPTERNLOGD_Z(in *byte, out *byte)
+func p1115_VPTERNLOGD(in *byte, out *byte)
 
-// p1116_VPTERNLOGD runs VPTERNLOGD $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD imm, m, z, z).
+// p1116_VPTERNLOGD runs VPTERNLOGD $0xff, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p1116_VPTERNLOGD(in *byte, out *byte)
 
-// p1117_VPTERNLOGD_BCST runs VPTERNLOGD.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD.BCST imm, m, z, z).
+// p1117_VPTERNLOGD runs VPTERNLOGD $0x10, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1117_VPTERNLOGD_BCST(in *byte, out *byte)
+func p1117_VPTERNLOGD(in *byte, out *byte)
 
-// p1118_VPTERNLOGD_BCST_Z runs VPTERNLOGD.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGD.BCST.Z imm, m, z, k, z).
+// p1118_VPTERNLOGD runs VPTERNLOGD $0x6c, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1118_VPTERNLOGD_BCST_Z(in *byte, out *byte)
+func p1118_VPTERNLOGD(in *byte, out *byte)
 
-// p1119_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, Y31 (added form VPTERNLOGD imm, y, y, y).
+// p1119_VPTERNLOGD runs VPTERNLOGD $0x88, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p1119_VPTERNLOGD(in *byte, out *byte)
 
-// p1120_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGD imm, y, y, k, y).
+// p1120_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD imm, z, z, k, z).
 //
 //go:noescape
 func p1120_VPTERNLOGD(in *byte, out *byte)
 
-// p1121_VPTERNLOGD runs VPTERNLOGD $0x96, X25, X18, X31 (added form VPTERNLOGD imm, x, x, x).
+// p1121_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1121_VPTERNLOGD(in *byte, out *byte)
+func p1121_VPTERNLOGD_Z(in *byte, out *byte)
 
-// p1122_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGD.Z imm, x, x, k, x).
+// p1122_VPTERNLOGD runs VPTERNLOGD $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD imm, m, z, z).
 //
 //go:noescape
-func p1122_VPTERNLOGD_Z(in *byte, out *byte)
+func p1122_VPTERNLOGD(in *byte, out *byte)
 
-// p1123_VPTERNLOGD runs VPTERNLOGD $0x96, Z31, Z31, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1123_VPTERNLOGD_BCST runs VPTERNLOGD.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD.BCST imm, m, z, z).
 //
 //go:noescape
-func p1123_VPTERNLOGD(in *byte, out *byte)
+func p1123_VPTERNLOGD_BCST(in *byte, out *byte)
 
-// p1124_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1124_VPTERNLOGD_BCST_Z runs VPTERNLOGD.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGD.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1124_VPTERNLOGQ(in *byte, out *byte)
+func p1124_VPTERNLOGD_BCST_Z(in *byte, out *byte)
 
-// p1125_VPTERNLOGQ runs VPTERNLOGQ $0xe8, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1125_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, Y31 (added form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
-func p1125_VPTERNLOGQ(in *byte, out *byte)
+func p1125_VPTERNLOGD(in *byte, out *byte)
 
-// p1126_VPTERNLOGQ runs VPTERNLOGQ $0xca, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1126_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGD imm, y, y, k, y).
 //
 //go:noescape
-func p1126_VPTERNLOGQ(in *byte, out *byte)
+func p1126_VPTERNLOGD(in *byte, out *byte)
 
-// p1127_VPTERNLOGQ runs VPTERNLOGQ $0x9a, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1127_VPTERNLOGD runs VPTERNLOGD $0x96, X25, X18, X31 (added form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
-func p1127_VPTERNLOGQ(in *byte, out *byte)
+func p1127_VPTERNLOGD(in *byte, out *byte)
 
-// p1128_VPTERNLOGQ runs VPTERNLOGQ $0x50, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1128_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGD.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1128_VPTERNLOGQ(in *byte, out *byte)
+func p1128_VPTERNLOGD_Z(in *byte, out *byte)
 
-// p1129_VPTERNLOGQ runs VPTERNLOGQ $0xbc, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1129_VPTERNLOGD runs VPTERNLOGD $0x96, Z31, Z31, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1129_VPTERNLOGQ(in *byte, out *byte)
+func p1129_VPTERNLOGD(in *byte, out *byte)
 
-// p1130_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ imm, z, z, k, z).
+// p1130_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
 func p1130_VPTERNLOGQ(in *byte, out *byte)
 
-// p1131_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ.Z imm, z, z, k, z).
+// p1131_VPTERNLOGQ runs VPTERNLOGQ $0xe8, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1131_VPTERNLOGQ_Z(in *byte, out *byte)
+func p1131_VPTERNLOGQ(in *byte, out *byte)
 
-// p1132_VPTERNLOGQ runs VPTERNLOGQ $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ imm, m, z, z).
+// p1132_VPTERNLOGQ runs VPTERNLOGQ $0xca, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
 func p1132_VPTERNLOGQ(in *byte, out *byte)
 
-// p1133_VPTERNLOGQ_BCST runs VPTERNLOGQ.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ.BCST imm, m, z, z).
+// p1133_VPTERNLOGQ runs VPTERNLOGQ $0x9a, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1133_VPTERNLOGQ_BCST(in *byte, out *byte)
+func p1133_VPTERNLOGQ(in *byte, out *byte)
 
-// p1134_VPTERNLOGQ_BCST_Z runs VPTERNLOGQ.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGQ.BCST.Z imm, m, z, k, z).
+// p1134_VPTERNLOGQ runs VPTERNLOGQ $0x50, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1134_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
+func p1134_VPTERNLOGQ(in *byte, out *byte)
 
-// p1135_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, Y31 (added form VPTERNLOGQ imm, y, y, y).
+// p1135_VPTERNLOGQ runs VPTERNLOGQ $0xbc, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
 func p1135_VPTERNLOGQ(in *byte, out *byte)
 
-// p1136_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGQ imm, y, y, k, y).
+// p1136_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ imm, z, z, k, z).
 //
 //go:noescape
 func p1136_VPTERNLOGQ(in *byte, out *byte)
 
-// p1137_VPTERNLOGQ runs VPTERNLOGQ $0x96, X25, X18, X31 (added form VPTERNLOGQ imm, x, x, x).
+// p1137_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1137_VPTERNLOGQ(in *byte, out *byte)
+func p1137_VPTERNLOGQ_Z(in *byte, out *byte)
 
-// p1138_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGQ.Z imm, x, x, k, x).
+// p1138_VPTERNLOGQ runs VPTERNLOGQ $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ imm, m, z, z).
 //
 //go:noescape
-func p1138_VPTERNLOGQ_Z(in *byte, out *byte)
+func p1138_VPTERNLOGQ(in *byte, out *byte)
 
-// p1139_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z31, Z31, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1139_VPTERNLOGQ_BCST runs VPTERNLOGQ.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ.BCST imm, m, z, z).
 //
 //go:noescape
-func p1139_VPTERNLOGQ(in *byte, out *byte)
+func p1139_VPTERNLOGQ_BCST(in *byte, out *byte)
 
-// p1140_VPROLD runs VPROLD $0x00, Z25, Z18 (added form VPROLD imm, z, z).
+// p1140_VPTERNLOGQ_BCST_Z runs VPTERNLOGQ.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGQ.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1140_VPROLD(in *byte, out *byte)
+func p1140_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
 
-// p1141_VPROLD runs VPROLD $0x01, Z25, Z18 (added form VPROLD imm, z, z).
+// p1141_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, Y31 (added form VPTERNLOGQ imm, y, y, y).
 //
 //go:noescape
-func p1141_VPROLD(in *byte, out *byte)
+func p1141_VPTERNLOGQ(in *byte, out *byte)
 
-// p1142_VPROLD runs VPROLD $0x07, Z25, Z18 (added form VPROLD imm, z, z).
+// p1142_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGQ imm, y, y, k, y).
 //
 //go:noescape
-func p1142_VPROLD(in *byte, out *byte)
+func p1142_VPTERNLOGQ(in *byte, out *byte)
 
-// p1143_VPROLD runs VPROLD $0x08, Z25, Z18 (added form VPROLD imm, z, z).
+// p1143_VPTERNLOGQ runs VPTERNLOGQ $0x96, X25, X18, X31 (added form VPTERNLOGQ imm, x, x, x).
 //
 //go:noescape
-func p1143_VPROLD(in *byte, out *byte)
+func p1143_VPTERNLOGQ(in *byte, out *byte)
 
-// p1144_VPROLD runs VPROLD $0x10, Z25, Z18 (added form VPROLD imm, z, z).
+// p1144_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGQ.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1144_VPROLD(in *byte, out *byte)
+func p1144_VPTERNLOGQ_Z(in *byte, out *byte)
 
-// p1145_VPROLD runs VPROLD $0x1f, Z25, Z18 (added form VPROLD imm, z, z).
+// p1145_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z31, Z31, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1145_VPROLD(in *byte, out *byte)
+func p1145_VPTERNLOGQ(in *byte, out *byte)
 
-// p1146_VPROLD runs VPROLD $0x20, Z25, Z18 (added form VPROLD imm, z, z).
+// p1146_VPROLD runs VPROLD $0x00, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p1146_VPROLD(in *byte, out *byte)
 
-// p1147_VPROLD runs VPROLD $0xff, Z25, Z18 (added form VPROLD imm, z, z).
+// p1147_VPROLD runs VPROLD $0x01, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p1147_VPROLD(in *byte, out *byte)
 
-// p1148_VPROLD runs VPROLD $0x00, Z25, K3, Z18 (added form VPROLD imm, z, k, z).
+// p1148_VPROLD runs VPROLD $0x07, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p1148_VPROLD(in *byte, out *byte)
 
-// p1149_VPROLD_Z runs VPROLD.Z $0x00, Z25, K3, Z18 (added form VPROLD.Z imm, z, k, z).
+// p1149_VPROLD runs VPROLD $0x08, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1149_VPROLD_Z(in *byte, out *byte)
+func p1149_VPROLD(in *byte, out *byte)
 
-// p1150_VPROLD runs VPROLD $0x00, 192(R14), Z25 (added form VPROLD imm, m, z).
+// p1150_VPROLD runs VPROLD $0x10, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p1150_VPROLD(in *byte, out *byte)
 
-// p1151_VPROLD_BCST runs VPROLD.BCST $0x00, 192(R14), Z25 (added form VPROLD.BCST imm, m, z).
+// p1151_VPROLD runs VPROLD $0x1f, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1151_VPROLD_BCST(in *byte, out *byte)
+func p1151_VPROLD(in *byte, out *byte)
 
-// p1152_VPROLD_BCST_Z runs VPROLD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLD.BCST.Z imm, m, k, z).
+// p1152_VPROLD runs VPROLD $0x20, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1152_VPROLD_BCST_Z(in *byte, out *byte)
+func p1152_VPROLD(in *byte, out *byte)
 
-// p1153_VPROLD runs VPROLD $0x00, Y25, Y18 (added form VPROLD imm, y, y).
+// p1153_VPROLD runs VPROLD $0xff, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p1153_VPROLD(in *byte, out *byte)
 
-// p1154_VPROLD runs VPROLD $0x00, Y25, K3, Y18 (added form VPROLD imm, y, k, y).
+// p1154_VPROLD runs VPROLD $0x00, Z25, K3, Z18 (added form VPROLD imm, z, k, z).
 //
 //go:noescape
 func p1154_VPROLD(in *byte, out *byte)
 
-// p1155_VPROLD runs VPROLD $0x00, X25, X18 (added form VPROLD imm, x, x).
+// p1155_VPROLD_Z runs VPROLD.Z $0x00, Z25, K3, Z18 (added form VPROLD.Z imm, z, k, z).
 //
 //go:noescape
-func p1155_VPROLD(in *byte, out *byte)
+func p1155_VPROLD_Z(in *byte, out *byte)
 
-// p1156_VPROLD_Z runs VPROLD.Z $0x00, X25, K3, X18 (added form VPROLD.Z imm, x, k, x).
+// p1156_VPROLD runs VPROLD $0x00, 192(R14), Z25 (added form VPROLD imm, m, z).
 //
 //go:noescape
-func p1156_VPROLD_Z(in *byte, out *byte)
+func p1156_VPROLD(in *byte, out *byte)
 
-// p1157_VPROLD runs VPROLD $0x00, Z18, Z18 (added form VPROLD imm, z, z).
+// p1157_VPROLD_BCST runs VPROLD.BCST $0x00, 192(R14), Z25 (added form VPROLD.BCST imm, m, z).
 //
 //go:noescape
-func p1157_VPROLD(in *byte, out *byte)
+func p1157_VPROLD_BCST(in *byte, out *byte)
 
-// p1158_VPROLQ runs VPROLQ $0x00, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1158_VPROLD_BCST_Z runs VPROLD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1158_VPROLQ(in *byte, out *byte)
+func p1158_VPROLD_BCST_Z(in *byte, out *byte)
 
-// p1159_VPROLQ runs VPROLQ $0x01, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1159_VPROLD runs VPROLD $0x00, Y25, Y18 (added form VPROLD imm, y, y).
 //
 //go:noescape
-func p1159_VPROLQ(in *byte, out *byte)
+func p1159_VPROLD(in *byte, out *byte)
 
-// p1160_VPROLQ runs VPROLQ $0x0d, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1160_VPROLD runs VPROLD $0x00, Y25, K3, Y18 (added form VPROLD imm, y, k, y).
 //
 //go:noescape
-func p1160_VPROLQ(in *byte, out *byte)
+func p1160_VPROLD(in *byte, out *byte)
 
-// p1161_VPROLQ runs VPROLQ $0x20, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1161_VPROLD runs VPROLD $0x00, X25, X18 (added form VPROLD imm, x, x).
 //
 //go:noescape
-func p1161_VPROLQ(in *byte, out *byte)
+func p1161_VPROLD(in *byte, out *byte)
 
-// p1162_VPROLQ runs VPROLQ $0x3f, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1162_VPROLD_Z runs VPROLD.Z $0x00, X25, K3, X18 (added form VPROLD.Z imm, x, k, x).
 //
 //go:noescape
-func p1162_VPROLQ(in *byte, out *byte)
+func p1162_VPROLD_Z(in *byte, out *byte)
 
-// p1163_VPROLQ runs VPROLQ $0x40, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1163_VPROLD runs VPROLD $0x00, Z18, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1163_VPROLQ(in *byte, out *byte)
+func p1163_VPROLD(in *byte, out *byte)
 
-// p1164_VPROLQ runs VPROLQ $0x00, Z25, K3, Z18 (added form VPROLQ imm, z, k, z).
+// p1164_VPROLQ runs VPROLQ $0x00, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
 func p1164_VPROLQ(in *byte, out *byte)
 
-// p1165_VPROLQ_Z runs VPROLQ.Z $0x00, Z25, K3, Z18 (added form VPROLQ.Z imm, z, k, z).
+// p1165_VPROLQ runs VPROLQ $0x01, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1165_VPROLQ_Z(in *byte, out *byte)
+func p1165_VPROLQ(in *byte, out *byte)
 
-// p1166_VPROLQ runs VPROLQ $0x00, 192(R14), Z25 (added form VPROLQ imm, m, z).
+// p1166_VPROLQ runs VPROLQ $0x0d, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
 func p1166_VPROLQ(in *byte, out *byte)
 
-// p1167_VPROLQ_BCST runs VPROLQ.BCST $0x00, 192(R14), Z25 (added form VPROLQ.BCST imm, m, z).
+// p1167_VPROLQ runs VPROLQ $0x20, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1167_VPROLQ_BCST(in *byte, out *byte)
+func p1167_VPROLQ(in *byte, out *byte)
 
-// p1168_VPROLQ_BCST_Z runs VPROLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLQ.BCST.Z imm, m, k, z).
+// p1168_VPROLQ runs VPROLQ $0x3f, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1168_VPROLQ_BCST_Z(in *byte, out *byte)
+func p1168_VPROLQ(in *byte, out *byte)
 
-// p1169_VPROLQ runs VPROLQ $0x00, Y25, Y18 (added form VPROLQ imm, y, y).
+// p1169_VPROLQ runs VPROLQ $0x40, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
 func p1169_VPROLQ(in *byte, out *byte)
 
-// p1170_VPROLQ runs VPROLQ $0x00, Y25, K3, Y18 (added form VPROLQ imm, y, k, y).
+// p1170_VPROLQ runs VPROLQ $0x00, Z25, K3, Z18 (added form VPROLQ imm, z, k, z).
 //
 //go:noescape
 func p1170_VPROLQ(in *byte, out *byte)
 
-// p1171_VPROLQ runs VPROLQ $0x00, X25, X18 (added form VPROLQ imm, x, x).
+// p1171_VPROLQ_Z runs VPROLQ.Z $0x00, Z25, K3, Z18 (added form VPROLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1171_VPROLQ(in *byte, out *byte)
+func p1171_VPROLQ_Z(in *byte, out *byte)
 
-// p1172_VPROLQ_Z runs VPROLQ.Z $0x00, X25, K3, X18 (added form VPROLQ.Z imm, x, k, x).
+// p1172_VPROLQ runs VPROLQ $0x00, 192(R14), Z25 (added form VPROLQ imm, m, z).
 //
 //go:noescape
-func p1172_VPROLQ_Z(in *byte, out *byte)
+func p1172_VPROLQ(in *byte, out *byte)
 
-// p1173_VPROLQ runs VPROLQ $0x00, Z18, Z18 (added form VPROLQ imm, z, z).
+// p1173_VPROLQ_BCST runs VPROLQ.BCST $0x00, 192(R14), Z25 (added form VPROLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1173_VPROLQ(in *byte, out *byte)
+func p1173_VPROLQ_BCST(in *byte, out *byte)
 
-// p1174_VPRORD runs VPRORD $0x00, Z25, Z18 (added form VPRORD imm, z, z).
+// p1174_VPROLQ_BCST_Z runs VPROLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1174_VPRORD(in *byte, out *byte)
+func p1174_VPROLQ_BCST_Z(in *byte, out *byte)
 
-// p1175_VPRORD runs VPRORD $0x01, Z25, Z18 (added form VPRORD imm, z, z).
+// p1175_VPROLQ runs VPROLQ $0x00, Y25, Y18 (added form VPROLQ imm, y, y).
 //
 //go:noescape
-func p1175_VPRORD(in *byte, out *byte)
+func p1175_VPROLQ(in *byte, out *byte)
 
-// p1176_VPRORD runs VPRORD $0x07, Z25, Z18 (added form VPRORD imm, z, z).
+// p1176_VPROLQ runs VPROLQ $0x00, Y25, K3, Y18 (added form VPROLQ imm, y, k, y).
 //
 //go:noescape
-func p1176_VPRORD(in *byte, out *byte)
+func p1176_VPROLQ(in *byte, out *byte)
 
-// p1177_VPRORD runs VPRORD $0x0c, Z25, Z18 (added form VPRORD imm, z, z).
+// p1177_VPROLQ runs VPROLQ $0x00, X25, X18 (added form VPROLQ imm, x, x).
 //
 //go:noescape
-func p1177_VPRORD(in *byte, out *byte)
+func p1177_VPROLQ(in *byte, out *byte)
 
-// p1178_VPRORD runs VPRORD $0x10, Z25, Z18 (added form VPRORD imm, z, z).
+// p1178_VPROLQ_Z runs VPROLQ.Z $0x00, X25, K3, X18 (added form VPROLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1178_VPRORD(in *byte, out *byte)
+func p1178_VPROLQ_Z(in *byte, out *byte)
 
-// p1179_VPRORD runs VPRORD $0x1f, Z25, Z18 (added form VPRORD imm, z, z).
+// p1179_VPROLQ runs VPROLQ $0x00, Z18, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1179_VPRORD(in *byte, out *byte)
+func p1179_VPROLQ(in *byte, out *byte)
 
-// p1180_VPRORD runs VPRORD $0x21, Z25, Z18 (added form VPRORD imm, z, z).
+// p1180_VPRORD runs VPRORD $0x00, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p1180_VPRORD(in *byte, out *byte)
 
-// p1181_VPRORD runs VPRORD $0x00, Z25, K3, Z18 (added form VPRORD imm, z, k, z).
+// p1181_VPRORD runs VPRORD $0x01, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p1181_VPRORD(in *byte, out *byte)
 
-// p1182_VPRORD_Z runs VPRORD.Z $0x00, Z25, K3, Z18 (added form VPRORD.Z imm, z, k, z).
+// p1182_VPRORD runs VPRORD $0x07, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1182_VPRORD_Z(in *byte, out *byte)
+func p1182_VPRORD(in *byte, out *byte)
 
-// p1183_VPRORD runs VPRORD $0x00, 192(R14), Z25 (added form VPRORD imm, m, z).
+// p1183_VPRORD runs VPRORD $0x0c, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p1183_VPRORD(in *byte, out *byte)
 
-// p1184_VPRORD_BCST runs VPRORD.BCST $0x00, 192(R14), Z25 (added form VPRORD.BCST imm, m, z).
+// p1184_VPRORD runs VPRORD $0x10, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1184_VPRORD_BCST(in *byte, out *byte)
+func p1184_VPRORD(in *byte, out *byte)
 
-// p1185_VPRORD_BCST_Z runs VPRORD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORD.BCST.Z imm, m, k, z).
+// p1185_VPRORD runs VPRORD $0x1f, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1185_VPRORD_BCST_Z(in *byte, out *byte)
+func p1185_VPRORD(in *byte, out *byte)
 
-// p1186_VPRORD runs VPRORD $0x00, Y25, Y18 (added form VPRORD imm, y, y).
+// p1186_VPRORD runs VPRORD $0x21, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p1186_VPRORD(in *byte, out *byte)
 
-// p1187_VPRORD runs VPRORD $0x00, Y25, K3, Y18 (added form VPRORD imm, y, k, y).
+// p1187_VPRORD runs VPRORD $0x00, Z25, K3, Z18 (added form VPRORD imm, z, k, z).
 //
 //go:noescape
 func p1187_VPRORD(in *byte, out *byte)
 
-// p1188_VPRORD runs VPRORD $0x00, X25, X18 (added form VPRORD imm, x, x).
+// p1188_VPRORD_Z runs VPRORD.Z $0x00, Z25, K3, Z18 (added form VPRORD.Z imm, z, k, z).
 //
 //go:noescape
-func p1188_VPRORD(in *byte, out *byte)
+func p1188_VPRORD_Z(in *byte, out *byte)
 
-// p1189_VPRORD_Z runs VPRORD.Z $0x00, X25, K3, X18 (added form VPRORD.Z imm, x, k, x).
+// p1189_VPRORD runs VPRORD $0x00, 192(R14), Z25 (added form VPRORD imm, m, z).
 //
 //go:noescape
-func p1189_VPRORD_Z(in *byte, out *byte)
+func p1189_VPRORD(in *byte, out *byte)
 
-// p1190_VPRORD runs VPRORD $0x00, Z18, Z18 (added form VPRORD imm, z, z).
+// p1190_VPRORD_BCST runs VPRORD.BCST $0x00, 192(R14), Z25 (added form VPRORD.BCST imm, m, z).
 //
 //go:noescape
-func p1190_VPRORD(in *byte, out *byte)
+func p1190_VPRORD_BCST(in *byte, out *byte)
 
-// p1191_VPRORQ runs VPRORQ $0x00, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1191_VPRORD_BCST_Z runs VPRORD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1191_VPRORQ(in *byte, out *byte)
+func p1191_VPRORD_BCST_Z(in *byte, out *byte)
 
-// p1192_VPRORQ runs VPRORQ $0x01, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1192_VPRORD runs VPRORD $0x00, Y25, Y18 (added form VPRORD imm, y, y).
 //
 //go:noescape
-func p1192_VPRORQ(in *byte, out *byte)
+func p1192_VPRORD(in *byte, out *byte)
 
-// p1193_VPRORQ runs VPRORQ $0x0e, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1193_VPRORD runs VPRORD $0x00, Y25, K3, Y18 (added form VPRORD imm, y, k, y).
 //
 //go:noescape
-func p1193_VPRORQ(in *byte, out *byte)
+func p1193_VPRORD(in *byte, out *byte)
 
-// p1194_VPRORQ runs VPRORQ $0x20, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1194_VPRORD runs VPRORD $0x00, X25, X18 (added form VPRORD imm, x, x).
 //
 //go:noescape
-func p1194_VPRORQ(in *byte, out *byte)
+func p1194_VPRORD(in *byte, out *byte)
 
-// p1195_VPRORQ runs VPRORQ $0x3f, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1195_VPRORD_Z runs VPRORD.Z $0x00, X25, K3, X18 (added form VPRORD.Z imm, x, k, x).
 //
 //go:noescape
-func p1195_VPRORQ(in *byte, out *byte)
+func p1195_VPRORD_Z(in *byte, out *byte)
 
-// p1196_VPRORQ runs VPRORQ $0x41, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1196_VPRORD runs VPRORD $0x00, Z18, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1196_VPRORQ(in *byte, out *byte)
+func p1196_VPRORD(in *byte, out *byte)
 
-// p1197_VPRORQ runs VPRORQ $0x00, Z25, K3, Z18 (added form VPRORQ imm, z, k, z).
+// p1197_VPRORQ runs VPRORQ $0x00, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
 func p1197_VPRORQ(in *byte, out *byte)
 
-// p1198_VPRORQ_Z runs VPRORQ.Z $0x00, Z25, K3, Z18 (added form VPRORQ.Z imm, z, k, z).
+// p1198_VPRORQ runs VPRORQ $0x01, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1198_VPRORQ_Z(in *byte, out *byte)
+func p1198_VPRORQ(in *byte, out *byte)
 
-// p1199_VPRORQ runs VPRORQ $0x00, 192(R14), Z25 (added form VPRORQ imm, m, z).
+// p1199_VPRORQ runs VPRORQ $0x0e, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
 func p1199_VPRORQ(in *byte, out *byte)
 
-// p1200_VPRORQ_BCST runs VPRORQ.BCST $0x00, 192(R14), Z25 (added form VPRORQ.BCST imm, m, z).
+// p1200_VPRORQ runs VPRORQ $0x20, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1200_VPRORQ_BCST(in *byte, out *byte)
+func p1200_VPRORQ(in *byte, out *byte)
 
-// p1201_VPRORQ_BCST_Z runs VPRORQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORQ.BCST.Z imm, m, k, z).
+// p1201_VPRORQ runs VPRORQ $0x3f, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1201_VPRORQ_BCST_Z(in *byte, out *byte)
+func p1201_VPRORQ(in *byte, out *byte)
 
-// p1202_VPRORQ runs VPRORQ $0x00, Y25, Y18 (added form VPRORQ imm, y, y).
+// p1202_VPRORQ runs VPRORQ $0x41, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
 func p1202_VPRORQ(in *byte, out *byte)
 
-// p1203_VPRORQ runs VPRORQ $0x00, Y25, K3, Y18 (added form VPRORQ imm, y, k, y).
+// p1203_VPRORQ runs VPRORQ $0x00, Z25, K3, Z18 (added form VPRORQ imm, z, k, z).
 //
 //go:noescape
 func p1203_VPRORQ(in *byte, out *byte)
 
-// p1204_VPRORQ runs VPRORQ $0x00, X25, X18 (added form VPRORQ imm, x, x).
+// p1204_VPRORQ_Z runs VPRORQ.Z $0x00, Z25, K3, Z18 (added form VPRORQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1204_VPRORQ(in *byte, out *byte)
+func p1204_VPRORQ_Z(in *byte, out *byte)
 
-// p1205_VPRORQ_Z runs VPRORQ.Z $0x00, X25, K3, X18 (added form VPRORQ.Z imm, x, k, x).
+// p1205_VPRORQ runs VPRORQ $0x00, 192(R14), Z25 (added form VPRORQ imm, m, z).
 //
 //go:noescape
-func p1205_VPRORQ_Z(in *byte, out *byte)
+func p1205_VPRORQ(in *byte, out *byte)
 
-// p1206_VPRORQ runs VPRORQ $0x00, Z18, Z18 (added form VPRORQ imm, z, z).
+// p1206_VPRORQ_BCST runs VPRORQ.BCST $0x00, 192(R14), Z25 (added form VPRORQ.BCST imm, m, z).
 //
 //go:noescape
-func p1206_VPRORQ(in *byte, out *byte)
+func p1206_VPRORQ_BCST(in *byte, out *byte)
 
-// p1207_VPSHUFB runs VPSHUFB Z25, Z18, Z31 (added form VPSHUFB z, z, z).
+// p1207_VPRORQ_BCST_Z runs VPRORQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1207_VPSHUFB(in *byte, out *byte)
+func p1207_VPRORQ_BCST_Z(in *byte, out *byte)
 
-// p1208_VPSHUFB runs VPSHUFB Z25, Z18, K3, Z31 (added form VPSHUFB z, z, k, z).
+// p1208_VPRORQ runs VPRORQ $0x00, Y25, Y18 (added form VPRORQ imm, y, y).
 //
 //go:noescape
-func p1208_VPSHUFB(in *byte, out *byte)
+func p1208_VPRORQ(in *byte, out *byte)
 
-// p1209_VPSHUFB_Z runs VPSHUFB.Z Z25, Z18, K3, Z31 (added form VPSHUFB.Z z, z, k, z).
+// p1209_VPRORQ runs VPRORQ $0x00, Y25, K3, Y18 (added form VPRORQ imm, y, k, y).
 //
 //go:noescape
-func p1209_VPSHUFB_Z(in *byte, out *byte)
+func p1209_VPRORQ(in *byte, out *byte)
 
-// p1210_VPSHUFB runs VPSHUFB 256(R14), Z25, Z18 (added form VPSHUFB m, z, z).
+// p1210_VPRORQ runs VPRORQ $0x00, X25, X18 (added form VPRORQ imm, x, x).
 //
 //go:noescape
-func p1210_VPSHUFB(in *byte, out *byte)
+func p1210_VPRORQ(in *byte, out *byte)
 
-// p1211_VPSHUFB runs VPSHUFB Y25, Y18, Y31 (added form VPSHUFB y, y, y).
+// p1211_VPRORQ_Z runs VPRORQ.Z $0x00, X25, K3, X18 (added form VPRORQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1211_VPSHUFB(in *byte, out *byte)
+func p1211_VPRORQ_Z(in *byte, out *byte)
 
-// p1212_VPSHUFB runs VPSHUFB Y25, Y18, K3, Y31 (added form VPSHUFB y, y, k, y).
+// p1212_VPRORQ runs VPRORQ $0x00, Z18, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1212_VPSHUFB(in *byte, out *byte)
+func p1212_VPRORQ(in *byte, out *byte)
 
-// p1213_VPSHUFB runs VPSHUFB X25, X18, X31 (added form VPSHUFB x, x, x).
+// p1213_VPSHUFB runs VPSHUFB Z25, Z18, Z31 (added form VPSHUFB z, z, z).
 //
 //go:noescape
 func p1213_VPSHUFB(in *byte, out *byte)
 
-// p1214_VPSHUFB_Z runs VPSHUFB.Z X25, X18, K3, X31 (added form VPSHUFB.Z x, x, k, x).
+// p1214_VPSHUFB runs VPSHUFB Z25, Z18, K3, Z31 (added form VPSHUFB z, z, k, z).
 //
 //go:noescape
-func p1214_VPSHUFB_Z(in *byte, out *byte)
+func p1214_VPSHUFB(in *byte, out *byte)
 
-// p1215_VPSHUFB runs VPSHUFB Z31, Z31, Z31 (added form VPSHUFB z, z, z).
+// p1215_VPSHUFB_Z runs VPSHUFB.Z Z25, Z18, K3, Z31 (added form VPSHUFB.Z z, z, k, z).
 //
 //go:noescape
-func p1215_VPSHUFB(in *byte, out *byte)
+func p1215_VPSHUFB_Z(in *byte, out *byte)
 
-// p1216_VPSHUFD runs VPSHUFD $0x1b, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1216_VPSHUFB runs VPSHUFB 256(R14), Z25, Z18 (added form VPSHUFB m, z, z).
 //
 //go:noescape
-func p1216_VPSHUFD(in *byte, out *byte)
+func p1216_VPSHUFB(in *byte, out *byte)
 
-// p1217_VPSHUFD runs VPSHUFD $0x4e, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1217_VPSHUFB runs VPSHUFB Y25, Y18, Y31 (added form VPSHUFB y, y, y).
 //
 //go:noescape
-func p1217_VPSHUFD(in *byte, out *byte)
+func p1217_VPSHUFB(in *byte, out *byte)
 
-// p1218_VPSHUFD runs VPSHUFD $0xb1, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1218_VPSHUFB runs VPSHUFB Y25, Y18, K3, Y31 (added form VPSHUFB y, y, k, y).
 //
 //go:noescape
-func p1218_VPSHUFD(in *byte, out *byte)
+func p1218_VPSHUFB(in *byte, out *byte)
 
-// p1219_VPSHUFD runs VPSHUFD $0x39, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1219_VPSHUFB runs VPSHUFB X25, X18, X31 (added form VPSHUFB x, x, x).
 //
 //go:noescape
-func p1219_VPSHUFD(in *byte, out *byte)
+func p1219_VPSHUFB(in *byte, out *byte)
 
-// p1220_VPSHUFD runs VPSHUFD $0x79, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1220_VPSHUFB_Z runs VPSHUFB.Z X25, X18, K3, X31 (added form VPSHUFB.Z x, x, k, x).
 //
 //go:noescape
-func p1220_VPSHUFD(in *byte, out *byte)
+func p1220_VPSHUFB_Z(in *byte, out *byte)
 
-// p1221_VPSHUFD runs VPSHUFD $0x8e, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1221_VPSHUFB runs VPSHUFB Z31, Z31, Z31 (added form VPSHUFB z, z, z).
 //
 //go:noescape
-func p1221_VPSHUFD(in *byte, out *byte)
+func p1221_VPSHUFB(in *byte, out *byte)
 
-// p1222_VPSHUFD runs VPSHUFD $0x1b, Z25, K3, Z18 (added form VPSHUFD imm, z, k, z).
+// p1222_VPSHUFD runs VPSHUFD $0x1b, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p1222_VPSHUFD(in *byte, out *byte)
 
-// p1223_VPSHUFD_Z runs VPSHUFD.Z $0x1b, Z25, K3, Z18 (added form VPSHUFD.Z imm, z, k, z).
+// p1223_VPSHUFD runs VPSHUFD $0x4e, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1223_VPSHUFD_Z(in *byte, out *byte)
+func p1223_VPSHUFD(in *byte, out *byte)
 
-// p1224_VPSHUFD runs VPSHUFD $0x1b, 192(R14), Z25 (added form VPSHUFD imm, m, z).
+// p1224_VPSHUFD runs VPSHUFD $0xb1, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p1224_VPSHUFD(in *byte, out *byte)
 
-// p1225_VPSHUFD_BCST runs VPSHUFD.BCST $0x1b, 192(R14), Z25 (added form VPSHUFD.BCST imm, m, z).
+// p1225_VPSHUFD runs VPSHUFD $0x39, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1225_VPSHUFD_BCST(in *byte, out *byte)
+func p1225_VPSHUFD(in *byte, out *byte)
 
-// p1226_VPSHUFD_BCST_Z runs VPSHUFD.BCST.Z $0x1b, 200(R14), K3, Z25 (added form VPSHUFD.BCST.Z imm, m, k, z).
+// p1226_VPSHUFD runs VPSHUFD $0x79, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1226_VPSHUFD_BCST_Z(in *byte, out *byte)
+func p1226_VPSHUFD(in *byte, out *byte)
 
-// p1227_VPSHUFD runs VPSHUFD $0x1b, Y25, Y18 (added form VPSHUFD imm, y, y).
+// p1227_VPSHUFD runs VPSHUFD $0x8e, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p1227_VPSHUFD(in *byte, out *byte)
 
-// p1228_VPSHUFD runs VPSHUFD $0x1b, Y25, K3, Y18 (added form VPSHUFD imm, y, k, y).
+// p1228_VPSHUFD runs VPSHUFD $0x1b, Z25, K3, Z18 (added form VPSHUFD imm, z, k, z).
 //
 //go:noescape
 func p1228_VPSHUFD(in *byte, out *byte)
 
-// p1229_VPSHUFD runs VPSHUFD $0x1b, X25, X18 (added form VPSHUFD imm, x, x).
+// p1229_VPSHUFD_Z runs VPSHUFD.Z $0x1b, Z25, K3, Z18 (added form VPSHUFD.Z imm, z, k, z).
 //
 //go:noescape
-func p1229_VPSHUFD(in *byte, out *byte)
+func p1229_VPSHUFD_Z(in *byte, out *byte)
 
-// p1230_VPSHUFD_Z runs VPSHUFD.Z $0x1b, X25, K3, X18 (added form VPSHUFD.Z imm, x, k, x).
+// p1230_VPSHUFD runs VPSHUFD $0x1b, 192(R14), Z25 (added form VPSHUFD imm, m, z).
 //
 //go:noescape
-func p1230_VPSHUFD_Z(in *byte, out *byte)
+func p1230_VPSHUFD(in *byte, out *byte)
 
-// p1231_VPSHUFD runs VPSHUFD $0x1b, Z18, Z18 (added form VPSHUFD imm, z, z).
+// p1231_VPSHUFD_BCST runs VPSHUFD.BCST $0x1b, 192(R14), Z25 (added form VPSHUFD.BCST imm, m, z).
 //
 //go:noescape
-func p1231_VPSHUFD(in *byte, out *byte)
+func p1231_VPSHUFD_BCST(in *byte, out *byte)
 
-// p1232_VPADDD runs VPADDD Z25, Z18, Z31 (added form VPADDD z, z, z).
+// p1232_VPSHUFD_BCST_Z runs VPSHUFD.BCST.Z $0x1b, 200(R14), K3, Z25 (added form VPSHUFD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1232_VPADDD(in *byte, out *byte)
+func p1232_VPSHUFD_BCST_Z(in *byte, out *byte)
 
-// p1233_VPADDD runs VPADDD Z25, Z18, K3, Z31 (added form VPADDD z, z, k, z).
+// p1233_VPSHUFD runs VPSHUFD $0x1b, Y25, Y18 (added form VPSHUFD imm, y, y).
 //
 //go:noescape
-func p1233_VPADDD(in *byte, out *byte)
+func p1233_VPSHUFD(in *byte, out *byte)
 
-// p1234_VPADDD_Z runs VPADDD.Z Z25, Z18, K3, Z31 (added form VPADDD.Z z, z, k, z).
+// p1234_VPSHUFD runs VPSHUFD $0x1b, Y25, K3, Y18 (added form VPSHUFD imm, y, k, y).
 //
 //go:noescape
-func p1234_VPADDD_Z(in *byte, out *byte)
+func p1234_VPSHUFD(in *byte, out *byte)
 
-// p1235_VPADDD runs VPADDD 256(R14), Z25, Z18 (added form VPADDD m, z, z).
+// p1235_VPSHUFD runs VPSHUFD $0x1b, X25, X18 (added form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p1235_VPADDD(in *byte, out *byte)
+func p1235_VPSHUFD(in *byte, out *byte)
 
-// p1236_VPADDD_BCST runs VPADDD.BCST 256(R14), Z25, Z18 (added form VPADDD.BCST m, z, z).
+// p1236_VPSHUFD_Z runs VPSHUFD.Z $0x1b, X25, K3, X18 (added form VPSHUFD.Z imm, x, k, x).
 //
 //go:noescape
-func p1236_VPADDD_BCST(in *byte, out *byte)
+func p1236_VPSHUFD_Z(in *byte, out *byte)
 
-// p1237_VPADDD_BCST_Z runs VPADDD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDD.BCST.Z m, z, k, z).
+// p1237_VPSHUFD runs VPSHUFD $0x1b, Z18, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1237_VPADDD_BCST_Z(in *byte, out *byte)
+func p1237_VPSHUFD(in *byte, out *byte)
 
-// p1238_VPADDD runs VPADDD Y25, Y18, Y31 (added form VPADDD y, y, y).
+// p1238_VPADDD runs VPADDD Z25, Z18, Z31 (added form VPADDD z, z, z).
 //
 //go:noescape
 func p1238_VPADDD(in *byte, out *byte)
 
-// p1239_VPADDD runs VPADDD Y25, Y18, K3, Y31 (added form VPADDD y, y, k, y).
+// p1239_VPADDD runs VPADDD Z25, Z18, K3, Z31 (added form VPADDD z, z, k, z).
 //
 //go:noescape
 func p1239_VPADDD(in *byte, out *byte)
 
-// p1240_VPADDD runs VPADDD X25, X18, X31 (added form VPADDD x, x, x).
+// p1240_VPADDD_Z runs VPADDD.Z Z25, Z18, K3, Z31 (added form VPADDD.Z z, z, k, z).
 //
 //go:noescape
-func p1240_VPADDD(in *byte, out *byte)
+func p1240_VPADDD_Z(in *byte, out *byte)
 
-// p1241_VPADDD_Z runs VPADDD.Z X25, X18, K3, X31 (added form VPADDD.Z x, x, k, x).
+// p1241_VPADDD runs VPADDD 256(R14), Z25, Z18 (added form VPADDD m, z, z).
 //
 //go:noescape
-func p1241_VPADDD_Z(in *byte, out *byte)
+func p1241_VPADDD(in *byte, out *byte)
 
-// p1242_VPADDD runs VPADDD Z31, Z31, Z31 (added form VPADDD z, z, z).
+// p1242_VPADDD_BCST runs VPADDD.BCST 256(R14), Z25, Z18 (added form VPADDD.BCST m, z, z).
 //
 //go:noescape
-func p1242_VPADDD(in *byte, out *byte)
+func p1242_VPADDD_BCST(in *byte, out *byte)
 
-// p1243_VPADDQ runs VPADDQ Z25, Z18, Z31 (added form VPADDQ z, z, z).
+// p1243_VPADDD_BCST_Z runs VPADDD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDD.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1243_VPADDQ(in *byte, out *byte)
+func p1243_VPADDD_BCST_Z(in *byte, out *byte)
 
-// p1244_VPADDQ runs VPADDQ Z25, Z18, K3, Z31 (added form VPADDQ z, z, k, z).
+// p1244_VPADDD runs VPADDD Y25, Y18, Y31 (added form VPADDD y, y, y).
 //
 //go:noescape
-func p1244_VPADDQ(in *byte, out *byte)
+func p1244_VPADDD(in *byte, out *byte)
 
-// p1245_VPADDQ_Z runs VPADDQ.Z Z25, Z18, K3, Z31 (added form VPADDQ.Z z, z, k, z).
+// p1245_VPADDD runs VPADDD Y25, Y18, K3, Y31 (added form VPADDD y, y, k, y).
 //
 //go:noescape
-func p1245_VPADDQ_Z(in *byte, out *byte)
+func p1245_VPADDD(in *byte, out *byte)
 
-// p1246_VPADDQ runs VPADDQ 256(R14), Z25, Z18 (added form VPADDQ m, z, z).
+// p1246_VPADDD runs VPADDD X25, X18, X31 (added form VPADDD x, x, x).
 //
 //go:noescape
-func p1246_VPADDQ(in *byte, out *byte)
+func p1246_VPADDD(in *byte, out *byte)
 
-// p1247_VPADDQ_BCST runs VPADDQ.BCST 256(R14), Z25, Z18 (added form VPADDQ.BCST m, z, z).
+// p1247_VPADDD_Z runs VPADDD.Z X25, X18, K3, X31 (added form VPADDD.Z x, x, k, x).
 //
 //go:noescape
-func p1247_VPADDQ_BCST(in *byte, out *byte)
+func p1247_VPADDD_Z(in *byte, out *byte)
 
-// p1248_VPADDQ_BCST_Z runs VPADDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDQ.BCST.Z m, z, k, z).
+// p1248_VPADDD runs VPADDD Z31, Z31, Z31 (added form VPADDD z, z, z).
 //
 //go:noescape
-func p1248_VPADDQ_BCST_Z(in *byte, out *byte)
+func p1248_VPADDD(in *byte, out *byte)
 
-// p1249_VPADDQ runs VPADDQ Y25, Y18, Y31 (added form VPADDQ y, y, y).
+// p1249_VPADDQ runs VPADDQ Z25, Z18, Z31 (added form VPADDQ z, z, z).
 //
 //go:noescape
 func p1249_VPADDQ(in *byte, out *byte)
 
-// p1250_VPADDQ runs VPADDQ Y25, Y18, K3, Y31 (added form VPADDQ y, y, k, y).
+// p1250_VPADDQ runs VPADDQ Z25, Z18, K3, Z31 (added form VPADDQ z, z, k, z).
 //
 //go:noescape
 func p1250_VPADDQ(in *byte, out *byte)
 
-// p1251_VPADDQ runs VPADDQ X25, X18, X31 (added form VPADDQ x, x, x).
+// p1251_VPADDQ_Z runs VPADDQ.Z Z25, Z18, K3, Z31 (added form VPADDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1251_VPADDQ(in *byte, out *byte)
+func p1251_VPADDQ_Z(in *byte, out *byte)
 
-// p1252_VPADDQ_Z runs VPADDQ.Z X25, X18, K3, X31 (added form VPADDQ.Z x, x, k, x).
+// p1252_VPADDQ runs VPADDQ 256(R14), Z25, Z18 (added form VPADDQ m, z, z).
 //
 //go:noescape
-func p1252_VPADDQ_Z(in *byte, out *byte)
+func p1252_VPADDQ(in *byte, out *byte)
 
-// p1253_VPADDQ runs VPADDQ Z31, Z31, Z31 (added form VPADDQ z, z, z).
+// p1253_VPADDQ_BCST runs VPADDQ.BCST 256(R14), Z25, Z18 (added form VPADDQ.BCST m, z, z).
 //
 //go:noescape
-func p1253_VPADDQ(in *byte, out *byte)
+func p1253_VPADDQ_BCST(in *byte, out *byte)
 
-// p1254_VPSUBQ runs VPSUBQ Z25, Z18, Z31 (added form VPSUBQ z, z, z).
+// p1254_VPADDQ_BCST_Z runs VPADDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1254_VPSUBQ(in *byte, out *byte)
+func p1254_VPADDQ_BCST_Z(in *byte, out *byte)
 
-// p1255_VPSUBQ runs VPSUBQ Z25, Z18, K3, Z31 (added form VPSUBQ z, z, k, z).
+// p1255_VPADDQ runs VPADDQ Y25, Y18, Y31 (added form VPADDQ y, y, y).
 //
 //go:noescape
-func p1255_VPSUBQ(in *byte, out *byte)
+func p1255_VPADDQ(in *byte, out *byte)
 
-// p1256_VPSUBQ_Z runs VPSUBQ.Z Z25, Z18, K3, Z31 (added form VPSUBQ.Z z, z, k, z).
+// p1256_VPADDQ runs VPADDQ Y25, Y18, K3, Y31 (added form VPADDQ y, y, k, y).
 //
 //go:noescape
-func p1256_VPSUBQ_Z(in *byte, out *byte)
+func p1256_VPADDQ(in *byte, out *byte)
 
-// p1257_VPSUBQ runs VPSUBQ 256(R14), Z25, Z18 (added form VPSUBQ m, z, z).
+// p1257_VPADDQ runs VPADDQ X25, X18, X31 (added form VPADDQ x, x, x).
 //
 //go:noescape
-func p1257_VPSUBQ(in *byte, out *byte)
+func p1257_VPADDQ(in *byte, out *byte)
 
-// p1258_VPSUBQ_BCST runs VPSUBQ.BCST 256(R14), Z25, Z18 (added form VPSUBQ.BCST m, z, z).
+// p1258_VPADDQ_Z runs VPADDQ.Z X25, X18, K3, X31 (added form VPADDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1258_VPSUBQ_BCST(in *byte, out *byte)
+func p1258_VPADDQ_Z(in *byte, out *byte)
 
-// p1259_VPSUBQ_BCST_Z runs VPSUBQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSUBQ.BCST.Z m, z, k, z).
+// p1259_VPADDQ runs VPADDQ Z31, Z31, Z31 (added form VPADDQ z, z, z).
 //
 //go:noescape
-func p1259_VPSUBQ_BCST_Z(in *byte, out *byte)
+func p1259_VPADDQ(in *byte, out *byte)
 
-// p1260_VPSUBQ runs VPSUBQ Y25, Y18, Y31 (added form VPSUBQ y, y, y).
+// p1260_VPSUBQ runs VPSUBQ Z25, Z18, Z31 (added form VPSUBQ z, z, z).
 //
 //go:noescape
 func p1260_VPSUBQ(in *byte, out *byte)
 
-// p1261_VPSUBQ runs VPSUBQ Y25, Y18, K3, Y31 (added form VPSUBQ y, y, k, y).
+// p1261_VPSUBQ runs VPSUBQ Z25, Z18, K3, Z31 (added form VPSUBQ z, z, k, z).
 //
 //go:noescape
 func p1261_VPSUBQ(in *byte, out *byte)
 
-// p1262_VPSUBQ runs VPSUBQ X25, X18, X31 (added form VPSUBQ x, x, x).
+// p1262_VPSUBQ_Z runs VPSUBQ.Z Z25, Z18, K3, Z31 (added form VPSUBQ.Z z, z, k, z).
 //
 //go:noescape
-func p1262_VPSUBQ(in *byte, out *byte)
+func p1262_VPSUBQ_Z(in *byte, out *byte)
 
-// p1263_VPSUBQ_Z runs VPSUBQ.Z X25, X18, K3, X31 (added form VPSUBQ.Z x, x, k, x).
+// p1263_VPSUBQ runs VPSUBQ 256(R14), Z25, Z18 (added form VPSUBQ m, z, z).
 //
 //go:noescape
-func p1263_VPSUBQ_Z(in *byte, out *byte)
+func p1263_VPSUBQ(in *byte, out *byte)
 
-// p1264_VPSUBQ runs VPSUBQ Z31, Z31, Z31 (added form VPSUBQ z, z, z).
+// p1264_VPSUBQ_BCST runs VPSUBQ.BCST 256(R14), Z25, Z18 (added form VPSUBQ.BCST m, z, z).
 //
 //go:noescape
-func p1264_VPSUBQ(in *byte, out *byte)
+func p1264_VPSUBQ_BCST(in *byte, out *byte)
 
-// p1265_VPMULUDQ runs VPMULUDQ Z25, Z18, Z31 (added form VPMULUDQ z, z, z).
+// p1265_VPSUBQ_BCST_Z runs VPSUBQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSUBQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1265_VPMULUDQ(in *byte, out *byte)
+func p1265_VPSUBQ_BCST_Z(in *byte, out *byte)
 
-// p1266_VPMULUDQ runs VPMULUDQ Z25, Z18, K3, Z31 (added form VPMULUDQ z, z, k, z).
+// p1266_VPSUBQ runs VPSUBQ Y25, Y18, Y31 (added form VPSUBQ y, y, y).
 //
 //go:noescape
-func p1266_VPMULUDQ(in *byte, out *byte)
+func p1266_VPSUBQ(in *byte, out *byte)
 
-// p1267_VPMULUDQ_Z runs VPMULUDQ.Z Z25, Z18, K3, Z31 (added form VPMULUDQ.Z z, z, k, z).
+// p1267_VPSUBQ runs VPSUBQ Y25, Y18, K3, Y31 (added form VPSUBQ y, y, k, y).
 //
 //go:noescape
-func p1267_VPMULUDQ_Z(in *byte, out *byte)
+func p1267_VPSUBQ(in *byte, out *byte)
 
-// p1268_VPMULUDQ runs VPMULUDQ 256(R14), Z25, Z18 (added form VPMULUDQ m, z, z).
+// p1268_VPSUBQ runs VPSUBQ X25, X18, X31 (added form VPSUBQ x, x, x).
 //
 //go:noescape
-func p1268_VPMULUDQ(in *byte, out *byte)
+func p1268_VPSUBQ(in *byte, out *byte)
 
-// p1269_VPMULUDQ_BCST runs VPMULUDQ.BCST 256(R14), Z25, Z18 (added form VPMULUDQ.BCST m, z, z).
+// p1269_VPSUBQ_Z runs VPSUBQ.Z X25, X18, K3, X31 (added form VPSUBQ.Z x, x, k, x).
 //
 //go:noescape
-func p1269_VPMULUDQ_BCST(in *byte, out *byte)
+func p1269_VPSUBQ_Z(in *byte, out *byte)
 
-// p1270_VPMULUDQ_BCST_Z runs VPMULUDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMULUDQ.BCST.Z m, z, k, z).
+// p1270_VPSUBQ runs VPSUBQ Z31, Z31, Z31 (added form VPSUBQ z, z, z).
 //
 //go:noescape
-func p1270_VPMULUDQ_BCST_Z(in *byte, out *byte)
+func p1270_VPSUBQ(in *byte, out *byte)
 
-// p1271_VPMULUDQ runs VPMULUDQ Y25, Y18, Y31 (added form VPMULUDQ y, y, y).
+// p1271_VPMULUDQ runs VPMULUDQ Z25, Z18, Z31 (added form VPMULUDQ z, z, z).
 //
 //go:noescape
 func p1271_VPMULUDQ(in *byte, out *byte)
 
-// p1272_VPMULUDQ runs VPMULUDQ Y25, Y18, K3, Y31 (added form VPMULUDQ y, y, k, y).
+// p1272_VPMULUDQ runs VPMULUDQ Z25, Z18, K3, Z31 (added form VPMULUDQ z, z, k, z).
 //
 //go:noescape
 func p1272_VPMULUDQ(in *byte, out *byte)
 
-// p1273_VPMULUDQ runs VPMULUDQ X25, X18, X31 (added form VPMULUDQ x, x, x).
+// p1273_VPMULUDQ_Z runs VPMULUDQ.Z Z25, Z18, K3, Z31 (added form VPMULUDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1273_VPMULUDQ(in *byte, out *byte)
+func p1273_VPMULUDQ_Z(in *byte, out *byte)
 
-// p1274_VPMULUDQ_Z runs VPMULUDQ.Z X25, X18, K3, X31 (added form VPMULUDQ.Z x, x, k, x).
+// p1274_VPMULUDQ runs VPMULUDQ 256(R14), Z25, Z18 (added form VPMULUDQ m, z, z).
 //
 //go:noescape
-func p1274_VPMULUDQ_Z(in *byte, out *byte)
+func p1274_VPMULUDQ(in *byte, out *byte)
 
-// p1275_VPMULUDQ runs VPMULUDQ Z31, Z31, Z31 (added form VPMULUDQ z, z, z).
+// p1275_VPMULUDQ_BCST runs VPMULUDQ.BCST 256(R14), Z25, Z18 (added form VPMULUDQ.BCST m, z, z).
 //
 //go:noescape
-func p1275_VPMULUDQ(in *byte, out *byte)
+func p1275_VPMULUDQ_BCST(in *byte, out *byte)
 
-// p1276_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, Z31 (added form VPMADD52LUQ z, z, z).
+// p1276_VPMULUDQ_BCST_Z runs VPMULUDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMULUDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1276_VPMADD52LUQ(in *byte, out *byte)
+func p1276_VPMULUDQ_BCST_Z(in *byte, out *byte)
 
-// p1277_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, K3, Z31 (added form VPMADD52LUQ z, z, k, z).
+// p1277_VPMULUDQ runs VPMULUDQ Y25, Y18, Y31 (added form VPMULUDQ y, y, y).
 //
 //go:noescape
-func p1277_VPMADD52LUQ(in *byte, out *byte)
+func p1277_VPMULUDQ(in *byte, out *byte)
 
-// p1278_VPMADD52LUQ_Z runs VPMADD52LUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52LUQ.Z z, z, k, z).
+// p1278_VPMULUDQ runs VPMULUDQ Y25, Y18, K3, Y31 (added form VPMULUDQ y, y, k, y).
 //
 //go:noescape
-func p1278_VPMADD52LUQ_Z(in *byte, out *byte)
+func p1278_VPMULUDQ(in *byte, out *byte)
 
-// p1279_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z25, Z18 (added form VPMADD52LUQ m, z, z).
+// p1279_VPMULUDQ runs VPMULUDQ X25, X18, X31 (added form VPMULUDQ x, x, x).
 //
 //go:noescape
-func p1279_VPMADD52LUQ(in *byte, out *byte)
+func p1279_VPMULUDQ(in *byte, out *byte)
 
-// p1280_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52LUQ.BCST m, z, z).
+// p1280_VPMULUDQ_Z runs VPMULUDQ.Z X25, X18, K3, X31 (added form VPMULUDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1280_VPMADD52LUQ_BCST(in *byte, out *byte)
+func p1280_VPMULUDQ_Z(in *byte, out *byte)
 
-// p1281_VPMADD52LUQ_BCST_Z runs VPMADD52LUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52LUQ.BCST.Z m, z, k, z).
+// p1281_VPMULUDQ runs VPMULUDQ Z31, Z31, Z31 (added form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p1281_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
+func p1281_VPMULUDQ(in *byte, out *byte)
 
-// p1282_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, Y31 (added form VPMADD52LUQ y, y, y).
+// p1282_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, Z31 (added form VPMADD52LUQ z, z, z).
 //
 //go:noescape
 func p1282_VPMADD52LUQ(in *byte, out *byte)
 
-// p1283_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, K3, Y31 (added form VPMADD52LUQ y, y, k, y).
+// p1283_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, K3, Z31 (added form VPMADD52LUQ z, z, k, z).
 //
 //go:noescape
 func p1283_VPMADD52LUQ(in *byte, out *byte)
 
-// p1284_VPMADD52LUQ runs VPMADD52LUQ X25, X18, X31 (added form VPMADD52LUQ x, x, x).
+// p1284_VPMADD52LUQ_Z runs VPMADD52LUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52LUQ.Z z, z, k, z).
 //
 //go:noescape
-func p1284_VPMADD52LUQ(in *byte, out *byte)
+func p1284_VPMADD52LUQ_Z(in *byte, out *byte)
 
-// p1285_VPMADD52LUQ_Z runs VPMADD52LUQ.Z X25, X18, K3, X31 (added form VPMADD52LUQ.Z x, x, k, x).
+// p1285_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z25, Z18 (added form VPMADD52LUQ m, z, z).
 //
 //go:noescape
-func p1285_VPMADD52LUQ_Z(in *byte, out *byte)
+func p1285_VPMADD52LUQ(in *byte, out *byte)
 
-// p1286_VPMADD52LUQ runs VPMADD52LUQ Z31, Z31, Z31 (added form VPMADD52LUQ z, z, z).
+// p1286_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52LUQ.BCST m, z, z).
 //
 //go:noescape
-func p1286_VPMADD52LUQ(in *byte, out *byte)
+func p1286_VPMADD52LUQ_BCST(in *byte, out *byte)
 
-// p1287_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, Z31 (added form VPMADD52HUQ z, z, z).
+// p1287_VPMADD52LUQ_BCST_Z runs VPMADD52LUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52LUQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1287_VPMADD52HUQ(in *byte, out *byte)
+func p1287_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
 
-// p1288_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, K3, Z31 (added form VPMADD52HUQ z, z, k, z).
+// p1288_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, Y31 (added form VPMADD52LUQ y, y, y).
 //
 //go:noescape
-func p1288_VPMADD52HUQ(in *byte, out *byte)
+func p1288_VPMADD52LUQ(in *byte, out *byte)
 
-// p1289_VPMADD52HUQ_Z runs VPMADD52HUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52HUQ.Z z, z, k, z).
+// p1289_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, K3, Y31 (added form VPMADD52LUQ y, y, k, y).
 //
 //go:noescape
-func p1289_VPMADD52HUQ_Z(in *byte, out *byte)
+func p1289_VPMADD52LUQ(in *byte, out *byte)
 
-// p1290_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z25, Z18 (added form VPMADD52HUQ m, z, z).
+// p1290_VPMADD52LUQ runs VPMADD52LUQ X25, X18, X31 (added form VPMADD52LUQ x, x, x).
 //
 //go:noescape
-func p1290_VPMADD52HUQ(in *byte, out *byte)
+func p1290_VPMADD52LUQ(in *byte, out *byte)
 
-// p1291_VPMADD52HUQ_BCST runs VPMADD52HUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52HUQ.BCST m, z, z).
+// p1291_VPMADD52LUQ_Z runs VPMADD52LUQ.Z X25, X18, K3, X31 (added form VPMADD52LUQ.Z x, x, k, x).
 //
 //go:noescape
-func p1291_VPMADD52HUQ_BCST(in *byte, out *byte)
+func p1291_VPMADD52LUQ_Z(in *byte, out *byte)
 
-// p1292_VPMADD52HUQ_BCST_Z runs VPMADD52HUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52HUQ.BCST.Z m, z, k, z).
+// p1292_VPMADD52LUQ runs VPMADD52LUQ Z31, Z31, Z31 (added form VPMADD52LUQ z, z, z).
 //
 //go:noescape
-func p1292_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
+func p1292_VPMADD52LUQ(in *byte, out *byte)
 
-// p1293_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, Y31 (added form VPMADD52HUQ y, y, y).
+// p1293_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, Z31 (added form VPMADD52HUQ z, z, z).
 //
 //go:noescape
 func p1293_VPMADD52HUQ(in *byte, out *byte)
 
-// p1294_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, K3, Y31 (added form VPMADD52HUQ y, y, k, y).
+// p1294_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, K3, Z31 (added form VPMADD52HUQ z, z, k, z).
 //
 //go:noescape
 func p1294_VPMADD52HUQ(in *byte, out *byte)
 
-// p1295_VPMADD52HUQ runs VPMADD52HUQ X25, X18, X31 (added form VPMADD52HUQ x, x, x).
+// p1295_VPMADD52HUQ_Z runs VPMADD52HUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52HUQ.Z z, z, k, z).
 //
 //go:noescape
-func p1295_VPMADD52HUQ(in *byte, out *byte)
+func p1295_VPMADD52HUQ_Z(in *byte, out *byte)
 
-// p1296_VPMADD52HUQ_Z runs VPMADD52HUQ.Z X25, X18, K3, X31 (added form VPMADD52HUQ.Z x, x, k, x).
+// p1296_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z25, Z18 (added form VPMADD52HUQ m, z, z).
 //
 //go:noescape
-func p1296_VPMADD52HUQ_Z(in *byte, out *byte)
+func p1296_VPMADD52HUQ(in *byte, out *byte)
 
-// p1297_VPMADD52HUQ runs VPMADD52HUQ Z31, Z31, Z31 (added form VPMADD52HUQ z, z, z).
+// p1297_VPMADD52HUQ_BCST runs VPMADD52HUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52HUQ.BCST m, z, z).
 //
 //go:noescape
-func p1297_VPMADD52HUQ(in *byte, out *byte)
+func p1297_VPMADD52HUQ_BCST(in *byte, out *byte)
 
-// p1298_VPSRLQ runs VPSRLQ $0x00, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1298_VPMADD52HUQ_BCST_Z runs VPMADD52HUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52HUQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1298_VPSRLQ(in *byte, out *byte)
+func p1298_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
 
-// p1299_VPSRLQ runs VPSRLQ $0x01, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1299_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, Y31 (added form VPMADD52HUQ y, y, y).
 //
 //go:noescape
-func p1299_VPSRLQ(in *byte, out *byte)
+func p1299_VPMADD52HUQ(in *byte, out *byte)
 
-// p1300_VPSRLQ runs VPSRLQ $0x1f, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1300_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, K3, Y31 (added form VPMADD52HUQ y, y, k, y).
 //
 //go:noescape
-func p1300_VPSRLQ(in *byte, out *byte)
+func p1300_VPMADD52HUQ(in *byte, out *byte)
 
-// p1301_VPSRLQ runs VPSRLQ $0x20, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1301_VPMADD52HUQ runs VPMADD52HUQ X25, X18, X31 (added form VPMADD52HUQ x, x, x).
 //
 //go:noescape
-func p1301_VPSRLQ(in *byte, out *byte)
+func p1301_VPMADD52HUQ(in *byte, out *byte)
 
-// p1302_VPSRLQ runs VPSRLQ $0x34, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1302_VPMADD52HUQ_Z runs VPMADD52HUQ.Z X25, X18, K3, X31 (added form VPMADD52HUQ.Z x, x, k, x).
 //
 //go:noescape
-func p1302_VPSRLQ(in *byte, out *byte)
+func p1302_VPMADD52HUQ_Z(in *byte, out *byte)
 
-// p1303_VPSRLQ runs VPSRLQ $0x3f, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1303_VPMADD52HUQ runs VPMADD52HUQ Z31, Z31, Z31 (added form VPMADD52HUQ z, z, z).
 //
 //go:noescape
-func p1303_VPSRLQ(in *byte, out *byte)
+func p1303_VPMADD52HUQ(in *byte, out *byte)
 
-// p1304_VPSRLQ runs VPSRLQ $0x40, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1304_VPSRLQ runs VPSRLQ $0x00, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1304_VPSRLQ(in *byte, out *byte)
 
-// p1305_VPSRLQ runs VPSRLQ $0xc8, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1305_VPSRLQ runs VPSRLQ $0x01, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1305_VPSRLQ(in *byte, out *byte)
 
-// p1306_VPSRLQ runs VPSRLQ $0x00, Z25, K3, Z18 (added form VPSRLQ imm, z, k, z).
+// p1306_VPSRLQ runs VPSRLQ $0x1f, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1306_VPSRLQ(in *byte, out *byte)
 
-// p1307_VPSRLQ_Z runs VPSRLQ.Z $0x00, Z25, K3, Z18 (added form VPSRLQ.Z imm, z, k, z).
+// p1307_VPSRLQ runs VPSRLQ $0x20, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1307_VPSRLQ_Z(in *byte, out *byte)
+func p1307_VPSRLQ(in *byte, out *byte)
 
-// p1308_VPSRLQ runs VPSRLQ $0x00, 192(R14), Z25 (added form VPSRLQ imm, m, z).
+// p1308_VPSRLQ runs VPSRLQ $0x34, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1308_VPSRLQ(in *byte, out *byte)
 
-// p1309_VPSRLQ_BCST runs VPSRLQ.BCST $0x00, 192(R14), Z25 (added form VPSRLQ.BCST imm, m, z).
+// p1309_VPSRLQ runs VPSRLQ $0x3f, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1309_VPSRLQ_BCST(in *byte, out *byte)
+func p1309_VPSRLQ(in *byte, out *byte)
 
-// p1310_VPSRLQ_BCST_Z runs VPSRLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRLQ.BCST.Z imm, m, k, z).
+// p1310_VPSRLQ runs VPSRLQ $0x40, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1310_VPSRLQ_BCST_Z(in *byte, out *byte)
+func p1310_VPSRLQ(in *byte, out *byte)
 
-// p1311_VPSRLQ runs VPSRLQ $0x00, Y25, Y18 (added form VPSRLQ imm, y, y).
+// p1311_VPSRLQ runs VPSRLQ $0xc8, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1311_VPSRLQ(in *byte, out *byte)
 
-// p1312_VPSRLQ runs VPSRLQ $0x00, Y25, K3, Y18 (added form VPSRLQ imm, y, k, y).
+// p1312_VPSRLQ runs VPSRLQ $0x00, Z25, K3, Z18 (added form VPSRLQ imm, z, k, z).
 //
 //go:noescape
 func p1312_VPSRLQ(in *byte, out *byte)
 
-// p1313_VPSRLQ runs VPSRLQ $0x00, X25, X18 (added form VPSRLQ imm, x, x).
+// p1313_VPSRLQ_Z runs VPSRLQ.Z $0x00, Z25, K3, Z18 (added form VPSRLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1313_VPSRLQ(in *byte, out *byte)
+func p1313_VPSRLQ_Z(in *byte, out *byte)
 
-// p1314_VPSRLQ_Z runs VPSRLQ.Z $0x00, X25, K3, X18 (added form VPSRLQ.Z imm, x, k, x).
+// p1314_VPSRLQ runs VPSRLQ $0x00, 192(R14), Z25 (added form VPSRLQ imm, m, z).
 //
 //go:noescape
-func p1314_VPSRLQ_Z(in *byte, out *byte)
+func p1314_VPSRLQ(in *byte, out *byte)
 
-// p1315_VPSRLQ runs VPSRLQ $0x00, Z18, Z18 (added form VPSRLQ imm, z, z).
+// p1315_VPSRLQ_BCST runs VPSRLQ.BCST $0x00, 192(R14), Z25 (added form VPSRLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1315_VPSRLQ(in *byte, out *byte)
+func p1315_VPSRLQ_BCST(in *byte, out *byte)
 
-// p1316_VPSLLQ runs VPSLLQ $0x00, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1316_VPSRLQ_BCST_Z runs VPSRLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1316_VPSLLQ(in *byte, out *byte)
+func p1316_VPSRLQ_BCST_Z(in *byte, out *byte)
 
-// p1317_VPSLLQ runs VPSLLQ $0x01, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1317_VPSRLQ runs VPSRLQ $0x00, Y25, Y18 (added form VPSRLQ imm, y, y).
 //
 //go:noescape
-func p1317_VPSLLQ(in *byte, out *byte)
+func p1317_VPSRLQ(in *byte, out *byte)
 
-// p1318_VPSLLQ runs VPSLLQ $0x0c, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1318_VPSRLQ runs VPSRLQ $0x00, Y25, K3, Y18 (added form VPSRLQ imm, y, k, y).
 //
 //go:noescape
-func p1318_VPSLLQ(in *byte, out *byte)
+func p1318_VPSRLQ(in *byte, out *byte)
 
-// p1319_VPSLLQ runs VPSLLQ $0x20, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1319_VPSRLQ runs VPSRLQ $0x00, X25, X18 (added form VPSRLQ imm, x, x).
 //
 //go:noescape
-func p1319_VPSLLQ(in *byte, out *byte)
+func p1319_VPSRLQ(in *byte, out *byte)
 
-// p1320_VPSLLQ runs VPSLLQ $0x3f, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1320_VPSRLQ_Z runs VPSRLQ.Z $0x00, X25, K3, X18 (added form VPSRLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1320_VPSLLQ(in *byte, out *byte)
+func p1320_VPSRLQ_Z(in *byte, out *byte)
 
-// p1321_VPSLLQ runs VPSLLQ $0x40, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1321_VPSRLQ runs VPSRLQ $0x00, Z18, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1321_VPSLLQ(in *byte, out *byte)
+func p1321_VPSRLQ(in *byte, out *byte)
 
-// p1322_VPSLLQ runs VPSLLQ $0x00, Z25, K3, Z18 (added form VPSLLQ imm, z, k, z).
+// p1322_VPSLLQ runs VPSLLQ $0x00, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p1322_VPSLLQ(in *byte, out *byte)
 
-// p1323_VPSLLQ_Z runs VPSLLQ.Z $0x00, Z25, K3, Z18 (added form VPSLLQ.Z imm, z, k, z).
+// p1323_VPSLLQ runs VPSLLQ $0x01, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1323_VPSLLQ_Z(in *byte, out *byte)
+func p1323_VPSLLQ(in *byte, out *byte)
 
-// p1324_VPSLLQ runs VPSLLQ $0x00, 192(R14), Z25 (added form VPSLLQ imm, m, z).
+// p1324_VPSLLQ runs VPSLLQ $0x0c, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p1324_VPSLLQ(in *byte, out *byte)
 
-// p1325_VPSLLQ_BCST runs VPSLLQ.BCST $0x00, 192(R14), Z25 (added form VPSLLQ.BCST imm, m, z).
+// p1325_VPSLLQ runs VPSLLQ $0x20, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1325_VPSLLQ_BCST(in *byte, out *byte)
+func p1325_VPSLLQ(in *byte, out *byte)
 
-// p1326_VPSLLQ_BCST_Z runs VPSLLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSLLQ.BCST.Z imm, m, k, z).
+// p1326_VPSLLQ runs VPSLLQ $0x3f, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1326_VPSLLQ_BCST_Z(in *byte, out *byte)
+func p1326_VPSLLQ(in *byte, out *byte)
 
-// p1327_VPSLLQ runs VPSLLQ $0x00, Y25, Y18 (added form VPSLLQ imm, y, y).
+// p1327_VPSLLQ runs VPSLLQ $0x40, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p1327_VPSLLQ(in *byte, out *byte)
 
-// p1328_VPSLLQ runs VPSLLQ $0x00, Y25, K3, Y18 (added form VPSLLQ imm, y, k, y).
+// p1328_VPSLLQ runs VPSLLQ $0x00, Z25, K3, Z18 (added form VPSLLQ imm, z, k, z).
 //
 //go:noescape
 func p1328_VPSLLQ(in *byte, out *byte)
 
-// p1329_VPSLLQ runs VPSLLQ $0x00, X25, X18 (added form VPSLLQ imm, x, x).
+// p1329_VPSLLQ_Z runs VPSLLQ.Z $0x00, Z25, K3, Z18 (added form VPSLLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1329_VPSLLQ(in *byte, out *byte)
+func p1329_VPSLLQ_Z(in *byte, out *byte)
 
-// p1330_VPSLLQ_Z runs VPSLLQ.Z $0x00, X25, K3, X18 (added form VPSLLQ.Z imm, x, k, x).
+// p1330_VPSLLQ runs VPSLLQ $0x00, 192(R14), Z25 (added form VPSLLQ imm, m, z).
 //
 //go:noescape
-func p1330_VPSLLQ_Z(in *byte, out *byte)
+func p1330_VPSLLQ(in *byte, out *byte)
 
-// p1331_VPSLLQ runs VPSLLQ $0x00, Z18, Z18 (added form VPSLLQ imm, z, z).
+// p1331_VPSLLQ_BCST runs VPSLLQ.BCST $0x00, 192(R14), Z25 (added form VPSLLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1331_VPSLLQ(in *byte, out *byte)
+func p1331_VPSLLQ_BCST(in *byte, out *byte)
 
-// p1332_VPSRAQ runs VPSRAQ $0x00, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1332_VPSLLQ_BCST_Z runs VPSLLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSLLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1332_VPSRAQ(in *byte, out *byte)
+func p1332_VPSLLQ_BCST_Z(in *byte, out *byte)
 
-// p1333_VPSRAQ runs VPSRAQ $0x01, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1333_VPSLLQ runs VPSLLQ $0x00, Y25, Y18 (added form VPSLLQ imm, y, y).
 //
 //go:noescape
-func p1333_VPSRAQ(in *byte, out *byte)
+func p1333_VPSLLQ(in *byte, out *byte)
 
-// p1334_VPSRAQ runs VPSRAQ $0x20, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1334_VPSLLQ runs VPSLLQ $0x00, Y25, K3, Y18 (added form VPSLLQ imm, y, k, y).
 //
 //go:noescape
-func p1334_VPSRAQ(in *byte, out *byte)
+func p1334_VPSLLQ(in *byte, out *byte)
 
-// p1335_VPSRAQ runs VPSRAQ $0x3f, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1335_VPSLLQ runs VPSLLQ $0x00, X25, X18 (added form VPSLLQ imm, x, x).
 //
 //go:noescape
-func p1335_VPSRAQ(in *byte, out *byte)
+func p1335_VPSLLQ(in *byte, out *byte)
 
-// p1336_VPSRAQ runs VPSRAQ $0x40, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1336_VPSLLQ_Z runs VPSLLQ.Z $0x00, X25, K3, X18 (added form VPSLLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1336_VPSRAQ(in *byte, out *byte)
+func p1336_VPSLLQ_Z(in *byte, out *byte)
 
-// p1337_VPSRAQ runs VPSRAQ $0xff, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1337_VPSLLQ runs VPSLLQ $0x00, Z18, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1337_VPSRAQ(in *byte, out *byte)
+func p1337_VPSLLQ(in *byte, out *byte)
 
-// p1338_VPSRAQ runs VPSRAQ $0x00, Z25, K3, Z18 (added form VPSRAQ imm, z, k, z).
+// p1338_VPSRAQ runs VPSRAQ $0x00, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
 func p1338_VPSRAQ(in *byte, out *byte)
 
-// p1339_VPSRAQ_Z runs VPSRAQ.Z $0x00, Z25, K3, Z18 (added form VPSRAQ.Z imm, z, k, z).
+// p1339_VPSRAQ runs VPSRAQ $0x01, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1339_VPSRAQ_Z(in *byte, out *byte)
+func p1339_VPSRAQ(in *byte, out *byte)
 
-// p1340_VPSRAQ runs VPSRAQ $0x00, 192(R14), Z25 (added form VPSRAQ imm, m, z).
+// p1340_VPSRAQ runs VPSRAQ $0x20, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
 func p1340_VPSRAQ(in *byte, out *byte)
 
-// p1341_VPSRAQ_BCST runs VPSRAQ.BCST $0x00, 192(R14), Z25 (added form VPSRAQ.BCST imm, m, z).
+// p1341_VPSRAQ runs VPSRAQ $0x3f, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1341_VPSRAQ_BCST(in *byte, out *byte)
+func p1341_VPSRAQ(in *byte, out *byte)
 
-// p1342_VPSRAQ_BCST_Z runs VPSRAQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRAQ.BCST.Z imm, m, k, z).
+// p1342_VPSRAQ runs VPSRAQ $0x40, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1342_VPSRAQ_BCST_Z(in *byte, out *byte)
+func p1342_VPSRAQ(in *byte, out *byte)
 
-// p1343_VPSRAQ runs VPSRAQ $0x00, Y25, Y18 (added form VPSRAQ imm, y, y).
+// p1343_VPSRAQ runs VPSRAQ $0xff, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
 func p1343_VPSRAQ(in *byte, out *byte)
 
-// p1344_VPSRAQ runs VPSRAQ $0x00, Y25, K3, Y18 (added form VPSRAQ imm, y, k, y).
+// p1344_VPSRAQ runs VPSRAQ $0x00, Z25, K3, Z18 (added form VPSRAQ imm, z, k, z).
 //
 //go:noescape
 func p1344_VPSRAQ(in *byte, out *byte)
 
-// p1345_VPSRAQ runs VPSRAQ $0x00, X25, X18 (added form VPSRAQ imm, x, x).
+// p1345_VPSRAQ_Z runs VPSRAQ.Z $0x00, Z25, K3, Z18 (added form VPSRAQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1345_VPSRAQ(in *byte, out *byte)
+func p1345_VPSRAQ_Z(in *byte, out *byte)
 
-// p1346_VPSRAQ_Z runs VPSRAQ.Z $0x00, X25, K3, X18 (added form VPSRAQ.Z imm, x, k, x).
+// p1346_VPSRAQ runs VPSRAQ $0x00, 192(R14), Z25 (added form VPSRAQ imm, m, z).
 //
 //go:noescape
-func p1346_VPSRAQ_Z(in *byte, out *byte)
+func p1346_VPSRAQ(in *byte, out *byte)
 
-// p1347_VPSRAQ runs VPSRAQ $0x00, Z18, Z18 (added form VPSRAQ imm, z, z).
+// p1347_VPSRAQ_BCST runs VPSRAQ.BCST $0x00, 192(R14), Z25 (added form VPSRAQ.BCST imm, m, z).
 //
 //go:noescape
-func p1347_VPSRAQ(in *byte, out *byte)
+func p1347_VPSRAQ_BCST(in *byte, out *byte)
 
-// p1348_VPSRLVQ runs VPSRLVQ Z25, Z18, Z31 (added form VPSRLVQ z, z, z).
+// p1348_VPSRAQ_BCST_Z runs VPSRAQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRAQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1348_VPSRLVQ(in *byte, out *byte)
+func p1348_VPSRAQ_BCST_Z(in *byte, out *byte)
 
-// p1349_VPSRLVQ runs VPSRLVQ Z25, Z18, K3, Z31 (added form VPSRLVQ z, z, k, z).
+// p1349_VPSRAQ runs VPSRAQ $0x00, Y25, Y18 (added form VPSRAQ imm, y, y).
 //
 //go:noescape
-func p1349_VPSRLVQ(in *byte, out *byte)
+func p1349_VPSRAQ(in *byte, out *byte)
 
-// p1350_VPSRLVQ_Z runs VPSRLVQ.Z Z25, Z18, K3, Z31 (added form VPSRLVQ.Z z, z, k, z).
+// p1350_VPSRAQ runs VPSRAQ $0x00, Y25, K3, Y18 (added form VPSRAQ imm, y, k, y).
 //
 //go:noescape
-func p1350_VPSRLVQ_Z(in *byte, out *byte)
+func p1350_VPSRAQ(in *byte, out *byte)
 
-// p1351_VPSRLVQ runs VPSRLVQ 256(R14), Z25, Z18 (added form VPSRLVQ m, z, z).
+// p1351_VPSRAQ runs VPSRAQ $0x00, X25, X18 (added form VPSRAQ imm, x, x).
 //
 //go:noescape
-func p1351_VPSRLVQ(in *byte, out *byte)
+func p1351_VPSRAQ(in *byte, out *byte)
 
-// p1352_VPSRLVQ_BCST runs VPSRLVQ.BCST 256(R14), Z25, Z18 (added form VPSRLVQ.BCST m, z, z).
+// p1352_VPSRAQ_Z runs VPSRAQ.Z $0x00, X25, K3, X18 (added form VPSRAQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1352_VPSRLVQ_BCST(in *byte, out *byte)
+func p1352_VPSRAQ_Z(in *byte, out *byte)
 
-// p1353_VPSRLVQ_BCST_Z runs VPSRLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSRLVQ.BCST.Z m, z, k, z).
+// p1353_VPSRAQ runs VPSRAQ $0x00, Z18, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1353_VPSRLVQ_BCST_Z(in *byte, out *byte)
+func p1353_VPSRAQ(in *byte, out *byte)
 
-// p1354_VPSRLVQ runs VPSRLVQ Y25, Y18, Y31 (added form VPSRLVQ y, y, y).
+// p1354_VPSRLVQ runs VPSRLVQ Z25, Z18, Z31 (added form VPSRLVQ z, z, z).
 //
 //go:noescape
 func p1354_VPSRLVQ(in *byte, out *byte)
 
-// p1355_VPSRLVQ runs VPSRLVQ Y25, Y18, K3, Y31 (added form VPSRLVQ y, y, k, y).
+// p1355_VPSRLVQ runs VPSRLVQ Z25, Z18, K3, Z31 (added form VPSRLVQ z, z, k, z).
 //
 //go:noescape
 func p1355_VPSRLVQ(in *byte, out *byte)
 
-// p1356_VPSRLVQ runs VPSRLVQ X25, X18, X31 (added form VPSRLVQ x, x, x).
+// p1356_VPSRLVQ_Z runs VPSRLVQ.Z Z25, Z18, K3, Z31 (added form VPSRLVQ.Z z, z, k, z).
 //
 //go:noescape
-func p1356_VPSRLVQ(in *byte, out *byte)
+func p1356_VPSRLVQ_Z(in *byte, out *byte)
 
-// p1357_VPSRLVQ_Z runs VPSRLVQ.Z X25, X18, K3, X31 (added form VPSRLVQ.Z x, x, k, x).
+// p1357_VPSRLVQ runs VPSRLVQ 256(R14), Z25, Z18 (added form VPSRLVQ m, z, z).
 //
 //go:noescape
-func p1357_VPSRLVQ_Z(in *byte, out *byte)
+func p1357_VPSRLVQ(in *byte, out *byte)
 
-// p1358_VPSRLVQ runs VPSRLVQ Z31, Z31, Z31 (added form VPSRLVQ z, z, z).
+// p1358_VPSRLVQ_BCST runs VPSRLVQ.BCST 256(R14), Z25, Z18 (added form VPSRLVQ.BCST m, z, z).
 //
 //go:noescape
-func p1358_VPSRLVQ(in *byte, out *byte)
+func p1358_VPSRLVQ_BCST(in *byte, out *byte)
 
-// p1359_VPSLLVQ runs VPSLLVQ Z25, Z18, Z31 (added form VPSLLVQ z, z, z).
+// p1359_VPSRLVQ_BCST_Z runs VPSRLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSRLVQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1359_VPSLLVQ(in *byte, out *byte)
+func p1359_VPSRLVQ_BCST_Z(in *byte, out *byte)
 
-// p1360_VPSLLVQ runs VPSLLVQ Z25, Z18, K3, Z31 (added form VPSLLVQ z, z, k, z).
+// p1360_VPSRLVQ runs VPSRLVQ Y25, Y18, Y31 (added form VPSRLVQ y, y, y).
 //
 //go:noescape
-func p1360_VPSLLVQ(in *byte, out *byte)
+func p1360_VPSRLVQ(in *byte, out *byte)
 
-// p1361_VPSLLVQ_Z runs VPSLLVQ.Z Z25, Z18, K3, Z31 (added form VPSLLVQ.Z z, z, k, z).
+// p1361_VPSRLVQ runs VPSRLVQ Y25, Y18, K3, Y31 (added form VPSRLVQ y, y, k, y).
 //
 //go:noescape
-func p1361_VPSLLVQ_Z(in *byte, out *byte)
+func p1361_VPSRLVQ(in *byte, out *byte)
 
-// p1362_VPSLLVQ runs VPSLLVQ 256(R14), Z25, Z18 (added form VPSLLVQ m, z, z).
+// p1362_VPSRLVQ runs VPSRLVQ X25, X18, X31 (added form VPSRLVQ x, x, x).
 //
 //go:noescape
-func p1362_VPSLLVQ(in *byte, out *byte)
+func p1362_VPSRLVQ(in *byte, out *byte)
 
-// p1363_VPSLLVQ_BCST runs VPSLLVQ.BCST 256(R14), Z25, Z18 (added form VPSLLVQ.BCST m, z, z).
+// p1363_VPSRLVQ_Z runs VPSRLVQ.Z X25, X18, K3, X31 (added form VPSRLVQ.Z x, x, k, x).
 //
 //go:noescape
-func p1363_VPSLLVQ_BCST(in *byte, out *byte)
+func p1363_VPSRLVQ_Z(in *byte, out *byte)
 
-// p1364_VPSLLVQ_BCST_Z runs VPSLLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSLLVQ.BCST.Z m, z, k, z).
+// p1364_VPSRLVQ runs VPSRLVQ Z31, Z31, Z31 (added form VPSRLVQ z, z, z).
 //
 //go:noescape
-func p1364_VPSLLVQ_BCST_Z(in *byte, out *byte)
+func p1364_VPSRLVQ(in *byte, out *byte)
 
-// p1365_VPSLLVQ runs VPSLLVQ Y25, Y18, Y31 (added form VPSLLVQ y, y, y).
+// p1365_VPSLLVQ runs VPSLLVQ Z25, Z18, Z31 (added form VPSLLVQ z, z, z).
 //
 //go:noescape
 func p1365_VPSLLVQ(in *byte, out *byte)
 
-// p1366_VPSLLVQ runs VPSLLVQ Y25, Y18, K3, Y31 (added form VPSLLVQ y, y, k, y).
+// p1366_VPSLLVQ runs VPSLLVQ Z25, Z18, K3, Z31 (added form VPSLLVQ z, z, k, z).
 //
 //go:noescape
 func p1366_VPSLLVQ(in *byte, out *byte)
 
-// p1367_VPSLLVQ runs VPSLLVQ X25, X18, X31 (added form VPSLLVQ x, x, x).
+// p1367_VPSLLVQ_Z runs VPSLLVQ.Z Z25, Z18, K3, Z31 (added form VPSLLVQ.Z z, z, k, z).
 //
 //go:noescape
-func p1367_VPSLLVQ(in *byte, out *byte)
+func p1367_VPSLLVQ_Z(in *byte, out *byte)
 
-// p1368_VPSLLVQ_Z runs VPSLLVQ.Z X25, X18, K3, X31 (added form VPSLLVQ.Z x, x, k, x).
+// p1368_VPSLLVQ runs VPSLLVQ 256(R14), Z25, Z18 (added form VPSLLVQ m, z, z).
 //
 //go:noescape
-func p1368_VPSLLVQ_Z(in *byte, out *byte)
+func p1368_VPSLLVQ(in *byte, out *byte)
 
-// p1369_VPSLLVQ runs VPSLLVQ Z31, Z31, Z31 (added form VPSLLVQ z, z, z).
+// p1369_VPSLLVQ_BCST runs VPSLLVQ.BCST 256(R14), Z25, Z18 (added form VPSLLVQ.BCST m, z, z).
 //
 //go:noescape
-func p1369_VPSLLVQ(in *byte, out *byte)
+func p1369_VPSLLVQ_BCST(in *byte, out *byte)
 
-// p1370_VPSRLDQ runs VPSRLDQ $0x00, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1370_VPSLLVQ_BCST_Z runs VPSLLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSLLVQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1370_VPSRLDQ(in *byte, out *byte)
+func p1370_VPSLLVQ_BCST_Z(in *byte, out *byte)
 
-// p1371_VPSRLDQ runs VPSRLDQ $0x01, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1371_VPSLLVQ runs VPSLLVQ Y25, Y18, Y31 (added form VPSLLVQ y, y, y).
 //
 //go:noescape
-func p1371_VPSRLDQ(in *byte, out *byte)
+func p1371_VPSLLVQ(in *byte, out *byte)
 
-// p1372_VPSRLDQ runs VPSRLDQ $0x04, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1372_VPSLLVQ runs VPSLLVQ Y25, Y18, K3, Y31 (added form VPSLLVQ y, y, k, y).
 //
 //go:noescape
-func p1372_VPSRLDQ(in *byte, out *byte)
+func p1372_VPSLLVQ(in *byte, out *byte)
 
-// p1373_VPSRLDQ runs VPSRLDQ $0x08, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1373_VPSLLVQ runs VPSLLVQ X25, X18, X31 (added form VPSLLVQ x, x, x).
 //
 //go:noescape
-func p1373_VPSRLDQ(in *byte, out *byte)
+func p1373_VPSLLVQ(in *byte, out *byte)
 
-// p1374_VPSRLDQ runs VPSRLDQ $0x0f, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1374_VPSLLVQ_Z runs VPSLLVQ.Z X25, X18, K3, X31 (added form VPSLLVQ.Z x, x, k, x).
 //
 //go:noescape
-func p1374_VPSRLDQ(in *byte, out *byte)
+func p1374_VPSLLVQ_Z(in *byte, out *byte)
 
-// p1375_VPSRLDQ runs VPSRLDQ $0x10, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1375_VPSLLVQ runs VPSLLVQ Z31, Z31, Z31 (added form VPSLLVQ z, z, z).
 //
 //go:noescape
-func p1375_VPSRLDQ(in *byte, out *byte)
+func p1375_VPSLLVQ(in *byte, out *byte)
 
-// p1376_VPSRLDQ runs VPSRLDQ $0xff, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1376_VPSRLDQ runs VPSRLDQ $0x00, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1376_VPSRLDQ(in *byte, out *byte)
 
-// p1377_VPSRLDQ runs VPSRLDQ $0x00, 192(R14), Z25 (added form VPSRLDQ imm, m, z).
+// p1377_VPSRLDQ runs VPSRLDQ $0x01, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1377_VPSRLDQ(in *byte, out *byte)
 
-// p1378_VPSRLDQ runs VPSRLDQ $0x00, Y25, Y18 (added form VPSRLDQ imm, y, y).
+// p1378_VPSRLDQ runs VPSRLDQ $0x04, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1378_VPSRLDQ(in *byte, out *byte)
 
-// p1379_VPSRLDQ runs VPSRLDQ $0x00, X25, X18 (added form VPSRLDQ imm, x, x).
+// p1379_VPSRLDQ runs VPSRLDQ $0x08, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1379_VPSRLDQ(in *byte, out *byte)
 
-// p1380_VPSRLDQ runs VPSRLDQ $0x00, Z18, Z18 (added form VPSRLDQ imm, z, z).
+// p1380_VPSRLDQ runs VPSRLDQ $0x0f, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1380_VPSRLDQ(in *byte, out *byte)
 
-// p1381_VPSLLDQ runs VPSLLDQ $0x00, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1381_VPSRLDQ runs VPSRLDQ $0x10, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1381_VPSLLDQ(in *byte, out *byte)
+func p1381_VPSRLDQ(in *byte, out *byte)
 
-// p1382_VPSLLDQ runs VPSLLDQ $0x01, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1382_VPSRLDQ runs VPSRLDQ $0xff, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1382_VPSLLDQ(in *byte, out *byte)
+func p1382_VPSRLDQ(in *byte, out *byte)
 
-// p1383_VPSLLDQ runs VPSLLDQ $0x04, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1383_VPSRLDQ runs VPSRLDQ $0x00, 192(R14), Z25 (added form VPSRLDQ imm, m, z).
 //
 //go:noescape
-func p1383_VPSLLDQ(in *byte, out *byte)
+func p1383_VPSRLDQ(in *byte, out *byte)
 
-// p1384_VPSLLDQ runs VPSLLDQ $0x08, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1384_VPSRLDQ runs VPSRLDQ $0x00, Y25, Y18 (added form VPSRLDQ imm, y, y).
 //
 //go:noescape
-func p1384_VPSLLDQ(in *byte, out *byte)
+func p1384_VPSRLDQ(in *byte, out *byte)
 
-// p1385_VPSLLDQ runs VPSLLDQ $0x0f, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1385_VPSRLDQ runs VPSRLDQ $0x00, X25, X18 (added form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p1385_VPSLLDQ(in *byte, out *byte)
+func p1385_VPSRLDQ(in *byte, out *byte)
 
-// p1386_VPSLLDQ runs VPSLLDQ $0x10, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1386_VPSRLDQ runs VPSRLDQ $0x00, Z18, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1386_VPSLLDQ(in *byte, out *byte)
+func p1386_VPSRLDQ(in *byte, out *byte)
 
-// p1387_VPSLLDQ runs VPSLLDQ $0xff, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1387_VPSLLDQ runs VPSLLDQ $0x00, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1387_VPSLLDQ(in *byte, out *byte)
 
-// p1388_VPSLLDQ runs VPSLLDQ $0x00, 192(R14), Z25 (added form VPSLLDQ imm, m, z).
+// p1388_VPSLLDQ runs VPSLLDQ $0x01, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1388_VPSLLDQ(in *byte, out *byte)
 
-// p1389_VPSLLDQ runs VPSLLDQ $0x00, Y25, Y18 (added form VPSLLDQ imm, y, y).
+// p1389_VPSLLDQ runs VPSLLDQ $0x04, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1389_VPSLLDQ(in *byte, out *byte)
 
-// p1390_VPSLLDQ runs VPSLLDQ $0x00, X25, X18 (added form VPSLLDQ imm, x, x).
+// p1390_VPSLLDQ runs VPSLLDQ $0x08, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1390_VPSLLDQ(in *byte, out *byte)
 
-// p1391_VPSLLDQ runs VPSLLDQ $0x00, Z18, Z18 (added form VPSLLDQ imm, z, z).
+// p1391_VPSLLDQ runs VPSLLDQ $0x0f, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1391_VPSLLDQ(in *byte, out *byte)
 
-// p1392_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1392_VPSLLDQ runs VPSLLDQ $0x10, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1392_VPALIGNR(in *byte, out *byte)
+func p1392_VPSLLDQ(in *byte, out *byte)
 
-// p1393_VPALIGNR runs VPALIGNR $0x01, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1393_VPSLLDQ runs VPSLLDQ $0xff, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1393_VPALIGNR(in *byte, out *byte)
+func p1393_VPSLLDQ(in *byte, out *byte)
 
-// p1394_VPALIGNR runs VPALIGNR $0x08, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1394_VPSLLDQ runs VPSLLDQ $0x00, 192(R14), Z25 (added form VPSLLDQ imm, m, z).
 //
 //go:noescape
-func p1394_VPALIGNR(in *byte, out *byte)
+func p1394_VPSLLDQ(in *byte, out *byte)
 
-// p1395_VPALIGNR runs VPALIGNR $0x0f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1395_VPSLLDQ runs VPSLLDQ $0x00, Y25, Y18 (added form VPSLLDQ imm, y, y).
 //
 //go:noescape
-func p1395_VPALIGNR(in *byte, out *byte)
+func p1395_VPSLLDQ(in *byte, out *byte)
 
-// p1396_VPALIGNR runs VPALIGNR $0x10, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1396_VPSLLDQ runs VPSLLDQ $0x00, X25, X18 (added form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p1396_VPALIGNR(in *byte, out *byte)
+func p1396_VPSLLDQ(in *byte, out *byte)
 
-// p1397_VPALIGNR runs VPALIGNR $0x11, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1397_VPSLLDQ runs VPSLLDQ $0x00, Z18, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1397_VPALIGNR(in *byte, out *byte)
+func p1397_VPSLLDQ(in *byte, out *byte)
 
-// p1398_VPALIGNR runs VPALIGNR $0x1f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1398_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1398_VPALIGNR(in *byte, out *byte)
 
-// p1399_VPALIGNR runs VPALIGNR $0x20, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1399_VPALIGNR runs VPALIGNR $0x01, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1399_VPALIGNR(in *byte, out *byte)
 
-// p1400_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR imm, z, z, k, z).
+// p1400_VPALIGNR runs VPALIGNR $0x08, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1400_VPALIGNR(in *byte, out *byte)
 
-// p1401_VPALIGNR_Z runs VPALIGNR.Z $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR.Z imm, z, z, k, z).
+// p1401_VPALIGNR runs VPALIGNR $0x0f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1401_VPALIGNR_Z(in *byte, out *byte)
+func p1401_VPALIGNR(in *byte, out *byte)
 
-// p1402_VPALIGNR runs VPALIGNR $0x00, 256(R14), Z25, Z18 (added form VPALIGNR imm, m, z, z).
+// p1402_VPALIGNR runs VPALIGNR $0x10, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1402_VPALIGNR(in *byte, out *byte)
 
-// p1403_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, Y31 (added form VPALIGNR imm, y, y, y).
+// p1403_VPALIGNR runs VPALIGNR $0x11, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1403_VPALIGNR(in *byte, out *byte)
 
-// p1404_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, K3, Y31 (added form VPALIGNR imm, y, y, k, y).
+// p1404_VPALIGNR runs VPALIGNR $0x1f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1404_VPALIGNR(in *byte, out *byte)
 
-// p1405_VPALIGNR runs VPALIGNR $0x00, X25, X18, X31 (added form VPALIGNR imm, x, x, x).
+// p1405_VPALIGNR runs VPALIGNR $0x20, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1405_VPALIGNR(in *byte, out *byte)
 
-// p1406_VPALIGNR_Z runs VPALIGNR.Z $0x00, X25, X18, K3, X31 (added form VPALIGNR.Z imm, x, x, k, x).
+// p1406_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR imm, z, z, k, z).
 //
 //go:noescape
-func p1406_VPALIGNR_Z(in *byte, out *byte)
+func p1406_VPALIGNR(in *byte, out *byte)
 
-// p1407_VPALIGNR runs VPALIGNR $0x00, Z31, Z31, Z31 (added form VPALIGNR imm, z, z, z).
+// p1407_VPALIGNR_Z runs VPALIGNR.Z $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1407_VPALIGNR(in *byte, out *byte)
+func p1407_VPALIGNR_Z(in *byte, out *byte)
 
-// p1408_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, Z31 (added form VPUNPCKLQDQ z, z, z).
+// p1408_VPALIGNR runs VPALIGNR $0x00, 256(R14), Z25, Z18 (added form VPALIGNR imm, m, z, z).
 //
 //go:noescape
-func p1408_VPUNPCKLQDQ(in *byte, out *byte)
+func p1408_VPALIGNR(in *byte, out *byte)
 
-// p1409_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ z, z, k, z).
+// p1409_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, Y31 (added form VPALIGNR imm, y, y, y).
 //
 //go:noescape
-func p1409_VPUNPCKLQDQ(in *byte, out *byte)
+func p1409_VPALIGNR(in *byte, out *byte)
 
-// p1410_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ.Z z, z, k, z).
+// p1410_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, K3, Y31 (added form VPALIGNR imm, y, y, k, y).
 //
 //go:noescape
-func p1410_VPUNPCKLQDQ_Z(in *byte, out *byte)
+func p1410_VPALIGNR(in *byte, out *byte)
 
-// p1411_VPUNPCKLQDQ runs VPUNPCKLQDQ 256(R14), Z25, Z18 (added form VPUNPCKLQDQ m, z, z).
+// p1411_VPALIGNR runs VPALIGNR $0x00, X25, X18, X31 (added form VPALIGNR imm, x, x, x).
 //
 //go:noescape
-func p1411_VPUNPCKLQDQ(in *byte, out *byte)
+func p1411_VPALIGNR(in *byte, out *byte)
 
-// p1412_VPUNPCKLQDQ_BCST runs VPUNPCKLQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKLQDQ.BCST m, z, z).
+// p1412_VPALIGNR_Z runs VPALIGNR.Z $0x00, X25, X18, K3, X31 (added form VPALIGNR.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1412_VPUNPCKLQDQ_BCST(in *byte, out *byte)
+func p1412_VPALIGNR_Z(in *byte, out *byte)
 
-// p1413_VPUNPCKLQDQ_BCST_Z runs VPUNPCKLQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKLQDQ.BCST.Z m, z, k, z).
+// p1413_VPALIGNR runs VPALIGNR $0x00, Z31, Z31, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1413_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
+func p1413_VPALIGNR(in *byte, out *byte)
 
-// p1414_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, Y31 (added form VPUNPCKLQDQ y, y, y).
+// p1414_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, Z31 (added form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
 func p1414_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1415_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, K3, Y31 (added form VPUNPCKLQDQ y, y, k, y).
+// p1415_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ z, z, k, z).
 //
 //go:noescape
 func p1415_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1416_VPUNPCKLQDQ runs VPUNPCKLQDQ X25, X18, X31 (added form VPUNPCKLQDQ x, x, x).
+// p1416_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1416_VPUNPCKLQDQ(in *byte, out *byte)
+func p1416_VPUNPCKLQDQ_Z(in *byte, out *byte)
 
-// p1417_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z X25, X18, K3, X31 (added form VPUNPCKLQDQ.Z x, x, k, x).
+// p1417_VPUNPCKLQDQ runs VPUNPCKLQDQ 256(R14), Z25, Z18 (added form VPUNPCKLQDQ m, z, z).
 //
 //go:noescape
-func p1417_VPUNPCKLQDQ_Z(in *byte, out *byte)
+func p1417_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1418_VPUNPCKLQDQ runs VPUNPCKLQDQ Z31, Z31, Z31 (added form VPUNPCKLQDQ z, z, z).
+// p1418_VPUNPCKLQDQ_BCST runs VPUNPCKLQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKLQDQ.BCST m, z, z).
 //
 //go:noescape
-func p1418_VPUNPCKLQDQ(in *byte, out *byte)
+func p1418_VPUNPCKLQDQ_BCST(in *byte, out *byte)
 
-// p1419_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, Z31 (added form VPUNPCKHQDQ z, z, z).
+// p1419_VPUNPCKLQDQ_BCST_Z runs VPUNPCKLQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKLQDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1419_VPUNPCKHQDQ(in *byte, out *byte)
+func p1419_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
 
-// p1420_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ z, z, k, z).
+// p1420_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, Y31 (added form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
-func p1420_VPUNPCKHQDQ(in *byte, out *byte)
+func p1420_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1421_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ.Z z, z, k, z).
+// p1421_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, K3, Y31 (added form VPUNPCKLQDQ y, y, k, y).
 //
 //go:noescape
-func p1421_VPUNPCKHQDQ_Z(in *byte, out *byte)
+func p1421_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1422_VPUNPCKHQDQ runs VPUNPCKHQDQ 256(R14), Z25, Z18 (added form VPUNPCKHQDQ m, z, z).
+// p1422_VPUNPCKLQDQ runs VPUNPCKLQDQ X25, X18, X31 (added form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p1422_VPUNPCKHQDQ(in *byte, out *byte)
+func p1422_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1423_VPUNPCKHQDQ_BCST runs VPUNPCKHQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKHQDQ.BCST m, z, z).
+// p1423_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z X25, X18, K3, X31 (added form VPUNPCKLQDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1423_VPUNPCKHQDQ_BCST(in *byte, out *byte)
+func p1423_VPUNPCKLQDQ_Z(in *byte, out *byte)
 
-// p1424_VPUNPCKHQDQ_BCST_Z runs VPUNPCKHQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKHQDQ.BCST.Z m, z, k, z).
+// p1424_VPUNPCKLQDQ runs VPUNPCKLQDQ Z31, Z31, Z31 (added form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p1424_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
+func p1424_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1425_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, Y31 (added form VPUNPCKHQDQ y, y, y).
+// p1425_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, Z31 (added form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
 func p1425_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1426_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, K3, Y31 (added form VPUNPCKHQDQ y, y, k, y).
+// p1426_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ z, z, k, z).
 //
 //go:noescape
 func p1426_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1427_VPUNPCKHQDQ runs VPUNPCKHQDQ X25, X18, X31 (added form VPUNPCKHQDQ x, x, x).
+// p1427_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1427_VPUNPCKHQDQ(in *byte, out *byte)
+func p1427_VPUNPCKHQDQ_Z(in *byte, out *byte)
 
-// p1428_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z X25, X18, K3, X31 (added form VPUNPCKHQDQ.Z x, x, k, x).
+// p1428_VPUNPCKHQDQ runs VPUNPCKHQDQ 256(R14), Z25, Z18 (added form VPUNPCKHQDQ m, z, z).
 //
 //go:noescape
-func p1428_VPUNPCKHQDQ_Z(in *byte, out *byte)
+func p1428_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1429_VPUNPCKHQDQ runs VPUNPCKHQDQ Z31, Z31, Z31 (added form VPUNPCKHQDQ z, z, z).
+// p1429_VPUNPCKHQDQ_BCST runs VPUNPCKHQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKHQDQ.BCST m, z, z).
 //
 //go:noescape
-func p1429_VPUNPCKHQDQ(in *byte, out *byte)
+func p1429_VPUNPCKHQDQ_BCST(in *byte, out *byte)
 
-// p1430_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1430_VPUNPCKHQDQ_BCST_Z runs VPUNPCKHQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKHQDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1430_VSHUFI64X2(in *byte, out *byte)
+func p1430_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
 
-// p1431_VSHUFI64X2 runs VSHUFI64X2 $0x4e, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1431_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, Y31 (added form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
-func p1431_VSHUFI64X2(in *byte, out *byte)
+func p1431_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1432_VSHUFI64X2 runs VSHUFI64X2 $0xe4, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1432_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, K3, Y31 (added form VPUNPCKHQDQ y, y, k, y).
 //
 //go:noescape
-func p1432_VSHUFI64X2(in *byte, out *byte)
+func p1432_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1433_VSHUFI64X2 runs VSHUFI64X2 $0x1b, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1433_VPUNPCKHQDQ runs VPUNPCKHQDQ X25, X18, X31 (added form VPUNPCKHQDQ x, x, x).
 //
 //go:noescape
-func p1433_VSHUFI64X2(in *byte, out *byte)
+func p1433_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1434_VSHUFI64X2 runs VSHUFI64X2 $0x99, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1434_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z X25, X18, K3, X31 (added form VPUNPCKHQDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1434_VSHUFI64X2(in *byte, out *byte)
+func p1434_VPUNPCKHQDQ_Z(in *byte, out *byte)
 
-// p1435_VSHUFI64X2 runs VSHUFI64X2 $0xb0, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1435_VPUNPCKHQDQ runs VPUNPCKHQDQ Z31, Z31, Z31 (added form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p1435_VSHUFI64X2(in *byte, out *byte)
+func p1435_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1436_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2 imm, z, z, k, z).
+// p1436_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
 func p1436_VSHUFI64X2(in *byte, out *byte)
 
-// p1437_VSHUFI64X2_Z runs VSHUFI64X2.Z $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2.Z imm, z, z, k, z).
+// p1437_VSHUFI64X2 runs VSHUFI64X2 $0x4e, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1437_VSHUFI64X2_Z(in *byte, out *byte)
+func p1437_VSHUFI64X2(in *byte, out *byte)
 
-// p1438_VSHUFI64X2 runs VSHUFI64X2 $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2 imm, m, z, z).
+// p1438_VSHUFI64X2 runs VSHUFI64X2 $0xe4, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
 func p1438_VSHUFI64X2(in *byte, out *byte)
 
-// p1439_VSHUFI64X2_BCST runs VSHUFI64X2.BCST $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2.BCST imm, m, z, z).
+// p1439_VSHUFI64X2 runs VSHUFI64X2 $0x1b, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1439_VSHUFI64X2_BCST(in *byte, out *byte)
+func p1439_VSHUFI64X2(in *byte, out *byte)
 
-// p1440_VSHUFI64X2_BCST_Z runs VSHUFI64X2.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VSHUFI64X2.BCST.Z imm, m, z, k, z).
+// p1440_VSHUFI64X2 runs VSHUFI64X2 $0x99, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1440_VSHUFI64X2_BCST_Z(in *byte, out *byte)
+func p1440_VSHUFI64X2(in *byte, out *byte)
 
-// p1441_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, Y31 (added form VSHUFI64X2 imm, y, y, y).
+// p1441_VSHUFI64X2 runs VSHUFI64X2 $0xb0, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
 func p1441_VSHUFI64X2(in *byte, out *byte)
 
-// p1442_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, K3, Y31 (added form VSHUFI64X2 imm, y, y, k, y).
+// p1442_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2 imm, z, z, k, z).
 //
 //go:noescape
 func p1442_VSHUFI64X2(in *byte, out *byte)
 
-// p1443_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z31, Z31, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1443_VSHUFI64X2_Z runs VSHUFI64X2.Z $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1443_VSHUFI64X2(in *byte, out *byte)
+func p1443_VSHUFI64X2_Z(in *byte, out *byte)
 
-// p1444_VPERMQ runs VPERMQ $0x4e, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1444_VSHUFI64X2 runs VSHUFI64X2 $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2 imm, m, z, z).
 //
 //go:noescape
-func p1444_VPERMQ(in *byte, out *byte)
+func p1444_VSHUFI64X2(in *byte, out *byte)
 
-// p1445_VPERMQ runs VPERMQ $0x1b, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1445_VSHUFI64X2_BCST runs VSHUFI64X2.BCST $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2.BCST imm, m, z, z).
 //
 //go:noescape
-func p1445_VPERMQ(in *byte, out *byte)
+func p1445_VSHUFI64X2_BCST(in *byte, out *byte)
 
-// p1446_VPERMQ runs VPERMQ $0xd8, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1446_VSHUFI64X2_BCST_Z runs VSHUFI64X2.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VSHUFI64X2.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1446_VPERMQ(in *byte, out *byte)
+func p1446_VSHUFI64X2_BCST_Z(in *byte, out *byte)
 
-// p1447_VPERMQ runs VPERMQ $0x93, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1447_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, Y31 (added form VSHUFI64X2 imm, y, y, y).
 //
 //go:noescape
-func p1447_VPERMQ(in *byte, out *byte)
+func p1447_VSHUFI64X2(in *byte, out *byte)
 
-// p1448_VPERMQ runs VPERMQ $0x4e, Z25, K3, Z18 (added form VPERMQ imm, z, k, z).
+// p1448_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, K3, Y31 (added form VSHUFI64X2 imm, y, y, k, y).
 //
 //go:noescape
-func p1448_VPERMQ(in *byte, out *byte)
+func p1448_VSHUFI64X2(in *byte, out *byte)
 
-// p1449_VPERMQ_Z runs VPERMQ.Z $0x4e, Z25, K3, Z18 (added form VPERMQ.Z imm, z, k, z).
+// p1449_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z31, Z31, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1449_VPERMQ_Z(in *byte, out *byte)
+func p1449_VSHUFI64X2(in *byte, out *byte)
 
-// p1450_VPERMQ runs VPERMQ $0x4e, 192(R14), Z25 (added form VPERMQ imm, m, z).
+// p1450_VPERMQ runs VPERMQ $0x4e, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
 func p1450_VPERMQ(in *byte, out *byte)
 
-// p1451_VPERMQ_BCST runs VPERMQ.BCST $0x4e, 192(R14), Z25 (added form VPERMQ.BCST imm, m, z).
+// p1451_VPERMQ runs VPERMQ $0x1b, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1451_VPERMQ_BCST(in *byte, out *byte)
+func p1451_VPERMQ(in *byte, out *byte)
 
-// p1452_VPERMQ_BCST_Z runs VPERMQ.BCST.Z $0x4e, 200(R14), K3, Z25 (added form VPERMQ.BCST.Z imm, m, k, z).
+// p1452_VPERMQ runs VPERMQ $0xd8, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1452_VPERMQ_BCST_Z(in *byte, out *byte)
+func p1452_VPERMQ(in *byte, out *byte)
 
-// p1453_VPERMQ runs VPERMQ $0x4e, Y25, Y18 (added form VPERMQ imm, y, y).
+// p1453_VPERMQ runs VPERMQ $0x93, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
 func p1453_VPERMQ(in *byte, out *byte)
 
-// p1454_VPERMQ runs VPERMQ $0x4e, Y25, K3, Y18 (added form VPERMQ imm, y, k, y).
+// p1454_VPERMQ runs VPERMQ $0x4e, Z25, K3, Z18 (added form VPERMQ imm, z, k, z).
 //
 //go:noescape
 func p1454_VPERMQ(in *byte, out *byte)
 
-// p1455_VPERMQ runs VPERMQ $0x4e, Z18, Z18 (added form VPERMQ imm, z, z).
+// p1455_VPERMQ_Z runs VPERMQ.Z $0x4e, Z25, K3, Z18 (added form VPERMQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1455_VPERMQ(in *byte, out *byte)
+func p1455_VPERMQ_Z(in *byte, out *byte)
 
-// p1456_VPERMQ runs VPERMQ Z25, Z18, Z31 (added form VPERMQ z, z, z).
+// p1456_VPERMQ runs VPERMQ $0x4e, 192(R14), Z25 (added form VPERMQ imm, m, z).
 //
 //go:noescape
 func p1456_VPERMQ(in *byte, out *byte)
 
-// p1457_VPERMQ runs VPERMQ Z25, Z18, K3, Z31 (added form VPERMQ z, z, k, z).
+// p1457_VPERMQ_BCST runs VPERMQ.BCST $0x4e, 192(R14), Z25 (added form VPERMQ.BCST imm, m, z).
 //
 //go:noescape
-func p1457_VPERMQ(in *byte, out *byte)
+func p1457_VPERMQ_BCST(in *byte, out *byte)
 
-// p1458_VPERMQ_Z runs VPERMQ.Z Z25, Z18, K3, Z31 (added form VPERMQ.Z z, z, k, z).
+// p1458_VPERMQ_BCST_Z runs VPERMQ.BCST.Z $0x4e, 200(R14), K3, Z25 (added form VPERMQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1458_VPERMQ_Z(in *byte, out *byte)
+func p1458_VPERMQ_BCST_Z(in *byte, out *byte)
 
-// p1459_VPERMQ runs VPERMQ 256(R14), Z25, Z18 (added form VPERMQ m, z, z).
+// p1459_VPERMQ runs VPERMQ $0x4e, Y25, Y18 (added form VPERMQ imm, y, y).
 //
 //go:noescape
 func p1459_VPERMQ(in *byte, out *byte)
 
-// p1460_VPERMQ_BCST runs VPERMQ.BCST 256(R14), Z25, Z18 (added form VPERMQ.BCST m, z, z).
+// p1460_VPERMQ runs VPERMQ $0x4e, Y25, K3, Y18 (added form VPERMQ imm, y, k, y).
 //
 //go:noescape
-func p1460_VPERMQ_BCST(in *byte, out *byte)
+func p1460_VPERMQ(in *byte, out *byte)
 
-// p1461_VPERMQ_BCST_Z runs VPERMQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMQ.BCST.Z m, z, k, z).
+// p1461_VPERMQ runs VPERMQ $0x4e, Z18, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
-func p1461_VPERMQ_BCST_Z(in *byte, out *byte)
+func p1461_VPERMQ(in *byte, out *byte)
 
-// p1462_VPERMQ runs VPERMQ Y25, Y18, Y31 (added form VPERMQ y, y, y).
+// p1462_VPERMQ runs VPERMQ Z25, Z18, Z31 (added form VPERMQ z, z, z).
 //
 //go:noescape
 func p1462_VPERMQ(in *byte, out *byte)
 
-// p1463_VPERMQ runs VPERMQ Y25, Y18, K3, Y31 (added form VPERMQ y, y, k, y).
+// p1463_VPERMQ runs VPERMQ Z25, Z18, K3, Z31 (added form VPERMQ z, z, k, z).
 //
 //go:noescape
 func p1463_VPERMQ(in *byte, out *byte)
 
-// p1464_VPERMQ runs VPERMQ Z31, Z31, Z31 (added form VPERMQ z, z, z).
+// p1464_VPERMQ_Z runs VPERMQ.Z Z25, Z18, K3, Z31 (added form VPERMQ.Z z, z, k, z).
 //
 //go:noescape
-func p1464_VPERMQ(in *byte, out *byte)
+func p1464_VPERMQ_Z(in *byte, out *byte)
 
-// p1465_VPERMD runs VPERMD Z25, Z18, Z31 (added form VPERMD z, z, z).
+// p1465_VPERMQ runs VPERMQ 256(R14), Z25, Z18 (added form VPERMQ m, z, z).
 //
 //go:noescape
-func p1465_VPERMD(in *byte, out *byte)
+func p1465_VPERMQ(in *byte, out *byte)
 
-// p1466_VPERMD runs VPERMD Z25, Z18, K3, Z31 (added form VPERMD z, z, k, z).
+// p1466_VPERMQ_BCST runs VPERMQ.BCST 256(R14), Z25, Z18 (added form VPERMQ.BCST m, z, z).
 //
 //go:noescape
-func p1466_VPERMD(in *byte, out *byte)
+func p1466_VPERMQ_BCST(in *byte, out *byte)
 
-// p1467_VPERMD_Z runs VPERMD.Z Z25, Z18, K3, Z31 (added form VPERMD.Z z, z, k, z).
+// p1467_VPERMQ_BCST_Z runs VPERMQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1467_VPERMD_Z(in *byte, out *byte)
+func p1467_VPERMQ_BCST_Z(in *byte, out *byte)
 
-// p1468_VPERMD runs VPERMD 256(R14), Z25, Z18 (added form VPERMD m, z, z).
+// p1468_VPERMQ runs VPERMQ Y25, Y18, Y31 (added form VPERMQ y, y, y).
 //
 //go:noescape
-func p1468_VPERMD(in *byte, out *byte)
+func p1468_VPERMQ(in *byte, out *byte)
 
-// p1469_VPERMD_BCST runs VPERMD.BCST 256(R14), Z25, Z18 (added form VPERMD.BCST m, z, z).
+// p1469_VPERMQ runs VPERMQ Y25, Y18, K3, Y31 (added form VPERMQ y, y, k, y).
 //
 //go:noescape
-func p1469_VPERMD_BCST(in *byte, out *byte)
+func p1469_VPERMQ(in *byte, out *byte)
 
-// p1470_VPERMD_BCST_Z runs VPERMD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMD.BCST.Z m, z, k, z).
+// p1470_VPERMQ runs VPERMQ Z31, Z31, Z31 (added form VPERMQ z, z, z).
 //
 //go:noescape
-func p1470_VPERMD_BCST_Z(in *byte, out *byte)
+func p1470_VPERMQ(in *byte, out *byte)
 
-// p1471_VPERMD runs VPERMD Y25, Y18, Y31 (added form VPERMD y, y, y).
+// p1471_VPERMD runs VPERMD Z25, Z18, Z31 (added form VPERMD z, z, z).
 //
 //go:noescape
 func p1471_VPERMD(in *byte, out *byte)
 
-// p1472_VPERMD runs VPERMD Y25, Y18, K3, Y31 (added form VPERMD y, y, k, y).
+// p1472_VPERMD runs VPERMD Z25, Z18, K3, Z31 (added form VPERMD z, z, k, z).
 //
 //go:noescape
 func p1472_VPERMD(in *byte, out *byte)
 
-// p1473_VPERMD runs VPERMD Z31, Z31, Z31 (added form VPERMD z, z, z).
+// p1473_VPERMD_Z runs VPERMD.Z Z25, Z18, K3, Z31 (added form VPERMD.Z z, z, k, z).
 //
 //go:noescape
-func p1473_VPERMD(in *byte, out *byte)
+func p1473_VPERMD_Z(in *byte, out *byte)
 
-// p1474_VPERMI2Q runs VPERMI2Q Z25, Z18, Z31 (added form VPERMI2Q z, z, z).
+// p1474_VPERMD runs VPERMD 256(R14), Z25, Z18 (added form VPERMD m, z, z).
 //
 //go:noescape
-func p1474_VPERMI2Q(in *byte, out *byte)
+func p1474_VPERMD(in *byte, out *byte)
 
-// p1475_VPERMI2Q runs VPERMI2Q Z25, Z18, K3, Z31 (added form VPERMI2Q z, z, k, z).
+// p1475_VPERMD_BCST runs VPERMD.BCST 256(R14), Z25, Z18 (added form VPERMD.BCST m, z, z).
 //
 //go:noescape
-func p1475_VPERMI2Q(in *byte, out *byte)
+func p1475_VPERMD_BCST(in *byte, out *byte)
 
-// p1476_VPERMI2Q_Z runs VPERMI2Q.Z Z25, Z18, K3, Z31 (added form VPERMI2Q.Z z, z, k, z).
+// p1476_VPERMD_BCST_Z runs VPERMD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMD.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1476_VPERMI2Q_Z(in *byte, out *byte)
+func p1476_VPERMD_BCST_Z(in *byte, out *byte)
 
-// p1477_VPERMI2Q runs VPERMI2Q 256(R14), Z25, Z18 (added form VPERMI2Q m, z, z).
+// p1477_VPERMD runs VPERMD Y25, Y18, Y31 (added form VPERMD y, y, y).
 //
 //go:noescape
-func p1477_VPERMI2Q(in *byte, out *byte)
+func p1477_VPERMD(in *byte, out *byte)
 
-// p1478_VPERMI2Q_BCST runs VPERMI2Q.BCST 256(R14), Z25, Z18 (added form VPERMI2Q.BCST m, z, z).
+// p1478_VPERMD runs VPERMD Y25, Y18, K3, Y31 (added form VPERMD y, y, k, y).
 //
 //go:noescape
-func p1478_VPERMI2Q_BCST(in *byte, out *byte)
+func p1478_VPERMD(in *byte, out *byte)
 
-// p1479_VPERMI2Q_BCST_Z runs VPERMI2Q.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMI2Q.BCST.Z m, z, k, z).
+// p1479_VPERMD runs VPERMD Z31, Z31, Z31 (added form VPERMD z, z, z).
 //
 //go:noescape
-func p1479_VPERMI2Q_BCST_Z(in *byte, out *byte)
+func p1479_VPERMD(in *byte, out *byte)
 
-// p1480_VPERMI2Q runs VPERMI2Q Y25, Y18, Y31 (added form VPERMI2Q y, y, y).
+// p1480_VPERMI2Q runs VPERMI2Q Z25, Z18, Z31 (added form VPERMI2Q z, z, z).
 //
 //go:noescape
 func p1480_VPERMI2Q(in *byte, out *byte)
 
-// p1481_VPERMI2Q runs VPERMI2Q Y25, Y18, K3, Y31 (added form VPERMI2Q y, y, k, y).
+// p1481_VPERMI2Q runs VPERMI2Q Z25, Z18, K3, Z31 (added form VPERMI2Q z, z, k, z).
 //
 //go:noescape
 func p1481_VPERMI2Q(in *byte, out *byte)
 
-// p1482_VPERMI2Q runs VPERMI2Q X25, X18, X31 (added form VPERMI2Q x, x, x).
+// p1482_VPERMI2Q_Z runs VPERMI2Q.Z Z25, Z18, K3, Z31 (added form VPERMI2Q.Z z, z, k, z).
 //
 //go:noescape
-func p1482_VPERMI2Q(in *byte, out *byte)
+func p1482_VPERMI2Q_Z(in *byte, out *byte)
 
-// p1483_VPERMI2Q_Z runs VPERMI2Q.Z X25, X18, K3, X31 (added form VPERMI2Q.Z x, x, k, x).
+// p1483_VPERMI2Q runs VPERMI2Q 256(R14), Z25, Z18 (added form VPERMI2Q m, z, z).
 //
 //go:noescape
-func p1483_VPERMI2Q_Z(in *byte, out *byte)
+func p1483_VPERMI2Q(in *byte, out *byte)
 
-// p1484_VPERMI2Q runs VPERMI2Q Z31, Z31, Z31 (added form VPERMI2Q z, z, z).
+// p1484_VPERMI2Q_BCST runs VPERMI2Q.BCST 256(R14), Z25, Z18 (added form VPERMI2Q.BCST m, z, z).
 //
 //go:noescape
-func p1484_VPERMI2Q(in *byte, out *byte)
+func p1484_VPERMI2Q_BCST(in *byte, out *byte)
 
-// p1485_VPERMB runs VPERMB Z25, Z18, Z31 (added form VPERMB z, z, z).
+// p1485_VPERMI2Q_BCST_Z runs VPERMI2Q.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMI2Q.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1485_VPERMB(in *byte, out *byte)
+func p1485_VPERMI2Q_BCST_Z(in *byte, out *byte)
 
-// p1486_VPERMB runs VPERMB Z25, Z18, K3, Z31 (added form VPERMB z, z, k, z).
+// p1486_VPERMI2Q runs VPERMI2Q Y25, Y18, Y31 (added form VPERMI2Q y, y, y).
 //
 //go:noescape
-func p1486_VPERMB(in *byte, out *byte)
+func p1486_VPERMI2Q(in *byte, out *byte)
 
-// p1487_VPERMB_Z runs VPERMB.Z Z25, Z18, K3, Z31 (added form VPERMB.Z z, z, k, z).
+// p1487_VPERMI2Q runs VPERMI2Q Y25, Y18, K3, Y31 (added form VPERMI2Q y, y, k, y).
 //
 //go:noescape
-func p1487_VPERMB_Z(in *byte, out *byte)
+func p1487_VPERMI2Q(in *byte, out *byte)
 
-// p1488_VPERMB runs VPERMB 256(R14), Z25, Z18 (added form VPERMB m, z, z).
+// p1488_VPERMI2Q runs VPERMI2Q X25, X18, X31 (added form VPERMI2Q x, x, x).
 //
 //go:noescape
-func p1488_VPERMB(in *byte, out *byte)
+func p1488_VPERMI2Q(in *byte, out *byte)
 
-// p1489_VPERMB runs VPERMB Y25, Y18, Y31 (added form VPERMB y, y, y).
+// p1489_VPERMI2Q_Z runs VPERMI2Q.Z X25, X18, K3, X31 (added form VPERMI2Q.Z x, x, k, x).
 //
 //go:noescape
-func p1489_VPERMB(in *byte, out *byte)
+func p1489_VPERMI2Q_Z(in *byte, out *byte)
 
-// p1490_VPERMB runs VPERMB Y25, Y18, K3, Y31 (added form VPERMB y, y, k, y).
+// p1490_VPERMI2Q runs VPERMI2Q Z31, Z31, Z31 (added form VPERMI2Q z, z, z).
 //
 //go:noescape
-func p1490_VPERMB(in *byte, out *byte)
+func p1490_VPERMI2Q(in *byte, out *byte)
 
-// p1491_VPERMB runs VPERMB X25, X18, X31 (added form VPERMB x, x, x).
+// p1491_VPERMB runs VPERMB Z25, Z18, Z31 (added form VPERMB z, z, z).
 //
 //go:noescape
 func p1491_VPERMB(in *byte, out *byte)
 
-// p1492_VPERMB_Z runs VPERMB.Z X25, X18, K3, X31 (added form VPERMB.Z x, x, k, x).
+// p1492_VPERMB runs VPERMB Z25, Z18, K3, Z31 (added form VPERMB z, z, k, z).
 //
 //go:noescape
-func p1492_VPERMB_Z(in *byte, out *byte)
+func p1492_VPERMB(in *byte, out *byte)
 
-// p1493_VPERMB runs VPERMB Z31, Z31, Z31 (added form VPERMB z, z, z).
+// p1493_VPERMB_Z runs VPERMB.Z Z25, Z18, K3, Z31 (added form VPERMB.Z z, z, k, z).
 //
 //go:noescape
-func p1493_VPERMB(in *byte, out *byte)
+func p1493_VPERMB_Z(in *byte, out *byte)
 
-// p1494_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1494_VPERMB runs VPERMB 256(R14), Z25, Z18 (added form VPERMB m, z, z).
 //
 //go:noescape
-func p1494_VALIGNQ(in *byte, out *byte)
+func p1494_VPERMB(in *byte, out *byte)
 
-// p1495_VALIGNQ runs VALIGNQ $0x01, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1495_VPERMB runs VPERMB Y25, Y18, Y31 (added form VPERMB y, y, y).
 //
 //go:noescape
-func p1495_VALIGNQ(in *byte, out *byte)
+func p1495_VPERMB(in *byte, out *byte)
 
-// p1496_VALIGNQ runs VALIGNQ $0x03, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1496_VPERMB runs VPERMB Y25, Y18, K3, Y31 (added form VPERMB y, y, k, y).
 //
 //go:noescape
-func p1496_VALIGNQ(in *byte, out *byte)
+func p1496_VPERMB(in *byte, out *byte)
 
-// p1497_VALIGNQ runs VALIGNQ $0x07, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1497_VPERMB runs VPERMB X25, X18, X31 (added form VPERMB x, x, x).
 //
 //go:noescape
-func p1497_VALIGNQ(in *byte, out *byte)
+func p1497_VPERMB(in *byte, out *byte)
 
-// p1498_VALIGNQ runs VALIGNQ $0x09, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1498_VPERMB_Z runs VPERMB.Z X25, X18, K3, X31 (added form VPERMB.Z x, x, k, x).
 //
 //go:noescape
-func p1498_VALIGNQ(in *byte, out *byte)
+func p1498_VPERMB_Z(in *byte, out *byte)
 
-// p1499_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ imm, z, z, k, z).
+// p1499_VPERMB runs VPERMB Z31, Z31, Z31 (added form VPERMB z, z, z).
 //
 //go:noescape
-func p1499_VALIGNQ(in *byte, out *byte)
+func p1499_VPERMB(in *byte, out *byte)
 
-// p1500_VALIGNQ_Z runs VALIGNQ.Z $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ.Z imm, z, z, k, z).
+// p1500_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1500_VALIGNQ_Z(in *byte, out *byte)
+func p1500_VALIGNQ(in *byte, out *byte)
 
-// p1501_VALIGNQ runs VALIGNQ $0x00, 256(R14), Z25, Z18 (added form VALIGNQ imm, m, z, z).
+// p1501_VALIGNQ runs VALIGNQ $0x01, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
 func p1501_VALIGNQ(in *byte, out *byte)
 
-// p1502_VALIGNQ_BCST runs VALIGNQ.BCST $0x00, 256(R14), Z25, Z18 (added form VALIGNQ.BCST imm, m, z, z).
+// p1502_VALIGNQ runs VALIGNQ $0x03, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1502_VALIGNQ_BCST(in *byte, out *byte)
+func p1502_VALIGNQ(in *byte, out *byte)
 
-// p1503_VALIGNQ_BCST_Z runs VALIGNQ.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VALIGNQ.BCST.Z imm, m, z, k, z).
+// p1503_VALIGNQ runs VALIGNQ $0x07, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1503_VALIGNQ_BCST_Z(in *byte, out *byte)
+func p1503_VALIGNQ(in *byte, out *byte)
 
-// p1504_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, Y31 (added form VALIGNQ imm, y, y, y).
+// p1504_VALIGNQ runs VALIGNQ $0x09, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
 func p1504_VALIGNQ(in *byte, out *byte)
 
-// p1505_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, K3, Y31 (added form VALIGNQ imm, y, y, k, y).
+// p1505_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ imm, z, z, k, z).
 //
 //go:noescape
 func p1505_VALIGNQ(in *byte, out *byte)
 
-// p1506_VALIGNQ runs VALIGNQ $0x00, X25, X18, X31 (added form VALIGNQ imm, x, x, x).
+// p1506_VALIGNQ_Z runs VALIGNQ.Z $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1506_VALIGNQ(in *byte, out *byte)
+func p1506_VALIGNQ_Z(in *byte, out *byte)
 
-// p1507_VALIGNQ_Z runs VALIGNQ.Z $0x00, X25, X18, K3, X31 (added form VALIGNQ.Z imm, x, x, k, x).
+// p1507_VALIGNQ runs VALIGNQ $0x00, 256(R14), Z25, Z18 (added form VALIGNQ imm, m, z, z).
 //
 //go:noescape
-func p1507_VALIGNQ_Z(in *byte, out *byte)
+func p1507_VALIGNQ(in *byte, out *byte)
 
-// p1508_VALIGNQ runs VALIGNQ $0x00, Z31, Z31, Z31 (added form VALIGNQ imm, z, z, z).
+// p1508_VALIGNQ_BCST runs VALIGNQ.BCST $0x00, 256(R14), Z25, Z18 (added form VALIGNQ.BCST imm, m, z, z).
 //
 //go:noescape
-func p1508_VALIGNQ(in *byte, out *byte)
+func p1508_VALIGNQ_BCST(in *byte, out *byte)
 
-// p1509_VPBLENDMQ runs VPBLENDMQ Z25, Z18, K3, Z31 (added form VPBLENDMQ z, z, k, z).
+// p1509_VALIGNQ_BCST_Z runs VALIGNQ.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VALIGNQ.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1509_VPBLENDMQ(in *byte, out *byte)
+func p1509_VALIGNQ_BCST_Z(in *byte, out *byte)
 
-// p1510_VPBLENDMQ runs VPBLENDMQ 264(R14), Z25, K3, Z18 (added form VPBLENDMQ m, z, k, z).
+// p1510_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, Y31 (added form VALIGNQ imm, y, y, y).
 //
 //go:noescape
-func p1510_VPBLENDMQ(in *byte, out *byte)
+func p1510_VALIGNQ(in *byte, out *byte)
 
-// p1511_VPBLENDMQ_BCST runs VPBLENDMQ.BCST 264(R14), Z25, K3, Z18 (added form VPBLENDMQ.BCST m, z, k, z).
+// p1511_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, K3, Y31 (added form VALIGNQ imm, y, y, k, y).
 //
 //go:noescape
-func p1511_VPBLENDMQ_BCST(in *byte, out *byte)
+func p1511_VALIGNQ(in *byte, out *byte)
 
-// p1512_VPBLENDMQ runs VPBLENDMQ Y25, Y18, K3, Y31 (added form VPBLENDMQ y, y, k, y).
+// p1512_VALIGNQ runs VALIGNQ $0x00, X25, X18, X31 (added form VALIGNQ imm, x, x, x).
 //
 //go:noescape
-func p1512_VPBLENDMQ(in *byte, out *byte)
+func p1512_VALIGNQ(in *byte, out *byte)
 
-// p1513_VPBLENDMQ runs VPBLENDMQ X25, X18, K3, X31 (added form VPBLENDMQ x, x, k, x).
+// p1513_VALIGNQ_Z runs VALIGNQ.Z $0x00, X25, X18, K3, X31 (added form VALIGNQ.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1513_VPBLENDMQ(in *byte, out *byte)
+func p1513_VALIGNQ_Z(in *byte, out *byte)
 
-// p1514_VPBLENDMQ runs VPBLENDMQ Z31, Z31, K3, Z31 (added form VPBLENDMQ z, z, k, z).
+// p1514_VALIGNQ runs VALIGNQ $0x00, Z31, Z31, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1514_VPBLENDMQ(in *byte, out *byte)
+func p1514_VALIGNQ(in *byte, out *byte)
 
-// p1515_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z25 (added form VBROADCASTI32X4 m, z).
+// p1515_VPBLENDMQ runs VPBLENDMQ Z25, Z18, K3, Z31 (added form VPBLENDMQ z, z, k, z).
 //
 //go:noescape
-func p1515_VBROADCASTI32X4(in *byte, out *byte)
+func p1515_VPBLENDMQ(in *byte, out *byte)
 
-// p1516_VBROADCASTI32X4 runs VBROADCASTI32X4 200(R14), K3, Z25 (added form VBROADCASTI32X4 m, k, z).
+// p1516_VPBLENDMQ runs VPBLENDMQ 264(R14), Z25, K3, Z18 (added form VPBLENDMQ m, z, k, z).
 //
 //go:noescape
-func p1516_VBROADCASTI32X4(in *byte, out *byte)
+func p1516_VPBLENDMQ(in *byte, out *byte)
 
-// p1517_VBROADCASTI32X4_Z runs VBROADCASTI32X4.Z 200(R14), K3, Z25 (added form VBROADCASTI32X4.Z m, k, z).
+// p1517_VPBLENDMQ_BCST runs VPBLENDMQ.BCST 264(R14), Z25, K3, Z18 (added form VPBLENDMQ.BCST m, z, k, z).
 //
 //go:noescape
-func p1517_VBROADCASTI32X4_Z(in *byte, out *byte)
+func p1517_VPBLENDMQ_BCST(in *byte, out *byte)
 
-// p1518_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y25 (added form VBROADCASTI32X4 m, y).
+// p1518_VPBLENDMQ runs VPBLENDMQ Y25, Y18, K3, Y31 (added form VPBLENDMQ y, y, k, y).
 //
 //go:noescape
-func p1518_VBROADCASTI32X4(in *byte, out *byte)
+func p1518_VPBLENDMQ(in *byte, out *byte)
 
-// p1519_VPBROADCASTQ runs VPBROADCASTQ X25, Z18 (added form VPBROADCASTQ x, z).
+// p1519_VPBLENDMQ runs VPBLENDMQ X25, X18, K3, X31 (added form VPBLENDMQ x, x, k, x).
 //
 //go:noescape
-func p1519_VPBROADCASTQ(in *byte, out *byte)
+func p1519_VPBLENDMQ(in *byte, out *byte)
 
-// p1520_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z25 (added form VPBROADCASTQ m, z).
+// p1520_VPBLENDMQ runs VPBLENDMQ Z31, Z31, K3, Z31 (added form VPBLENDMQ z, z, k, z).
 //
 //go:noescape
-func p1520_VPBROADCASTQ(in *byte, out *byte)
+func p1520_VPBLENDMQ(in *byte, out *byte)
 
-// p1521_VPBROADCASTQ runs VPBROADCASTQ SI, Z25 (added form VPBROADCASTQ r, z).
+// p1521_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z25 (added form VBROADCASTI32X4 m, z).
 //
 //go:noescape
-func p1521_VPBROADCASTQ(in *byte, out *byte)
+func p1521_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1522_VPBROADCASTQ runs VPBROADCASTQ X25, K3, Z18 (added form VPBROADCASTQ x, k, z).
+// p1522_VBROADCASTI32X4 runs VBROADCASTI32X4 200(R14), K3, Z25 (added form VBROADCASTI32X4 m, k, z).
 //
 //go:noescape
-func p1522_VPBROADCASTQ(in *byte, out *byte)
+func p1522_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1523_VPBROADCASTQ_Z runs VPBROADCASTQ.Z SI, K3, Z25 (added form VPBROADCASTQ.Z r, k, z).
+// p1523_VBROADCASTI32X4_Z runs VBROADCASTI32X4.Z 200(R14), K3, Z25 (added form VBROADCASTI32X4.Z m, k, z).
 //
 //go:noescape
-func p1523_VPBROADCASTQ_Z(in *byte, out *byte)
+func p1523_VBROADCASTI32X4_Z(in *byte, out *byte)
 
-// p1524_VPBROADCASTQ runs VPBROADCASTQ SI, Y25 (added form VPBROADCASTQ r, y).
+// p1524_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y25 (added form VBROADCASTI32X4 m, y).
 //
 //go:noescape
-func p1524_VPBROADCASTQ(in *byte, out *byte)
+func p1524_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1525_VPBROADCASTQ runs VPBROADCASTQ X25, X18 (added form VPBROADCASTQ x, x).
+// p1525_VPBROADCASTQ runs VPBROADCASTQ X25, Z18 (added form VPBROADCASTQ x, z).
 //
 //go:noescape
 func p1525_VPBROADCASTQ(in *byte, out *byte)
 
-// p1526_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Y25 (added form VPBROADCASTQ m, y).
+// p1526_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z25 (added form VPBROADCASTQ m, z).
 //
 //go:noescape
 func p1526_VPBROADCASTQ(in *byte, out *byte)
 
-// p1527_VPBROADCASTD runs VPBROADCASTD X25, Z18 (added form VPBROADCASTD x, z).
+// p1527_VPBROADCASTQ runs VPBROADCASTQ SI, Z25 (added form VPBROADCASTQ r, z).
 //
 //go:noescape
-func p1527_VPBROADCASTD(in *byte, out *byte)
+func p1527_VPBROADCASTQ(in *byte, out *byte)
 
-// p1528_VPBROADCASTD runs VPBROADCASTD 192(R14), Z25 (added form VPBROADCASTD m, z).
+// p1528_VPBROADCASTQ runs VPBROADCASTQ X25, K3, Z18 (added form VPBROADCASTQ x, k, z).
 //
 //go:noescape
-func p1528_VPBROADCASTD(in *byte, out *byte)
+func p1528_VPBROADCASTQ(in *byte, out *byte)
 
-// p1529_VPBROADCASTD runs VPBROADCASTD SI, Z25 (added form VPBROADCASTD r, z).
+// p1529_VPBROADCASTQ_Z runs VPBROADCASTQ.Z SI, K3, Z25 (added form VPBROADCASTQ.Z r, k, z).
 //
 //go:noescape
-func p1529_VPBROADCASTD(in *byte, out *byte)
+func p1529_VPBROADCASTQ_Z(in *byte, out *byte)
 
-// p1530_VPBROADCASTD runs VPBROADCASTD X25, K3, Z18 (added form VPBROADCASTD x, k, z).
+// p1530_VPBROADCASTQ runs VPBROADCASTQ SI, Y25 (added form VPBROADCASTQ r, y).
 //
 //go:noescape
-func p1530_VPBROADCASTD(in *byte, out *byte)
+func p1530_VPBROADCASTQ(in *byte, out *byte)
 
-// p1531_VPBROADCASTD_Z runs VPBROADCASTD.Z 200(R14), K3, Z25 (added form VPBROADCASTD.Z m, k, z).
+// p1531_VPBROADCASTQ runs VPBROADCASTQ X25, X18 (added form VPBROADCASTQ x, x).
 //
 //go:noescape
-func p1531_VPBROADCASTD_Z(in *byte, out *byte)
+func p1531_VPBROADCASTQ(in *byte, out *byte)
 
-// p1532_VPBROADCASTD runs VPBROADCASTD SI, Y25 (added form VPBROADCASTD r, y).
+// p1532_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Y25 (added form VPBROADCASTQ m, y).
 //
 //go:noescape
-func p1532_VPBROADCASTD(in *byte, out *byte)
+func p1532_VPBROADCASTQ(in *byte, out *byte)
 
-// p1533_VPBROADCASTD runs VPBROADCASTD SI, X25 (added form VPBROADCASTD r, x).
+// p1533_VPBROADCASTD runs VPBROADCASTD X25, Z18 (added form VPBROADCASTD x, z).
 //
 //go:noescape
 func p1533_VPBROADCASTD(in *byte, out *byte)
 
-// p1534_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1534_VPBROADCASTD runs VPBROADCASTD 192(R14), Z25 (added form VPBROADCASTD m, z).
 //
 //go:noescape
-func p1534_VINSERTI64X4(in *byte, out *byte)
+func p1534_VPBROADCASTD(in *byte, out *byte)
 
-// p1535_VINSERTI64X4 runs VINSERTI64X4 $0x01, 256(R14), Z25, Z18 (added form VINSERTI64X4 imm, m, z, z).
+// p1535_VPBROADCASTD runs VPBROADCASTD SI, Z25 (added form VPBROADCASTD r, z).
 //
 //go:noescape
-func p1535_VINSERTI64X4(in *byte, out *byte)
+func p1535_VPBROADCASTD(in *byte, out *byte)
 
-// p1536_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, K3, Z31 (added form VINSERTI64X4 imm, y, z, k, z).
+// p1536_VPBROADCASTD runs VPBROADCASTD X25, K3, Z18 (added form VPBROADCASTD x, k, z).
 //
 //go:noescape
-func p1536_VINSERTI64X4(in *byte, out *byte)
+func p1536_VPBROADCASTD(in *byte, out *byte)
 
-// p1537_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1537_VPBROADCASTD_Z runs VPBROADCASTD.Z 200(R14), K3, Z25 (added form VPBROADCASTD.Z m, k, z).
 //
 //go:noescape
-func p1537_VEXTRACTI32X4(in *byte, out *byte)
+func p1537_VPBROADCASTD_Z(in *byte, out *byte)
 
-// p1538_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, 168(R15) (added form VEXTRACTI32X4 imm, z, m).
+// p1538_VPBROADCASTD runs VPBROADCASTD SI, Y25 (added form VPBROADCASTD r, y).
 //
 //go:noescape
-func p1538_VEXTRACTI32X4(in *byte, out *byte)
+func p1538_VPBROADCASTD(in *byte, out *byte)
 
-// p1539_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, X18 (added form VEXTRACTI32X4 imm, z, k, x).
+// p1539_VPBROADCASTD runs VPBROADCASTD SI, X25 (added form VPBROADCASTD r, x).
 //
 //go:noescape
-func p1539_VEXTRACTI32X4(in *byte, out *byte)
+func p1539_VPBROADCASTD(in *byte, out *byte)
 
-// p1540_VEXTRACTI32X4_Z runs VEXTRACTI32X4.Z $0x01, Z25, K3, X18 (added form VEXTRACTI32X4.Z imm, z, k, x).
+// p1540_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1540_VEXTRACTI32X4_Z(in *byte, out *byte)
+func p1540_VINSERTI64X4(in *byte, out *byte)
 
-// p1541_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, 176(R15) (added form VEXTRACTI32X4 imm, z, k, m).
+// p1541_VINSERTI64X4 runs VINSERTI64X4 $0x01, 256(R14), Z25, Z18 (added form VINSERTI64X4 imm, m, z, z).
 //
 //go:noescape
-func p1541_VEXTRACTI32X4(in *byte, out *byte)
+func p1541_VINSERTI64X4(in *byte, out *byte)
 
-// p1542_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y25, X18 (added form VEXTRACTI32X4 imm, y, x).
+// p1542_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, K3, Z31 (added form VINSERTI64X4 imm, y, z, k, z).
 //
 //go:noescape
-func p1542_VEXTRACTI32X4(in *byte, out *byte)
+func p1542_VINSERTI64X4(in *byte, out *byte)
 
-// p1543_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+// p1543_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1543_VMOVDQU8(in *byte, out *byte)
+func p1543_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1544_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+// p1544_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, 168(R15) (added form VEXTRACTI32X4 imm, z, m).
 //
 //go:noescape
-func p1544_VMOVDQU8_Z(in *byte, out *byte)
+func p1544_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1545_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+// p1545_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, X18 (added form VEXTRACTI32X4 imm, z, k, x).
 //
 //go:noescape
-func p1545_VMOVDQU8(in *byte, out *byte)
+func p1545_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1546_VMOVDQU8 runs VMOVDQU8 Z25, K3, Z18 (added form VMOVDQU8 z, k, z).
+// p1546_VEXTRACTI32X4_Z runs VEXTRACTI32X4.Z $0x01, Z25, K3, X18 (added form VEXTRACTI32X4.Z imm, z, k, x).
 //
 //go:noescape
-func p1546_VMOVDQU8(in *byte, out *byte)
+func p1546_VEXTRACTI32X4_Z(in *byte, out *byte)
 
-// p1547_VMOVDQU8_Z runs VMOVDQU8.Z Z25, K3, Z18 (added form VMOVDQU8.Z z, k, z).
+// p1547_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, 176(R15) (added form VEXTRACTI32X4 imm, z, k, m).
 //
 //go:noescape
-func p1547_VMOVDQU8_Z(in *byte, out *byte)
+func p1547_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1548_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Y25 (added form VMOVDQU8 m, k, y).
+// p1548_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y25, X18 (added form VEXTRACTI32X4 imm, y, x).
 //
 //go:noescape
-func p1548_VMOVDQU8(in *byte, out *byte)
+func p1548_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1549_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+// p1549_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
 //
 //go:noescape
 func p1549_VMOVDQU8(in *byte, out *byte)
 
-// p1550_VMOVDQU8 runs VMOVDQU8 192(R14), Z25 (added form VMOVDQU8 m, z).
+// p1550_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
 //
 //go:noescape
-func p1550_VMOVDQU8(in *byte, out *byte)
+func p1550_VMOVDQU8_Z(in *byte, out *byte)
 
-// p1551_VMOVDQU8 runs VMOVDQU8 Z25, 168(R15) (added form VMOVDQU8 z, m).
+// p1551_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
 //
 //go:noescape
 func p1551_VMOVDQU8(in *byte, out *byte)
 
-// p1552_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+// p1552_VMOVDQU8 runs VMOVDQU8 Z25, K3, Z18 (added form VMOVDQU8 z, k, z).
 //
 //go:noescape
-func p1552_VMOVDQU64(in *byte, out *byte)
+func p1552_VMOVDQU8(in *byte, out *byte)
 
-// p1553_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Z25 (added form VMOVDQU64.Z m, k, z).
+// p1553_VMOVDQU8_Z runs VMOVDQU8.Z Z25, K3, Z18 (added form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p1553_VMOVDQU64_Z(in *byte, out *byte)
+func p1553_VMOVDQU8_Z(in *byte, out *byte)
 
-// p1554_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+// p1554_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Y25 (added form VMOVDQU8 m, k, y).
 //
 //go:noescape
-func p1554_VMOVDQU64(in *byte, out *byte)
+func p1554_VMOVDQU8(in *byte, out *byte)
 
-// p1555_VMOVDQU64 runs VMOVDQU64 Z25, K3, Z18 (added form VMOVDQU64 z, k, z).
+// p1555_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
 //
 //go:noescape
-func p1555_VMOVDQU64(in *byte, out *byte)
+func p1555_VMOVDQU8(in *byte, out *byte)
 
-// p1556_VMOVDQU64_Z runs VMOVDQU64.Z Z25, K3, Z18 (added form VMOVDQU64.Z z, k, z).
+// p1556_VMOVDQU8 runs VMOVDQU8 192(R14), Z25 (added form VMOVDQU8 m, z).
 //
 //go:noescape
-func p1556_VMOVDQU64_Z(in *byte, out *byte)
+func p1556_VMOVDQU8(in *byte, out *byte)
 
-// p1557_VMOVDQU64 runs VMOVDQU64 192(R14), Z25 (added form VMOVDQU64 m, z).
+// p1557_VMOVDQU8 runs VMOVDQU8 Z25, 168(R15) (added form VMOVDQU8 z, m).
 //
 //go:noescape
-func p1557_VMOVDQU64(in *byte, out *byte)
+func p1557_VMOVDQU8(in *byte, out *byte)
 
-// p1558_VMOVDQU64 runs VMOVDQU64 Z25, 168(R15) (added form VMOVDQU64 z, m).
+// p1558_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
 //
 //go:noescape
 func p1558_VMOVDQU64(in *byte, out *byte)
 
-// p1559_VMOVDQU64 runs VMOVDQU64 Z25, Z18 (added form VMOVDQU64 z, z).
+// p1559_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Z25 (added form VMOVDQU64.Z m, k, z).
 //
 //go:noescape
-func p1559_VMOVDQU64(in *byte, out *byte)
+func p1559_VMOVDQU64_Z(in *byte, out *byte)
 
-// p1560_VMOVDQU64 runs VMOVDQU64 Y25, K3, 176(R15) (added form VMOVDQU64 y, k, m).
+// p1560_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
 //
 //go:noescape
 func p1560_VMOVDQU64(in *byte, out *byte)
 
-// p1561_VMOVDQU64 runs VMOVDQU64 X25, X18 (added form VMOVDQU64 x, x).
+// p1561_VMOVDQU64 runs VMOVDQU64 Z25, K3, Z18 (added form VMOVDQU64 z, k, z).
 //
 //go:noescape
 func p1561_VMOVDQU64(in *byte, out *byte)
 
-// p1562_VPCMPEQB runs VPCMPEQB Z25, Z18, K3 (added form VPCMPEQB z, z, k).
+// p1562_VMOVDQU64_Z runs VMOVDQU64.Z Z25, K3, Z18 (added form VMOVDQU64.Z z, k, z).
 //
 //go:noescape
-func p1562_VPCMPEQB(in *byte, out *byte)
+func p1562_VMOVDQU64_Z(in *byte, out *byte)
 
-// p1563_VPCMPEQB runs VPCMPEQB Z25, Z18, K3, K5 (added form VPCMPEQB z, z, k, k).
+// p1563_VMOVDQU64 runs VMOVDQU64 192(R14), Z25 (added form VMOVDQU64 m, z).
 //
 //go:noescape
-func p1563_VPCMPEQB(in *byte, out *byte)
+func p1563_VMOVDQU64(in *byte, out *byte)
 
-// p1564_VPCMPEQB runs VPCMPEQB 200(R14), Z25, K3 (added form VPCMPEQB m, z, k).
+// p1564_VMOVDQU64 runs VMOVDQU64 Z25, 168(R15) (added form VMOVDQU64 z, m).
 //
 //go:noescape
-func p1564_VPCMPEQB(in *byte, out *byte)
+func p1564_VMOVDQU64(in *byte, out *byte)
 
-// p1565_VPCMPEQB runs VPCMPEQB Y25, Y18, K3 (added form VPCMPEQB y, y, k).
+// p1565_VMOVDQU64 runs VMOVDQU64 Z25, Z18 (added form VMOVDQU64 z, z).
 //
 //go:noescape
-func p1565_VPCMPEQB(in *byte, out *byte)
+func p1565_VMOVDQU64(in *byte, out *byte)
 
-// p1566_VPCMPEQB runs VPCMPEQB X25, X18, K3 (added form VPCMPEQB x, x, k).
+// p1566_VMOVDQU64 runs VMOVDQU64 Y25, K3, 176(R15) (added form VMOVDQU64 y, k, m).
 //
 //go:noescape
-func p1566_VPCMPEQB(in *byte, out *byte)
+func p1566_VMOVDQU64(in *byte, out *byte)
 
-// p1567_KMOVQ runs KMOVQ K3, SI (added form KMOVQ k, r).
+// p1567_VMOVDQU64 runs VMOVDQU64 X25, X18 (added form VMOVDQU64 x, x).
 //
 //go:noescape
-func p1567_KMOVQ(in *byte, out *byte)
+func p1567_VMOVDQU64(in *byte, out *byte)
 
-// p1568_KMOVQ runs KMOVQ K3, K5 (added form KMOVQ k, k).
+// p1568_VPCMPEQB runs VPCMPEQB Z25, Z18, K3 (added form VPCMPEQB z, z, k).
 //
 //go:noescape
-func p1568_KMOVQ(in *byte, out *byte)
+func p1568_VPCMPEQB(in *byte, out *byte)
 
-// p1569_KMOVQ runs KMOVQ 136(R14), K3 (added form KMOVQ m, k).
+// p1569_VPCMPEQB runs VPCMPEQB Z25, Z18, K3, K5 (added form VPCMPEQB z, z, k, k).
 //
 //go:noescape
-func p1569_KMOVQ(in *byte, out *byte)
+func p1569_VPCMPEQB(in *byte, out *byte)
 
-// p1570_KMOVQ runs KMOVQ K3, 112(R15) (added form KMOVQ k, m).
+// p1570_VPCMPEQB runs VPCMPEQB 200(R14), Z25, K3 (added form VPCMPEQB m, z, k).
 //
 //go:noescape
-func p1570_KMOVQ(in *byte, out *byte)
+func p1570_VPCMPEQB(in *byte, out *byte)
 
-// p1571_KORTESTQ runs KORTESTQ K3, K5 (added form KORTESTQ k, k).
+// p1571_VPCMPEQB runs VPCMPEQB Y25, Y18, K3 (added form VPCMPEQB y, y, k).
 //
 //go:noescape
-func p1571_KORTESTQ(in *byte, out *byte)
+func p1571_VPCMPEQB(in *byte, out *byte)
 
-// p1572_BZHIQ runs BZHIQ SI, 128(R14), DI (added form BZHIQ r, m, r).
+// p1572_VPCMPEQB runs VPCMPEQB X25, X18, K3 (added form VPCMPEQB x, x, k).
 //
 //go:noescape
-func p1572_BZHIQ(in *byte, out *byte)
+func p1572_VPCMPEQB(in *byte, out *byte)
 
-// p1573_SHLXQ runs SHLXQ SI, DI, BX (added form SHLXQ r, r, r).
+// p1573_KMOVQ runs KMOVQ K3, SI (added form KMOVQ k, r).
 //
 //go:noescape
-func p1573_SHLXQ(in *byte, out *byte)
+func p1573_KMOVQ(in *byte, out *byte)
 
-// p1574_SHLXQ runs SHLXQ SI, 128(R14), DI (added form SHLXQ r, m, r).
+// p1574_KMOVQ runs KMOVQ K3, K5 (added form KMOVQ k, k).
 //
 //go:noescape
-func p1574_SHLXQ(in *byte, out *byte)
+func p1574_KMOVQ(in *byte, out *byte)
 
-// p1575_SHRXQ runs SHRXQ SI, DI, BX (added form SHRXQ r, r, r).
+// p1575_KMOVQ runs KMOVQ 136(R14), K3 (added form KMOVQ m, k).
 //
 //go:noescape
-func p1575_SHRXQ(in *byte, out *byte)
+func p1575_KMOVQ(in *byte, out *byte)
 
-// p1576_SHRXQ runs SHRXQ SI, 128(R14), DI (added form SHRXQ r, m, r).
+// p1576_KMOVQ runs KMOVQ K3, 112(R15) (added form KMOVQ k, m).
 //
 //go:noescape
-func p1576_SHRXQ(in *byte, out *byte)
+func p1576_KMOVQ(in *byte, out *byte)
 
-// p1577_ANDNQ runs ANDNQ SI, DI, BX (added form ANDNQ r, r, r).
+// p1577_KORTESTQ runs KORTESTQ K3, K5 (added form KORTESTQ k, k).
 //
 //go:noescape
-func p1577_ANDNQ(in *byte, out *byte)
+func p1577_KORTESTQ(in *byte, out *byte)
 
-// p1578_ANDNQ runs ANDNQ 128(R14), SI, DI (added form ANDNQ m, r, r).
+// p1578_BZHIQ runs BZHIQ SI, 128(R14), DI (added form BZHIQ r, m, r).
 //
 //go:noescape
-func p1578_ANDNQ(in *byte, out *byte)
+func p1578_BZHIQ(in *byte, out *byte)
 
-// p1579_ROLL runs ROLL CL, SI (added form ROLL r8, r).
+// p1579_SHLXQ runs SHLXQ SI, DI, BX (added form SHLXQ r, r, r).
 //
 //go:noescape
-func p1579_ROLL(in *byte, out *byte)
+func p1579_SHLXQ(in *byte, out *byte)
 
-// p1580_RORL runs RORL CL, SI (added form RORL r8, r).
+// p1580_SHLXQ runs SHLXQ SI, 128(R14), DI (added form SHLXQ r, m, r).
 //
 //go:noescape
-func p1580_RORL(in *byte, out *byte)
+func p1580_SHLXQ(in *byte, out *byte)
 
-// p1581_VINSERTI64X4 runs VINSERTI64X4 $0x00, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1581_SHRXQ runs SHRXQ SI, DI, BX (added form SHRXQ r, r, r).
 //
 //go:noescape
-func p1581_VINSERTI64X4(in *byte, out *byte)
+func p1581_SHRXQ(in *byte, out *byte)
 
-// p1582_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y31, Z31, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1582_SHRXQ runs SHRXQ SI, 128(R14), DI (added form SHRXQ r, m, r).
 //
 //go:noescape
-func p1582_VINSERTI64X4(in *byte, out *byte)
+func p1582_SHRXQ(in *byte, out *byte)
 
-// p1583_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x00, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1583_ANDNQ runs ANDNQ SI, DI, BX (added form ANDNQ r, r, r).
 //
 //go:noescape
-func p1583_VEXTRACTI32X4(in *byte, out *byte)
+func p1583_ANDNQ(in *byte, out *byte)
 
-// p1584_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x02, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1584_ANDNQ runs ANDNQ 128(R14), SI, DI (added form ANDNQ m, r, r).
 //
 //go:noescape
-func p1584_VEXTRACTI32X4(in *byte, out *byte)
+func p1584_ANDNQ(in *byte, out *byte)
 
-// p1585_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1585_ROLL runs ROLL CL, SI (added form ROLL r8, r).
 //
 //go:noescape
-func p1585_VEXTRACTI32X4(in *byte, out *byte)
+func p1585_ROLL(in *byte, out *byte)
 
-// p1586_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z18, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1586_RORL runs RORL CL, SI (added form RORL r8, r).
 //
 //go:noescape
-func p1586_VEXTRACTI32X4(in *byte, out *byte)
+func p1586_RORL(in *byte, out *byte)
 
-// p1587_VPBROADCASTQ runs VPBROADCASTQ X18, Z18 (added form VPBROADCASTQ x, z).
+// p1587_VINSERTI64X4 runs VINSERTI64X4 $0x00, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1587_VPBROADCASTQ(in *byte, out *byte)
+func p1587_VINSERTI64X4(in *byte, out *byte)
 
-// p1588_VMOVDQU64 runs VMOVDQU64 Z18, Z18 (added form VMOVDQU64 z, z).
+// p1588_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y31, Z31, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1588_VMOVDQU64(in *byte, out *byte)
+func p1588_VINSERTI64X4(in *byte, out *byte)
 
-// p1589_VPCMPEQB runs VPCMPEQB Z18, Z18, K3 (added form VPCMPEQB z, z, k).
+// p1589_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x00, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1589_VPCMPEQB(in *byte, out *byte)
+func p1589_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1590_KORTESTQ runs KORTESTQ K5, K5 (added form KORTESTQ k, k).
+// p1590_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x02, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1590_KORTESTQ(in *byte, out *byte)
+func p1590_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1591_KMOVQ runs KMOVQ K5, K5 (added form KMOVQ k, k).
+// p1591_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1591_KMOVQ(in *byte, out *byte)
+func p1591_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1592_VPCMPUQ runs VPCMPUQ $0x00, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1592_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z18, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1592_VPCMPUQ(in *byte, out *byte)
+func p1592_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1593_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1593_VPBROADCASTQ runs VPBROADCASTQ X18, Z18 (added form VPBROADCASTQ x, z).
 //
 //go:noescape
-func p1593_VPCMPUQ(in *byte, out *byte)
+func p1593_VPBROADCASTQ(in *byte, out *byte)
 
-// p1594_VPCMPUQ runs VPCMPUQ $0x02, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1594_VMOVDQU64 runs VMOVDQU64 Z18, Z18 (added form VMOVDQU64 z, z).
 //
 //go:noescape
-func p1594_VPCMPUQ(in *byte, out *byte)
+func p1594_VMOVDQU64(in *byte, out *byte)
 
-// p1595_VPCMPUQ runs VPCMPUQ $0x03, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1595_VPCMPEQB runs VPCMPEQB Z18, Z18, K3 (added form VPCMPEQB z, z, k).
 //
 //go:noescape
-func p1595_VPCMPUQ(in *byte, out *byte)
+func p1595_VPCMPEQB(in *byte, out *byte)
 
-// p1596_VPCMPUQ runs VPCMPUQ $0x04, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1596_KORTESTQ runs KORTESTQ K5, K5 (added form KORTESTQ k, k).
 //
 //go:noescape
-func p1596_VPCMPUQ(in *byte, out *byte)
+func p1596_KORTESTQ(in *byte, out *byte)
 
-// p1597_VPCMPUQ runs VPCMPUQ $0x05, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1597_KMOVQ runs KMOVQ K5, K5 (added form KMOVQ k, k).
 //
 //go:noescape
-func p1597_VPCMPUQ(in *byte, out *byte)
+func p1597_KMOVQ(in *byte, out *byte)
 
-// p1598_VPCMPUQ runs VPCMPUQ $0x06, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1598_VPCMPUQ runs VPCMPUQ $0x00, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1598_VPCMPUQ(in *byte, out *byte)
 
-// p1599_VPCMPUQ runs VPCMPUQ $0x07, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1599_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1599_VPCMPUQ(in *byte, out *byte)
 
-// p1600_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3, K5 (added form VPCMPUQ imm, z, z, k, k).
+// p1600_VPCMPUQ runs VPCMPUQ $0x02, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1600_VPCMPUQ(in *byte, out *byte)
 
-// p1601_VPCMPUQ runs VPCMPUQ $0x01, 200(R14), Z25, K3 (added form VPCMPUQ imm, m, z, k).
+// p1601_VPCMPUQ runs VPCMPUQ $0x03, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1601_VPCMPUQ(in *byte, out *byte)
 
-// p1602_VPCMPUQ_BCST runs VPCMPUQ.BCST $0x01, 200(R14), Z25, K3 (added form VPCMPUQ.BCST imm, m, z, k).
+// p1602_VPCMPUQ runs VPCMPUQ $0x04, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1602_VPCMPUQ_BCST(in *byte, out *byte)
+func p1602_VPCMPUQ(in *byte, out *byte)
 
-// p1603_VPCMPUQ runs VPCMPUQ $0x01, Y25, Y18, K3 (added form VPCMPUQ imm, y, y, k).
+// p1603_VPCMPUQ runs VPCMPUQ $0x05, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1603_VPCMPUQ(in *byte, out *byte)
 
-// p1604_VPCMPUQ runs VPCMPUQ $0x01, X25, X18, K3, K5 (added form VPCMPUQ imm, x, x, k, k).
+// p1604_VPCMPUQ runs VPCMPUQ $0x06, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1604_VPCMPUQ(in *byte, out *byte)
 
-// p1605_VPCMPUQ runs VPCMPUQ $0x05, Z18, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1605_VPCMPUQ runs VPCMPUQ $0x07, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1605_VPCMPUQ(in *byte, out *byte)
 
-// p1606_SHLXQ runs SHLXQ BX, BX, BX (added form SHLXQ r, r, r).
+// p1606_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3, K5 (added form VPCMPUQ imm, z, z, k, k).
 //
 //go:noescape
-func p1606_SHLXQ(in *byte, out *byte)
+func p1606_VPCMPUQ(in *byte, out *byte)
 
-// p1607_SHRXQ runs SHRXQ BX, BX, BX (added form SHRXQ r, r, r).
+// p1607_VPCMPUQ runs VPCMPUQ $0x01, 200(R14), Z25, K3 (added form VPCMPUQ imm, m, z, k).
 //
 //go:noescape
-func p1607_SHRXQ(in *byte, out *byte)
+func p1607_VPCMPUQ(in *byte, out *byte)
 
-// p1608_ANDNQ runs ANDNQ BX, BX, BX (added form ANDNQ r, r, r).
+// p1608_VPCMPUQ_BCST runs VPCMPUQ.BCST $0x01, 200(R14), Z25, K3 (added form VPCMPUQ.BCST imm, m, z, k).
 //
 //go:noescape
-func p1608_ANDNQ(in *byte, out *byte)
+func p1608_VPCMPUQ_BCST(in *byte, out *byte)
 
-// p1609_ROLL runs ROLL CL, CX (added form ROLL r8, r).
+// p1609_VPCMPUQ runs VPCMPUQ $0x01, Y25, Y18, K3 (added form VPCMPUQ imm, y, y, k).
 //
 //go:noescape
-func p1609_ROLL(in *byte, out *byte)
+func p1609_VPCMPUQ(in *byte, out *byte)
 
-// p1610_RORL runs RORL CL, CX (added form RORL r8, r).
+// p1610_VPCMPUQ runs VPCMPUQ $0x01, X25, X18, K3, K5 (added form VPCMPUQ imm, x, x, k, k).
 //
 //go:noescape
-func p1610_RORL(in *byte, out *byte)
+func p1610_VPCMPUQ(in *byte, out *byte)
 
-// p1611_RORXQ runs RORXQ $0x00, SI, DI (added form RORXQ imm, r, r).
+// p1611_VPCMPUQ runs VPCMPUQ $0x05, Z18, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1611_RORXQ(in *byte, out *byte)
+func p1611_VPCMPUQ(in *byte, out *byte)
 
-// p1612_RORXQ runs RORXQ $0x01, SI, DI (added form RORXQ imm, r, r).
+// p1612_SHLXQ runs SHLXQ BX, BX, BX (added form SHLXQ r, r, r).
 //
 //go:noescape
-func p1612_RORXQ(in *byte, out *byte)
+func p1612_SHLXQ(in *byte, out *byte)
 
-// p1613_RORXQ runs RORXQ $0x0d, SI, DI (added form RORXQ imm, r, r).
+// p1613_SHRXQ runs SHRXQ BX, BX, BX (added form SHRXQ r, r, r).
 //
 //go:noescape
-func p1613_RORXQ(in *byte, out *byte)
+func p1613_SHRXQ(in *byte, out *byte)
 
-// p1614_RORXQ runs RORXQ $0x20, SI, DI (added form RORXQ imm, r, r).
+// p1614_ANDNQ runs ANDNQ BX, BX, BX (added form ANDNQ r, r, r).
 //
 //go:noescape
-func p1614_RORXQ(in *byte, out *byte)
+func p1614_ANDNQ(in *byte, out *byte)
 
-// p1615_RORXQ runs RORXQ $0x3f, SI, DI (added form RORXQ imm, r, r).
+// p1615_ROLL runs ROLL CL, CX (added form ROLL r8, r).
 //
 //go:noescape
-func p1615_RORXQ(in *byte, out *byte)
+func p1615_ROLL(in *byte, out *byte)
 
-// p1616_RORXQ runs RORXQ $0x40, SI, DI (added form RORXQ imm, r, r).
+// p1616_RORL runs RORL CL, CX (added form RORL r8, r).
 //
 //go:noescape
-func p1616_RORXQ(in *byte, out *byte)
+func p1616_RORL(in *byte, out *byte)
 
-// p1617_RORXQ runs RORXQ $0x11, 128(R14), SI (added form RORXQ imm, m, r).
+// p1617_RORXQ runs RORXQ $0x00, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
 func p1617_RORXQ(in *byte, out *byte)
 
-// p1618_RORXQ runs RORXQ $0x07, DI, DI (added form RORXQ imm, r, r).
+// p1618_RORXQ runs RORXQ $0x01, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
 func p1618_RORXQ(in *byte, out *byte)
 
-// p1619_ROLL runs ROLL $0x00, SI (added form ROLL imm, r).
+// p1619_RORXQ runs RORXQ $0x0d, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1619_ROLL(in *byte, out *byte)
+func p1619_RORXQ(in *byte, out *byte)
 
-// p1620_ROLL runs ROLL $0x01, SI (added form ROLL imm, r).
+// p1620_RORXQ runs RORXQ $0x20, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1620_ROLL(in *byte, out *byte)
+func p1620_RORXQ(in *byte, out *byte)
 
-// p1621_ROLL runs ROLL $0x07, SI (added form ROLL imm, r).
+// p1621_RORXQ runs RORXQ $0x3f, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1621_ROLL(in *byte, out *byte)
+func p1621_RORXQ(in *byte, out *byte)
 
-// p1622_ROLL runs ROLL $0x10, SI (added form ROLL imm, r).
+// p1622_RORXQ runs RORXQ $0x40, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1622_ROLL(in *byte, out *byte)
+func p1622_RORXQ(in *byte, out *byte)
 
-// p1623_ROLL runs ROLL $0x1f, SI (added form ROLL imm, r).
+// p1623_RORXQ runs RORXQ $0x11, 128(R14), SI (added form RORXQ imm, m, r).
 //
 //go:noescape
-func p1623_ROLL(in *byte, out *byte)
+func p1623_RORXQ(in *byte, out *byte)
 
-// p1624_ROLL runs ROLL $0x20, SI (added form ROLL imm, r).
+// p1624_RORXQ runs RORXQ $0x07, DI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1624_ROLL(in *byte, out *byte)
+func p1624_RORXQ(in *byte, out *byte)
 
-// p1625_RORL runs RORL $0x07, SI (added form RORL imm, r).
+// p1625_ROLL runs ROLL $0x00, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1625_RORL(in *byte, out *byte)
+func p1625_ROLL(in *byte, out *byte)
 
-// p1626_RORL runs RORL $0x21, SI (added form RORL imm, r).
+// p1626_ROLL runs ROLL $0x01, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1626_RORL(in *byte, out *byte)
+func p1626_ROLL(in *byte, out *byte)
 
-// p1627_SETCC runs SETCC BL (added form SETCC r8).
+// p1627_ROLL runs ROLL $0x07, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1627_SETCC(in *byte, out *byte)
+func p1627_ROLL(in *byte, out *byte)
 
-// p1628_JCC runs JCC taken (added form JCC label).
+// p1628_ROLL runs ROLL $0x10, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1628_JCC(in *byte, out *byte)
+func p1628_ROLL(in *byte, out *byte)
 
-// p1629_SETCS runs SETCS BL (added form SETCS r8).
+// p1629_ROLL runs ROLL $0x1f, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1629_SETCS(in *byte, out *byte)
+func p1629_ROLL(in *byte, out *byte)
 
-// p1630_CMOVQCS runs CMOVQCS SI, DI (added form CMOVQCS r, r).
+// p1630_ROLL runs ROLL $0x20, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1630_CMOVQCS(in *byte, out *byte)
+func p1630_ROLL(in *byte, out *byte)
 
-// p1631_JCS runs JCS taken (added form JCS label).
+// p1631_RORL runs RORL $0x07, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1631_JCS(in *byte, out *byte)
+func p1631_RORL(in *byte, out *byte)
 
-// p1632_JEQ runs JEQ taken (added form JEQ label).
+// p1632_RORL runs RORL $0x21, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1632_JEQ(in *byte, out *byte)
+func p1632_RORL(in *byte, out *byte)
 
-// p1633_SETNE runs SETNE BL (added form SETNE r8).
+// p1633_SETCC runs SETCC BL (added form SETCC r8).
 //
 //go:noescape
-func p1633_SETNE(in *byte, out *byte)
+func p1633_SETCC(in *byte, out *byte)
 
-// p1634_SETHI runs SETHI BL (added form SETHI r8).
+// p1634_JCC runs JCC taken (added form JCC label).
 //
 //go:noescape
-func p1634_SETHI(in *byte, out *byte)
+func p1634_JCC(in *byte, out *byte)
 
-// p1635_JHI runs JHI taken (added form JHI label).
+// p1635_SETCS runs SETCS BL (added form SETCS r8).
 //
 //go:noescape
-func p1635_JHI(in *byte, out *byte)
+func p1635_SETCS(in *byte, out *byte)
 
-// p1636_SETLS runs SETLS BL (added form SETLS r8).
+// p1636_CMOVQCS runs CMOVQCS SI, DI (added form CMOVQCS r, r).
 //
 //go:noescape
-func p1636_SETLS(in *byte, out *byte)
+func p1636_CMOVQCS(in *byte, out *byte)
 
-// p1637_CMOVQLS runs CMOVQLS SI, DI (added form CMOVQLS r, r).
+// p1637_JCS runs JCS taken (added form JCS label).
 //
 //go:noescape
-func p1637_CMOVQLS(in *byte, out *byte)
+func p1637_JCS(in *byte, out *byte)
 
-// p1638_JLS runs JLS taken (added form JLS label).
+// p1638_JEQ runs JEQ taken (added form JEQ label).
 //
 //go:noescape
-func p1638_JLS(in *byte, out *byte)
+func p1638_JEQ(in *byte, out *byte)
 
-// p1639_SETLT runs SETLT BL (added form SETLT r8).
+// p1639_SETNE runs SETNE BL (added form SETNE r8).
 //
 //go:noescape
-func p1639_SETLT(in *byte, out *byte)
+func p1639_SETNE(in *byte, out *byte)
 
-// p1640_JLT runs JLT taken (added form JLT label).
+// p1640_SETHI runs SETHI BL (added form SETHI r8).
 //
 //go:noescape
-func p1640_JLT(in *byte, out *byte)
+func p1640_SETHI(in *byte, out *byte)
 
-// p1641_SETGE runs SETGE BL (added form SETGE r8).
+// p1641_JHI runs JHI taken (added form JHI label).
 //
 //go:noescape
-func p1641_SETGE(in *byte, out *byte)
+func p1641_JHI(in *byte, out *byte)
 
-// p1642_CMOVQGE runs CMOVQGE SI, DI (added form CMOVQGE r, r).
+// p1642_SETLS runs SETLS BL (added form SETLS r8).
 //
 //go:noescape
-func p1642_CMOVQGE(in *byte, out *byte)
+func p1642_SETLS(in *byte, out *byte)
 
-// p1643_JGE runs JGE taken (added form JGE label).
+// p1643_CMOVQLS runs CMOVQLS SI, DI (added form CMOVQLS r, r).
 //
 //go:noescape
-func p1643_JGE(in *byte, out *byte)
+func p1643_CMOVQLS(in *byte, out *byte)
 
-// p1644_SETGT runs SETGT BL (added form SETGT r8).
+// p1644_JLS runs JLS taken (added form JLS label).
 //
 //go:noescape
-func p1644_SETGT(in *byte, out *byte)
+func p1644_JLS(in *byte, out *byte)
 
-// p1645_CMOVQGT runs CMOVQGT SI, DI (added form CMOVQGT r, r).
+// p1645_SETLT runs SETLT BL (added form SETLT r8).
 //
 //go:noescape
-func p1645_CMOVQGT(in *byte, out *byte)
+func p1645_SETLT(in *byte, out *byte)
 
-// p1646_JGT runs JGT taken (added form JGT label).
+// p1646_JLT runs JLT taken (added form JLT label).
 //
 //go:noescape
-func p1646_JGT(in *byte, out *byte)
+func p1646_JLT(in *byte, out *byte)
 
-// p1647_SETLE runs SETLE BL (added form SETLE r8).
+// p1647_SETGE runs SETGE BL (added form SETGE r8).
 //
 //go:noescape
-func p1647_SETLE(in *byte, out *byte)
+func p1647_SETGE(in *byte, out *byte)
 
-// p1648_CMOVQLE runs CMOVQLE SI, DI (added form CMOVQLE r, r).
+// p1648_CMOVQGE runs CMOVQGE SI, DI (added form CMOVQGE r, r).
 //
 //go:noescape
-func p1648_CMOVQLE(in *byte, out *byte)
+func p1648_CMOVQGE(in *byte, out *byte)
 
-// p1649_JLE runs JLE taken (added form JLE label).
+// p1649_JGE runs JGE taken (added form JGE label).
 //
 //go:noescape
-func p1649_JLE(in *byte, out *byte)
+func p1649_JGE(in *byte, out *byte)
 
-// p1650_SETMI runs SETMI BL (added form SETMI r8).
+// p1650_SETGT runs SETGT BL (added form SETGT r8).
 //
 //go:noescape
-func p1650_SETMI(in *byte, out *byte)
+func p1650_SETGT(in *byte, out *byte)
 
-// p1651_CMOVQMI runs CMOVQMI SI, DI (added form CMOVQMI r, r).
+// p1651_CMOVQGT runs CMOVQGT SI, DI (added form CMOVQGT r, r).
 //
 //go:noescape
-func p1651_CMOVQMI(in *byte, out *byte)
+func p1651_CMOVQGT(in *byte, out *byte)
 
-// p1652_JMI runs JMI taken (added form JMI label).
+// p1652_JGT runs JGT taken (added form JGT label).
 //
 //go:noescape
-func p1652_JMI(in *byte, out *byte)
+func p1652_JGT(in *byte, out *byte)
 
-// p1653_SETPL runs SETPL BL (added form SETPL r8).
+// p1653_SETLE runs SETLE BL (added form SETLE r8).
 //
 //go:noescape
-func p1653_SETPL(in *byte, out *byte)
+func p1653_SETLE(in *byte, out *byte)
 
-// p1654_CMOVQPL runs CMOVQPL SI, DI (added form CMOVQPL r, r).
+// p1654_CMOVQLE runs CMOVQLE SI, DI (added form CMOVQLE r, r).
 //
 //go:noescape
-func p1654_CMOVQPL(in *byte, out *byte)
+func p1654_CMOVQLE(in *byte, out *byte)
 
-// p1655_JPL runs JPL taken (added form JPL label).
+// p1655_JLE runs JLE taken (added form JLE label).
 //
 //go:noescape
-func p1655_JPL(in *byte, out *byte)
+func p1655_JLE(in *byte, out *byte)
 
-// p1656_SETOS runs SETOS BL (added form SETOS r8).
+// p1656_SETMI runs SETMI BL (added form SETMI r8).
 //
 //go:noescape
-func p1656_SETOS(in *byte, out *byte)
+func p1656_SETMI(in *byte, out *byte)
 
-// p1657_CMOVQOS runs CMOVQOS SI, DI (added form CMOVQOS r, r).
+// p1657_CMOVQMI runs CMOVQMI SI, DI (added form CMOVQMI r, r).
 //
 //go:noescape
-func p1657_CMOVQOS(in *byte, out *byte)
+func p1657_CMOVQMI(in *byte, out *byte)
 
-// p1658_JOS runs JOS taken (added form JOS label).
+// p1658_JMI runs JMI taken (added form JMI label).
 //
 //go:noescape
-func p1658_JOS(in *byte, out *byte)
+func p1658_JMI(in *byte, out *byte)
 
-// p1659_SETOC runs SETOC BL (added form SETOC r8).
+// p1659_SETPL runs SETPL BL (added form SETPL r8).
 //
 //go:noescape
-func p1659_SETOC(in *byte, out *byte)
+func p1659_SETPL(in *byte, out *byte)
 
-// p1660_CMOVQOC runs CMOVQOC SI, DI (added form CMOVQOC r, r).
+// p1660_CMOVQPL runs CMOVQPL SI, DI (added form CMOVQPL r, r).
 //
 //go:noescape
-func p1660_CMOVQOC(in *byte, out *byte)
+func p1660_CMOVQPL(in *byte, out *byte)
 
-// p1661_JOC runs JOC taken (added form JOC label).
+// p1661_JPL runs JPL taken (added form JPL label).
 //
 //go:noescape
-func p1661_JOC(in *byte, out *byte)
+func p1661_JPL(in *byte, out *byte)
 
-// p1662_SETPS runs SETPS BL (added form SETPS r8).
+// p1662_SETOS runs SETOS BL (added form SETOS r8).
 //
 //go:noescape
-func p1662_SETPS(in *byte, out *byte)
+func p1662_SETOS(in *byte, out *byte)
 
-// p1663_CMOVQPS runs CMOVQPS SI, DI (added form CMOVQPS r, r).
+// p1663_CMOVQOS runs CMOVQOS SI, DI (added form CMOVQOS r, r).
 //
 //go:noescape
-func p1663_CMOVQPS(in *byte, out *byte)
+func p1663_CMOVQOS(in *byte, out *byte)
 
-// p1664_JPS runs JPS taken (added form JPS label).
+// p1664_JOS runs JOS taken (added form JOS label).
 //
 //go:noescape
-func p1664_JPS(in *byte, out *byte)
+func p1664_JOS(in *byte, out *byte)
 
-// p1665_SETPC runs SETPC BL (added form SETPC r8).
+// p1665_SETOC runs SETOC BL (added form SETOC r8).
 //
 //go:noescape
-func p1665_SETPC(in *byte, out *byte)
+func p1665_SETOC(in *byte, out *byte)
 
-// p1666_CMOVQPC runs CMOVQPC SI, DI (added form CMOVQPC r, r).
+// p1666_CMOVQOC runs CMOVQOC SI, DI (added form CMOVQOC r, r).
 //
 //go:noescape
-func p1666_CMOVQPC(in *byte, out *byte)
+func p1666_CMOVQOC(in *byte, out *byte)
 
-// p1667_JPC runs JPC taken (added form JPC label).
+// p1667_JOC runs JOC taken (added form JOC label).
 //
 //go:noescape
-func p1667_JPC(in *byte, out *byte)
+func p1667_JOC(in *byte, out *byte)
 
-// p1668_SHLQ runs SHLQ CL, SI (added form SHLQ r8, r).
+// p1668_SETPS runs SETPS BL (added form SETPS r8).
 //
 //go:noescape
-func p1668_SHLQ(in *byte, out *byte)
+func p1668_SETPS(in *byte, out *byte)
 
-// p1669_SHRQ runs SHRQ CL, SI (added form SHRQ r8, r).
+// p1669_CMOVQPS runs CMOVQPS SI, DI (added form CMOVQPS r, r).
 //
 //go:noescape
-func p1669_SHRQ(in *byte, out *byte)
+func p1669_CMOVQPS(in *byte, out *byte)
 
-// p1670_SARQ runs SARQ CL, SI (added form SARQ r8, r).
+// p1670_JPS runs JPS taken (added form JPS label).
 //
 //go:noescape
-func p1670_SARQ(in *byte, out *byte)
+func p1670_JPS(in *byte, out *byte)
 
-// p1671_SHLL runs SHLL CL, SI (added form SHLL r8, r).
+// p1671_SETPC runs SETPC BL (added form SETPC r8).
 //
 //go:noescape
-func p1671_SHLL(in *byte, out *byte)
+func p1671_SETPC(in *byte, out *byte)
 
-// p1672_SARL runs SARL CL, SI (added form SARL r8, r).
+// p1672_CMOVQPC runs CMOVQPC SI, DI (added form CMOVQPC r, r).
 //
 //go:noescape
-func p1672_SARL(in *byte, out *byte)
+func p1672_CMOVQPC(in *byte, out *byte)
 
-// p1673_SHRW runs SHRW CL, SI (added form SHRW r8, r).
+// p1673_JPC runs JPC taken (added form JPC label).
 //
 //go:noescape
-func p1673_SHRW(in *byte, out *byte)
+func p1673_JPC(in *byte, out *byte)
 
-// p1674_SHLB runs SHLB CL, SI (added form SHLB r8, r).
+// p1674_SHLQ runs SHLQ CL, SI (added form SHLQ r8, r).
 //
 //go:noescape
-func p1674_SHLB(in *byte, out *byte)
+func p1674_SHLQ(in *byte, out *byte)
 
-// p1675_MULQ runs MULQ 128(R14) (added form MULQ m).
+// p1675_SHRQ runs SHRQ CL, SI (added form SHRQ r8, r).
 //
 //go:noescape
-func p1675_MULQ(in *byte, out *byte)
+func p1675_SHRQ(in *byte, out *byte)
 
-// p1676_NEGQ runs NEGQ 104(R15) (added form NEGQ m).
+// p1676_SARQ runs SARQ CL, SI (added form SARQ r8, r).
 //
 //go:noescape
-func p1676_NEGQ(in *byte, out *byte)
+func p1676_SARQ(in *byte, out *byte)
 
-// p1677_NOTQ runs NOTQ SI (added form NOTQ r).
+// p1677_SHLL runs SHLL CL, SI (added form SHLL r8, r).
 //
 //go:noescape
-func p1677_NOTQ(in *byte, out *byte)
+func p1677_SHLL(in *byte, out *byte)
 
-// p1678_DECL runs DECL SI (added form DECL r).
+// p1678_SARL runs SARL CL, SI (added form SARL r8, r).
 //
 //go:noescape
-func p1678_DECL(in *byte, out *byte)
+func p1678_SARL(in *byte, out *byte)
 
-// p1679_ADCL runs ADCL SI, DI (added form ADCL r, r).
+// p1679_SHRW runs SHRW CL, SI (added form SHRW r8, r).
 //
 //go:noescape
-func p1679_ADCL(in *byte, out *byte)
+func p1679_SHRW(in *byte, out *byte)
 
-// p1680_SBBL runs SBBL SI, DI (added form SBBL r, r).
+// p1680_SHLB runs SHLB CL, SI (added form SHLB r8, r).
 //
 //go:noescape
-func p1680_SBBL(in *byte, out *byte)
+func p1680_SHLB(in *byte, out *byte)
 
-// p1681_MOVBLZX runs MOVBLZX SI, DI (added form MOVBLZX r, r).
+// p1681_MULQ runs MULQ 128(R14) (added form MULQ m).
 //
 //go:noescape
-func p1681_MOVBLZX(in *byte, out *byte)
+func p1681_MULQ(in *byte, out *byte)
 
-// p1682_MOVWLZX runs MOVWLZX 128(R14), SI (added form MOVWLZX m, r).
+// p1682_NEGQ runs NEGQ 104(R15) (added form NEGQ m).
 //
 //go:noescape
-func p1682_MOVWLZX(in *byte, out *byte)
+func p1682_NEGQ(in *byte, out *byte)
 
-// p1683_MOVLQZX runs MOVLQZX 128(R14), SI (added form MOVLQZX m, r).
+// p1683_NOTQ runs NOTQ SI (added form NOTQ r).
 //
 //go:noescape
-func p1683_MOVLQZX(in *byte, out *byte)
+func p1683_NOTQ(in *byte, out *byte)
 
-// p1684_SARQ runs SARQ $0x01, SI (added form SARQ imm, r).
+// p1684_DECL runs DECL SI (added form DECL r).
 //
 //go:noescape
-func p1684_SARQ(in *byte, out *byte)
+func p1684_DECL(in *byte, out *byte)
 
-// p1685_SARQ runs SARQ $0x07, SI (added form SARQ imm, r).
+// p1685_ADCL runs ADCL SI, DI (added form ADCL r, r).
 //
 //go:noescape
-func p1685_SARQ(in *byte, out *byte)
+func p1685_ADCL(in *byte, out *byte)
 
-// p1686_SARQ runs SARQ $0x3f, SI (added form SARQ imm, r).
+// p1686_SBBL runs SBBL SI, DI (added form SBBL r, r).
 //
 //go:noescape
-func p1686_SARQ(in *byte, out *byte)
+func p1686_SBBL(in *byte, out *byte)
 
-// p1687_SHLL runs SHLL $0x01, SI (added form SHLL imm, r).
+// p1687_MOVBLZX runs MOVBLZX SI, DI (added form MOVBLZX r, r).
 //
 //go:noescape
-func p1687_SHLL(in *byte, out *byte)
+func p1687_MOVBLZX(in *byte, out *byte)
 
-// p1688_SHLL runs SHLL $0x05, SI (added form SHLL imm, r).
+// p1688_MOVWLZX runs MOVWLZX 128(R14), SI (added form MOVWLZX m, r).
 //
 //go:noescape
-func p1688_SHLL(in *byte, out *byte)
+func p1688_MOVWLZX(in *byte, out *byte)
 
-// p1689_SHLL runs SHLL $0x1f, SI (added form SHLL imm, r).
+// p1689_MOVLQZX runs MOVLQZX 128(R14), SI (added form MOVLQZX m, r).
 //
 //go:noescape
-func p1689_SHLL(in *byte, out *byte)
+func p1689_MOVLQZX(in *byte, out *byte)
 
-// p1690_SHRB runs SHRB $0x01, SI (added form SHRB imm, r).
+// p1690_SARQ runs SARQ $0x01, SI (added form SARQ imm, r).
 //
 //go:noescape
-func p1690_SHRB(in *byte, out *byte)
+func p1690_SARQ(in *byte, out *byte)
 
-// p1691_SHRB runs SHRB $0x03, SI (added form SHRB imm, r).
+// p1691_SARQ runs SARQ $0x07, SI (added form SARQ imm, r).
 //
 //go:noescape
-func p1691_SHRB(in *byte, out *byte)
+func p1691_SARQ(in *byte, out *byte)
 
-// p1692_SHRB runs SHRB $0x07, SI (added form SHRB imm, r).
+// p1692_SARQ runs SARQ $0x3f, SI (added form SARQ imm, r).
 //
 //go:noescape
-func p1692_SHRB(in *byte, out *byte)
+func p1692_SARQ(in *byte, out *byte)
 
-// p1693_SHRB runs SHRB $0x09, SI (added form SHRB imm, r).
+// p1693_SHLL runs SHLL $0x01, SI (added form SHLL imm, r).
 //
 //go:noescape
-func p1693_SHRB(in *byte, out *byte)
+func p1693_SHLL(in *byte, out *byte)
 
-// p1694_SHLQ runs SHLQ CL, CX (added form SHLQ r8, r).
+// p1694_SHLL runs SHLL $0x05, SI (added form SHLL imm, r).
 //
 //go:noescape
-func p1694_SHLQ(in *byte, out *byte)
+func p1694_SHLL(in *byte, out *byte)
 
-// p1695_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+// p1695_SHLL runs SHLL $0x1f, SI (added form SHLL imm, r).
 //
 //go:noescape
-func p1695_VMOVDQU8(in *byte, out *byte)
+func p1695_SHLL(in *byte, out *byte)
 
-// p1696_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+// p1696_SHRB runs SHRB $0x01, SI (added form SHRB imm, r).
 //
 //go:noescape
-func p1696_VMOVDQU8_Z(in *byte, out *byte)
+func p1696_SHRB(in *byte, out *byte)
 
-// p1697_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+// p1697_SHRB runs SHRB $0x03, SI (added form SHRB imm, r).
 //
 //go:noescape
-func p1697_VMOVDQU8(in *byte, out *byte)
+func p1697_SHRB(in *byte, out *byte)
 
-// p1698_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+// p1698_SHRB runs SHRB $0x07, SI (added form SHRB imm, r).
 //
 //go:noescape
-func p1698_VMOVDQU8(in *byte, out *byte)
+func p1698_SHRB(in *byte, out *byte)
 
-// p1699_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+// p1699_SHRB runs SHRB $0x09, SI (added form SHRB imm, r).
 //
 //go:noescape
-func p1699_VMOVDQU64(in *byte, out *byte)
+func p1699_SHRB(in *byte, out *byte)
 
-// p1700_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+// p1700_SHLQ runs SHLQ CL, CX (added form SHLQ r8, r).
 //
 //go:noescape
-func p1700_VMOVDQU64(in *byte, out *byte)
+func p1700_SHLQ(in *byte, out *byte)
 
-// p1701_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Y25 (added form VMOVDQU64.Z m, k, y).
+// p1701_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
 //
 //go:noescape
-func p1701_VMOVDQU64_Z(in *byte, out *byte)
+func p1701_VMOVDQU8(in *byte, out *byte)
+
+// p1702_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+//
+//go:noescape
+func p1702_VMOVDQU8_Z(in *byte, out *byte)
+
+// p1703_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+//
+//go:noescape
+func p1703_VMOVDQU8(in *byte, out *byte)
+
+// p1704_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+//
+//go:noescape
+func p1704_VMOVDQU8(in *byte, out *byte)
+
+// p1705_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+//
+//go:noescape
+func p1705_VMOVDQU64(in *byte, out *byte)
+
+// p1706_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+//
+//go:noescape
+func p1706_VMOVDQU64(in *byte, out *byte)
+
+// p1707_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Y25 (added form VMOVDQU64.Z m, k, y).
+//
+//go:noescape
+func p1707_VMOVDQU64_Z(in *byte, out *byte)

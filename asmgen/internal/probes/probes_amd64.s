@@ -27278,9 +27278,203 @@ TEXT ·p595_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p596_VEXTRACTI64X4(in *byte, out *byte)
+// func p596_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p596_VEXTRACTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p596_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VEXTRACTI32X4 $0x01, Z3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p597_VEXTRACTI32X4(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p597_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VEXTRACTI32X4 $0x02, Z3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p598_VEXTRACTI32X4(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p598_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VEXTRACTI32X4 $0x03, Z3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p599_VEXTRACTI32X4(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p599_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VEXTRACTI32X4 $0x01, Z9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p600_VEXTRACTI64X4(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p600_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27327,9 +27521,9 @@ TEXT ·p596_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p597_VEXTRACTI64X4(in *byte, out *byte)
+// func p601_VEXTRACTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p597_VEXTRACTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p601_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27374,213 +27568,213 @@ TEXT ·p597_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p598_VINSERTI128(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p598_VINSERTI128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VINSERTI128 $0x00, X3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p599_VINSERTI128(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p599_VINSERTI128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VINSERTI128 $0x00, X3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p600_VINSERTI128(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p600_VINSERTI128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VINSERTI128 $0x01, X3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p601_VINSERTI128(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p601_VINSERTI128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VINSERTI128 $0x01, X3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
 // func p602_VINSERTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
 TEXT ·p602_VINSERTI128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VINSERTI128 $0x00, X3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p603_VINSERTI128(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p603_VINSERTI128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VINSERTI128 $0x00, X3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p604_VINSERTI128(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p604_VINSERTI128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VINSERTI128 $0x01, X3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p605_VINSERTI128(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p605_VINSERTI128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VINSERTI128 $0x01, X3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p606_VINSERTI128(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p606_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27625,9 +27819,9 @@ TEXT ·p602_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p603_VINSERTI128(in *byte, out *byte)
+// func p607_VINSERTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p603_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p607_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27672,9 +27866,9 @@ TEXT ·p603_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p604_VINSERTI32X4(in *byte, out *byte)
+// func p608_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p604_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p608_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27723,9 +27917,9 @@ TEXT ·p604_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p605_VINSERTI32X4(in *byte, out *byte)
+// func p609_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p605_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p609_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27770,9 +27964,9 @@ TEXT ·p605_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p606_VINSERTI32X4(in *byte, out *byte)
+// func p610_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p606_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p610_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27821,9 +28015,9 @@ TEXT ·p606_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p607_VINSERTI32X4(in *byte, out *byte)
+// func p611_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p607_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p611_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27868,198 +28062,6 @@ TEXT ·p607_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p608_VMOVDQA(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p608_VMOVDQA(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VMOVDQA X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p609_VMOVDQA(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p609_VMOVDQA(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VMOVDQA X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p610_VMOVDQA(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p610_VMOVDQA(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	VMOVDQA X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
-// func p611_VMOVDQA(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p611_VMOVDQA(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y9
-
-	// The probed instruction.
-	VMOVDQA X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y9, 104(R15)
-	RET
-
 // func p612_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
 TEXT ·p612_VMOVDQA(SB), NOSPLIT, $0-16
@@ -28085,7 +28087,7 @@ TEXT ·p612_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VMOVDQA Y3, Y9
+	VMOVDQA X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -28134,7 +28136,7 @@ TEXT ·p613_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VMOVDQA Y3, Y9
+	VMOVDQA X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -28182,7 +28184,7 @@ TEXT ·p614_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
-	VMOVDQA Y9, Y9
+	VMOVDQA X9, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -28229,6 +28231,198 @@ TEXT ·p615_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y9
 
 	// The probed instruction.
+	VMOVDQA X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y9, 104(R15)
+	RET
+
+// func p616_VMOVDQA(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p616_VMOVDQA(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VMOVDQA Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p617_VMOVDQA(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p617_VMOVDQA(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VMOVDQA Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p618_VMOVDQA(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p618_VMOVDQA(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VMOVDQA Y9, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p619_VMOVDQA(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p619_VMOVDQA(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y9
+
+	// The probed instruction.
 	VMOVDQA Y9, Y9
 
 	// Every flag, register and mask the probe loaded.
@@ -28252,9 +28446,9 @@ TEXT ·p615_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p616_VMOVDQA64(in *byte, out *byte)
+// func p620_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p616_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p620_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28301,9 +28495,9 @@ TEXT ·p616_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p617_VMOVDQA64(in *byte, out *byte)
+// func p621_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p617_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p621_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28348,9 +28542,9 @@ TEXT ·p617_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p618_VMOVDQA64(in *byte, out *byte)
+// func p622_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p618_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p622_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28397,9 +28591,9 @@ TEXT ·p618_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p619_VMOVDQA64(in *byte, out *byte)
+// func p623_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p619_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p623_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28444,9 +28638,9 @@ TEXT ·p619_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p620_VMOVDQA64(in *byte, out *byte)
+// func p624_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p620_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p624_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28493,9 +28687,9 @@ TEXT ·p620_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p621_VMOVDQA64(in *byte, out *byte)
+// func p625_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p621_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p625_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28540,194 +28734,6 @@ TEXT ·p621_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p622_VMOVDQU(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p622_VMOVDQU(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	VMOVDQU 192(R14), X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p623_VMOVDQU(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p623_VMOVDQU(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	VMOVDQU 160(R14), X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p624_VMOVDQU(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p624_VMOVDQU(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	VMOVDQU 192(R14), Y3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p625_VMOVDQU(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p625_VMOVDQU(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	VMOVDQU 160(R14), Y3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
 // func p626_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
 TEXT ·p626_VMOVDQU(SB), NOSPLIT, $0-16
@@ -28752,7 +28758,7 @@ TEXT ·p626_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	VMOVDQU X3, 168(R15)
+	VMOVDQU 192(R14), X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -28799,7 +28805,7 @@ TEXT ·p627_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
-	VMOVDQU X3, 136(R15)
+	VMOVDQU 160(R14), X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -28846,7 +28852,7 @@ TEXT ·p628_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	VMOVDQU Y3, 168(R15)
+	VMOVDQU 192(R14), Y3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -28893,6 +28899,194 @@ TEXT ·p629_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
+	VMOVDQU 160(R14), Y3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p630_VMOVDQU(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p630_VMOVDQU(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	VMOVDQU X3, 168(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p631_VMOVDQU(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p631_VMOVDQU(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	VMOVDQU X3, 136(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p632_VMOVDQU(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p632_VMOVDQU(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	VMOVDQU Y3, 168(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p633_VMOVDQU(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p633_VMOVDQU(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
 	VMOVDQU Y3, 136(R15)
 
 	// Every flag, register and mask the probe loaded.
@@ -28916,9 +29110,9 @@ TEXT ·p629_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p630_VMOVDQU64(in *byte, out *byte)
+// func p634_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p630_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p634_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28963,9 +29157,9 @@ TEXT ·p630_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p631_VMOVDQU64(in *byte, out *byte)
+// func p635_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p631_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p635_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29010,9 +29204,9 @@ TEXT ·p631_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p632_VMOVDQU64(in *byte, out *byte)
+// func p636_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p632_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p636_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29057,9 +29251,9 @@ TEXT ·p632_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p633_VMOVDQU64(in *byte, out *byte)
+// func p637_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p633_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p637_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29104,9 +29298,9 @@ TEXT ·p633_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p634_VMOVDQU64(in *byte, out *byte)
+// func p638_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p634_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p638_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29151,9 +29345,9 @@ TEXT ·p634_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p635_VMOVDQU64(in *byte, out *byte)
+// func p639_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p635_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p639_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29198,9 +29392,9 @@ TEXT ·p635_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p636_VMOVDQU64(in *byte, out *byte)
+// func p640_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p636_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p640_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29247,9 +29441,9 @@ TEXT ·p636_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p637_VMOVDQU64(in *byte, out *byte)
+// func p641_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p637_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p641_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29294,9 +29488,9 @@ TEXT ·p637_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p638_VMOVDQU8(in *byte, out *byte)
+// func p642_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p638_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p642_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29343,9 +29537,9 @@ TEXT ·p638_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p639_VMOVDQU8_Z(in *byte, out *byte)
+// func p643_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p639_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p643_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29392,9 +29586,9 @@ TEXT ·p639_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p640_VMOVDQU8_Z(in *byte, out *byte)
+// func p644_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p640_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p644_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29443,9 +29637,9 @@ TEXT ·p640_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p641_VMOVDQU8_Z(in *byte, out *byte)
+// func p645_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p641_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p645_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29492,194 +29686,6 @@ TEXT ·p641_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p642_VMOVQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p642_VMOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	VMOVQ 192(R14), X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p643_VMOVQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p643_VMOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	VMOVQ 160(R14), X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
-// func p644_VMOVQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p644_VMOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	VMOVQ SI, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p645_VMOVQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p645_VMOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-
-	// The probed instruction.
-	VMOVQ SI, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	RET
-
 // func p646_VMOVQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
 TEXT ·p646_VMOVQ(SB), NOSPLIT, $0-16
@@ -29704,7 +29710,7 @@ TEXT ·p646_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	VMOVQ X3, SI
+	VMOVQ 192(R14), X3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -29751,6 +29757,194 @@ TEXT ·p647_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU 128(R14), Y3
 
 	// The probed instruction.
+	VMOVQ 160(R14), X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p648_VMOVQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p648_VMOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	VMOVQ SI, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p649_VMOVQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p649_VMOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
+	VMOVQ SI, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	RET
+
+// func p650_VMOVQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p650_VMOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	VMOVQ X3, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p651_VMOVQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p651_VMOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+
+	// The probed instruction.
 	VMOVQ X3, SI
 
 	// Every flag, register and mask the probe loaded.
@@ -29774,9 +29968,9 @@ TEXT ·p647_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p648_VPADDD(in *byte, out *byte)
+// func p652_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p648_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p652_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29823,9 +30017,9 @@ TEXT ·p648_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p649_VPADDD(in *byte, out *byte)
+// func p653_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p649_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p653_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29872,9 +30066,9 @@ TEXT ·p649_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p650_VPADDD(in *byte, out *byte)
+// func p654_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p650_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p654_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29919,9 +30113,9 @@ TEXT ·p650_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p651_VPADDD(in *byte, out *byte)
+// func p655_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p651_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p655_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29966,9 +30160,9 @@ TEXT ·p651_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p652_VPADDD(in *byte, out *byte)
+// func p656_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p652_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p656_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30015,9 +30209,9 @@ TEXT ·p652_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p653_VPADDD(in *byte, out *byte)
+// func p657_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p653_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p657_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30064,9 +30258,9 @@ TEXT ·p653_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p654_VPADDD(in *byte, out *byte)
+// func p658_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p654_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p658_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30111,9 +30305,9 @@ TEXT ·p654_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p655_VPADDD(in *byte, out *byte)
+// func p659_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p655_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p659_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30158,9 +30352,9 @@ TEXT ·p655_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p656_VPADDD(in *byte, out *byte)
+// func p660_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p656_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p660_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30207,9 +30401,9 @@ TEXT ·p656_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p657_VPADDD(in *byte, out *byte)
+// func p661_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p657_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p661_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30254,204 +30448,8 @@ TEXT ·p657_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p658_VPADDD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p658_VPADDD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPADDD X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p659_VPADDD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p659_VPADDD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPADDD X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p660_VPADDD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p660_VPADDD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z14
-
-	// The probed instruction.
-	VPADDD X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z14, 104(R15)
-	RET
-
-// func p661_VPADDD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p661_VPADDD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y14
-
-	// The probed instruction.
-	VPADDD X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y14, 104(R15)
-	RET
-
 // func p662_VPADDD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·p662_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -30476,7 +30474,7 @@ TEXT ·p662_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPADDD Y3, Y9, Y14
+	VPADDD X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -30502,8 +30500,204 @@ TEXT ·p662_VPADDD(SB), NOSPLIT, $0-16
 	RET
 
 // func p663_VPADDD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX
 TEXT ·p663_VPADDD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPADDD X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p664_VPADDD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p664_VPADDD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPADDD X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p665_VPADDD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p665_VPADDD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y14
+
+	// The probed instruction.
+	VPADDD X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y14, 104(R15)
+	RET
+
+// func p666_VPADDD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p666_VPADDD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPADDD Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p667_VPADDD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p667_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30552,9 +30746,9 @@ TEXT ·p663_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p664_VPADDD(in *byte, out *byte)
+// func p668_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p664_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p668_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30599,9 +30793,9 @@ TEXT ·p664_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p665_VPADDD(in *byte, out *byte)
+// func p669_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p665_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p669_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30646,9 +30840,9 @@ TEXT ·p665_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p666_VPADDD(in *byte, out *byte)
+// func p670_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p666_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p670_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30697,9 +30891,9 @@ TEXT ·p666_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p667_VPADDD(in *byte, out *byte)
+// func p671_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p667_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p671_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30744,9 +30938,9 @@ TEXT ·p667_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p668_VPADDD_BCST(in *byte, out *byte)
+// func p672_VPADDD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p668_VPADDD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p672_VPADDD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30793,9 +30987,9 @@ TEXT ·p668_VPADDD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p669_VPADDD_BCST(in *byte, out *byte)
+// func p673_VPADDD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p669_VPADDD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p673_VPADDD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30840,204 +31034,8 @@ TEXT ·p669_VPADDD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p670_VPADDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p670_VPADDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPADDQ X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p671_VPADDQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p671_VPADDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPADDQ X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p672_VPADDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p672_VPADDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z14
-
-	// The probed instruction.
-	VPADDQ X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z14, 104(R15)
-	RET
-
-// func p673_VPADDQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p673_VPADDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y14
-
-	// The probed instruction.
-	VPADDQ X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y14, 104(R15)
-	RET
-
 // func p674_VPADDQ(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·p674_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -31062,7 +31060,7 @@ TEXT ·p674_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPADDQ Y3, Y9, Y14
+	VPADDQ X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -31088,8 +31086,204 @@ TEXT ·p674_VPADDQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p675_VPADDQ(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX
 TEXT ·p675_VPADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPADDQ X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p676_VPADDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p676_VPADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPADDQ X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p677_VPADDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p677_VPADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y14
+
+	// The probed instruction.
+	VPADDQ X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y14, 104(R15)
+	RET
+
+// func p678_VPADDQ(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p678_VPADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPADDQ Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p679_VPADDQ(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p679_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31138,9 +31332,9 @@ TEXT ·p675_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p676_VPADDQ(in *byte, out *byte)
+// func p680_VPADDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p676_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p680_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31185,9 +31379,9 @@ TEXT ·p676_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p677_VPADDQ(in *byte, out *byte)
+// func p681_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p677_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p681_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31232,9 +31426,9 @@ TEXT ·p677_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p678_VPADDQ(in *byte, out *byte)
+// func p682_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p678_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p682_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31285,9 +31479,9 @@ TEXT ·p678_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p679_VPADDQ(in *byte, out *byte)
+// func p683_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p679_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p683_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31334,9 +31528,9 @@ TEXT ·p679_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p680_VPADDQ(in *byte, out *byte)
+// func p684_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p680_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p684_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31385,9 +31579,9 @@ TEXT ·p680_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p681_VPADDQ(in *byte, out *byte)
+// func p685_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p681_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p685_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31432,9 +31626,9 @@ TEXT ·p681_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p682_VPAND(in *byte, out *byte)
+// func p686_VPAND(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p682_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p686_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31481,9 +31675,9 @@ TEXT ·p682_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p683_VPAND(in *byte, out *byte)
+// func p687_VPAND(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p683_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p687_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31530,9 +31724,9 @@ TEXT ·p683_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p684_VPAND(in *byte, out *byte)
+// func p688_VPAND(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p684_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p688_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31577,9 +31771,9 @@ TEXT ·p684_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p685_VPAND(in *byte, out *byte)
+// func p689_VPAND(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p685_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p689_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31624,9 +31818,9 @@ TEXT ·p685_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p686_VPANDD(in *byte, out *byte)
+// func p690_VPANDD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p686_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p690_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31673,9 +31867,9 @@ TEXT ·p686_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p687_VPANDD(in *byte, out *byte)
+// func p691_VPANDD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p687_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p691_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31720,9 +31914,9 @@ TEXT ·p687_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p688_VPANDD(in *byte, out *byte)
+// func p692_VPANDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p688_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p692_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31769,9 +31963,9 @@ TEXT ·p688_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p689_VPANDD(in *byte, out *byte)
+// func p693_VPANDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p689_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p693_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31816,9 +32010,9 @@ TEXT ·p689_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p690_VPANDD(in *byte, out *byte)
+// func p694_VPANDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p690_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p694_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31867,9 +32061,9 @@ TEXT ·p690_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p691_VPANDD(in *byte, out *byte)
+// func p695_VPANDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p691_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p695_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31914,9 +32108,9 @@ TEXT ·p691_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p692_VPANDQ(in *byte, out *byte)
+// func p696_VPANDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p692_VPANDQ(SB), NOSPLIT, $0-16
+TEXT ·p696_VPANDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31965,9 +32159,9 @@ TEXT ·p692_VPANDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p693_VPANDQ(in *byte, out *byte)
+// func p697_VPANDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p693_VPANDQ(SB), NOSPLIT, $0-16
+TEXT ·p697_VPANDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32012,9 +32206,9 @@ TEXT ·p693_VPANDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p694_VPBROADCASTD(in *byte, out *byte)
+// func p698_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p694_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p698_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32059,9 +32253,9 @@ TEXT ·p694_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p695_VPBROADCASTD(in *byte, out *byte)
+// func p699_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p695_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p699_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32106,9 +32300,9 @@ TEXT ·p695_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p696_VPBROADCASTD(in *byte, out *byte)
+// func p700_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p696_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p700_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32153,9 +32347,9 @@ TEXT ·p696_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p697_VPBROADCASTQ(in *byte, out *byte)
+// func p701_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p697_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p701_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32200,9 +32394,9 @@ TEXT ·p697_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p698_VPBROADCASTQ(in *byte, out *byte)
+// func p702_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p698_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p702_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32247,9 +32441,9 @@ TEXT ·p698_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p699_VPBROADCASTQ(in *byte, out *byte)
+// func p703_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p699_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p703_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32296,9 +32490,9 @@ TEXT ·p699_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p700_VPBROADCASTQ(in *byte, out *byte)
+// func p704_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p700_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p704_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32343,202 +32537,6 @@ TEXT ·p700_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p701_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p701_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, 256(R14), X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p702_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
-TEXT ·p702_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, 192(R14), X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p703_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p703_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x01, 256(R14), X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p704_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
-TEXT ·p704_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x01, 192(R14), X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
 // func p705_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
 TEXT ·p705_VPCLMULQDQ(SB), NOSPLIT, $0-16
@@ -32564,7 +32562,7 @@ TEXT ·p705_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, 256(R14), X3, X9
+	VPCLMULQDQ $0x00, 256(R14), X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -32613,7 +32611,7 @@ TEXT ·p706_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, 192(R14), X3, X9
+	VPCLMULQDQ $0x00, 192(R14), X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -32662,7 +32660,7 @@ TEXT ·p707_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x11, 256(R14), X3, X9
+	VPCLMULQDQ $0x01, 256(R14), X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -32711,7 +32709,7 @@ TEXT ·p708_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x11, 192(R14), X3, X9
+	VPCLMULQDQ $0x01, 192(R14), X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -32756,6 +32754,202 @@ TEXT ·p709_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x10, 256(R14), X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p710_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p710_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x10, 192(R14), X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p711_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F, PCLMULQDQ
+TEXT ·p711_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x11, 256(R14), X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p712_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p712_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x11, 192(R14), X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p713_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F, PCLMULQDQ
+TEXT ·p713_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -32782,9 +32976,9 @@ TEXT ·p709_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p710_VPCLMULQDQ(in *byte, out *byte)
+// func p714_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p710_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p714_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32829,202 +33023,6 @@ TEXT ·p710_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p711_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
-TEXT ·p711_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, 256(R14), Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p712_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, VPCLMULQDQ
-TEXT ·p712_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, 192(R14), Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p713_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
-TEXT ·p713_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x01, 256(R14), Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p714_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, VPCLMULQDQ
-TEXT ·p714_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x01, 192(R14), Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
 // func p715_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
 TEXT ·p715_VPCLMULQDQ(SB), NOSPLIT, $0-16
@@ -33050,7 +33048,7 @@ TEXT ·p715_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, 256(R14), Y3, Y9
+	VPCLMULQDQ $0x00, 256(R14), Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -33099,7 +33097,7 @@ TEXT ·p716_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, 192(R14), Y3, Y9
+	VPCLMULQDQ $0x00, 192(R14), Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -33148,7 +33146,7 @@ TEXT ·p717_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x11, 256(R14), Y3, Y9
+	VPCLMULQDQ $0x01, 256(R14), Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -33197,7 +33195,7 @@ TEXT ·p718_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x11, 192(R14), Y3, Y9
+	VPCLMULQDQ $0x01, 192(R14), Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -33242,6 +33240,202 @@ TEXT ·p719_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x10, 256(R14), Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p720_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, VPCLMULQDQ
+TEXT ·p720_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x10, 192(R14), Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p721_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p721_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x11, 256(R14), Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p722_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, VPCLMULQDQ
+TEXT ·p722_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x11, 192(R14), Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p723_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p723_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -33268,9 +33462,9 @@ TEXT ·p719_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p720_VPCLMULQDQ(in *byte, out *byte)
+// func p724_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p720_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p724_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33315,9 +33509,9 @@ TEXT ·p720_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p721_VPCLMULQDQ(in *byte, out *byte)
+// func p725_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p721_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p725_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33364,9 +33558,9 @@ TEXT ·p721_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p722_VPCLMULQDQ(in *byte, out *byte)
+// func p726_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p722_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p726_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33413,9 +33607,9 @@ TEXT ·p722_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p723_VPCLMULQDQ(in *byte, out *byte)
+// func p727_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p723_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p727_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33462,9 +33656,9 @@ TEXT ·p723_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p724_VPCLMULQDQ(in *byte, out *byte)
+// func p728_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p724_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p728_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33511,9 +33705,9 @@ TEXT ·p724_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p725_VPCLMULQDQ(in *byte, out *byte)
+// func p729_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p725_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p729_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33558,210 +33752,6 @@ TEXT ·p725_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p726_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p726_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p727_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
-TEXT ·p727_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p728_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p728_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x01, X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p729_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
-TEXT ·p729_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x01, X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
 // func p730_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
 TEXT ·p730_VPCLMULQDQ(SB), NOSPLIT, $0-16
@@ -33788,7 +33778,7 @@ TEXT ·p730_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, X3, X9, X14
+	VPCLMULQDQ $0x00, X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -33839,7 +33829,7 @@ TEXT ·p731_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, X3, X9, X14
+	VPCLMULQDQ $0x00, X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -33890,7 +33880,7 @@ TEXT ·p732_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x11, X3, X9, X14
+	VPCLMULQDQ $0x01, X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -33941,7 +33931,7 @@ TEXT ·p733_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x11, X3, X9, X14
+	VPCLMULQDQ $0x01, X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -33987,6 +33977,210 @@ TEXT ·p734_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x10, X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p735_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p735_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x10, X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p736_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F, PCLMULQDQ
+TEXT ·p736_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x11, X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p737_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p737_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x11, X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p738_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F, PCLMULQDQ
+TEXT ·p738_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z14
 
 	// The probed instruction.
@@ -34013,9 +34207,9 @@ TEXT ·p734_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p735_VPCLMULQDQ(in *byte, out *byte)
+// func p739_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p735_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p739_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34060,210 +34254,6 @@ TEXT ·p735_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p736_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
-TEXT ·p736_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p737_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, VPCLMULQDQ
-TEXT ·p737_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p738_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
-TEXT ·p738_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x01, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p739_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, VPCLMULQDQ
-TEXT ·p739_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x01, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
 // func p740_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
 TEXT ·p740_VPCLMULQDQ(SB), NOSPLIT, $0-16
@@ -34290,7 +34280,7 @@ TEXT ·p740_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, Y3, Y9, Y14
+	VPCLMULQDQ $0x00, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -34341,7 +34331,7 @@ TEXT ·p741_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, Y3, Y9, Y14
+	VPCLMULQDQ $0x00, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -34392,7 +34382,7 @@ TEXT ·p742_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x11, Y3, Y9, Y14
+	VPCLMULQDQ $0x01, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -34443,7 +34433,7 @@ TEXT ·p743_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x11, Y3, Y9, Y14
+	VPCLMULQDQ $0x01, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -34489,6 +34479,210 @@ TEXT ·p744_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x10, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p745_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, VPCLMULQDQ
+TEXT ·p745_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x10, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p746_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p746_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x11, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p747_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, VPCLMULQDQ
+TEXT ·p747_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x11, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p748_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p748_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z14
 
 	// The probed instruction.
@@ -34515,9 +34709,9 @@ TEXT ·p744_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p745_VPCLMULQDQ(in *byte, out *byte)
+// func p749_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p745_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p749_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34562,9 +34756,9 @@ TEXT ·p745_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p746_VPCLMULQDQ(in *byte, out *byte)
+// func p750_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p746_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p750_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34613,9 +34807,9 @@ TEXT ·p746_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p747_VPCLMULQDQ(in *byte, out *byte)
+// func p751_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p747_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p751_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34664,9 +34858,9 @@ TEXT ·p747_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p748_VPCLMULQDQ(in *byte, out *byte)
+// func p752_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p748_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p752_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34715,9 +34909,9 @@ TEXT ·p748_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p749_VPCLMULQDQ(in *byte, out *byte)
+// func p753_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p749_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p753_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34766,9 +34960,9 @@ TEXT ·p749_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p750_VPCLMULQDQ(in *byte, out *byte)
+// func p754_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p750_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p754_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34813,9 +35007,9 @@ TEXT ·p750_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p751_VPCMPEQB(in *byte, out *byte)
+// func p755_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p751_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p755_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34864,9 +35058,9 @@ TEXT ·p751_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p752_VPCMPEQB(in *byte, out *byte)
+// func p756_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p752_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p756_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34913,9 +35107,9 @@ TEXT ·p752_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p753_VPCMPEQB(in *byte, out *byte)
+// func p757_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p753_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p757_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34964,9 +35158,9 @@ TEXT ·p753_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p754_VPCMPEQB(in *byte, out *byte)
+// func p758_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p754_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p758_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35015,9 +35209,9 @@ TEXT ·p754_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p755_VPCMPEQB(in *byte, out *byte)
+// func p759_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p755_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p759_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35062,9 +35256,9 @@ TEXT ·p755_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p756_VPCMPEQB(in *byte, out *byte)
+// func p760_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p756_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p760_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35109,9 +35303,9 @@ TEXT ·p756_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p757_VPCMPEQQ(in *byte, out *byte)
+// func p761_VPCMPEQQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p757_VPCMPEQQ(SB), NOSPLIT, $0-16
+TEXT ·p761_VPCMPEQQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35160,9 +35354,9 @@ TEXT ·p757_VPCMPEQQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p758_VPCMPEQQ(in *byte, out *byte)
+// func p762_VPCMPEQQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p758_VPCMPEQQ(SB), NOSPLIT, $0-16
+TEXT ·p762_VPCMPEQQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35209,9 +35403,9 @@ TEXT ·p758_VPCMPEQQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p759_VPCMPUQ(in *byte, out *byte)
+// func p763_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p759_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p763_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35260,9 +35454,9 @@ TEXT ·p759_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p760_VPCMPUQ(in *byte, out *byte)
+// func p764_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p760_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p764_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35311,9 +35505,9 @@ TEXT ·p760_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p761_VPCMPUQ(in *byte, out *byte)
+// func p765_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p761_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p765_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35360,210 +35554,6 @@ TEXT ·p761_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p762_VPERM2I128(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p762_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPERM2I128 $0x02, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p763_VPERM2I128(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p763_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPERM2I128 $0x02, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p764_VPERM2I128(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p764_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPERM2I128 $0x08, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p765_VPERM2I128(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p765_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPERM2I128 $0x08, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
 // func p766_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
 TEXT ·p766_VPERM2I128(SB), NOSPLIT, $0-16
@@ -35590,7 +35580,7 @@ TEXT ·p766_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPERM2I128 $0x13, Y3, Y9, Y14
+	VPERM2I128 $0x02, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -35641,7 +35631,7 @@ TEXT ·p767_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPERM2I128 $0x13, Y3, Y9, Y14
+	VPERM2I128 $0x02, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -35692,7 +35682,7 @@ TEXT ·p768_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPERM2I128 $0x20, Y3, Y9, Y14
+	VPERM2I128 $0x08, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -35743,7 +35733,7 @@ TEXT ·p769_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPERM2I128 $0x20, Y3, Y9, Y14
+	VPERM2I128 $0x08, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -35794,7 +35784,7 @@ TEXT ·p770_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPERM2I128 $0x31, Y3, Y9, Y14
+	VPERM2I128 $0x13, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -35845,7 +35835,7 @@ TEXT ·p771_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPERM2I128 $0x31, Y3, Y9, Y14
+	VPERM2I128 $0x13, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -35896,7 +35886,7 @@ TEXT ·p772_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPERM2I128 $0x80, Y3, Y9, Y14
+	VPERM2I128 $0x20, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -35947,7 +35937,7 @@ TEXT ·p773_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPERM2I128 $0x80, Y3, Y9, Y14
+	VPERM2I128 $0x20, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -35998,7 +35988,7 @@ TEXT ·p774_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPERM2I128 $0x88, Y3, Y9, Y14
+	VPERM2I128 $0x31, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -36049,7 +36039,7 @@ TEXT ·p775_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU 192(R14), Y14
 
 	// The probed instruction.
-	VPERM2I128 $0x88, Y3, Y9, Y14
+	VPERM2I128 $0x31, Y3, Y9, Y14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -36095,6 +36085,210 @@ TEXT ·p776_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPERM2I128 $0x80, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p777_VPERM2I128(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p777_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPERM2I128 $0x80, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p778_VPERM2I128(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p778_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPERM2I128 $0x88, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p779_VPERM2I128(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p779_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPERM2I128 $0x88, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p780_VPERM2I128(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p780_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z14
 
 	// The probed instruction.
@@ -36121,9 +36315,9 @@ TEXT ·p776_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p777_VPERM2I128(in *byte, out *byte)
+// func p781_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p777_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p781_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36168,9 +36362,9 @@ TEXT ·p777_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p778_VPERMQ(in *byte, out *byte)
+// func p782_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p778_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p782_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36219,9 +36413,9 @@ TEXT ·p778_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p779_VPERMQ(in *byte, out *byte)
+// func p783_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p779_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p783_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36266,9 +36460,9 @@ TEXT ·p779_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p780_VPEXTRQ(in *byte, out *byte)
+// func p784_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p780_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p784_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36313,9 +36507,9 @@ TEXT ·p780_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p781_VPEXTRQ(in *byte, out *byte)
+// func p785_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p781_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p785_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36360,9 +36554,9 @@ TEXT ·p781_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p782_VPEXTRQ(in *byte, out *byte)
+// func p786_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p782_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p786_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36407,9 +36601,9 @@ TEXT ·p782_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p783_VPEXTRQ(in *byte, out *byte)
+// func p787_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p783_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p787_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36454,9 +36648,9 @@ TEXT ·p783_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p784_VPINSRQ(in *byte, out *byte)
+// func p788_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p784_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p788_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36503,9 +36697,9 @@ TEXT ·p784_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p785_VPINSRQ(in *byte, out *byte)
+// func p789_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p785_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p789_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36552,198 +36746,6 @@ TEXT ·p785_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p786_VPINSRQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p786_VPINSRQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPINSRQ $0x01, 256(R14), X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p787_VPINSRQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p787_VPINSRQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPINSRQ $0x01, 192(R14), X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p788_VPINSRQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p788_VPINSRQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	VPINSRQ $0x00, 192(R14), X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
-// func p789_VPINSRQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p789_VPINSRQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y9
-
-	// The probed instruction.
-	VPINSRQ $0x00, 160(R14), X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y9, 104(R15)
-	RET
-
 // func p790_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
 TEXT ·p790_VPINSRQ(SB), NOSPLIT, $0-16
@@ -36769,7 +36771,7 @@ TEXT ·p790_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPINSRQ $0x00, SI, X3, X9
+	VPINSRQ $0x01, 256(R14), X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -36818,7 +36820,7 @@ TEXT ·p791_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPINSRQ $0x00, SI, X3, X9
+	VPINSRQ $0x01, 192(R14), X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -36845,6 +36847,198 @@ TEXT ·p791_VPINSRQ(SB), NOSPLIT, $0-16
 // func p792_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
 TEXT ·p792_VPINSRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPINSRQ $0x00, 192(R14), X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p793_VPINSRQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p793_VPINSRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y9
+
+	// The probed instruction.
+	VPINSRQ $0x00, 160(R14), X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y9, 104(R15)
+	RET
+
+// func p794_VPINSRQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p794_VPINSRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPINSRQ $0x00, SI, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p795_VPINSRQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p795_VPINSRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPINSRQ $0x00, SI, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p796_VPINSRQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p796_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36891,9 +37085,9 @@ TEXT ·p792_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p793_VPINSRQ(in *byte, out *byte)
+// func p797_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p793_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p797_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36940,9 +37134,9 @@ TEXT ·p793_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p794_VPINSRQ(in *byte, out *byte)
+// func p798_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p794_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p798_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36987,9 +37181,9 @@ TEXT ·p794_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p795_VPINSRQ(in *byte, out *byte)
+// func p799_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p795_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p799_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37034,9 +37228,9 @@ TEXT ·p795_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p796_VPMADD52HUQ(in *byte, out *byte)
+// func p800_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p796_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p800_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37083,9 +37277,9 @@ TEXT ·p796_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p797_VPMADD52HUQ(in *byte, out *byte)
+// func p801_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p797_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p801_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37130,9 +37324,9 @@ TEXT ·p797_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p798_VPMADD52LUQ(in *byte, out *byte)
+// func p802_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p798_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p802_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37179,9 +37373,9 @@ TEXT ·p798_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p799_VPMADD52LUQ(in *byte, out *byte)
+// func p803_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p799_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p803_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37226,9 +37420,9 @@ TEXT ·p799_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p800_VPMADD52LUQ_BCST(in *byte, out *byte)
+// func p804_VPMADD52LUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p800_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p804_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37275,9 +37469,9 @@ TEXT ·p800_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p801_VPMADD52LUQ_BCST(in *byte, out *byte)
+// func p805_VPMADD52LUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p801_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p805_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37322,9 +37516,9 @@ TEXT ·p801_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p802_VPMOVMSKB(in *byte, out *byte)
+// func p806_VPMOVMSKB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p802_VPMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p806_VPMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37369,9 +37563,9 @@ TEXT ·p802_VPMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p803_VPMOVMSKB(in *byte, out *byte)
+// func p807_VPMOVMSKB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p803_VPMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p807_VPMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37416,9 +37610,9 @@ TEXT ·p803_VPMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p804_VPMULUDQ(in *byte, out *byte)
+// func p808_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p804_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p808_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37465,9 +37659,9 @@ TEXT ·p804_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p805_VPMULUDQ(in *byte, out *byte)
+// func p809_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p805_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p809_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37512,9 +37706,9 @@ TEXT ·p805_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p806_VPMULUDQ(in *byte, out *byte)
+// func p810_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p806_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p810_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37563,9 +37757,9 @@ TEXT ·p806_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p807_VPMULUDQ(in *byte, out *byte)
+// func p811_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p807_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p811_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37610,204 +37804,8 @@ TEXT ·p807_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p808_VPOR(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p808_VPOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPOR X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p809_VPOR(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p809_VPOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPOR X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p810_VPOR(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p810_VPOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z14
-
-	// The probed instruction.
-	VPOR X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z14, 104(R15)
-	RET
-
-// func p811_VPOR(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p811_VPOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y14
-
-	// The probed instruction.
-	VPOR X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y14, 104(R15)
-	RET
-
 // func p812_VPOR(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·p812_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -37832,7 +37830,7 @@ TEXT ·p812_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPOR Y3, Y9, Y14
+	VPOR X3, X9, X14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -37858,8 +37856,204 @@ TEXT ·p812_VPOR(SB), NOSPLIT, $0-16
 	RET
 
 // func p813_VPOR(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX
 TEXT ·p813_VPOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPOR X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p814_VPOR(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p814_VPOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPOR X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p815_VPOR(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p815_VPOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y14
+
+	// The probed instruction.
+	VPOR X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y14, 104(R15)
+	RET
+
+// func p816_VPOR(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p816_VPOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPOR Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p817_VPOR(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p817_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37908,9 +38102,9 @@ TEXT ·p813_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p814_VPOR(in *byte, out *byte)
+// func p818_VPOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p814_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p818_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37955,9 +38149,9 @@ TEXT ·p814_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p815_VPOR(in *byte, out *byte)
+// func p819_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p815_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p819_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38002,9 +38196,9 @@ TEXT ·p815_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p816_VPORD(in *byte, out *byte)
+// func p820_VPORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p816_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p820_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38053,9 +38247,9 @@ TEXT ·p816_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p817_VPORD(in *byte, out *byte)
+// func p821_VPORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p817_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p821_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38100,9 +38294,9 @@ TEXT ·p817_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p818_VPORD(in *byte, out *byte)
+// func p822_VPORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p818_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p822_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38151,9 +38345,9 @@ TEXT ·p818_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p819_VPORD(in *byte, out *byte)
+// func p823_VPORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p819_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p823_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38198,9 +38392,9 @@ TEXT ·p819_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p820_VPORQ(in *byte, out *byte)
+// func p824_VPORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p820_VPORQ(SB), NOSPLIT, $0-16
+TEXT ·p824_VPORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38251,9 +38445,9 @@ TEXT ·p820_VPORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p821_VPORQ(in *byte, out *byte)
+// func p825_VPORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p821_VPORQ(SB), NOSPLIT, $0-16
+TEXT ·p825_VPORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38300,9 +38494,9 @@ TEXT ·p821_VPORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p822_VPROLD(in *byte, out *byte)
+// func p826_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p822_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p826_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38349,9 +38543,9 @@ TEXT ·p822_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p823_VPROLD(in *byte, out *byte)
+// func p827_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p823_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p827_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38398,9 +38592,9 @@ TEXT ·p823_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p824_VPROLD(in *byte, out *byte)
+// func p828_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p824_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p828_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38447,9 +38641,9 @@ TEXT ·p824_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p825_VPROLD(in *byte, out *byte)
+// func p829_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p825_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p829_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38496,9 +38690,9 @@ TEXT ·p825_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p826_VPROLD(in *byte, out *byte)
+// func p830_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p826_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p830_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38543,9 +38737,9 @@ TEXT ·p826_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p827_VPROLD(in *byte, out *byte)
+// func p831_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p827_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p831_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38592,9 +38786,9 @@ TEXT ·p827_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p828_VPROLD(in *byte, out *byte)
+// func p832_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p828_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p832_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38641,9 +38835,9 @@ TEXT ·p828_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p829_VPROLD(in *byte, out *byte)
+// func p833_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p829_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p833_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38690,9 +38884,9 @@ TEXT ·p829_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p830_VPROLD(in *byte, out *byte)
+// func p834_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p830_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p834_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38739,9 +38933,9 @@ TEXT ·p830_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p831_VPROLD(in *byte, out *byte)
+// func p835_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p831_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p835_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38786,9 +38980,9 @@ TEXT ·p831_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p832_VPSHUFB(in *byte, out *byte)
+// func p836_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p832_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p836_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38835,9 +39029,9 @@ TEXT ·p832_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p833_VPSHUFB(in *byte, out *byte)
+// func p837_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p833_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p837_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38884,9 +39078,9 @@ TEXT ·p833_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p834_VPSHUFB(in *byte, out *byte)
+// func p838_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p834_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p838_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38931,9 +39125,9 @@ TEXT ·p834_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p835_VPSHUFB(in *byte, out *byte)
+// func p839_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p835_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p839_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38978,9 +39172,9 @@ TEXT ·p835_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p836_VPSHUFB(in *byte, out *byte)
+// func p840_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p836_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p840_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39027,9 +39221,9 @@ TEXT ·p836_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p837_VPSHUFB(in *byte, out *byte)
+// func p841_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p837_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p841_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39076,9 +39270,9 @@ TEXT ·p837_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p838_VPSHUFB(in *byte, out *byte)
+// func p842_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p838_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p842_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39123,9 +39317,9 @@ TEXT ·p838_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p839_VPSHUFB(in *byte, out *byte)
+// func p843_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p839_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p843_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39170,9 +39364,9 @@ TEXT ·p839_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p840_VPSHUFB(in *byte, out *byte)
+// func p844_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p840_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p844_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39219,9 +39413,9 @@ TEXT ·p840_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p841_VPSHUFB(in *byte, out *byte)
+// func p845_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p841_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p845_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39266,9 +39460,9 @@ TEXT ·p841_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p842_VPSHUFB(in *byte, out *byte)
+// func p846_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p842_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p846_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39317,9 +39511,9 @@ TEXT ·p842_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p843_VPSHUFB(in *byte, out *byte)
+// func p847_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p843_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p847_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39368,9 +39562,9 @@ TEXT ·p843_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p844_VPSHUFB(in *byte, out *byte)
+// func p848_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p844_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p848_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39415,9 +39609,9 @@ TEXT ·p844_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p845_VPSHUFB(in *byte, out *byte)
+// func p849_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p845_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p849_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39462,9 +39656,9 @@ TEXT ·p845_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p846_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p846_VPSHUFD(SB), NOSPLIT, $0-16
+// func p850_VPSHUFB(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p850_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39485,9 +39679,10 @@ TEXT ·p846_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z3
 	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPSHUFD $0x00, X3, X9
+	VPSHUFB Z3, Z9, Z14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -39509,60 +39704,12 @@ TEXT ·p846_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ      R13, 96(R15)
 	VMOVDQU64 Z3, 104(R15)
 	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p847_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p847_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p848_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p848_VPSHUFD(SB), NOSPLIT, $0-16
+// func p851_VPSHUFB(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p851_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39581,11 +39728,10 @@ TEXT ·p848_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 128(R14), Z14
 
 	// The probed instruction.
-	VPSHUFD $0x1b, X3, X9
+	VPSHUFB Z14, Z14, Z14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -39605,155 +39751,7 @@ TEXT ·p848_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ      R11, 80(R15)
 	MOVQ      R12, 88(R15)
 	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p849_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p849_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0x1b, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p850_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p850_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x4e, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p851_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p851_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0x4e, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
+	VMOVDQU64 Z14, 104(R15)
 	RET
 
 // func p852_VPSHUFD(in *byte, out *byte)
@@ -39781,7 +39779,7 @@ TEXT ·p852_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0xb1, X3, X9
+	VPSHUFD $0x00, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -39830,7 +39828,7 @@ TEXT ·p853_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSHUFD $0xb1, X3, X9
+	VPSHUFD $0x00, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -39879,7 +39877,7 @@ TEXT ·p854_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0xd3, X3, X9
+	VPSHUFD $0x1b, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -39928,7 +39926,7 @@ TEXT ·p855_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSHUFD $0xd3, X3, X9
+	VPSHUFD $0x1b, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -39977,7 +39975,7 @@ TEXT ·p856_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0xe4, X3, X9
+	VPSHUFD $0x4e, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -40026,7 +40024,7 @@ TEXT ·p857_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSHUFD $0xe4, X3, X9
+	VPSHUFD $0x4e, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -40075,7 +40073,7 @@ TEXT ·p858_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0xee, X3, X9
+	VPSHUFD $0xb1, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -40124,7 +40122,7 @@ TEXT ·p859_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSHUFD $0xee, X3, X9
+	VPSHUFD $0xb1, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -40169,6 +40167,300 @@ TEXT ·p860_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xd3, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p861_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p861_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0xd3, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p862_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p862_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xe4, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p863_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p863_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0xe4, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p864_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p864_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xee, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p865_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p865_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0xee, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p866_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p866_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -40195,9 +40487,9 @@ TEXT ·p860_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p861_VPSHUFD(in *byte, out *byte)
+// func p867_VPSHUFD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p861_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p867_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -40242,300 +40534,6 @@ TEXT ·p861_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p862_VPSHUFD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p862_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x00, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p863_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p863_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0x00, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p864_VPSHUFD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p864_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x1b, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p865_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p865_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0x1b, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p866_VPSHUFD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p866_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x39, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p867_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p867_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSHUFD $0x39, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
 // func p868_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
 TEXT ·p868_VPSHUFD(SB), NOSPLIT, $0-16
@@ -40561,7 +40559,7 @@ TEXT ·p868_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0x4e, Y3, Y9
+	VPSHUFD $0x00, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -40610,7 +40608,7 @@ TEXT ·p869_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSHUFD $0x4e, Y3, Y9
+	VPSHUFD $0x00, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -40659,7 +40657,7 @@ TEXT ·p870_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0x93, Y3, Y9
+	VPSHUFD $0x1b, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -40708,7 +40706,7 @@ TEXT ·p871_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSHUFD $0x93, Y3, Y9
+	VPSHUFD $0x1b, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -40757,7 +40755,7 @@ TEXT ·p872_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0xb1, Y3, Y9
+	VPSHUFD $0x39, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -40806,7 +40804,7 @@ TEXT ·p873_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSHUFD $0xb1, Y3, Y9
+	VPSHUFD $0x39, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -40855,7 +40853,7 @@ TEXT ·p874_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0xe4, Y3, Y9
+	VPSHUFD $0x4e, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -40904,7 +40902,7 @@ TEXT ·p875_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSHUFD $0xe4, Y3, Y9
+	VPSHUFD $0x4e, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -40949,6 +40947,300 @@ TEXT ·p876_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x93, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p877_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p877_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0x93, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p878_VPSHUFD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p878_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xb1, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p879_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p879_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0xb1, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p880_VPSHUFD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p880_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xe4, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p881_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p881_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSHUFD $0xe4, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p882_VPSHUFD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p882_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -40975,9 +41267,9 @@ TEXT ·p876_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p877_VPSHUFD(in *byte, out *byte)
+// func p883_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p877_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p883_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41022,9 +41314,9 @@ TEXT ·p877_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p878_VPSHUFD(in *byte, out *byte)
+// func p884_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p878_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p884_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41071,9 +41363,9 @@ TEXT ·p878_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p879_VPSHUFD(in *byte, out *byte)
+// func p885_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p879_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p885_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41120,9 +41412,9 @@ TEXT ·p879_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p880_VPSHUFD(in *byte, out *byte)
+// func p886_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p880_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p886_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41169,9 +41461,9 @@ TEXT ·p880_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p881_VPSHUFD(in *byte, out *byte)
+// func p887_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p881_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p887_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41218,9 +41510,9 @@ TEXT ·p881_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p882_VPSHUFD(in *byte, out *byte)
+// func p888_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p882_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p888_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41267,9 +41559,9 @@ TEXT ·p882_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p883_VPSHUFD(in *byte, out *byte)
+// func p889_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p883_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p889_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41316,9 +41608,9 @@ TEXT ·p883_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p884_VPSHUFD(in *byte, out *byte)
+// func p890_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p884_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p890_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41363,300 +41655,6 @@ TEXT ·p884_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p885_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p885_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x00, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p886_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p886_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSLLD $0x00, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p887_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p887_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x01, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p888_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p888_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSLLD $0x01, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p889_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p889_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x07, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p890_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p890_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSLLD $0x07, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
 // func p891_VPSLLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
 TEXT ·p891_VPSLLD(SB), NOSPLIT, $0-16
@@ -41682,7 +41680,7 @@ TEXT ·p891_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLD $0x0c, Y3, Y9
+	VPSLLD $0x00, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -41731,7 +41729,7 @@ TEXT ·p892_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSLLD $0x0c, Y3, Y9
+	VPSLLD $0x00, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -41780,7 +41778,7 @@ TEXT ·p893_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLD $0x1f, Y3, Y9
+	VPSLLD $0x01, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -41829,7 +41827,7 @@ TEXT ·p894_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSLLD $0x1f, Y3, Y9
+	VPSLLD $0x01, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -41878,7 +41876,7 @@ TEXT ·p895_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLD $0x20, Y3, Y9
+	VPSLLD $0x07, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -41927,7 +41925,7 @@ TEXT ·p896_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSLLD $0x20, Y3, Y9
+	VPSLLD $0x07, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -41976,7 +41974,7 @@ TEXT ·p897_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLD $0x3f, Y3, Y9
+	VPSLLD $0x0c, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -42025,7 +42023,7 @@ TEXT ·p898_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSLLD $0x3f, Y3, Y9
+	VPSLLD $0x0c, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -42074,7 +42072,7 @@ TEXT ·p899_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLD $0x40, Y3, Y9
+	VPSLLD $0x1f, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -42123,7 +42121,7 @@ TEXT ·p900_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSLLD $0x40, Y3, Y9
+	VPSLLD $0x1f, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -42172,7 +42170,7 @@ TEXT ·p901_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLD $0xff, Y3, Y9
+	VPSLLD $0x20, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -42221,7 +42219,7 @@ TEXT ·p902_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSLLD $0xff, Y3, Y9
+	VPSLLD $0x20, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -42266,6 +42264,300 @@ TEXT ·p903_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x3f, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p904_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p904_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSLLD $0x3f, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p905_VPSLLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p905_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x40, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p906_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p906_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSLLD $0x40, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p907_VPSLLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p907_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0xff, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p908_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p908_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSLLD $0xff, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p909_VPSLLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p909_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -42292,9 +42584,9 @@ TEXT ·p903_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p904_VPSLLD(in *byte, out *byte)
+// func p910_VPSLLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p904_VPSLLD(SB), NOSPLIT, $0-16
+TEXT ·p910_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -42339,300 +42631,6 @@ TEXT ·p904_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p905_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p905_VPSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLDQ $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p906_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p906_VPSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSLLDQ $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p907_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p907_VPSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLDQ $0x01, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p908_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p908_VPSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSLLDQ $0x01, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p909_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p909_VPSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLDQ $0x04, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p910_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p910_VPSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSLLDQ $0x04, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
 // func p911_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
 TEXT ·p911_VPSLLDQ(SB), NOSPLIT, $0-16
@@ -42658,7 +42656,7 @@ TEXT ·p911_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLDQ $0x0f, X3, X9
+	VPSLLDQ $0x00, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -42707,7 +42705,7 @@ TEXT ·p912_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSLLDQ $0x0f, X3, X9
+	VPSLLDQ $0x00, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -42756,7 +42754,7 @@ TEXT ·p913_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLDQ $0x10, X3, X9
+	VPSLLDQ $0x01, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -42805,7 +42803,7 @@ TEXT ·p914_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSLLDQ $0x10, X3, X9
+	VPSLLDQ $0x01, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -42854,7 +42852,7 @@ TEXT ·p915_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLDQ $0xff, X3, X9
+	VPSLLDQ $0x04, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -42903,7 +42901,7 @@ TEXT ·p916_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSLLDQ $0xff, X3, X9
+	VPSLLDQ $0x04, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -42948,6 +42946,300 @@ TEXT ·p917_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLDQ $0x0f, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p918_VPSLLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p918_VPSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSLLDQ $0x0f, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p919_VPSLLDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p919_VPSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLDQ $0x10, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p920_VPSLLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p920_VPSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSLLDQ $0x10, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p921_VPSLLDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p921_VPSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLDQ $0xff, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p922_VPSLLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p922_VPSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSLLDQ $0xff, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p923_VPSLLDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p923_VPSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -42974,9 +43266,9 @@ TEXT ·p917_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p918_VPSLLDQ(in *byte, out *byte)
+// func p924_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p918_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p924_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43021,300 +43313,6 @@ TEXT ·p918_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p919_VPSLLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p919_VPSLLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLQ $0x00, Z3, Z9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p920_VPSLLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p920_VPSLLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLQ $0x01, Z3, Z9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p921_VPSLLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p921_VPSLLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLQ $0x02, Z3, Z9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p922_VPSLLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p922_VPSLLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLQ $0x0c, Z3, Z9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p923_VPSLLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p923_VPSLLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLQ $0x1f, Z3, Z9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p924_VPSLLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p924_VPSLLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLQ $0x20, Z3, Z9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p925_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p925_VPSLLQ(SB), NOSPLIT, $0-16
@@ -43340,7 +43338,7 @@ TEXT ·p925_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLQ $0x3f, Z3, Z9
+	VPSLLQ $0x00, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -43389,7 +43387,7 @@ TEXT ·p926_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLQ $0x40, Z3, Z9
+	VPSLLQ $0x01, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -43438,7 +43436,7 @@ TEXT ·p927_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLQ $0xff, Z3, Z9
+	VPSLLQ $0x02, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -43483,6 +43481,300 @@ TEXT ·p928_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLQ $0x0c, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p929_VPSLLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p929_VPSLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLQ $0x1f, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p930_VPSLLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p930_VPSLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLQ $0x20, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p931_VPSLLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p931_VPSLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLQ $0x3f, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p932_VPSLLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p932_VPSLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLQ $0x40, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p933_VPSLLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p933_VPSLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLQ $0xff, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p934_VPSLLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p934_VPSLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -43507,300 +43799,6 @@ TEXT ·p928_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ      R12, 88(R15)
 	MOVQ      R13, 96(R15)
 	VMOVDQU64 Z9, 104(R15)
-	RET
-
-// func p929_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p929_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p930_VPSRAD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p930_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRAD $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p931_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p931_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0x01, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p932_VPSRAD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p932_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRAD $0x01, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p933_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p933_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0x1f, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p934_VPSRAD(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p934_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRAD $0x1f, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
 	RET
 
 // func p935_VPSRAD(in *byte, out *byte)
@@ -43828,7 +43826,7 @@ TEXT ·p935_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRAD $0x20, X3, X9
+	VPSRAD $0x00, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -43877,7 +43875,7 @@ TEXT ·p936_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRAD $0x20, X3, X9
+	VPSRAD $0x00, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -43926,7 +43924,7 @@ TEXT ·p937_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRAD $0x3f, X3, X9
+	VPSRAD $0x01, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -43975,7 +43973,7 @@ TEXT ·p938_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRAD $0x3f, X3, X9
+	VPSRAD $0x01, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -44024,7 +44022,7 @@ TEXT ·p939_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRAD $0x40, X3, X9
+	VPSRAD $0x1f, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -44073,7 +44071,7 @@ TEXT ·p940_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRAD $0x40, X3, X9
+	VPSRAD $0x1f, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -44122,7 +44120,7 @@ TEXT ·p941_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRAD $0xff, X3, X9
+	VPSRAD $0x20, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -44171,7 +44169,7 @@ TEXT ·p942_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRAD $0xff, X3, X9
+	VPSRAD $0x20, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -44216,6 +44214,300 @@ TEXT ·p943_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0x3f, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p944_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p944_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRAD $0x3f, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p945_VPSRAD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p945_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0x40, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p946_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p946_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRAD $0x40, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p947_VPSRAD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p947_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0xff, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p948_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p948_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRAD $0xff, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p949_VPSRAD(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p949_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -44242,9 +44534,9 @@ TEXT ·p943_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p944_VPSRAD(in *byte, out *byte)
+// func p950_VPSRAD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p944_VPSRAD(SB), NOSPLIT, $0-16
+TEXT ·p950_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -44289,300 +44581,6 @@ TEXT ·p944_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p945_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p945_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x00, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p946_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p946_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRLD $0x00, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p947_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p947_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x01, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p948_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p948_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRLD $0x01, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p949_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p949_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x14, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p950_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p950_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRLD $0x14, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
 // func p951_VPSRLD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
 TEXT ·p951_VPSRLD(SB), NOSPLIT, $0-16
@@ -44608,7 +44606,7 @@ TEXT ·p951_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLD $0x19, Y3, Y9
+	VPSRLD $0x00, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -44657,7 +44655,7 @@ TEXT ·p952_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRLD $0x19, Y3, Y9
+	VPSRLD $0x00, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -44706,7 +44704,7 @@ TEXT ·p953_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLD $0x1f, Y3, Y9
+	VPSRLD $0x01, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -44755,7 +44753,7 @@ TEXT ·p954_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRLD $0x1f, Y3, Y9
+	VPSRLD $0x01, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -44804,7 +44802,7 @@ TEXT ·p955_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLD $0x20, Y3, Y9
+	VPSRLD $0x14, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -44853,7 +44851,7 @@ TEXT ·p956_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRLD $0x20, Y3, Y9
+	VPSRLD $0x14, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -44902,7 +44900,7 @@ TEXT ·p957_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLD $0x3f, Y3, Y9
+	VPSRLD $0x19, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -44951,7 +44949,7 @@ TEXT ·p958_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRLD $0x3f, Y3, Y9
+	VPSRLD $0x19, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -45000,7 +44998,7 @@ TEXT ·p959_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLD $0x40, Y3, Y9
+	VPSRLD $0x1f, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -45049,7 +45047,7 @@ TEXT ·p960_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRLD $0x40, Y3, Y9
+	VPSRLD $0x1f, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -45098,7 +45096,7 @@ TEXT ·p961_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLD $0xff, Y3, Y9
+	VPSRLD $0x20, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -45147,7 +45145,7 @@ TEXT ·p962_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRLD $0xff, Y3, Y9
+	VPSRLD $0x20, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -45192,6 +45190,300 @@ TEXT ·p963_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x3f, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p964_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p964_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRLD $0x3f, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p965_VPSRLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p965_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x40, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p966_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p966_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRLD $0x40, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p967_VPSRLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p967_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0xff, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p968_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p968_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRLD $0xff, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p969_VPSRLD(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p969_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -45218,9 +45510,9 @@ TEXT ·p963_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p964_VPSRLD(in *byte, out *byte)
+// func p970_VPSRLD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p964_VPSRLD(SB), NOSPLIT, $0-16
+TEXT ·p970_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45265,300 +45557,6 @@ TEXT ·p964_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p965_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p965_VPSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLDQ $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p966_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p966_VPSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRLDQ $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p967_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p967_VPSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLDQ $0x01, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p968_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p968_VPSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRLDQ $0x01, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
-// func p969_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p969_VPSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLDQ $0x04, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p970_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p970_VPSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-
-	// The probed instruction.
-	VPSRLDQ $0x04, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	RET
-
 // func p971_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
 TEXT ·p971_VPSRLDQ(SB), NOSPLIT, $0-16
@@ -45584,7 +45582,7 @@ TEXT ·p971_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLDQ $0x0f, X3, X9
+	VPSRLDQ $0x00, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -45633,7 +45631,7 @@ TEXT ·p972_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRLDQ $0x0f, X3, X9
+	VPSRLDQ $0x00, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -45682,7 +45680,7 @@ TEXT ·p973_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLDQ $0x10, X3, X9
+	VPSRLDQ $0x01, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -45731,7 +45729,7 @@ TEXT ·p974_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRLDQ $0x10, X3, X9
+	VPSRLDQ $0x01, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -45780,7 +45778,7 @@ TEXT ·p975_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLDQ $0xff, X3, X9
+	VPSRLDQ $0x04, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -45829,7 +45827,7 @@ TEXT ·p976_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU 160(R14), Y9
 
 	// The probed instruction.
-	VPSRLDQ $0xff, X3, X9
+	VPSRLDQ $0x04, X3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS   (R15)
@@ -45874,6 +45872,300 @@ TEXT ·p977_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLDQ $0x0f, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p978_VPSRLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p978_VPSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRLDQ $0x0f, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p979_VPSRLDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p979_VPSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLDQ $0x10, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p980_VPSRLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p980_VPSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRLDQ $0x10, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p981_VPSRLDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p981_VPSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLDQ $0xff, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p982_VPSRLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p982_VPSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+
+	// The probed instruction.
+	VPSRLDQ $0xff, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	RET
+
+// func p983_VPSRLDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p983_VPSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -45900,9 +46192,9 @@ TEXT ·p977_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p978_VPSRLDQ(in *byte, out *byte)
+// func p984_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p978_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p984_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -45947,300 +46239,6 @@ TEXT ·p978_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p979_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p979_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLQ $0x00, Z3, Z9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p980_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p980_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLQ $0x01, Z3, Z9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p981_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p981_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLQ $0x0e, Z3, Z9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p982_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p982_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLQ $0x1a, Z3, Z9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p983_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p983_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLQ $0x1f, Z3, Z9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
-// func p984_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p984_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLQ $0x20, Z3, Z9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p985_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p985_VPSRLQ(SB), NOSPLIT, $0-16
@@ -46266,7 +46264,7 @@ TEXT ·p985_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x28, Z3, Z9
+	VPSRLQ $0x00, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46315,7 +46313,7 @@ TEXT ·p986_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x34, Z3, Z9
+	VPSRLQ $0x01, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46364,7 +46362,7 @@ TEXT ·p987_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x3f, Z3, Z9
+	VPSRLQ $0x0e, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46413,7 +46411,7 @@ TEXT ·p988_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x40, Z3, Z9
+	VPSRLQ $0x1a, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46462,7 +46460,7 @@ TEXT ·p989_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0xff, Z3, Z9
+	VPSRLQ $0x1f, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46507,6 +46505,300 @@ TEXT ·p990_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLQ $0x20, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p991_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p991_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLQ $0x28, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p992_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p992_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLQ $0x34, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p993_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p993_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLQ $0x3f, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p994_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p994_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLQ $0x40, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p995_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p995_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLQ $0xff, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p996_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p996_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -46533,9 +46825,9 @@ TEXT ·p990_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p991_VPTERNLOGD(in *byte, out *byte)
+// func p997_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p991_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p997_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46584,9 +46876,9 @@ TEXT ·p991_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p992_VPTERNLOGD(in *byte, out *byte)
+// func p998_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p992_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p998_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46631,9 +46923,9 @@ TEXT ·p992_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p993_VPTERNLOGD(in *byte, out *byte)
+// func p999_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p993_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p999_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46682,9 +46974,9 @@ TEXT ·p993_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p994_VPTERNLOGD(in *byte, out *byte)
+// func p1000_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p994_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1000_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46729,9 +47021,9 @@ TEXT ·p994_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p995_VPTERNLOGD(in *byte, out *byte)
+// func p1001_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p995_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1001_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46780,9 +47072,9 @@ TEXT ·p995_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p996_VPTERNLOGD(in *byte, out *byte)
+// func p1002_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p996_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1002_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46827,9 +47119,9 @@ TEXT ·p996_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p997_VPUNPCKHDQ(in *byte, out *byte)
+// func p1003_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p997_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p1003_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46878,9 +47170,9 @@ TEXT ·p997_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p998_VPUNPCKHDQ(in *byte, out *byte)
+// func p1004_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p998_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p1004_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46929,9 +47221,9 @@ TEXT ·p998_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p999_VPUNPCKHDQ(in *byte, out *byte)
+// func p1005_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p999_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p1005_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46976,9 +47268,9 @@ TEXT ·p999_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1000_VPUNPCKHDQ(in *byte, out *byte)
+// func p1006_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1000_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p1006_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47023,9 +47315,9 @@ TEXT ·p1000_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1001_VPUNPCKHDQ(in *byte, out *byte)
+// func p1007_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1001_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p1007_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47074,9 +47366,9 @@ TEXT ·p1001_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1002_VPUNPCKHDQ(in *byte, out *byte)
+// func p1008_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1002_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p1008_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47121,9 +47413,9 @@ TEXT ·p1002_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1003_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1009_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1003_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1009_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47172,9 +47464,9 @@ TEXT ·p1003_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1004_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1010_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1004_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1010_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47223,9 +47515,9 @@ TEXT ·p1004_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p1005_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1011_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1005_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1011_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47270,9 +47562,9 @@ TEXT ·p1005_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1006_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1012_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1006_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1012_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47317,9 +47609,9 @@ TEXT ·p1006_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1007_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1013_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1007_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1013_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47368,9 +47660,9 @@ TEXT ·p1007_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1008_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1014_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1008_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1014_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47415,9 +47707,9 @@ TEXT ·p1008_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1009_VPUNPCKLDQ(in *byte, out *byte)
+// func p1015_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1009_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1015_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47466,9 +47758,9 @@ TEXT ·p1009_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1010_VPUNPCKLDQ(in *byte, out *byte)
+// func p1016_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1010_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1016_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47517,9 +47809,9 @@ TEXT ·p1010_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p1011_VPUNPCKLDQ(in *byte, out *byte)
+// func p1017_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1011_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1017_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47564,9 +47856,9 @@ TEXT ·p1011_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1012_VPUNPCKLDQ(in *byte, out *byte)
+// func p1018_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1012_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1018_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47611,9 +47903,9 @@ TEXT ·p1012_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1013_VPUNPCKLDQ(in *byte, out *byte)
+// func p1019_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1013_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1019_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47662,9 +47954,9 @@ TEXT ·p1013_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1014_VPUNPCKLDQ(in *byte, out *byte)
+// func p1020_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1014_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1020_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47709,306 +48001,8 @@ TEXT ·p1014_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1015_VPUNPCKLQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p1015_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPUNPCKLQDQ X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p1016_VPUNPCKLQDQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p1016_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPUNPCKLQDQ X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p1017_VPUNPCKLQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p1017_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z14
-
-	// The probed instruction.
-	VPUNPCKLQDQ X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z14, 104(R15)
-	RET
-
-// func p1018_VPUNPCKLQDQ(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p1018_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y14
-
-	// The probed instruction.
-	VPUNPCKLQDQ X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y14, 104(R15)
-	RET
-
-// func p1019_VPUNPCKLQDQ(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p1019_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPUNPCKLQDQ Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p1020_VPUNPCKLQDQ(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p1020_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPUNPCKLQDQ Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
 // func p1021_VPUNPCKLQDQ(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·p1021_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -48028,6 +48022,304 @@ TEXT ·p1021_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPUNPCKLQDQ X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p1022_VPUNPCKLQDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p1022_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPUNPCKLQDQ X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p1023_VPUNPCKLQDQ(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p1023_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPUNPCKLQDQ X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p1024_VPUNPCKLQDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p1024_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y14
+
+	// The probed instruction.
+	VPUNPCKLQDQ X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y14, 104(R15)
+	RET
+
+// func p1025_VPUNPCKLQDQ(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p1025_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPUNPCKLQDQ Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p1026_VPUNPCKLQDQ(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p1026_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPUNPCKLQDQ Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p1027_VPUNPCKLQDQ(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p1027_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z14
 
 	// The probed instruction.
@@ -48054,9 +48346,9 @@ TEXT ·p1021_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1022_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1028_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1022_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1028_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48101,9 +48393,9 @@ TEXT ·p1022_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1023_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1029_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1023_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1029_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48152,9 +48444,9 @@ TEXT ·p1023_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1024_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1030_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1024_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1030_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48199,9 +48491,9 @@ TEXT ·p1024_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1025_VPXOR(in *byte, out *byte)
+// func p1031_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1025_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1031_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48248,9 +48540,9 @@ TEXT ·p1025_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p1026_VPXOR(in *byte, out *byte)
+// func p1032_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p1026_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1032_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48297,9 +48589,9 @@ TEXT ·p1026_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p1027_VPXOR(in *byte, out *byte)
+// func p1033_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1027_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1033_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48344,9 +48636,9 @@ TEXT ·p1027_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p1028_VPXOR(in *byte, out *byte)
+// func p1034_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p1028_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1034_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48391,9 +48683,9 @@ TEXT ·p1028_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p1029_VPXOR(in *byte, out *byte)
+// func p1035_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1029_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1035_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48440,9 +48732,9 @@ TEXT ·p1029_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p1030_VPXOR(in *byte, out *byte)
+// func p1036_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1030_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1036_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48489,9 +48781,9 @@ TEXT ·p1030_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p1031_VPXOR(in *byte, out *byte)
+// func p1037_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1031_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1037_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48536,9 +48828,9 @@ TEXT ·p1031_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p1032_VPXOR(in *byte, out *byte)
+// func p1038_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1032_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1038_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48583,306 +48875,8 @@ TEXT ·p1032_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p1033_VPXOR(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p1033_VPXOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPXOR X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p1034_VPXOR(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p1034_VPXOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPXOR X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
-// func p1035_VPXOR(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p1035_VPXOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z14
-
-	// The probed instruction.
-	VPXOR X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z14, 104(R15)
-	RET
-
-// func p1036_VPXOR(in *byte, out *byte)
-// Requires: AVX
-TEXT ·p1036_VPXOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y14
-
-	// The probed instruction.
-	VPXOR X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y14, 104(R15)
-	RET
-
-// func p1037_VPXOR(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p1037_VPXOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPXOR Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
-// func p1038_VPXOR(in *byte, out *byte)
-// Requires: AVX, AVX2
-TEXT ·p1038_VPXOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ    (R14), AX
-	ADDQ    8(R14), AX
-	MOVQ    32(R14), AX
-	MOVQ    40(R14), BX
-	MOVQ    48(R14), CX
-	MOVQ    56(R14), DX
-	MOVQ    64(R14), SI
-	MOVQ    72(R14), DI
-	MOVQ    80(R14), R8
-	MOVQ    88(R14), R9
-	MOVQ    96(R14), R10
-	MOVQ    104(R14), R11
-	MOVQ    112(R14), R12
-	MOVQ    120(R14), R13
-	VMOVDQU 128(R14), Y3
-	VMOVDQU 160(R14), Y9
-	VMOVDQU 192(R14), Y14
-
-	// The probed instruction.
-	VPXOR Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS   (R15)
-	SETPS   1(R15)
-	SETEQ   2(R15)
-	SETMI   3(R15)
-	SETOS   4(R15)
-	MOVQ    AX, 8(R15)
-	MOVQ    BX, 16(R15)
-	MOVQ    CX, 24(R15)
-	MOVQ    DX, 32(R15)
-	MOVQ    SI, 40(R15)
-	MOVQ    DI, 48(R15)
-	MOVQ    R8, 56(R15)
-	MOVQ    R9, 64(R15)
-	MOVQ    R10, 72(R15)
-	MOVQ    R11, 80(R15)
-	MOVQ    R12, 88(R15)
-	MOVQ    R13, 96(R15)
-	VMOVDQU Y3, 104(R15)
-	VMOVDQU Y9, 136(R15)
-	VMOVDQU Y14, 168(R15)
-	RET
-
 // func p1039_VPXOR(in *byte, out *byte)
-// Requires: AVX2, AVX512F
+// Requires: AVX, AVX512F
 TEXT ·p1039_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -48902,6 +48896,304 @@ TEXT ·p1039_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPXOR X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p1040_VPXOR(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p1040_VPXOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPXOR X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p1041_VPXOR(in *byte, out *byte)
+// Requires: AVX, AVX512F
+TEXT ·p1041_VPXOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPXOR X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p1042_VPXOR(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p1042_VPXOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y14
+
+	// The probed instruction.
+	VPXOR X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y14, 104(R15)
+	RET
+
+// func p1043_VPXOR(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p1043_VPXOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPXOR Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p1044_VPXOR(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p1044_VPXOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ    (R14), AX
+	ADDQ    8(R14), AX
+	MOVQ    32(R14), AX
+	MOVQ    40(R14), BX
+	MOVQ    48(R14), CX
+	MOVQ    56(R14), DX
+	MOVQ    64(R14), SI
+	MOVQ    72(R14), DI
+	MOVQ    80(R14), R8
+	MOVQ    88(R14), R9
+	MOVQ    96(R14), R10
+	MOVQ    104(R14), R11
+	MOVQ    112(R14), R12
+	MOVQ    120(R14), R13
+	VMOVDQU 128(R14), Y3
+	VMOVDQU 160(R14), Y9
+	VMOVDQU 192(R14), Y14
+
+	// The probed instruction.
+	VPXOR Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS   (R15)
+	SETPS   1(R15)
+	SETEQ   2(R15)
+	SETMI   3(R15)
+	SETOS   4(R15)
+	MOVQ    AX, 8(R15)
+	MOVQ    BX, 16(R15)
+	MOVQ    CX, 24(R15)
+	MOVQ    DX, 32(R15)
+	MOVQ    SI, 40(R15)
+	MOVQ    DI, 48(R15)
+	MOVQ    R8, 56(R15)
+	MOVQ    R9, 64(R15)
+	MOVQ    R10, 72(R15)
+	MOVQ    R11, 80(R15)
+	MOVQ    R12, 88(R15)
+	MOVQ    R13, 96(R15)
+	VMOVDQU Y3, 104(R15)
+	VMOVDQU Y9, 136(R15)
+	VMOVDQU Y14, 168(R15)
+	RET
+
+// func p1045_VPXOR(in *byte, out *byte)
+// Requires: AVX2, AVX512F
+TEXT ·p1045_VPXOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z14
 
 	// The probed instruction.
@@ -48928,9 +49220,9 @@ TEXT ·p1039_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1040_VPXOR(in *byte, out *byte)
+// func p1046_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1040_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1046_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48975,9 +49267,9 @@ TEXT ·p1040_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1041_VPXORD(in *byte, out *byte)
+// func p1047_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1041_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1047_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49024,9 +49316,9 @@ TEXT ·p1041_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p1042_VPXORD(in *byte, out *byte)
+// func p1048_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1042_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1048_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49071,9 +49363,9 @@ TEXT ·p1042_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p1043_VPXORD(in *byte, out *byte)
+// func p1049_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1043_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1049_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49120,9 +49412,9 @@ TEXT ·p1043_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p1044_VPXORD(in *byte, out *byte)
+// func p1050_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1044_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1050_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49167,9 +49459,9 @@ TEXT ·p1044_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p1045_VPXORD(in *byte, out *byte)
+// func p1051_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1045_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1051_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49216,9 +49508,9 @@ TEXT ·p1045_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p1046_VPXORD(in *byte, out *byte)
+// func p1052_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1046_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1052_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49263,9 +49555,9 @@ TEXT ·p1046_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p1047_VPXORD(in *byte, out *byte)
+// func p1053_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1047_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1053_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49314,9 +49606,9 @@ TEXT ·p1047_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1048_VPXORD(in *byte, out *byte)
+// func p1054_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1048_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1054_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49361,9 +49653,9 @@ TEXT ·p1048_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1049_VPXORD(in *byte, out *byte)
+// func p1055_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1049_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1055_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49412,9 +49704,9 @@ TEXT ·p1049_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1050_VPXORD(in *byte, out *byte)
+// func p1056_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1050_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1056_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49459,9 +49751,9 @@ TEXT ·p1050_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1051_VPXORD(in *byte, out *byte)
+// func p1057_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1051_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1057_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49510,9 +49802,9 @@ TEXT ·p1051_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1052_VPXORD(in *byte, out *byte)
+// func p1058_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1052_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1058_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49557,9 +49849,9 @@ TEXT ·p1052_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1053_VPXORQ(in *byte, out *byte)
+// func p1059_VPXORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1053_VPXORQ(SB), NOSPLIT, $0-16
+TEXT ·p1059_VPXORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49608,9 +49900,9 @@ TEXT ·p1053_VPXORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1054_VPXORQ(in *byte, out *byte)
+// func p1060_VPXORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1054_VPXORQ(SB), NOSPLIT, $0-16
+TEXT ·p1060_VPXORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49655,9 +49947,9 @@ TEXT ·p1054_VPXORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1055_VSHUFI32X4(in *byte, out *byte)
+// func p1061_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1055_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1061_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49706,9 +49998,9 @@ TEXT ·p1055_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1056_VSHUFI32X4(in *byte, out *byte)
+// func p1062_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1056_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1062_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49753,9 +50045,9 @@ TEXT ·p1056_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1057_VSHUFI32X4(in *byte, out *byte)
+// func p1063_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1057_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1063_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49804,9 +50096,9 @@ TEXT ·p1057_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1058_VSHUFI32X4(in *byte, out *byte)
+// func p1064_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1058_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1064_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49855,9 +50147,9 @@ TEXT ·p1058_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1059_VSHUFI32X4(in *byte, out *byte)
+// func p1065_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1059_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1065_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49906,9 +50198,9 @@ TEXT ·p1059_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1060_VSHUFI32X4(in *byte, out *byte)
+// func p1066_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1060_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1066_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49957,9 +50249,9 @@ TEXT ·p1060_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1061_VSHUFI32X4(in *byte, out *byte)
+// func p1067_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1061_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1067_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50008,9 +50300,9 @@ TEXT ·p1061_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1062_VSHUFI32X4(in *byte, out *byte)
+// func p1068_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1062_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1068_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50055,9 +50347,9 @@ TEXT ·p1062_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1063_VZEROUPPER(in *byte, out *byte)
+// func p1069_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1063_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p1069_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50132,9 +50424,9 @@ TEXT ·p1063_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z15, 1064(R15)
 	RET
 
-// func p1064_VZEROUPPER(in *byte, out *byte)
+// func p1070_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p1064_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p1070_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50209,9 +50501,9 @@ TEXT ·p1064_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU Y15, 584(R15)
 	RET
 
-// func p1065_VZEROUPPER(in *byte, out *byte)
+// func p1071_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1065_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p1071_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50264,8 +50556,8 @@ TEXT ·p1065_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 360(R15)
 	RET
 
-// func p1066_XORB(in *byte, out *byte)
-TEXT ·p1066_XORB(SB), NOSPLIT, $0-16
+// func p1072_XORB(in *byte, out *byte)
+TEXT ·p1072_XORB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50287,270 +50579,6 @@ TEXT ·p1066_XORB(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	XORB 128(R14), SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1067_XORL(in *byte, out *byte)
-TEXT ·p1067_XORL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	XORL $-2147483648, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1068_XORL(in *byte, out *byte)
-TEXT ·p1068_XORL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	XORL $-1, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1069_XORL(in *byte, out *byte)
-TEXT ·p1069_XORL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	XORL $0x00, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1070_XORL(in *byte, out *byte)
-TEXT ·p1070_XORL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	XORL $0x01, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1071_XORL(in *byte, out *byte)
-TEXT ·p1071_XORL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	XORL $0x02, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1072_XORL(in *byte, out *byte)
-TEXT ·p1072_XORL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	XORL $0x04, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50594,7 +50622,7 @@ TEXT ·p1073_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x08, SI
+	XORL $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50638,7 +50666,7 @@ TEXT ·p1074_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x10, SI
+	XORL $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50682,7 +50710,7 @@ TEXT ·p1075_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x1b, SI
+	XORL $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50726,7 +50754,7 @@ TEXT ·p1076_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x20, SI
+	XORL $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50770,7 +50798,7 @@ TEXT ·p1077_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x36, SI
+	XORL $0x02, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50814,7 +50842,7 @@ TEXT ·p1078_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x40, SI
+	XORL $0x04, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50858,7 +50886,7 @@ TEXT ·p1079_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x80, SI
+	XORL $0x08, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50902,7 +50930,7 @@ TEXT ·p1080_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x7fffffff, SI
+	XORL $0x10, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50946,7 +50974,7 @@ TEXT ·p1081_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL 128(R14), SI
+	XORL $0x1b, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50990,7 +51018,7 @@ TEXT ·p1082_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL SI, DI
+	XORL $0x20, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -51034,6 +51062,270 @@ TEXT ·p1083_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	XORL $0x36, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1084_XORL(in *byte, out *byte)
+TEXT ·p1084_XORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	XORL $0x40, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1085_XORL(in *byte, out *byte)
+TEXT ·p1085_XORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	XORL $0x80, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1086_XORL(in *byte, out *byte)
+TEXT ·p1086_XORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	XORL $0x7fffffff, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1087_XORL(in *byte, out *byte)
+TEXT ·p1087_XORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	XORL 128(R14), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1088_XORL(in *byte, out *byte)
+TEXT ·p1088_XORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	XORL SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1089_XORL(in *byte, out *byte)
+TEXT ·p1089_XORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	XORL DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -51056,8 +51348,8 @@ TEXT ·p1083_XORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1084_XORQ(in *byte, out *byte)
-TEXT ·p1084_XORQ(SB), NOSPLIT, $0-16
+// func p1090_XORQ(in *byte, out *byte)
+TEXT ·p1090_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51100,8 +51392,8 @@ TEXT ·p1084_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1085_XORQ(in *byte, out *byte)
-TEXT ·p1085_XORQ(SB), NOSPLIT, $0-16
+// func p1091_XORQ(in *byte, out *byte)
+TEXT ·p1091_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51144,8 +51436,8 @@ TEXT ·p1085_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1086_XORQ(in *byte, out *byte)
-TEXT ·p1086_XORQ(SB), NOSPLIT, $0-16
+// func p1092_XORQ(in *byte, out *byte)
+TEXT ·p1092_XORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51188,8 +51480,8 @@ TEXT ·p1086_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1087_XORW(in *byte, out *byte)
-TEXT ·p1087_XORW(SB), NOSPLIT, $0-16
+// func p1093_XORW(in *byte, out *byte)
+TEXT ·p1093_XORW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51232,9 +51524,9 @@ TEXT ·p1087_XORW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1088_VAESENC(in *byte, out *byte)
+// func p1094_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1088_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1094_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51283,9 +51575,9 @@ TEXT ·p1088_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1089_VAESENC(in *byte, out *byte)
+// func p1095_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1089_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1095_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51332,9 +51624,9 @@ TEXT ·p1089_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1090_VAESENC(in *byte, out *byte)
+// func p1096_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1090_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1096_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51383,9 +51675,9 @@ TEXT ·p1090_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1091_VAESENC(in *byte, out *byte)
+// func p1097_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p1091_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1097_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51434,9 +51726,9 @@ TEXT ·p1091_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1092_VAESENC(in *byte, out *byte)
+// func p1098_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1092_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1098_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51481,9 +51773,9 @@ TEXT ·p1092_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1093_VAESENCLAST(in *byte, out *byte)
+// func p1099_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1093_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1099_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51532,9 +51824,9 @@ TEXT ·p1093_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1094_VAESENCLAST(in *byte, out *byte)
+// func p1100_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1094_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1100_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51581,9 +51873,9 @@ TEXT ·p1094_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1095_VAESENCLAST(in *byte, out *byte)
+// func p1101_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1095_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1101_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51632,9 +51924,9 @@ TEXT ·p1095_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1096_VAESENCLAST(in *byte, out *byte)
+// func p1102_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p1096_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1102_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51683,9 +51975,9 @@ TEXT ·p1096_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1097_VAESENCLAST(in *byte, out *byte)
+// func p1103_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1097_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1103_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51730,9 +52022,9 @@ TEXT ·p1097_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1098_VPCLMULQDQ(in *byte, out *byte)
+// func p1104_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1098_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1104_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51781,9 +52073,9 @@ TEXT ·p1098_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1099_VPCLMULQDQ(in *byte, out *byte)
+// func p1105_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1099_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1105_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51832,9 +52124,9 @@ TEXT ·p1099_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1100_VPCLMULQDQ(in *byte, out *byte)
+// func p1106_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1100_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1106_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51883,9 +52175,9 @@ TEXT ·p1100_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1101_VPCLMULQDQ(in *byte, out *byte)
+// func p1107_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1101_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1107_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51934,9 +52226,9 @@ TEXT ·p1101_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1102_VPCLMULQDQ(in *byte, out *byte)
+// func p1108_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1102_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1108_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51983,9 +52275,9 @@ TEXT ·p1102_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1103_VPCLMULQDQ(in *byte, out *byte)
+// func p1109_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1103_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1109_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52034,9 +52326,9 @@ TEXT ·p1103_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1104_VPCLMULQDQ(in *byte, out *byte)
+// func p1110_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p1104_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1110_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52085,9 +52377,9 @@ TEXT ·p1104_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1105_VPCLMULQDQ(in *byte, out *byte)
+// func p1111_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1105_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1111_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52132,312 +52424,6 @@ TEXT ·p1105_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1106_VPTERNLOGD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1106_VPTERNLOGD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPTERNLOGD $0x96, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1107_VPTERNLOGD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1107_VPTERNLOGD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPTERNLOGD $0xe8, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1108_VPTERNLOGD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1108_VPTERNLOGD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPTERNLOGD $0xca, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1109_VPTERNLOGD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1109_VPTERNLOGD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPTERNLOGD $0x00, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1110_VPTERNLOGD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1110_VPTERNLOGD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPTERNLOGD $0xff, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1111_VPTERNLOGD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1111_VPTERNLOGD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPTERNLOGD $0x10, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
 // func p1112_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1112_VPTERNLOGD(SB), NOSPLIT, $0-16
@@ -52464,7 +52450,7 @@ TEXT ·p1112_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGD $0x6c, Z25, Z18, Z31
+	VPTERNLOGD $0x96, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -52515,7 +52501,7 @@ TEXT ·p1113_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGD $0x88, Z25, Z18, Z31
+	VPTERNLOGD $0xe8, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -52541,8 +52527,314 @@ TEXT ·p1113_VPTERNLOGD(SB), NOSPLIT, $0-16
 	RET
 
 // func p1114_VPTERNLOGD(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
+// Requires: AVX512F
 TEXT ·p1114_VPTERNLOGD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPTERNLOGD $0xca, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1115_VPTERNLOGD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1115_VPTERNLOGD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPTERNLOGD $0x00, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1116_VPTERNLOGD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1116_VPTERNLOGD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPTERNLOGD $0xff, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1117_VPTERNLOGD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1117_VPTERNLOGD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPTERNLOGD $0x10, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1118_VPTERNLOGD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1118_VPTERNLOGD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPTERNLOGD $0x6c, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1119_VPTERNLOGD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1119_VPTERNLOGD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPTERNLOGD $0x88, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1120_VPTERNLOGD(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1120_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52593,9 +52885,9 @@ TEXT ·p1114_VPTERNLOGD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1115_VPTERNLOGD_Z(in *byte, out *byte)
+// func p1121_VPTERNLOGD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1115_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1121_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52646,9 +52938,9 @@ TEXT ·p1115_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1116_VPTERNLOGD(in *byte, out *byte)
+// func p1122_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1116_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1122_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52695,9 +52987,9 @@ TEXT ·p1116_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1117_VPTERNLOGD_BCST(in *byte, out *byte)
+// func p1123_VPTERNLOGD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1117_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1123_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52744,9 +53036,9 @@ TEXT ·p1117_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1118_VPTERNLOGD_BCST_Z(in *byte, out *byte)
+// func p1124_VPTERNLOGD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1118_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1124_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52795,9 +53087,9 @@ TEXT ·p1118_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1119_VPTERNLOGD(in *byte, out *byte)
+// func p1125_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1119_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1125_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52846,9 +53138,9 @@ TEXT ·p1119_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1120_VPTERNLOGD(in *byte, out *byte)
+// func p1126_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1120_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1126_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52899,9 +53191,9 @@ TEXT ·p1120_VPTERNLOGD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1121_VPTERNLOGD(in *byte, out *byte)
+// func p1127_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1121_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1127_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52950,9 +53242,9 @@ TEXT ·p1121_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1122_VPTERNLOGD_Z(in *byte, out *byte)
+// func p1128_VPTERNLOGD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1122_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1128_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53003,9 +53295,9 @@ TEXT ·p1122_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1123_VPTERNLOGD(in *byte, out *byte)
+// func p1129_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1123_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1129_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53050,9 +53342,9 @@ TEXT ·p1123_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1124_VPTERNLOGQ(in *byte, out *byte)
+// func p1130_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1124_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1130_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53101,9 +53393,9 @@ TEXT ·p1124_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1125_VPTERNLOGQ(in *byte, out *byte)
+// func p1131_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1125_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1131_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53152,9 +53444,9 @@ TEXT ·p1125_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1126_VPTERNLOGQ(in *byte, out *byte)
+// func p1132_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1126_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1132_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53203,9 +53495,9 @@ TEXT ·p1126_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1127_VPTERNLOGQ(in *byte, out *byte)
+// func p1133_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1127_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1133_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53254,9 +53546,9 @@ TEXT ·p1127_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1128_VPTERNLOGQ(in *byte, out *byte)
+// func p1134_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1128_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1134_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53305,9 +53597,9 @@ TEXT ·p1128_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1129_VPTERNLOGQ(in *byte, out *byte)
+// func p1135_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1129_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1135_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53356,9 +53648,9 @@ TEXT ·p1129_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1130_VPTERNLOGQ(in *byte, out *byte)
+// func p1136_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1130_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1136_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53409,9 +53701,9 @@ TEXT ·p1130_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1131_VPTERNLOGQ_Z(in *byte, out *byte)
+// func p1137_VPTERNLOGQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1131_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1137_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53462,9 +53754,9 @@ TEXT ·p1131_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1132_VPTERNLOGQ(in *byte, out *byte)
+// func p1138_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1132_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1138_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53511,9 +53803,9 @@ TEXT ·p1132_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1133_VPTERNLOGQ_BCST(in *byte, out *byte)
+// func p1139_VPTERNLOGQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1133_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1139_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53560,9 +53852,9 @@ TEXT ·p1133_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1134_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
+// func p1140_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1134_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1140_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53611,9 +53903,9 @@ TEXT ·p1134_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1135_VPTERNLOGQ(in *byte, out *byte)
+// func p1141_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1135_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1141_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53662,9 +53954,9 @@ TEXT ·p1135_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1136_VPTERNLOGQ(in *byte, out *byte)
+// func p1142_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1136_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1142_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53715,9 +54007,9 @@ TEXT ·p1136_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1137_VPTERNLOGQ(in *byte, out *byte)
+// func p1143_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1137_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1143_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53766,9 +54058,9 @@ TEXT ·p1137_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1138_VPTERNLOGQ_Z(in *byte, out *byte)
+// func p1144_VPTERNLOGQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1138_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1144_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53819,9 +54111,9 @@ TEXT ·p1138_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1139_VPTERNLOGQ(in *byte, out *byte)
+// func p1145_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1139_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1145_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53866,300 +54158,6 @@ TEXT ·p1139_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1140_VPROLD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1140_VPROLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPROLD $0x00, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1141_VPROLD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1141_VPROLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPROLD $0x01, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1142_VPROLD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1142_VPROLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPROLD $0x07, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1143_VPROLD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1143_VPROLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPROLD $0x08, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1144_VPROLD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1144_VPROLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPROLD $0x10, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1145_VPROLD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1145_VPROLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPROLD $0x1f, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
 // func p1146_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1146_VPROLD(SB), NOSPLIT, $0-16
@@ -54185,7 +54183,7 @@ TEXT ·p1146_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLD $0x20, Z25, Z18
+	VPROLD $0x00, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -54234,7 +54232,7 @@ TEXT ·p1147_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLD $0xff, Z25, Z18
+	VPROLD $0x01, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -54259,8 +54257,302 @@ TEXT ·p1147_VPROLD(SB), NOSPLIT, $0-16
 	RET
 
 // func p1148_VPROLD(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
+// Requires: AVX512F
 TEXT ·p1148_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPROLD $0x07, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1149_VPROLD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1149_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPROLD $0x08, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1150_VPROLD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1150_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPROLD $0x10, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1151_VPROLD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1151_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPROLD $0x1f, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1152_VPROLD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1152_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPROLD $0x20, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1153_VPROLD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1153_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPROLD $0xff, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1154_VPROLD(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1154_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54309,9 +54601,9 @@ TEXT ·p1148_VPROLD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1149_VPROLD_Z(in *byte, out *byte)
+// func p1155_VPROLD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1149_VPROLD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1155_VPROLD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54360,9 +54652,9 @@ TEXT ·p1149_VPROLD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1150_VPROLD(in *byte, out *byte)
+// func p1156_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1150_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1156_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54407,9 +54699,9 @@ TEXT ·p1150_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1151_VPROLD_BCST(in *byte, out *byte)
+// func p1157_VPROLD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1151_VPROLD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1157_VPROLD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54454,9 +54746,9 @@ TEXT ·p1151_VPROLD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1152_VPROLD_BCST_Z(in *byte, out *byte)
+// func p1158_VPROLD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1152_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1158_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54503,9 +54795,9 @@ TEXT ·p1152_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1153_VPROLD(in *byte, out *byte)
+// func p1159_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1153_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1159_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54552,9 +54844,9 @@ TEXT ·p1153_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1154_VPROLD(in *byte, out *byte)
+// func p1160_VPROLD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1154_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1160_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54603,9 +54895,9 @@ TEXT ·p1154_VPROLD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1155_VPROLD(in *byte, out *byte)
+// func p1161_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1155_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1161_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54652,9 +54944,9 @@ TEXT ·p1155_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1156_VPROLD_Z(in *byte, out *byte)
+// func p1162_VPROLD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1156_VPROLD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1162_VPROLD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54703,9 +54995,9 @@ TEXT ·p1156_VPROLD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1157_VPROLD(in *byte, out *byte)
+// func p1163_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1157_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1163_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54750,9 +55042,9 @@ TEXT ·p1157_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1158_VPROLQ(in *byte, out *byte)
+// func p1164_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1158_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1164_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54799,9 +55091,9 @@ TEXT ·p1158_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1159_VPROLQ(in *byte, out *byte)
+// func p1165_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1159_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1165_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54848,9 +55140,9 @@ TEXT ·p1159_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1160_VPROLQ(in *byte, out *byte)
+// func p1166_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1160_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1166_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54897,9 +55189,9 @@ TEXT ·p1160_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1161_VPROLQ(in *byte, out *byte)
+// func p1167_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1161_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1167_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54946,9 +55238,9 @@ TEXT ·p1161_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1162_VPROLQ(in *byte, out *byte)
+// func p1168_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1162_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1168_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54995,9 +55287,9 @@ TEXT ·p1162_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1163_VPROLQ(in *byte, out *byte)
+// func p1169_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1163_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1169_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55044,9 +55336,9 @@ TEXT ·p1163_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1164_VPROLQ(in *byte, out *byte)
+// func p1170_VPROLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1164_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1170_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55095,9 +55387,9 @@ TEXT ·p1164_VPROLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1165_VPROLQ_Z(in *byte, out *byte)
+// func p1171_VPROLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1165_VPROLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1171_VPROLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55146,9 +55438,9 @@ TEXT ·p1165_VPROLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1166_VPROLQ(in *byte, out *byte)
+// func p1172_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1166_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1172_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55193,9 +55485,9 @@ TEXT ·p1166_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1167_VPROLQ_BCST(in *byte, out *byte)
+// func p1173_VPROLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1167_VPROLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1173_VPROLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55240,9 +55532,9 @@ TEXT ·p1167_VPROLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1168_VPROLQ_BCST_Z(in *byte, out *byte)
+// func p1174_VPROLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1168_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1174_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55289,9 +55581,9 @@ TEXT ·p1168_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1169_VPROLQ(in *byte, out *byte)
+// func p1175_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1169_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1175_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55338,9 +55630,9 @@ TEXT ·p1169_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1170_VPROLQ(in *byte, out *byte)
+// func p1176_VPROLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1170_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1176_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55389,9 +55681,9 @@ TEXT ·p1170_VPROLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1171_VPROLQ(in *byte, out *byte)
+// func p1177_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1171_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1177_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55438,9 +55730,9 @@ TEXT ·p1171_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1172_VPROLQ_Z(in *byte, out *byte)
+// func p1178_VPROLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1172_VPROLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1178_VPROLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55489,9 +55781,9 @@ TEXT ·p1172_VPROLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1173_VPROLQ(in *byte, out *byte)
+// func p1179_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1173_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1179_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55536,9 +55828,9 @@ TEXT ·p1173_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1174_VPRORD(in *byte, out *byte)
+// func p1180_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1174_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1180_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55585,9 +55877,9 @@ TEXT ·p1174_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1175_VPRORD(in *byte, out *byte)
+// func p1181_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1175_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1181_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55634,9 +55926,9 @@ TEXT ·p1175_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1176_VPRORD(in *byte, out *byte)
+// func p1182_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1176_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1182_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55683,9 +55975,9 @@ TEXT ·p1176_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1177_VPRORD(in *byte, out *byte)
+// func p1183_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1177_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1183_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55732,9 +56024,9 @@ TEXT ·p1177_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1178_VPRORD(in *byte, out *byte)
+// func p1184_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1178_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1184_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55781,9 +56073,9 @@ TEXT ·p1178_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1179_VPRORD(in *byte, out *byte)
+// func p1185_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1179_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1185_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55830,9 +56122,9 @@ TEXT ·p1179_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1180_VPRORD(in *byte, out *byte)
+// func p1186_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1180_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1186_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55879,9 +56171,9 @@ TEXT ·p1180_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1181_VPRORD(in *byte, out *byte)
+// func p1187_VPRORD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1181_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1187_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55930,9 +56222,9 @@ TEXT ·p1181_VPRORD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1182_VPRORD_Z(in *byte, out *byte)
+// func p1188_VPRORD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1182_VPRORD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1188_VPRORD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55981,9 +56273,9 @@ TEXT ·p1182_VPRORD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1183_VPRORD(in *byte, out *byte)
+// func p1189_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1183_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1189_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56028,9 +56320,9 @@ TEXT ·p1183_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1184_VPRORD_BCST(in *byte, out *byte)
+// func p1190_VPRORD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1184_VPRORD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1190_VPRORD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56075,9 +56367,9 @@ TEXT ·p1184_VPRORD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1185_VPRORD_BCST_Z(in *byte, out *byte)
+// func p1191_VPRORD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1185_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1191_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56124,9 +56416,9 @@ TEXT ·p1185_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1186_VPRORD(in *byte, out *byte)
+// func p1192_VPRORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1186_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1192_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56173,9 +56465,9 @@ TEXT ·p1186_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1187_VPRORD(in *byte, out *byte)
+// func p1193_VPRORD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1187_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1193_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56224,9 +56516,9 @@ TEXT ·p1187_VPRORD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1188_VPRORD(in *byte, out *byte)
+// func p1194_VPRORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1188_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1194_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56273,9 +56565,9 @@ TEXT ·p1188_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1189_VPRORD_Z(in *byte, out *byte)
+// func p1195_VPRORD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1189_VPRORD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1195_VPRORD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56324,9 +56616,9 @@ TEXT ·p1189_VPRORD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1190_VPRORD(in *byte, out *byte)
+// func p1196_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1190_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1196_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56371,9 +56663,9 @@ TEXT ·p1190_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1191_VPRORQ(in *byte, out *byte)
+// func p1197_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1191_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1197_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56420,9 +56712,9 @@ TEXT ·p1191_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1192_VPRORQ(in *byte, out *byte)
+// func p1198_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1192_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1198_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56469,9 +56761,9 @@ TEXT ·p1192_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1193_VPRORQ(in *byte, out *byte)
+// func p1199_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1193_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1199_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56518,9 +56810,9 @@ TEXT ·p1193_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1194_VPRORQ(in *byte, out *byte)
+// func p1200_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1194_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1200_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56567,9 +56859,9 @@ TEXT ·p1194_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1195_VPRORQ(in *byte, out *byte)
+// func p1201_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1195_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1201_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56616,9 +56908,9 @@ TEXT ·p1195_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1196_VPRORQ(in *byte, out *byte)
+// func p1202_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1196_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1202_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56665,9 +56957,9 @@ TEXT ·p1196_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1197_VPRORQ(in *byte, out *byte)
+// func p1203_VPRORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1197_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1203_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56716,9 +57008,9 @@ TEXT ·p1197_VPRORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1198_VPRORQ_Z(in *byte, out *byte)
+// func p1204_VPRORQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1198_VPRORQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1204_VPRORQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56767,9 +57059,9 @@ TEXT ·p1198_VPRORQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1199_VPRORQ(in *byte, out *byte)
+// func p1205_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1199_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1205_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56814,9 +57106,9 @@ TEXT ·p1199_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1200_VPRORQ_BCST(in *byte, out *byte)
+// func p1206_VPRORQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1200_VPRORQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1206_VPRORQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56861,9 +57153,9 @@ TEXT ·p1200_VPRORQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1201_VPRORQ_BCST_Z(in *byte, out *byte)
+// func p1207_VPRORQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1201_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1207_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56910,9 +57202,9 @@ TEXT ·p1201_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1202_VPRORQ(in *byte, out *byte)
+// func p1208_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1202_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1208_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56959,9 +57251,9 @@ TEXT ·p1202_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1203_VPRORQ(in *byte, out *byte)
+// func p1209_VPRORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1203_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1209_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57010,9 +57302,9 @@ TEXT ·p1203_VPRORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1204_VPRORQ(in *byte, out *byte)
+// func p1210_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1204_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1210_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57059,9 +57351,9 @@ TEXT ·p1204_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1205_VPRORQ_Z(in *byte, out *byte)
+// func p1211_VPRORQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1205_VPRORQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1211_VPRORQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57110,9 +57402,9 @@ TEXT ·p1205_VPRORQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1206_VPRORQ(in *byte, out *byte)
+// func p1212_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1206_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1212_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57157,9 +57449,9 @@ TEXT ·p1206_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1207_VPSHUFB(in *byte, out *byte)
+// func p1213_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1207_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1213_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57208,9 +57500,9 @@ TEXT ·p1207_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1208_VPSHUFB(in *byte, out *byte)
+// func p1214_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1208_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1214_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57261,9 +57553,9 @@ TEXT ·p1208_VPSHUFB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1209_VPSHUFB_Z(in *byte, out *byte)
+// func p1215_VPSHUFB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1209_VPSHUFB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1215_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57314,9 +57606,9 @@ TEXT ·p1209_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1210_VPSHUFB(in *byte, out *byte)
+// func p1216_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1210_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1216_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57363,9 +57655,9 @@ TEXT ·p1210_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1211_VPSHUFB(in *byte, out *byte)
+// func p1217_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1211_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1217_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57414,9 +57706,9 @@ TEXT ·p1211_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1212_VPSHUFB(in *byte, out *byte)
+// func p1218_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1212_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1218_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57467,9 +57759,9 @@ TEXT ·p1212_VPSHUFB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1213_VPSHUFB(in *byte, out *byte)
+// func p1219_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1213_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1219_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57518,9 +57810,9 @@ TEXT ·p1213_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1214_VPSHUFB_Z(in *byte, out *byte)
+// func p1220_VPSHUFB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1214_VPSHUFB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1220_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57571,9 +57863,9 @@ TEXT ·p1214_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1215_VPSHUFB(in *byte, out *byte)
+// func p1221_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1215_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1221_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57618,9 +57910,9 @@ TEXT ·p1215_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1216_VPSHUFD(in *byte, out *byte)
+// func p1222_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1216_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1222_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57667,9 +57959,9 @@ TEXT ·p1216_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1217_VPSHUFD(in *byte, out *byte)
+// func p1223_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1217_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1223_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57716,9 +58008,9 @@ TEXT ·p1217_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1218_VPSHUFD(in *byte, out *byte)
+// func p1224_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1218_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1224_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57765,9 +58057,9 @@ TEXT ·p1218_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1219_VPSHUFD(in *byte, out *byte)
+// func p1225_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1219_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1225_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57814,9 +58106,9 @@ TEXT ·p1219_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1220_VPSHUFD(in *byte, out *byte)
+// func p1226_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1220_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1226_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57863,9 +58155,9 @@ TEXT ·p1220_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1221_VPSHUFD(in *byte, out *byte)
+// func p1227_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1221_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1227_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57912,9 +58204,9 @@ TEXT ·p1221_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1222_VPSHUFD(in *byte, out *byte)
+// func p1228_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1222_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1228_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57963,9 +58255,9 @@ TEXT ·p1222_VPSHUFD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1223_VPSHUFD_Z(in *byte, out *byte)
+// func p1229_VPSHUFD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1223_VPSHUFD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1229_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58014,9 +58306,9 @@ TEXT ·p1223_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1224_VPSHUFD(in *byte, out *byte)
+// func p1230_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1224_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1230_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58061,9 +58353,9 @@ TEXT ·p1224_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1225_VPSHUFD_BCST(in *byte, out *byte)
+// func p1231_VPSHUFD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1225_VPSHUFD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1231_VPSHUFD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58108,9 +58400,9 @@ TEXT ·p1225_VPSHUFD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1226_VPSHUFD_BCST_Z(in *byte, out *byte)
+// func p1232_VPSHUFD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1226_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1232_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58157,9 +58449,9 @@ TEXT ·p1226_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1227_VPSHUFD(in *byte, out *byte)
+// func p1233_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1227_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1233_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58206,9 +58498,9 @@ TEXT ·p1227_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1228_VPSHUFD(in *byte, out *byte)
+// func p1234_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1228_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1234_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58257,9 +58549,9 @@ TEXT ·p1228_VPSHUFD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1229_VPSHUFD(in *byte, out *byte)
+// func p1235_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1229_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1235_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58306,9 +58598,9 @@ TEXT ·p1229_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1230_VPSHUFD_Z(in *byte, out *byte)
+// func p1236_VPSHUFD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1230_VPSHUFD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1236_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58357,9 +58649,9 @@ TEXT ·p1230_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1231_VPSHUFD(in *byte, out *byte)
+// func p1237_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1231_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1237_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58404,9 +58696,9 @@ TEXT ·p1231_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1232_VPADDD(in *byte, out *byte)
+// func p1238_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1232_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1238_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58455,9 +58747,9 @@ TEXT ·p1232_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1233_VPADDD(in *byte, out *byte)
+// func p1239_VPADDD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1233_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1239_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58508,9 +58800,9 @@ TEXT ·p1233_VPADDD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1234_VPADDD_Z(in *byte, out *byte)
+// func p1240_VPADDD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1234_VPADDD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1240_VPADDD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58561,9 +58853,9 @@ TEXT ·p1234_VPADDD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1235_VPADDD(in *byte, out *byte)
+// func p1241_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1235_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1241_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58610,9 +58902,9 @@ TEXT ·p1235_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1236_VPADDD_BCST(in *byte, out *byte)
+// func p1242_VPADDD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1236_VPADDD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1242_VPADDD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58659,9 +58951,9 @@ TEXT ·p1236_VPADDD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1237_VPADDD_BCST_Z(in *byte, out *byte)
+// func p1243_VPADDD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1237_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1243_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58710,9 +59002,9 @@ TEXT ·p1237_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1238_VPADDD(in *byte, out *byte)
+// func p1244_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1238_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1244_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58761,9 +59053,9 @@ TEXT ·p1238_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1239_VPADDD(in *byte, out *byte)
+// func p1245_VPADDD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1239_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1245_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58814,9 +59106,9 @@ TEXT ·p1239_VPADDD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1240_VPADDD(in *byte, out *byte)
+// func p1246_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1240_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1246_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58865,9 +59157,9 @@ TEXT ·p1240_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1241_VPADDD_Z(in *byte, out *byte)
+// func p1247_VPADDD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1241_VPADDD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1247_VPADDD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58918,9 +59210,9 @@ TEXT ·p1241_VPADDD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1242_VPADDD(in *byte, out *byte)
+// func p1248_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1242_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1248_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58965,9 +59257,9 @@ TEXT ·p1242_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1243_VPADDQ(in *byte, out *byte)
+// func p1249_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1243_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1249_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59016,9 +59308,9 @@ TEXT ·p1243_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1244_VPADDQ(in *byte, out *byte)
+// func p1250_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1244_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1250_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59069,9 +59361,9 @@ TEXT ·p1244_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1245_VPADDQ_Z(in *byte, out *byte)
+// func p1251_VPADDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1245_VPADDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1251_VPADDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59122,9 +59414,9 @@ TEXT ·p1245_VPADDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1246_VPADDQ(in *byte, out *byte)
+// func p1252_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1246_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1252_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59171,9 +59463,9 @@ TEXT ·p1246_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1247_VPADDQ_BCST(in *byte, out *byte)
+// func p1253_VPADDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1247_VPADDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1253_VPADDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59220,9 +59512,9 @@ TEXT ·p1247_VPADDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1248_VPADDQ_BCST_Z(in *byte, out *byte)
+// func p1254_VPADDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1248_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1254_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59271,9 +59563,9 @@ TEXT ·p1248_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1249_VPADDQ(in *byte, out *byte)
+// func p1255_VPADDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1249_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1255_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59322,9 +59614,9 @@ TEXT ·p1249_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1250_VPADDQ(in *byte, out *byte)
+// func p1256_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1250_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1256_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59375,9 +59667,9 @@ TEXT ·p1250_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1251_VPADDQ(in *byte, out *byte)
+// func p1257_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1251_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1257_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59426,9 +59718,9 @@ TEXT ·p1251_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1252_VPADDQ_Z(in *byte, out *byte)
+// func p1258_VPADDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1252_VPADDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1258_VPADDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59479,9 +59771,9 @@ TEXT ·p1252_VPADDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1253_VPADDQ(in *byte, out *byte)
+// func p1259_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1253_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1259_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59526,9 +59818,9 @@ TEXT ·p1253_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1254_VPSUBQ(in *byte, out *byte)
+// func p1260_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1254_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1260_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59577,9 +59869,9 @@ TEXT ·p1254_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1255_VPSUBQ(in *byte, out *byte)
+// func p1261_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1255_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1261_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59630,9 +59922,9 @@ TEXT ·p1255_VPSUBQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1256_VPSUBQ_Z(in *byte, out *byte)
+// func p1262_VPSUBQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1256_VPSUBQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1262_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59683,9 +59975,9 @@ TEXT ·p1256_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1257_VPSUBQ(in *byte, out *byte)
+// func p1263_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1257_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1263_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59732,9 +60024,9 @@ TEXT ·p1257_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1258_VPSUBQ_BCST(in *byte, out *byte)
+// func p1264_VPSUBQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1258_VPSUBQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1264_VPSUBQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59781,9 +60073,9 @@ TEXT ·p1258_VPSUBQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1259_VPSUBQ_BCST_Z(in *byte, out *byte)
+// func p1265_VPSUBQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1259_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1265_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59832,9 +60124,9 @@ TEXT ·p1259_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1260_VPSUBQ(in *byte, out *byte)
+// func p1266_VPSUBQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1260_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1266_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59883,9 +60175,9 @@ TEXT ·p1260_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1261_VPSUBQ(in *byte, out *byte)
+// func p1267_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1261_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1267_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59936,9 +60228,9 @@ TEXT ·p1261_VPSUBQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1262_VPSUBQ(in *byte, out *byte)
+// func p1268_VPSUBQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1262_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1268_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59987,9 +60279,9 @@ TEXT ·p1262_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1263_VPSUBQ_Z(in *byte, out *byte)
+// func p1269_VPSUBQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1263_VPSUBQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1269_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60040,9 +60332,9 @@ TEXT ·p1263_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1264_VPSUBQ(in *byte, out *byte)
+// func p1270_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1264_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1270_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60087,9 +60379,9 @@ TEXT ·p1264_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1265_VPMULUDQ(in *byte, out *byte)
+// func p1271_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1265_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1271_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60138,9 +60430,9 @@ TEXT ·p1265_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1266_VPMULUDQ(in *byte, out *byte)
+// func p1272_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1266_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1272_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60191,9 +60483,9 @@ TEXT ·p1266_VPMULUDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1267_VPMULUDQ_Z(in *byte, out *byte)
+// func p1273_VPMULUDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1267_VPMULUDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1273_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60244,9 +60536,9 @@ TEXT ·p1267_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1268_VPMULUDQ(in *byte, out *byte)
+// func p1274_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1268_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1274_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60293,9 +60585,9 @@ TEXT ·p1268_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1269_VPMULUDQ_BCST(in *byte, out *byte)
+// func p1275_VPMULUDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1269_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1275_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60342,9 +60634,9 @@ TEXT ·p1269_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1270_VPMULUDQ_BCST_Z(in *byte, out *byte)
+// func p1276_VPMULUDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1270_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1276_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60393,9 +60685,9 @@ TEXT ·p1270_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1271_VPMULUDQ(in *byte, out *byte)
+// func p1277_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1271_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1277_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60444,9 +60736,9 @@ TEXT ·p1271_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1272_VPMULUDQ(in *byte, out *byte)
+// func p1278_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1272_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1278_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60497,9 +60789,9 @@ TEXT ·p1272_VPMULUDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1273_VPMULUDQ(in *byte, out *byte)
+// func p1279_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1273_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1279_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60548,9 +60840,9 @@ TEXT ·p1273_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1274_VPMULUDQ_Z(in *byte, out *byte)
+// func p1280_VPMULUDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1274_VPMULUDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1280_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60601,9 +60893,9 @@ TEXT ·p1274_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1275_VPMULUDQ(in *byte, out *byte)
+// func p1281_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1275_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1281_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60648,9 +60940,9 @@ TEXT ·p1275_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1276_VPMADD52LUQ(in *byte, out *byte)
+// func p1282_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1276_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1282_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60699,9 +60991,9 @@ TEXT ·p1276_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1277_VPMADD52LUQ(in *byte, out *byte)
+// func p1283_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1277_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1283_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60752,9 +61044,9 @@ TEXT ·p1277_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1278_VPMADD52LUQ_Z(in *byte, out *byte)
+// func p1284_VPMADD52LUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1278_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1284_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60805,9 +61097,9 @@ TEXT ·p1278_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1279_VPMADD52LUQ(in *byte, out *byte)
+// func p1285_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1279_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1285_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60854,9 +61146,9 @@ TEXT ·p1279_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1280_VPMADD52LUQ_BCST(in *byte, out *byte)
+// func p1286_VPMADD52LUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1280_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1286_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60903,9 +61195,9 @@ TEXT ·p1280_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1281_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
+// func p1287_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1281_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1287_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60954,9 +61246,9 @@ TEXT ·p1281_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1282_VPMADD52LUQ(in *byte, out *byte)
+// func p1288_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1282_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1288_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61005,9 +61297,9 @@ TEXT ·p1282_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1283_VPMADD52LUQ(in *byte, out *byte)
+// func p1289_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1283_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1289_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61058,9 +61350,9 @@ TEXT ·p1283_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1284_VPMADD52LUQ(in *byte, out *byte)
+// func p1290_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1284_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1290_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61109,9 +61401,9 @@ TEXT ·p1284_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1285_VPMADD52LUQ_Z(in *byte, out *byte)
+// func p1291_VPMADD52LUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1285_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1291_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61162,9 +61454,9 @@ TEXT ·p1285_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1286_VPMADD52LUQ(in *byte, out *byte)
+// func p1292_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1286_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1292_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61209,9 +61501,9 @@ TEXT ·p1286_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1287_VPMADD52HUQ(in *byte, out *byte)
+// func p1293_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1287_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1293_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61260,9 +61552,9 @@ TEXT ·p1287_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1288_VPMADD52HUQ(in *byte, out *byte)
+// func p1294_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1288_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1294_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61313,9 +61605,9 @@ TEXT ·p1288_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1289_VPMADD52HUQ_Z(in *byte, out *byte)
+// func p1295_VPMADD52HUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1289_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1295_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61366,9 +61658,9 @@ TEXT ·p1289_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1290_VPMADD52HUQ(in *byte, out *byte)
+// func p1296_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1290_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1296_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61415,9 +61707,9 @@ TEXT ·p1290_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1291_VPMADD52HUQ_BCST(in *byte, out *byte)
+// func p1297_VPMADD52HUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1291_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1297_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61464,9 +61756,9 @@ TEXT ·p1291_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1292_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
+// func p1298_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1292_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1298_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61515,9 +61807,9 @@ TEXT ·p1292_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1293_VPMADD52HUQ(in *byte, out *byte)
+// func p1299_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1293_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1299_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61566,9 +61858,9 @@ TEXT ·p1293_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1294_VPMADD52HUQ(in *byte, out *byte)
+// func p1300_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1294_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1300_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61619,9 +61911,9 @@ TEXT ·p1294_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1295_VPMADD52HUQ(in *byte, out *byte)
+// func p1301_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1295_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1301_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61670,9 +61962,9 @@ TEXT ·p1295_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1296_VPMADD52HUQ_Z(in *byte, out *byte)
+// func p1302_VPMADD52HUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1296_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1302_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61723,9 +62015,9 @@ TEXT ·p1296_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1297_VPMADD52HUQ(in *byte, out *byte)
+// func p1303_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1297_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1303_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61770,300 +62062,6 @@ TEXT ·p1297_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1298_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1298_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPSRLQ $0x00, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1299_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1299_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPSRLQ $0x01, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1300_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1300_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPSRLQ $0x1f, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1301_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1301_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPSRLQ $0x20, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1302_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1302_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPSRLQ $0x34, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
-// func p1303_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1303_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPSRLQ $0x3f, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
 // func p1304_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1304_VPSRLQ(SB), NOSPLIT, $0-16
@@ -62089,7 +62087,7 @@ TEXT ·p1304_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLQ $0x40, Z25, Z18
+	VPSRLQ $0x00, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -62138,7 +62136,7 @@ TEXT ·p1305_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLQ $0xc8, Z25, Z18
+	VPSRLQ $0x01, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -62163,8 +62161,302 @@ TEXT ·p1305_VPSRLQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p1306_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
+// Requires: AVX512F
 TEXT ·p1306_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSRLQ $0x1f, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1307_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1307_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSRLQ $0x20, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1308_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1308_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSRLQ $0x34, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1309_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1309_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSRLQ $0x3f, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1310_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1310_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSRLQ $0x40, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1311_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1311_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSRLQ $0xc8, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1312_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1312_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62213,9 +62505,9 @@ TEXT ·p1306_VPSRLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1307_VPSRLQ_Z(in *byte, out *byte)
+// func p1313_VPSRLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1307_VPSRLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1313_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62264,9 +62556,9 @@ TEXT ·p1307_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1308_VPSRLQ(in *byte, out *byte)
+// func p1314_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1308_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1314_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62311,9 +62603,9 @@ TEXT ·p1308_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1309_VPSRLQ_BCST(in *byte, out *byte)
+// func p1315_VPSRLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1309_VPSRLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1315_VPSRLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62358,9 +62650,9 @@ TEXT ·p1309_VPSRLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1310_VPSRLQ_BCST_Z(in *byte, out *byte)
+// func p1316_VPSRLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1310_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1316_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62407,9 +62699,9 @@ TEXT ·p1310_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1311_VPSRLQ(in *byte, out *byte)
+// func p1317_VPSRLQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1311_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1317_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62456,9 +62748,9 @@ TEXT ·p1311_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1312_VPSRLQ(in *byte, out *byte)
+// func p1318_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1312_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1318_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62507,9 +62799,9 @@ TEXT ·p1312_VPSRLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1313_VPSRLQ(in *byte, out *byte)
+// func p1319_VPSRLQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1313_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1319_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62556,9 +62848,9 @@ TEXT ·p1313_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1314_VPSRLQ_Z(in *byte, out *byte)
+// func p1320_VPSRLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1314_VPSRLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1320_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62607,9 +62899,9 @@ TEXT ·p1314_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1315_VPSRLQ(in *byte, out *byte)
+// func p1321_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1315_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1321_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62654,9 +62946,9 @@ TEXT ·p1315_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1316_VPSLLQ(in *byte, out *byte)
+// func p1322_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1316_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1322_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62703,9 +62995,9 @@ TEXT ·p1316_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1317_VPSLLQ(in *byte, out *byte)
+// func p1323_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1317_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1323_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62752,9 +63044,9 @@ TEXT ·p1317_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1318_VPSLLQ(in *byte, out *byte)
+// func p1324_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1318_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1324_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62801,9 +63093,9 @@ TEXT ·p1318_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1319_VPSLLQ(in *byte, out *byte)
+// func p1325_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1319_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1325_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62850,9 +63142,9 @@ TEXT ·p1319_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1320_VPSLLQ(in *byte, out *byte)
+// func p1326_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1320_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1326_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62899,9 +63191,9 @@ TEXT ·p1320_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1321_VPSLLQ(in *byte, out *byte)
+// func p1327_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1321_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1327_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62948,9 +63240,9 @@ TEXT ·p1321_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1322_VPSLLQ(in *byte, out *byte)
+// func p1328_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1322_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1328_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62999,9 +63291,9 @@ TEXT ·p1322_VPSLLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1323_VPSLLQ_Z(in *byte, out *byte)
+// func p1329_VPSLLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1323_VPSLLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1329_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63050,9 +63342,9 @@ TEXT ·p1323_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1324_VPSLLQ(in *byte, out *byte)
+// func p1330_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1324_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1330_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63097,9 +63389,9 @@ TEXT ·p1324_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1325_VPSLLQ_BCST(in *byte, out *byte)
+// func p1331_VPSLLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1325_VPSLLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1331_VPSLLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63144,9 +63436,9 @@ TEXT ·p1325_VPSLLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1326_VPSLLQ_BCST_Z(in *byte, out *byte)
+// func p1332_VPSLLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1326_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1332_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63193,9 +63485,9 @@ TEXT ·p1326_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1327_VPSLLQ(in *byte, out *byte)
+// func p1333_VPSLLQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1327_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1333_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63242,9 +63534,9 @@ TEXT ·p1327_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1328_VPSLLQ(in *byte, out *byte)
+// func p1334_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1328_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1334_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63293,9 +63585,9 @@ TEXT ·p1328_VPSLLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1329_VPSLLQ(in *byte, out *byte)
+// func p1335_VPSLLQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1329_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1335_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63342,9 +63634,9 @@ TEXT ·p1329_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1330_VPSLLQ_Z(in *byte, out *byte)
+// func p1336_VPSLLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1330_VPSLLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1336_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63393,9 +63685,9 @@ TEXT ·p1330_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1331_VPSLLQ(in *byte, out *byte)
+// func p1337_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1331_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1337_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63440,9 +63732,9 @@ TEXT ·p1331_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1332_VPSRAQ(in *byte, out *byte)
+// func p1338_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1332_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1338_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63489,9 +63781,9 @@ TEXT ·p1332_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1333_VPSRAQ(in *byte, out *byte)
+// func p1339_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1333_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1339_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63538,9 +63830,9 @@ TEXT ·p1333_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1334_VPSRAQ(in *byte, out *byte)
+// func p1340_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1334_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1340_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63587,9 +63879,9 @@ TEXT ·p1334_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1335_VPSRAQ(in *byte, out *byte)
+// func p1341_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1335_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1341_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63636,9 +63928,9 @@ TEXT ·p1335_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1336_VPSRAQ(in *byte, out *byte)
+// func p1342_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1336_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1342_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63685,9 +63977,9 @@ TEXT ·p1336_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1337_VPSRAQ(in *byte, out *byte)
+// func p1343_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1337_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1343_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63734,9 +64026,9 @@ TEXT ·p1337_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1338_VPSRAQ(in *byte, out *byte)
+// func p1344_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1338_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1344_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63785,9 +64077,9 @@ TEXT ·p1338_VPSRAQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1339_VPSRAQ_Z(in *byte, out *byte)
+// func p1345_VPSRAQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1339_VPSRAQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1345_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63836,9 +64128,9 @@ TEXT ·p1339_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1340_VPSRAQ(in *byte, out *byte)
+// func p1346_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1340_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1346_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63883,9 +64175,9 @@ TEXT ·p1340_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1341_VPSRAQ_BCST(in *byte, out *byte)
+// func p1347_VPSRAQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1341_VPSRAQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1347_VPSRAQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63930,9 +64222,9 @@ TEXT ·p1341_VPSRAQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1342_VPSRAQ_BCST_Z(in *byte, out *byte)
+// func p1348_VPSRAQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1342_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1348_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63979,9 +64271,9 @@ TEXT ·p1342_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1343_VPSRAQ(in *byte, out *byte)
+// func p1349_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1343_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1349_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64028,9 +64320,9 @@ TEXT ·p1343_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1344_VPSRAQ(in *byte, out *byte)
+// func p1350_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1344_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1350_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64079,9 +64371,9 @@ TEXT ·p1344_VPSRAQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1345_VPSRAQ(in *byte, out *byte)
+// func p1351_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1345_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1351_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64128,9 +64420,9 @@ TEXT ·p1345_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1346_VPSRAQ_Z(in *byte, out *byte)
+// func p1352_VPSRAQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1346_VPSRAQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1352_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64179,9 +64471,9 @@ TEXT ·p1346_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1347_VPSRAQ(in *byte, out *byte)
+// func p1353_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1347_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1353_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64226,9 +64518,9 @@ TEXT ·p1347_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1348_VPSRLVQ(in *byte, out *byte)
+// func p1354_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1348_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1354_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64277,9 +64569,9 @@ TEXT ·p1348_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1349_VPSRLVQ(in *byte, out *byte)
+// func p1355_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1349_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1355_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64330,9 +64622,9 @@ TEXT ·p1349_VPSRLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1350_VPSRLVQ_Z(in *byte, out *byte)
+// func p1356_VPSRLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1350_VPSRLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1356_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64383,9 +64675,9 @@ TEXT ·p1350_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1351_VPSRLVQ(in *byte, out *byte)
+// func p1357_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1351_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1357_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64432,9 +64724,9 @@ TEXT ·p1351_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1352_VPSRLVQ_BCST(in *byte, out *byte)
+// func p1358_VPSRLVQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1352_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1358_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64481,9 +64773,9 @@ TEXT ·p1352_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1353_VPSRLVQ_BCST_Z(in *byte, out *byte)
+// func p1359_VPSRLVQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1353_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1359_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64532,9 +64824,9 @@ TEXT ·p1353_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1354_VPSRLVQ(in *byte, out *byte)
+// func p1360_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1354_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1360_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64583,9 +64875,9 @@ TEXT ·p1354_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1355_VPSRLVQ(in *byte, out *byte)
+// func p1361_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1355_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1361_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64636,9 +64928,9 @@ TEXT ·p1355_VPSRLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1356_VPSRLVQ(in *byte, out *byte)
+// func p1362_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1356_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1362_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64687,9 +64979,9 @@ TEXT ·p1356_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1357_VPSRLVQ_Z(in *byte, out *byte)
+// func p1363_VPSRLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1357_VPSRLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1363_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64740,9 +65032,9 @@ TEXT ·p1357_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1358_VPSRLVQ(in *byte, out *byte)
+// func p1364_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1358_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1364_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64787,9 +65079,9 @@ TEXT ·p1358_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1359_VPSLLVQ(in *byte, out *byte)
+// func p1365_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1359_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1365_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64838,9 +65130,9 @@ TEXT ·p1359_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1360_VPSLLVQ(in *byte, out *byte)
+// func p1366_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1360_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1366_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64891,9 +65183,9 @@ TEXT ·p1360_VPSLLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1361_VPSLLVQ_Z(in *byte, out *byte)
+// func p1367_VPSLLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1361_VPSLLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1367_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64944,9 +65236,9 @@ TEXT ·p1361_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1362_VPSLLVQ(in *byte, out *byte)
+// func p1368_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1362_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1368_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64993,9 +65285,9 @@ TEXT ·p1362_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1363_VPSLLVQ_BCST(in *byte, out *byte)
+// func p1369_VPSLLVQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1363_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1369_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65042,9 +65334,9 @@ TEXT ·p1363_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1364_VPSLLVQ_BCST_Z(in *byte, out *byte)
+// func p1370_VPSLLVQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1364_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1370_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65093,9 +65385,9 @@ TEXT ·p1364_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1365_VPSLLVQ(in *byte, out *byte)
+// func p1371_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1365_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1371_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65144,9 +65436,9 @@ TEXT ·p1365_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1366_VPSLLVQ(in *byte, out *byte)
+// func p1372_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1366_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1372_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65197,9 +65489,9 @@ TEXT ·p1366_VPSLLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1367_VPSLLVQ(in *byte, out *byte)
+// func p1373_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1367_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1373_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65248,9 +65540,9 @@ TEXT ·p1367_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1368_VPSLLVQ_Z(in *byte, out *byte)
+// func p1374_VPSLLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1368_VPSLLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1374_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65301,9 +65593,9 @@ TEXT ·p1368_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1369_VPSLLVQ(in *byte, out *byte)
+// func p1375_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1369_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1375_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65348,9 +65640,9 @@ TEXT ·p1369_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1370_VPSRLDQ(in *byte, out *byte)
+// func p1376_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1370_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1376_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65397,9 +65689,9 @@ TEXT ·p1370_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1371_VPSRLDQ(in *byte, out *byte)
+// func p1377_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1371_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1377_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65446,9 +65738,9 @@ TEXT ·p1371_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1372_VPSRLDQ(in *byte, out *byte)
+// func p1378_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1372_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1378_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65495,9 +65787,9 @@ TEXT ·p1372_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1373_VPSRLDQ(in *byte, out *byte)
+// func p1379_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1373_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1379_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65544,9 +65836,9 @@ TEXT ·p1373_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1374_VPSRLDQ(in *byte, out *byte)
+// func p1380_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1374_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1380_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65593,9 +65885,9 @@ TEXT ·p1374_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1375_VPSRLDQ(in *byte, out *byte)
+// func p1381_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1375_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1381_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65642,9 +65934,9 @@ TEXT ·p1375_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1376_VPSRLDQ(in *byte, out *byte)
+// func p1382_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1376_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1382_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65691,9 +65983,9 @@ TEXT ·p1376_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1377_VPSRLDQ(in *byte, out *byte)
+// func p1383_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1377_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1383_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65738,9 +66030,9 @@ TEXT ·p1377_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1378_VPSRLDQ(in *byte, out *byte)
+// func p1384_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1378_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1384_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65787,9 +66079,9 @@ TEXT ·p1378_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1379_VPSRLDQ(in *byte, out *byte)
+// func p1385_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1379_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1385_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65836,9 +66128,9 @@ TEXT ·p1379_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1380_VPSRLDQ(in *byte, out *byte)
+// func p1386_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1380_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1386_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65883,9 +66175,9 @@ TEXT ·p1380_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1381_VPSLLDQ(in *byte, out *byte)
+// func p1387_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1381_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1387_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65932,9 +66224,9 @@ TEXT ·p1381_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1382_VPSLLDQ(in *byte, out *byte)
+// func p1388_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1382_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1388_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65981,9 +66273,9 @@ TEXT ·p1382_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1383_VPSLLDQ(in *byte, out *byte)
+// func p1389_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1383_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1389_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66030,9 +66322,9 @@ TEXT ·p1383_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1384_VPSLLDQ(in *byte, out *byte)
+// func p1390_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1384_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1390_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66079,9 +66371,9 @@ TEXT ·p1384_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1385_VPSLLDQ(in *byte, out *byte)
+// func p1391_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1385_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1391_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66128,9 +66420,9 @@ TEXT ·p1385_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1386_VPSLLDQ(in *byte, out *byte)
+// func p1392_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1386_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1392_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66177,9 +66469,9 @@ TEXT ·p1386_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1387_VPSLLDQ(in *byte, out *byte)
+// func p1393_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1387_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1393_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66226,9 +66518,9 @@ TEXT ·p1387_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1388_VPSLLDQ(in *byte, out *byte)
+// func p1394_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1388_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1394_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66273,9 +66565,9 @@ TEXT ·p1388_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1389_VPSLLDQ(in *byte, out *byte)
+// func p1395_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1389_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1395_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66322,9 +66614,9 @@ TEXT ·p1389_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1390_VPSLLDQ(in *byte, out *byte)
+// func p1396_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1390_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1396_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66371,9 +66663,9 @@ TEXT ·p1390_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1391_VPSLLDQ(in *byte, out *byte)
+// func p1397_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1391_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1397_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66418,312 +66710,6 @@ TEXT ·p1391_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1392_VPALIGNR(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1392_VPALIGNR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPALIGNR $0x00, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1393_VPALIGNR(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1393_VPALIGNR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPALIGNR $0x01, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1394_VPALIGNR(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1394_VPALIGNR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPALIGNR $0x08, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1395_VPALIGNR(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1395_VPALIGNR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPALIGNR $0x0f, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1396_VPALIGNR(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1396_VPALIGNR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPALIGNR $0x10, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
-// func p1397_VPALIGNR(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1397_VPALIGNR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPALIGNR $0x11, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
 // func p1398_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
 TEXT ·p1398_VPALIGNR(SB), NOSPLIT, $0-16
@@ -66750,7 +66736,7 @@ TEXT ·p1398_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPALIGNR $0x1f, Z25, Z18, Z31
+	VPALIGNR $0x00, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66801,7 +66787,7 @@ TEXT ·p1399_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPALIGNR $0x20, Z25, Z18, Z31
+	VPALIGNR $0x01, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66829,6 +66815,312 @@ TEXT ·p1399_VPALIGNR(SB), NOSPLIT, $0-16
 // func p1400_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
 TEXT ·p1400_VPALIGNR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPALIGNR $0x08, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1401_VPALIGNR(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1401_VPALIGNR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPALIGNR $0x0f, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1402_VPALIGNR(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1402_VPALIGNR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPALIGNR $0x10, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1403_VPALIGNR(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1403_VPALIGNR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPALIGNR $0x11, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1404_VPALIGNR(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1404_VPALIGNR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPALIGNR $0x1f, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1405_VPALIGNR(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1405_VPALIGNR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPALIGNR $0x20, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1406_VPALIGNR(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1406_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66879,9 +67171,9 @@ TEXT ·p1400_VPALIGNR(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1401_VPALIGNR_Z(in *byte, out *byte)
+// func p1407_VPALIGNR_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1401_VPALIGNR_Z(SB), NOSPLIT, $0-16
+TEXT ·p1407_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66932,9 +67224,9 @@ TEXT ·p1401_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1402_VPALIGNR(in *byte, out *byte)
+// func p1408_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1402_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1408_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66981,9 +67273,9 @@ TEXT ·p1402_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1403_VPALIGNR(in *byte, out *byte)
+// func p1409_VPALIGNR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1403_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1409_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67032,9 +67324,9 @@ TEXT ·p1403_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1404_VPALIGNR(in *byte, out *byte)
+// func p1410_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1404_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1410_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67085,9 +67377,9 @@ TEXT ·p1404_VPALIGNR(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1405_VPALIGNR(in *byte, out *byte)
+// func p1411_VPALIGNR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1405_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1411_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67136,9 +67428,9 @@ TEXT ·p1405_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1406_VPALIGNR_Z(in *byte, out *byte)
+// func p1412_VPALIGNR_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1406_VPALIGNR_Z(SB), NOSPLIT, $0-16
+TEXT ·p1412_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67189,9 +67481,9 @@ TEXT ·p1406_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1407_VPALIGNR(in *byte, out *byte)
+// func p1413_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1407_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1413_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67236,9 +67528,9 @@ TEXT ·p1407_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1408_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1414_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1408_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1414_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67287,9 +67579,9 @@ TEXT ·p1408_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1409_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1415_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1409_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1415_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67340,9 +67632,9 @@ TEXT ·p1409_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1410_VPUNPCKLQDQ_Z(in *byte, out *byte)
+// func p1416_VPUNPCKLQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1410_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1416_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67393,9 +67685,9 @@ TEXT ·p1410_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1411_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1417_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1411_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1417_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67442,9 +67734,9 @@ TEXT ·p1411_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1412_VPUNPCKLQDQ_BCST(in *byte, out *byte)
+// func p1418_VPUNPCKLQDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1412_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1418_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67491,9 +67783,9 @@ TEXT ·p1412_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1413_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
+// func p1419_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1413_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1419_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67542,9 +67834,9 @@ TEXT ·p1413_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1414_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1420_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1414_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1420_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67593,9 +67885,9 @@ TEXT ·p1414_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1415_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1421_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1415_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1421_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67646,9 +67938,9 @@ TEXT ·p1415_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1416_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1422_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1416_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1422_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67697,9 +67989,9 @@ TEXT ·p1416_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1417_VPUNPCKLQDQ_Z(in *byte, out *byte)
+// func p1423_VPUNPCKLQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1417_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1423_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67750,9 +68042,9 @@ TEXT ·p1417_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1418_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1424_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1418_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1424_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67797,9 +68089,9 @@ TEXT ·p1418_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1419_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1425_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1419_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1425_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67848,9 +68140,9 @@ TEXT ·p1419_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1420_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1426_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1420_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1426_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67901,9 +68193,9 @@ TEXT ·p1420_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1421_VPUNPCKHQDQ_Z(in *byte, out *byte)
+// func p1427_VPUNPCKHQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1421_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1427_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67954,9 +68246,9 @@ TEXT ·p1421_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1422_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1428_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1422_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1428_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68003,9 +68295,9 @@ TEXT ·p1422_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1423_VPUNPCKHQDQ_BCST(in *byte, out *byte)
+// func p1429_VPUNPCKHQDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1423_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1429_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68052,9 +68344,9 @@ TEXT ·p1423_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1424_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
+// func p1430_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1424_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1430_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68103,9 +68395,9 @@ TEXT ·p1424_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1425_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1431_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1425_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1431_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68154,9 +68446,9 @@ TEXT ·p1425_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1426_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1432_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1426_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1432_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68207,9 +68499,9 @@ TEXT ·p1426_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1427_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1433_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1427_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1433_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68258,9 +68550,9 @@ TEXT ·p1427_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1428_VPUNPCKHQDQ_Z(in *byte, out *byte)
+// func p1434_VPUNPCKHQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1428_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1434_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68311,9 +68603,9 @@ TEXT ·p1428_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1429_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1435_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1429_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1435_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68358,9 +68650,9 @@ TEXT ·p1429_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1430_VSHUFI64X2(in *byte, out *byte)
+// func p1436_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1430_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1436_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68409,9 +68701,9 @@ TEXT ·p1430_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1431_VSHUFI64X2(in *byte, out *byte)
+// func p1437_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1431_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1437_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68460,9 +68752,9 @@ TEXT ·p1431_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1432_VSHUFI64X2(in *byte, out *byte)
+// func p1438_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1432_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1438_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68511,9 +68803,9 @@ TEXT ·p1432_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1433_VSHUFI64X2(in *byte, out *byte)
+// func p1439_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1433_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1439_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68562,9 +68854,9 @@ TEXT ·p1433_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1434_VSHUFI64X2(in *byte, out *byte)
+// func p1440_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1434_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1440_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68613,9 +68905,9 @@ TEXT ·p1434_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1435_VSHUFI64X2(in *byte, out *byte)
+// func p1441_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1435_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1441_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68664,9 +68956,9 @@ TEXT ·p1435_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1436_VSHUFI64X2(in *byte, out *byte)
+// func p1442_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1436_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1442_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68717,9 +69009,9 @@ TEXT ·p1436_VSHUFI64X2(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1437_VSHUFI64X2_Z(in *byte, out *byte)
+// func p1443_VSHUFI64X2_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1437_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
+TEXT ·p1443_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68770,9 +69062,9 @@ TEXT ·p1437_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1438_VSHUFI64X2(in *byte, out *byte)
+// func p1444_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1438_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1444_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68819,9 +69111,9 @@ TEXT ·p1438_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1439_VSHUFI64X2_BCST(in *byte, out *byte)
+// func p1445_VSHUFI64X2_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1439_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1445_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68868,9 +69160,9 @@ TEXT ·p1439_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1440_VSHUFI64X2_BCST_Z(in *byte, out *byte)
+// func p1446_VSHUFI64X2_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1440_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1446_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68919,9 +69211,9 @@ TEXT ·p1440_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1441_VSHUFI64X2(in *byte, out *byte)
+// func p1447_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1441_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1447_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68970,9 +69262,9 @@ TEXT ·p1441_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1442_VSHUFI64X2(in *byte, out *byte)
+// func p1448_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1442_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1448_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69023,9 +69315,9 @@ TEXT ·p1442_VSHUFI64X2(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1443_VSHUFI64X2(in *byte, out *byte)
+// func p1449_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1443_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1449_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69070,9 +69362,9 @@ TEXT ·p1443_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1444_VPERMQ(in *byte, out *byte)
+// func p1450_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1444_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1450_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69119,9 +69411,9 @@ TEXT ·p1444_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1445_VPERMQ(in *byte, out *byte)
+// func p1451_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1445_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1451_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69168,9 +69460,9 @@ TEXT ·p1445_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1446_VPERMQ(in *byte, out *byte)
+// func p1452_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1446_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1452_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69217,9 +69509,9 @@ TEXT ·p1446_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1447_VPERMQ(in *byte, out *byte)
+// func p1453_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1447_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1453_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69266,9 +69558,9 @@ TEXT ·p1447_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1448_VPERMQ(in *byte, out *byte)
+// func p1454_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1448_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1454_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69317,9 +69609,9 @@ TEXT ·p1448_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1449_VPERMQ_Z(in *byte, out *byte)
+// func p1455_VPERMQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1449_VPERMQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1455_VPERMQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69368,9 +69660,9 @@ TEXT ·p1449_VPERMQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1450_VPERMQ(in *byte, out *byte)
+// func p1456_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1450_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1456_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69415,9 +69707,9 @@ TEXT ·p1450_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1451_VPERMQ_BCST(in *byte, out *byte)
+// func p1457_VPERMQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1451_VPERMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1457_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69462,9 +69754,9 @@ TEXT ·p1451_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1452_VPERMQ_BCST_Z(in *byte, out *byte)
+// func p1458_VPERMQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1452_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1458_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69511,9 +69803,9 @@ TEXT ·p1452_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1453_VPERMQ(in *byte, out *byte)
+// func p1459_VPERMQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1453_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1459_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69560,9 +69852,9 @@ TEXT ·p1453_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1454_VPERMQ(in *byte, out *byte)
+// func p1460_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1454_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1460_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69611,9 +69903,9 @@ TEXT ·p1454_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1455_VPERMQ(in *byte, out *byte)
+// func p1461_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1455_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1461_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69658,9 +69950,9 @@ TEXT ·p1455_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1456_VPERMQ(in *byte, out *byte)
+// func p1462_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1456_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1462_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69709,9 +70001,9 @@ TEXT ·p1456_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1457_VPERMQ(in *byte, out *byte)
+// func p1463_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1457_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1463_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69762,9 +70054,9 @@ TEXT ·p1457_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1458_VPERMQ_Z(in *byte, out *byte)
+// func p1464_VPERMQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1458_VPERMQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1464_VPERMQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69815,9 +70107,9 @@ TEXT ·p1458_VPERMQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1459_VPERMQ(in *byte, out *byte)
+// func p1465_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1459_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1465_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69864,9 +70156,9 @@ TEXT ·p1459_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1460_VPERMQ_BCST(in *byte, out *byte)
+// func p1466_VPERMQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1460_VPERMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1466_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69913,9 +70205,9 @@ TEXT ·p1460_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1461_VPERMQ_BCST_Z(in *byte, out *byte)
+// func p1467_VPERMQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1461_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1467_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69964,9 +70256,9 @@ TEXT ·p1461_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1462_VPERMQ(in *byte, out *byte)
+// func p1468_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1462_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1468_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70015,9 +70307,9 @@ TEXT ·p1462_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1463_VPERMQ(in *byte, out *byte)
+// func p1469_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1463_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1469_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70068,9 +70360,9 @@ TEXT ·p1463_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1464_VPERMQ(in *byte, out *byte)
+// func p1470_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1464_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1470_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70115,9 +70407,9 @@ TEXT ·p1464_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1465_VPERMD(in *byte, out *byte)
+// func p1471_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1465_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1471_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70166,9 +70458,9 @@ TEXT ·p1465_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1466_VPERMD(in *byte, out *byte)
+// func p1472_VPERMD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1466_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1472_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70219,9 +70511,9 @@ TEXT ·p1466_VPERMD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1467_VPERMD_Z(in *byte, out *byte)
+// func p1473_VPERMD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1467_VPERMD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1473_VPERMD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70272,9 +70564,9 @@ TEXT ·p1467_VPERMD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1468_VPERMD(in *byte, out *byte)
+// func p1474_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1468_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1474_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70321,9 +70613,9 @@ TEXT ·p1468_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1469_VPERMD_BCST(in *byte, out *byte)
+// func p1475_VPERMD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1469_VPERMD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1475_VPERMD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70370,9 +70662,9 @@ TEXT ·p1469_VPERMD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1470_VPERMD_BCST_Z(in *byte, out *byte)
+// func p1476_VPERMD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1470_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1476_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70421,9 +70713,9 @@ TEXT ·p1470_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1471_VPERMD(in *byte, out *byte)
+// func p1477_VPERMD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1471_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1477_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70472,9 +70764,9 @@ TEXT ·p1471_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1472_VPERMD(in *byte, out *byte)
+// func p1478_VPERMD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1472_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1478_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70525,9 +70817,9 @@ TEXT ·p1472_VPERMD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1473_VPERMD(in *byte, out *byte)
+// func p1479_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1473_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1479_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70572,9 +70864,9 @@ TEXT ·p1473_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1474_VPERMI2Q(in *byte, out *byte)
+// func p1480_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1474_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1480_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70623,9 +70915,9 @@ TEXT ·p1474_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1475_VPERMI2Q(in *byte, out *byte)
+// func p1481_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1475_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1481_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70676,9 +70968,9 @@ TEXT ·p1475_VPERMI2Q(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1476_VPERMI2Q_Z(in *byte, out *byte)
+// func p1482_VPERMI2Q_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1476_VPERMI2Q_Z(SB), NOSPLIT, $0-16
+TEXT ·p1482_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70729,9 +71021,9 @@ TEXT ·p1476_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1477_VPERMI2Q(in *byte, out *byte)
+// func p1483_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1477_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1483_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70778,9 +71070,9 @@ TEXT ·p1477_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1478_VPERMI2Q_BCST(in *byte, out *byte)
+// func p1484_VPERMI2Q_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1478_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1484_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70827,9 +71119,9 @@ TEXT ·p1478_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1479_VPERMI2Q_BCST_Z(in *byte, out *byte)
+// func p1485_VPERMI2Q_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1479_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1485_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70878,9 +71170,9 @@ TEXT ·p1479_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1480_VPERMI2Q(in *byte, out *byte)
+// func p1486_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1480_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1486_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70929,9 +71221,9 @@ TEXT ·p1480_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1481_VPERMI2Q(in *byte, out *byte)
+// func p1487_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1481_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1487_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70982,9 +71274,9 @@ TEXT ·p1481_VPERMI2Q(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1482_VPERMI2Q(in *byte, out *byte)
+// func p1488_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1482_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1488_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71033,9 +71325,9 @@ TEXT ·p1482_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1483_VPERMI2Q_Z(in *byte, out *byte)
+// func p1489_VPERMI2Q_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1483_VPERMI2Q_Z(SB), NOSPLIT, $0-16
+TEXT ·p1489_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71086,9 +71378,9 @@ TEXT ·p1483_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1484_VPERMI2Q(in *byte, out *byte)
+// func p1490_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1484_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1490_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71133,9 +71425,9 @@ TEXT ·p1484_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1485_VPERMB(in *byte, out *byte)
+// func p1491_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1485_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1491_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71184,9 +71476,9 @@ TEXT ·p1485_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1486_VPERMB(in *byte, out *byte)
+// func p1492_VPERMB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI
-TEXT ·p1486_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1492_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71237,9 +71529,9 @@ TEXT ·p1486_VPERMB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1487_VPERMB_Z(in *byte, out *byte)
+// func p1493_VPERMB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI
-TEXT ·p1487_VPERMB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1493_VPERMB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71290,9 +71582,9 @@ TEXT ·p1487_VPERMB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1488_VPERMB(in *byte, out *byte)
+// func p1494_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1488_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1494_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71339,9 +71631,9 @@ TEXT ·p1488_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1489_VPERMB(in *byte, out *byte)
+// func p1495_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1489_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1495_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71390,9 +71682,9 @@ TEXT ·p1489_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1490_VPERMB(in *byte, out *byte)
+// func p1496_VPERMB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1490_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1496_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71443,9 +71735,9 @@ TEXT ·p1490_VPERMB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1491_VPERMB(in *byte, out *byte)
+// func p1497_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1491_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1497_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71494,9 +71786,9 @@ TEXT ·p1491_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1492_VPERMB_Z(in *byte, out *byte)
+// func p1498_VPERMB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1492_VPERMB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1498_VPERMB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71547,9 +71839,9 @@ TEXT ·p1492_VPERMB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1493_VPERMB(in *byte, out *byte)
+// func p1499_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1493_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1499_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71594,9 +71886,9 @@ TEXT ·p1493_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1494_VALIGNQ(in *byte, out *byte)
+// func p1500_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1494_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1500_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71645,9 +71937,9 @@ TEXT ·p1494_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1495_VALIGNQ(in *byte, out *byte)
+// func p1501_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1495_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1501_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71696,9 +71988,9 @@ TEXT ·p1495_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1496_VALIGNQ(in *byte, out *byte)
+// func p1502_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1496_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1502_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71747,9 +72039,9 @@ TEXT ·p1496_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1497_VALIGNQ(in *byte, out *byte)
+// func p1503_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1497_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1503_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71798,9 +72090,9 @@ TEXT ·p1497_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1498_VALIGNQ(in *byte, out *byte)
+// func p1504_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1498_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1504_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71849,9 +72141,9 @@ TEXT ·p1498_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1499_VALIGNQ(in *byte, out *byte)
+// func p1505_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1499_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1505_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71902,9 +72194,9 @@ TEXT ·p1499_VALIGNQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1500_VALIGNQ_Z(in *byte, out *byte)
+// func p1506_VALIGNQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1500_VALIGNQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1506_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71955,9 +72247,9 @@ TEXT ·p1500_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1501_VALIGNQ(in *byte, out *byte)
+// func p1507_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1501_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1507_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72004,9 +72296,9 @@ TEXT ·p1501_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1502_VALIGNQ_BCST(in *byte, out *byte)
+// func p1508_VALIGNQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1502_VALIGNQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1508_VALIGNQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72053,9 +72345,9 @@ TEXT ·p1502_VALIGNQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1503_VALIGNQ_BCST_Z(in *byte, out *byte)
+// func p1509_VALIGNQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1503_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1509_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72104,9 +72396,9 @@ TEXT ·p1503_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1504_VALIGNQ(in *byte, out *byte)
+// func p1510_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1504_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1510_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72155,9 +72447,9 @@ TEXT ·p1504_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1505_VALIGNQ(in *byte, out *byte)
+// func p1511_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1505_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1511_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72208,9 +72500,9 @@ TEXT ·p1505_VALIGNQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1506_VALIGNQ(in *byte, out *byte)
+// func p1512_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1506_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1512_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72259,9 +72551,9 @@ TEXT ·p1506_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1507_VALIGNQ_Z(in *byte, out *byte)
+// func p1513_VALIGNQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1507_VALIGNQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1513_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72312,9 +72604,9 @@ TEXT ·p1507_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1508_VALIGNQ(in *byte, out *byte)
+// func p1514_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1508_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1514_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72359,9 +72651,9 @@ TEXT ·p1508_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1509_VPBLENDMQ(in *byte, out *byte)
+// func p1515_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1509_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1515_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72412,9 +72704,9 @@ TEXT ·p1509_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1510_VPBLENDMQ(in *byte, out *byte)
+// func p1516_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1510_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1516_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72463,9 +72755,9 @@ TEXT ·p1510_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1511_VPBLENDMQ_BCST(in *byte, out *byte)
+// func p1517_VPBLENDMQ_BCST(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1511_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1517_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72514,9 +72806,9 @@ TEXT ·p1511_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1512_VPBLENDMQ(in *byte, out *byte)
+// func p1518_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1512_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1518_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72567,9 +72859,9 @@ TEXT ·p1512_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1513_VPBLENDMQ(in *byte, out *byte)
+// func p1519_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1513_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1519_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72620,9 +72912,9 @@ TEXT ·p1513_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1514_VPBLENDMQ(in *byte, out *byte)
+// func p1520_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1514_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1520_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72669,9 +72961,9 @@ TEXT ·p1514_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1515_VBROADCASTI32X4(in *byte, out *byte)
+// func p1521_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1515_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1521_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72716,9 +73008,9 @@ TEXT ·p1515_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1516_VBROADCASTI32X4(in *byte, out *byte)
+// func p1522_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1516_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1522_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72765,9 +73057,9 @@ TEXT ·p1516_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1517_VBROADCASTI32X4_Z(in *byte, out *byte)
+// func p1523_VBROADCASTI32X4_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1517_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
+TEXT ·p1523_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72814,9 +73106,9 @@ TEXT ·p1517_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1518_VBROADCASTI32X4(in *byte, out *byte)
+// func p1524_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1518_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1524_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72861,9 +73153,9 @@ TEXT ·p1518_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1519_VPBROADCASTQ(in *byte, out *byte)
+// func p1525_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1519_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1525_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72910,9 +73202,9 @@ TEXT ·p1519_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1520_VPBROADCASTQ(in *byte, out *byte)
+// func p1526_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1520_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1526_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72957,9 +73249,9 @@ TEXT ·p1520_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1521_VPBROADCASTQ(in *byte, out *byte)
+// func p1527_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1521_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1527_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73004,9 +73296,9 @@ TEXT ·p1521_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1522_VPBROADCASTQ(in *byte, out *byte)
+// func p1528_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1522_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1528_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73055,9 +73347,9 @@ TEXT ·p1522_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1523_VPBROADCASTQ_Z(in *byte, out *byte)
+// func p1529_VPBROADCASTQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1523_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1529_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73104,9 +73396,9 @@ TEXT ·p1523_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1524_VPBROADCASTQ(in *byte, out *byte)
+// func p1530_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1524_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1530_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73151,9 +73443,9 @@ TEXT ·p1524_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1525_VPBROADCASTQ(in *byte, out *byte)
+// func p1531_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1525_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1531_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73200,9 +73492,9 @@ TEXT ·p1525_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1526_VPBROADCASTQ(in *byte, out *byte)
+// func p1532_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1526_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1532_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73247,9 +73539,9 @@ TEXT ·p1526_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1527_VPBROADCASTD(in *byte, out *byte)
+// func p1533_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1527_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1533_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73296,9 +73588,9 @@ TEXT ·p1527_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1528_VPBROADCASTD(in *byte, out *byte)
+// func p1534_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1528_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1534_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73343,9 +73635,9 @@ TEXT ·p1528_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1529_VPBROADCASTD(in *byte, out *byte)
+// func p1535_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1529_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1535_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73390,9 +73682,9 @@ TEXT ·p1529_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1530_VPBROADCASTD(in *byte, out *byte)
+// func p1536_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1530_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1536_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73441,9 +73733,9 @@ TEXT ·p1530_VPBROADCASTD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1531_VPBROADCASTD_Z(in *byte, out *byte)
+// func p1537_VPBROADCASTD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1531_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1537_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73490,9 +73782,9 @@ TEXT ·p1531_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1532_VPBROADCASTD(in *byte, out *byte)
+// func p1538_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1532_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1538_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73537,9 +73829,9 @@ TEXT ·p1532_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1533_VPBROADCASTD(in *byte, out *byte)
+// func p1539_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1533_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1539_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73584,9 +73876,9 @@ TEXT ·p1533_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1534_VINSERTI64X4(in *byte, out *byte)
+// func p1540_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1534_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1540_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73635,9 +73927,9 @@ TEXT ·p1534_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1535_VINSERTI64X4(in *byte, out *byte)
+// func p1541_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1535_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1541_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73684,9 +73976,9 @@ TEXT ·p1535_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1536_VINSERTI64X4(in *byte, out *byte)
+// func p1542_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1536_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1542_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73737,9 +74029,9 @@ TEXT ·p1536_VINSERTI64X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1537_VEXTRACTI32X4(in *byte, out *byte)
+// func p1543_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1537_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1543_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73786,9 +74078,9 @@ TEXT ·p1537_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1538_VEXTRACTI32X4(in *byte, out *byte)
+// func p1544_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1538_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1544_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73833,9 +74125,9 @@ TEXT ·p1538_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1539_VEXTRACTI32X4(in *byte, out *byte)
+// func p1545_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1539_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1545_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73884,9 +74176,9 @@ TEXT ·p1539_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1540_VEXTRACTI32X4_Z(in *byte, out *byte)
+// func p1546_VEXTRACTI32X4_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1540_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
+TEXT ·p1546_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73935,9 +74227,9 @@ TEXT ·p1540_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1541_VEXTRACTI32X4(in *byte, out *byte)
+// func p1547_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1541_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1547_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73984,9 +74276,9 @@ TEXT ·p1541_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1542_VEXTRACTI32X4(in *byte, out *byte)
+// func p1548_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1542_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1548_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74033,9 +74325,9 @@ TEXT ·p1542_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1543_VMOVDQU8(in *byte, out *byte)
+// func p1549_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1543_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1549_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74082,9 +74374,9 @@ TEXT ·p1543_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1544_VMOVDQU8_Z(in *byte, out *byte)
+// func p1550_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1544_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1550_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74131,9 +74423,9 @@ TEXT ·p1544_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1545_VMOVDQU8(in *byte, out *byte)
+// func p1551_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1545_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1551_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74180,9 +74472,9 @@ TEXT ·p1545_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1546_VMOVDQU8(in *byte, out *byte)
+// func p1552_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1546_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1552_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74231,9 +74523,9 @@ TEXT ·p1546_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1547_VMOVDQU8_Z(in *byte, out *byte)
+// func p1553_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1547_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1553_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74282,9 +74574,9 @@ TEXT ·p1547_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1548_VMOVDQU8(in *byte, out *byte)
+// func p1554_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1548_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1554_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74331,9 +74623,9 @@ TEXT ·p1548_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1549_VMOVDQU8(in *byte, out *byte)
+// func p1555_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1549_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1555_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74380,9 +74672,9 @@ TEXT ·p1549_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1550_VMOVDQU8(in *byte, out *byte)
+// func p1556_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1550_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1556_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74427,9 +74719,9 @@ TEXT ·p1550_VMOVDQU8(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1551_VMOVDQU8(in *byte, out *byte)
+// func p1557_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1551_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1557_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74474,9 +74766,9 @@ TEXT ·p1551_VMOVDQU8(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1552_VMOVDQU64(in *byte, out *byte)
+// func p1558_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1552_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1558_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74523,9 +74815,9 @@ TEXT ·p1552_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1553_VMOVDQU64_Z(in *byte, out *byte)
+// func p1559_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1553_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1559_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74572,9 +74864,9 @@ TEXT ·p1553_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1554_VMOVDQU64(in *byte, out *byte)
+// func p1560_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1554_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1560_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74621,9 +74913,9 @@ TEXT ·p1554_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1555_VMOVDQU64(in *byte, out *byte)
+// func p1561_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1555_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1561_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74672,9 +74964,9 @@ TEXT ·p1555_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1556_VMOVDQU64_Z(in *byte, out *byte)
+// func p1562_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1556_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1562_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74723,9 +75015,9 @@ TEXT ·p1556_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1557_VMOVDQU64(in *byte, out *byte)
+// func p1563_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1557_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1563_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74770,9 +75062,9 @@ TEXT ·p1557_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1558_VMOVDQU64(in *byte, out *byte)
+// func p1564_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1558_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1564_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74817,9 +75109,9 @@ TEXT ·p1558_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1559_VMOVDQU64(in *byte, out *byte)
+// func p1565_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1559_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1565_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74866,9 +75158,9 @@ TEXT ·p1559_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1560_VMOVDQU64(in *byte, out *byte)
+// func p1566_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1560_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1566_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74915,9 +75207,9 @@ TEXT ·p1560_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1561_VMOVDQU64(in *byte, out *byte)
+// func p1567_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1561_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1567_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74964,9 +75256,9 @@ TEXT ·p1561_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1562_VPCMPEQB(in *byte, out *byte)
+// func p1568_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1562_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1568_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75015,9 +75307,9 @@ TEXT ·p1562_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1563_VPCMPEQB(in *byte, out *byte)
+// func p1569_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1563_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1569_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75068,9 +75360,9 @@ TEXT ·p1563_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1564_VPCMPEQB(in *byte, out *byte)
+// func p1570_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1564_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1570_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75117,9 +75409,9 @@ TEXT ·p1564_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1565_VPCMPEQB(in *byte, out *byte)
+// func p1571_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1565_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1571_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75168,9 +75460,9 @@ TEXT ·p1565_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1566_VPCMPEQB(in *byte, out *byte)
+// func p1572_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1566_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1572_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75219,9 +75511,9 @@ TEXT ·p1566_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1567_KMOVQ(in *byte, out *byte)
+// func p1573_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1567_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1573_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75266,9 +75558,9 @@ TEXT ·p1567_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1568_KMOVQ(in *byte, out *byte)
+// func p1574_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1568_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1574_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75315,9 +75607,9 @@ TEXT ·p1568_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 112(R15)
 	RET
 
-// func p1569_KMOVQ(in *byte, out *byte)
+// func p1575_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1569_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1575_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75362,9 +75654,9 @@ TEXT ·p1569_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1570_KMOVQ(in *byte, out *byte)
+// func p1576_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1570_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1576_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75409,9 +75701,9 @@ TEXT ·p1570_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1571_KORTESTQ(in *byte, out *byte)
+// func p1577_KORTESTQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1571_KORTESTQ(SB), NOSPLIT, $0-16
+TEXT ·p1577_KORTESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75458,9 +75750,9 @@ TEXT ·p1571_KORTESTQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 112(R15)
 	RET
 
-// func p1572_BZHIQ(in *byte, out *byte)
+// func p1578_BZHIQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1572_BZHIQ(SB), NOSPLIT, $0-16
+TEXT ·p1578_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75503,9 +75795,9 @@ TEXT ·p1572_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1573_SHLXQ(in *byte, out *byte)
+// func p1579_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1573_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1579_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75548,9 +75840,9 @@ TEXT ·p1573_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1574_SHLXQ(in *byte, out *byte)
+// func p1580_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1574_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1580_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75593,9 +75885,9 @@ TEXT ·p1574_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1575_SHRXQ(in *byte, out *byte)
+// func p1581_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1575_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1581_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75638,9 +75930,9 @@ TEXT ·p1575_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1576_SHRXQ(in *byte, out *byte)
+// func p1582_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1576_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1582_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75683,9 +75975,9 @@ TEXT ·p1576_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1577_ANDNQ(in *byte, out *byte)
+// func p1583_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1577_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1583_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75728,9 +76020,9 @@ TEXT ·p1577_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1578_ANDNQ(in *byte, out *byte)
+// func p1584_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1578_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1584_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75773,8 +76065,8 @@ TEXT ·p1578_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1579_ROLL(in *byte, out *byte)
-TEXT ·p1579_ROLL(SB), NOSPLIT, $0-16
+// func p1585_ROLL(in *byte, out *byte)
+TEXT ·p1585_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75817,8 +76109,8 @@ TEXT ·p1579_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1580_RORL(in *byte, out *byte)
-TEXT ·p1580_RORL(SB), NOSPLIT, $0-16
+// func p1586_RORL(in *byte, out *byte)
+TEXT ·p1586_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75861,9 +76153,9 @@ TEXT ·p1580_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1581_VINSERTI64X4(in *byte, out *byte)
+// func p1587_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1581_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1587_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75912,9 +76204,9 @@ TEXT ·p1581_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1582_VINSERTI64X4(in *byte, out *byte)
+// func p1588_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1582_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1588_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75959,9 +76251,9 @@ TEXT ·p1582_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1583_VEXTRACTI32X4(in *byte, out *byte)
+// func p1589_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1583_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1589_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76008,9 +76300,9 @@ TEXT ·p1583_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1584_VEXTRACTI32X4(in *byte, out *byte)
+// func p1590_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1584_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1590_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76057,9 +76349,9 @@ TEXT ·p1584_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1585_VEXTRACTI32X4(in *byte, out *byte)
+// func p1591_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1585_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1591_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76106,9 +76398,9 @@ TEXT ·p1585_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1586_VEXTRACTI32X4(in *byte, out *byte)
+// func p1592_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1586_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1592_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76153,9 +76445,9 @@ TEXT ·p1586_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1587_VPBROADCASTQ(in *byte, out *byte)
+// func p1593_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1587_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1593_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76200,9 +76492,9 @@ TEXT ·p1587_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1588_VMOVDQU64(in *byte, out *byte)
+// func p1594_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1588_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1594_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76247,9 +76539,9 @@ TEXT ·p1588_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1589_VPCMPEQB(in *byte, out *byte)
+// func p1595_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1589_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1595_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76296,9 +76588,9 @@ TEXT ·p1589_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1590_KORTESTQ(in *byte, out *byte)
+// func p1596_KORTESTQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1590_KORTESTQ(SB), NOSPLIT, $0-16
+TEXT ·p1596_KORTESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76343,9 +76635,9 @@ TEXT ·p1590_KORTESTQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 104(R15)
 	RET
 
-// func p1591_KMOVQ(in *byte, out *byte)
+// func p1597_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1591_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1597_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76390,312 +76682,6 @@ TEXT ·p1591_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 104(R15)
 	RET
 
-// func p1592_VPCMPUQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1592_VPCMPUQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	KMOVQ     256(R14), K3
-
-	// The probed instruction.
-	VPCMPUQ $0x00, Z25, Z18, K3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	KMOVQ     K3, 232(R15)
-	RET
-
-// func p1593_VPCMPUQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1593_VPCMPUQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	KMOVQ     256(R14), K3
-
-	// The probed instruction.
-	VPCMPUQ $0x01, Z25, Z18, K3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	KMOVQ     K3, 232(R15)
-	RET
-
-// func p1594_VPCMPUQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1594_VPCMPUQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	KMOVQ     256(R14), K3
-
-	// The probed instruction.
-	VPCMPUQ $0x02, Z25, Z18, K3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	KMOVQ     K3, 232(R15)
-	RET
-
-// func p1595_VPCMPUQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1595_VPCMPUQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	KMOVQ     256(R14), K3
-
-	// The probed instruction.
-	VPCMPUQ $0x03, Z25, Z18, K3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	KMOVQ     K3, 232(R15)
-	RET
-
-// func p1596_VPCMPUQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1596_VPCMPUQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	KMOVQ     256(R14), K3
-
-	// The probed instruction.
-	VPCMPUQ $0x04, Z25, Z18, K3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	KMOVQ     K3, 232(R15)
-	RET
-
-// func p1597_VPCMPUQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1597_VPCMPUQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	KMOVQ     256(R14), K3
-
-	// The probed instruction.
-	VPCMPUQ $0x05, Z25, Z18, K3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	KMOVQ     K3, 232(R15)
-	RET
-
 // func p1598_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
 TEXT ·p1598_VPCMPUQ(SB), NOSPLIT, $0-16
@@ -76722,7 +76708,7 @@ TEXT ·p1598_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     256(R14), K3
 
 	// The probed instruction.
-	VPCMPUQ $0x06, Z25, Z18, K3
+	VPCMPUQ $0x00, Z25, Z18, K3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -76773,7 +76759,7 @@ TEXT ·p1599_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     256(R14), K3
 
 	// The probed instruction.
-	VPCMPUQ $0x07, Z25, Z18, K3
+	VPCMPUQ $0x01, Z25, Z18, K3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -76801,6 +76787,312 @@ TEXT ·p1599_VPCMPUQ(SB), NOSPLIT, $0-16
 // func p1600_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
 TEXT ·p1600_VPCMPUQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	KMOVQ     256(R14), K3
+
+	// The probed instruction.
+	VPCMPUQ $0x02, Z25, Z18, K3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	KMOVQ     K3, 232(R15)
+	RET
+
+// func p1601_VPCMPUQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1601_VPCMPUQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	KMOVQ     256(R14), K3
+
+	// The probed instruction.
+	VPCMPUQ $0x03, Z25, Z18, K3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	KMOVQ     K3, 232(R15)
+	RET
+
+// func p1602_VPCMPUQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1602_VPCMPUQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	KMOVQ     256(R14), K3
+
+	// The probed instruction.
+	VPCMPUQ $0x04, Z25, Z18, K3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	KMOVQ     K3, 232(R15)
+	RET
+
+// func p1603_VPCMPUQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1603_VPCMPUQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	KMOVQ     256(R14), K3
+
+	// The probed instruction.
+	VPCMPUQ $0x05, Z25, Z18, K3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	KMOVQ     K3, 232(R15)
+	RET
+
+// func p1604_VPCMPUQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1604_VPCMPUQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	KMOVQ     256(R14), K3
+
+	// The probed instruction.
+	VPCMPUQ $0x06, Z25, Z18, K3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	KMOVQ     K3, 232(R15)
+	RET
+
+// func p1605_VPCMPUQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1605_VPCMPUQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	KMOVQ     256(R14), K3
+
+	// The probed instruction.
+	VPCMPUQ $0x07, Z25, Z18, K3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	KMOVQ     K3, 232(R15)
+	RET
+
+// func p1606_VPCMPUQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1606_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76851,9 +77143,9 @@ TEXT ·p1600_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1601_VPCMPUQ(in *byte, out *byte)
+// func p1607_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1601_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1607_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76900,9 +77192,9 @@ TEXT ·p1601_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1602_VPCMPUQ_BCST(in *byte, out *byte)
+// func p1608_VPCMPUQ_BCST(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1602_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1608_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76949,9 +77241,9 @@ TEXT ·p1602_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1603_VPCMPUQ(in *byte, out *byte)
+// func p1609_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1603_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1609_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77000,9 +77292,9 @@ TEXT ·p1603_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1604_VPCMPUQ(in *byte, out *byte)
+// func p1610_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1604_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1610_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77053,9 +77345,9 @@ TEXT ·p1604_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1605_VPCMPUQ(in *byte, out *byte)
+// func p1611_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1605_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1611_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77102,9 +77394,9 @@ TEXT ·p1605_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1606_SHLXQ(in *byte, out *byte)
+// func p1612_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1606_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1612_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77147,9 +77439,9 @@ TEXT ·p1606_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1607_SHRXQ(in *byte, out *byte)
+// func p1613_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1607_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1613_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77192,9 +77484,9 @@ TEXT ·p1607_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1608_ANDNQ(in *byte, out *byte)
+// func p1614_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1608_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1614_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77237,8 +77529,8 @@ TEXT ·p1608_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1609_ROLL(in *byte, out *byte)
-TEXT ·p1609_ROLL(SB), NOSPLIT, $0-16
+// func p1615_ROLL(in *byte, out *byte)
+TEXT ·p1615_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77281,8 +77573,8 @@ TEXT ·p1609_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1610_RORL(in *byte, out *byte)
-TEXT ·p1610_RORL(SB), NOSPLIT, $0-16
+// func p1616_RORL(in *byte, out *byte)
+TEXT ·p1616_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77304,276 +77596,6 @@ TEXT ·p1610_RORL(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	RORL CL, CX
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1611_RORXQ(in *byte, out *byte)
-// Requires: BMI2
-TEXT ·p1611_RORXQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	RORXQ $0x00, SI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1612_RORXQ(in *byte, out *byte)
-// Requires: BMI2
-TEXT ·p1612_RORXQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	RORXQ $0x01, SI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1613_RORXQ(in *byte, out *byte)
-// Requires: BMI2
-TEXT ·p1613_RORXQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	RORXQ $0x0d, SI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1614_RORXQ(in *byte, out *byte)
-// Requires: BMI2
-TEXT ·p1614_RORXQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	RORXQ $0x20, SI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1615_RORXQ(in *byte, out *byte)
-// Requires: BMI2
-TEXT ·p1615_RORXQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	RORXQ $0x3f, SI, DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1616_RORXQ(in *byte, out *byte)
-// Requires: BMI2
-TEXT ·p1616_RORXQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	RORXQ $0x40, SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77618,7 +77640,7 @@ TEXT ·p1617_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORXQ $0x11, 128(R14), SI
+	RORXQ $0x00, SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77663,6 +77685,276 @@ TEXT ·p1618_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	RORXQ $0x01, SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1619_RORXQ(in *byte, out *byte)
+// Requires: BMI2
+TEXT ·p1619_RORXQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	RORXQ $0x0d, SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1620_RORXQ(in *byte, out *byte)
+// Requires: BMI2
+TEXT ·p1620_RORXQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	RORXQ $0x20, SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1621_RORXQ(in *byte, out *byte)
+// Requires: BMI2
+TEXT ·p1621_RORXQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	RORXQ $0x3f, SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1622_RORXQ(in *byte, out *byte)
+// Requires: BMI2
+TEXT ·p1622_RORXQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	RORXQ $0x40, SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1623_RORXQ(in *byte, out *byte)
+// Requires: BMI2
+TEXT ·p1623_RORXQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	RORXQ $0x11, 128(R14), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1624_RORXQ(in *byte, out *byte)
+// Requires: BMI2
+TEXT ·p1624_RORXQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	RORXQ $0x07, DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -77685,8 +77977,8 @@ TEXT ·p1618_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1619_ROLL(in *byte, out *byte)
-TEXT ·p1619_ROLL(SB), NOSPLIT, $0-16
+// func p1625_ROLL(in *byte, out *byte)
+TEXT ·p1625_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77729,8 +78021,8 @@ TEXT ·p1619_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1620_ROLL(in *byte, out *byte)
-TEXT ·p1620_ROLL(SB), NOSPLIT, $0-16
+// func p1626_ROLL(in *byte, out *byte)
+TEXT ·p1626_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77773,8 +78065,8 @@ TEXT ·p1620_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1621_ROLL(in *byte, out *byte)
-TEXT ·p1621_ROLL(SB), NOSPLIT, $0-16
+// func p1627_ROLL(in *byte, out *byte)
+TEXT ·p1627_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77817,8 +78109,8 @@ TEXT ·p1621_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1622_ROLL(in *byte, out *byte)
-TEXT ·p1622_ROLL(SB), NOSPLIT, $0-16
+// func p1628_ROLL(in *byte, out *byte)
+TEXT ·p1628_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77861,8 +78153,8 @@ TEXT ·p1622_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1623_ROLL(in *byte, out *byte)
-TEXT ·p1623_ROLL(SB), NOSPLIT, $0-16
+// func p1629_ROLL(in *byte, out *byte)
+TEXT ·p1629_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77905,8 +78197,8 @@ TEXT ·p1623_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1624_ROLL(in *byte, out *byte)
-TEXT ·p1624_ROLL(SB), NOSPLIT, $0-16
+// func p1630_ROLL(in *byte, out *byte)
+TEXT ·p1630_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77949,8 +78241,8 @@ TEXT ·p1624_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1625_RORL(in *byte, out *byte)
-TEXT ·p1625_RORL(SB), NOSPLIT, $0-16
+// func p1631_RORL(in *byte, out *byte)
+TEXT ·p1631_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77993,8 +78285,8 @@ TEXT ·p1625_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1626_RORL(in *byte, out *byte)
-TEXT ·p1626_RORL(SB), NOSPLIT, $0-16
+// func p1632_RORL(in *byte, out *byte)
+TEXT ·p1632_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78037,8 +78329,8 @@ TEXT ·p1626_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1627_SETCC(in *byte, out *byte)
-TEXT ·p1627_SETCC(SB), NOSPLIT, $0-16
+// func p1633_SETCC(in *byte, out *byte)
+TEXT ·p1633_SETCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78081,8 +78373,8 @@ TEXT ·p1627_SETCC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1628_JCC(in *byte, out *byte)
-TEXT ·p1628_JCC(SB), NOSPLIT, $0-16
+// func p1634_JCC(in *byte, out *byte)
+TEXT ·p1634_JCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78131,8 +78423,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1629_SETCS(in *byte, out *byte)
-TEXT ·p1629_SETCS(SB), NOSPLIT, $0-16
+// func p1635_SETCS(in *byte, out *byte)
+TEXT ·p1635_SETCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78175,9 +78467,9 @@ TEXT ·p1629_SETCS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1630_CMOVQCS(in *byte, out *byte)
+// func p1636_CMOVQCS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1630_CMOVQCS(SB), NOSPLIT, $0-16
+TEXT ·p1636_CMOVQCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78220,8 +78512,8 @@ TEXT ·p1630_CMOVQCS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1631_JCS(in *byte, out *byte)
-TEXT ·p1631_JCS(SB), NOSPLIT, $0-16
+// func p1637_JCS(in *byte, out *byte)
+TEXT ·p1637_JCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78270,8 +78562,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1632_JEQ(in *byte, out *byte)
-TEXT ·p1632_JEQ(SB), NOSPLIT, $0-16
+// func p1638_JEQ(in *byte, out *byte)
+TEXT ·p1638_JEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78320,8 +78612,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1633_SETNE(in *byte, out *byte)
-TEXT ·p1633_SETNE(SB), NOSPLIT, $0-16
+// func p1639_SETNE(in *byte, out *byte)
+TEXT ·p1639_SETNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78364,8 +78656,8 @@ TEXT ·p1633_SETNE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1634_SETHI(in *byte, out *byte)
-TEXT ·p1634_SETHI(SB), NOSPLIT, $0-16
+// func p1640_SETHI(in *byte, out *byte)
+TEXT ·p1640_SETHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78408,8 +78700,8 @@ TEXT ·p1634_SETHI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1635_JHI(in *byte, out *byte)
-TEXT ·p1635_JHI(SB), NOSPLIT, $0-16
+// func p1641_JHI(in *byte, out *byte)
+TEXT ·p1641_JHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78458,8 +78750,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1636_SETLS(in *byte, out *byte)
-TEXT ·p1636_SETLS(SB), NOSPLIT, $0-16
+// func p1642_SETLS(in *byte, out *byte)
+TEXT ·p1642_SETLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78502,9 +78794,9 @@ TEXT ·p1636_SETLS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1637_CMOVQLS(in *byte, out *byte)
+// func p1643_CMOVQLS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1637_CMOVQLS(SB), NOSPLIT, $0-16
+TEXT ·p1643_CMOVQLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78547,8 +78839,8 @@ TEXT ·p1637_CMOVQLS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1638_JLS(in *byte, out *byte)
-TEXT ·p1638_JLS(SB), NOSPLIT, $0-16
+// func p1644_JLS(in *byte, out *byte)
+TEXT ·p1644_JLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78597,8 +78889,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1639_SETLT(in *byte, out *byte)
-TEXT ·p1639_SETLT(SB), NOSPLIT, $0-16
+// func p1645_SETLT(in *byte, out *byte)
+TEXT ·p1645_SETLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78641,8 +78933,8 @@ TEXT ·p1639_SETLT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1640_JLT(in *byte, out *byte)
-TEXT ·p1640_JLT(SB), NOSPLIT, $0-16
+// func p1646_JLT(in *byte, out *byte)
+TEXT ·p1646_JLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78691,8 +78983,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1641_SETGE(in *byte, out *byte)
-TEXT ·p1641_SETGE(SB), NOSPLIT, $0-16
+// func p1647_SETGE(in *byte, out *byte)
+TEXT ·p1647_SETGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78735,9 +79027,9 @@ TEXT ·p1641_SETGE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1642_CMOVQGE(in *byte, out *byte)
+// func p1648_CMOVQGE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1642_CMOVQGE(SB), NOSPLIT, $0-16
+TEXT ·p1648_CMOVQGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78780,8 +79072,8 @@ TEXT ·p1642_CMOVQGE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1643_JGE(in *byte, out *byte)
-TEXT ·p1643_JGE(SB), NOSPLIT, $0-16
+// func p1649_JGE(in *byte, out *byte)
+TEXT ·p1649_JGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78830,8 +79122,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1644_SETGT(in *byte, out *byte)
-TEXT ·p1644_SETGT(SB), NOSPLIT, $0-16
+// func p1650_SETGT(in *byte, out *byte)
+TEXT ·p1650_SETGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78874,9 +79166,9 @@ TEXT ·p1644_SETGT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1645_CMOVQGT(in *byte, out *byte)
+// func p1651_CMOVQGT(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1645_CMOVQGT(SB), NOSPLIT, $0-16
+TEXT ·p1651_CMOVQGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78919,8 +79211,8 @@ TEXT ·p1645_CMOVQGT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1646_JGT(in *byte, out *byte)
-TEXT ·p1646_JGT(SB), NOSPLIT, $0-16
+// func p1652_JGT(in *byte, out *byte)
+TEXT ·p1652_JGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78969,8 +79261,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1647_SETLE(in *byte, out *byte)
-TEXT ·p1647_SETLE(SB), NOSPLIT, $0-16
+// func p1653_SETLE(in *byte, out *byte)
+TEXT ·p1653_SETLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79013,9 +79305,9 @@ TEXT ·p1647_SETLE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1648_CMOVQLE(in *byte, out *byte)
+// func p1654_CMOVQLE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1648_CMOVQLE(SB), NOSPLIT, $0-16
+TEXT ·p1654_CMOVQLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79058,8 +79350,8 @@ TEXT ·p1648_CMOVQLE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1649_JLE(in *byte, out *byte)
-TEXT ·p1649_JLE(SB), NOSPLIT, $0-16
+// func p1655_JLE(in *byte, out *byte)
+TEXT ·p1655_JLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79108,8 +79400,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1650_SETMI(in *byte, out *byte)
-TEXT ·p1650_SETMI(SB), NOSPLIT, $0-16
+// func p1656_SETMI(in *byte, out *byte)
+TEXT ·p1656_SETMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79152,9 +79444,9 @@ TEXT ·p1650_SETMI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1651_CMOVQMI(in *byte, out *byte)
+// func p1657_CMOVQMI(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1651_CMOVQMI(SB), NOSPLIT, $0-16
+TEXT ·p1657_CMOVQMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79197,8 +79489,8 @@ TEXT ·p1651_CMOVQMI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1652_JMI(in *byte, out *byte)
-TEXT ·p1652_JMI(SB), NOSPLIT, $0-16
+// func p1658_JMI(in *byte, out *byte)
+TEXT ·p1658_JMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79247,8 +79539,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1653_SETPL(in *byte, out *byte)
-TEXT ·p1653_SETPL(SB), NOSPLIT, $0-16
+// func p1659_SETPL(in *byte, out *byte)
+TEXT ·p1659_SETPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79291,9 +79583,9 @@ TEXT ·p1653_SETPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1654_CMOVQPL(in *byte, out *byte)
+// func p1660_CMOVQPL(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1654_CMOVQPL(SB), NOSPLIT, $0-16
+TEXT ·p1660_CMOVQPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79336,8 +79628,8 @@ TEXT ·p1654_CMOVQPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1655_JPL(in *byte, out *byte)
-TEXT ·p1655_JPL(SB), NOSPLIT, $0-16
+// func p1661_JPL(in *byte, out *byte)
+TEXT ·p1661_JPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79386,8 +79678,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1656_SETOS(in *byte, out *byte)
-TEXT ·p1656_SETOS(SB), NOSPLIT, $0-16
+// func p1662_SETOS(in *byte, out *byte)
+TEXT ·p1662_SETOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79430,9 +79722,9 @@ TEXT ·p1656_SETOS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1657_CMOVQOS(in *byte, out *byte)
+// func p1663_CMOVQOS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1657_CMOVQOS(SB), NOSPLIT, $0-16
+TEXT ·p1663_CMOVQOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79475,8 +79767,8 @@ TEXT ·p1657_CMOVQOS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1658_JOS(in *byte, out *byte)
-TEXT ·p1658_JOS(SB), NOSPLIT, $0-16
+// func p1664_JOS(in *byte, out *byte)
+TEXT ·p1664_JOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79525,8 +79817,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1659_SETOC(in *byte, out *byte)
-TEXT ·p1659_SETOC(SB), NOSPLIT, $0-16
+// func p1665_SETOC(in *byte, out *byte)
+TEXT ·p1665_SETOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79569,9 +79861,9 @@ TEXT ·p1659_SETOC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1660_CMOVQOC(in *byte, out *byte)
+// func p1666_CMOVQOC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1660_CMOVQOC(SB), NOSPLIT, $0-16
+TEXT ·p1666_CMOVQOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79614,8 +79906,8 @@ TEXT ·p1660_CMOVQOC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1661_JOC(in *byte, out *byte)
-TEXT ·p1661_JOC(SB), NOSPLIT, $0-16
+// func p1667_JOC(in *byte, out *byte)
+TEXT ·p1667_JOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79664,8 +79956,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1662_SETPS(in *byte, out *byte)
-TEXT ·p1662_SETPS(SB), NOSPLIT, $0-16
+// func p1668_SETPS(in *byte, out *byte)
+TEXT ·p1668_SETPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79708,9 +80000,9 @@ TEXT ·p1662_SETPS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1663_CMOVQPS(in *byte, out *byte)
+// func p1669_CMOVQPS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1663_CMOVQPS(SB), NOSPLIT, $0-16
+TEXT ·p1669_CMOVQPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79753,8 +80045,8 @@ TEXT ·p1663_CMOVQPS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1664_JPS(in *byte, out *byte)
-TEXT ·p1664_JPS(SB), NOSPLIT, $0-16
+// func p1670_JPS(in *byte, out *byte)
+TEXT ·p1670_JPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79803,8 +80095,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1665_SETPC(in *byte, out *byte)
-TEXT ·p1665_SETPC(SB), NOSPLIT, $0-16
+// func p1671_SETPC(in *byte, out *byte)
+TEXT ·p1671_SETPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79847,9 +80139,9 @@ TEXT ·p1665_SETPC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1666_CMOVQPC(in *byte, out *byte)
+// func p1672_CMOVQPC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1666_CMOVQPC(SB), NOSPLIT, $0-16
+TEXT ·p1672_CMOVQPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79892,8 +80184,8 @@ TEXT ·p1666_CMOVQPC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1667_JPC(in *byte, out *byte)
-TEXT ·p1667_JPC(SB), NOSPLIT, $0-16
+// func p1673_JPC(in *byte, out *byte)
+TEXT ·p1673_JPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79942,8 +80234,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1668_SHLQ(in *byte, out *byte)
-TEXT ·p1668_SHLQ(SB), NOSPLIT, $0-16
+// func p1674_SHLQ(in *byte, out *byte)
+TEXT ·p1674_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79986,8 +80278,8 @@ TEXT ·p1668_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1669_SHRQ(in *byte, out *byte)
-TEXT ·p1669_SHRQ(SB), NOSPLIT, $0-16
+// func p1675_SHRQ(in *byte, out *byte)
+TEXT ·p1675_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80030,8 +80322,8 @@ TEXT ·p1669_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1670_SARQ(in *byte, out *byte)
-TEXT ·p1670_SARQ(SB), NOSPLIT, $0-16
+// func p1676_SARQ(in *byte, out *byte)
+TEXT ·p1676_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80074,8 +80366,8 @@ TEXT ·p1670_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1671_SHLL(in *byte, out *byte)
-TEXT ·p1671_SHLL(SB), NOSPLIT, $0-16
+// func p1677_SHLL(in *byte, out *byte)
+TEXT ·p1677_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80118,8 +80410,8 @@ TEXT ·p1671_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1672_SARL(in *byte, out *byte)
-TEXT ·p1672_SARL(SB), NOSPLIT, $0-16
+// func p1678_SARL(in *byte, out *byte)
+TEXT ·p1678_SARL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80162,8 +80454,8 @@ TEXT ·p1672_SARL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1673_SHRW(in *byte, out *byte)
-TEXT ·p1673_SHRW(SB), NOSPLIT, $0-16
+// func p1679_SHRW(in *byte, out *byte)
+TEXT ·p1679_SHRW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80206,8 +80498,8 @@ TEXT ·p1673_SHRW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1674_SHLB(in *byte, out *byte)
-TEXT ·p1674_SHLB(SB), NOSPLIT, $0-16
+// func p1680_SHLB(in *byte, out *byte)
+TEXT ·p1680_SHLB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80250,8 +80542,8 @@ TEXT ·p1674_SHLB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1675_MULQ(in *byte, out *byte)
-TEXT ·p1675_MULQ(SB), NOSPLIT, $0-16
+// func p1681_MULQ(in *byte, out *byte)
+TEXT ·p1681_MULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80294,8 +80586,8 @@ TEXT ·p1675_MULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1676_NEGQ(in *byte, out *byte)
-TEXT ·p1676_NEGQ(SB), NOSPLIT, $0-16
+// func p1682_NEGQ(in *byte, out *byte)
+TEXT ·p1682_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80338,8 +80630,8 @@ TEXT ·p1676_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1677_NOTQ(in *byte, out *byte)
-TEXT ·p1677_NOTQ(SB), NOSPLIT, $0-16
+// func p1683_NOTQ(in *byte, out *byte)
+TEXT ·p1683_NOTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80382,8 +80674,8 @@ TEXT ·p1677_NOTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1678_DECL(in *byte, out *byte)
-TEXT ·p1678_DECL(SB), NOSPLIT, $0-16
+// func p1684_DECL(in *byte, out *byte)
+TEXT ·p1684_DECL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80426,8 +80718,8 @@ TEXT ·p1678_DECL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1679_ADCL(in *byte, out *byte)
-TEXT ·p1679_ADCL(SB), NOSPLIT, $0-16
+// func p1685_ADCL(in *byte, out *byte)
+TEXT ·p1685_ADCL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80470,8 +80762,8 @@ TEXT ·p1679_ADCL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1680_SBBL(in *byte, out *byte)
-TEXT ·p1680_SBBL(SB), NOSPLIT, $0-16
+// func p1686_SBBL(in *byte, out *byte)
+TEXT ·p1686_SBBL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80514,8 +80806,8 @@ TEXT ·p1680_SBBL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1681_MOVBLZX(in *byte, out *byte)
-TEXT ·p1681_MOVBLZX(SB), NOSPLIT, $0-16
+// func p1687_MOVBLZX(in *byte, out *byte)
+TEXT ·p1687_MOVBLZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80558,8 +80850,8 @@ TEXT ·p1681_MOVBLZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1682_MOVWLZX(in *byte, out *byte)
-TEXT ·p1682_MOVWLZX(SB), NOSPLIT, $0-16
+// func p1688_MOVWLZX(in *byte, out *byte)
+TEXT ·p1688_MOVWLZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80602,8 +80894,8 @@ TEXT ·p1682_MOVWLZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1683_MOVLQZX(in *byte, out *byte)
-TEXT ·p1683_MOVLQZX(SB), NOSPLIT, $0-16
+// func p1689_MOVLQZX(in *byte, out *byte)
+TEXT ·p1689_MOVLQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80646,8 +80938,8 @@ TEXT ·p1683_MOVLQZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1684_SARQ(in *byte, out *byte)
-TEXT ·p1684_SARQ(SB), NOSPLIT, $0-16
+// func p1690_SARQ(in *byte, out *byte)
+TEXT ·p1690_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80690,8 +80982,8 @@ TEXT ·p1684_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1685_SARQ(in *byte, out *byte)
-TEXT ·p1685_SARQ(SB), NOSPLIT, $0-16
+// func p1691_SARQ(in *byte, out *byte)
+TEXT ·p1691_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80734,8 +81026,8 @@ TEXT ·p1685_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1686_SARQ(in *byte, out *byte)
-TEXT ·p1686_SARQ(SB), NOSPLIT, $0-16
+// func p1692_SARQ(in *byte, out *byte)
+TEXT ·p1692_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80778,8 +81070,8 @@ TEXT ·p1686_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1687_SHLL(in *byte, out *byte)
-TEXT ·p1687_SHLL(SB), NOSPLIT, $0-16
+// func p1693_SHLL(in *byte, out *byte)
+TEXT ·p1693_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80822,8 +81114,8 @@ TEXT ·p1687_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1688_SHLL(in *byte, out *byte)
-TEXT ·p1688_SHLL(SB), NOSPLIT, $0-16
+// func p1694_SHLL(in *byte, out *byte)
+TEXT ·p1694_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80866,8 +81158,8 @@ TEXT ·p1688_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1689_SHLL(in *byte, out *byte)
-TEXT ·p1689_SHLL(SB), NOSPLIT, $0-16
+// func p1695_SHLL(in *byte, out *byte)
+TEXT ·p1695_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80910,8 +81202,8 @@ TEXT ·p1689_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1690_SHRB(in *byte, out *byte)
-TEXT ·p1690_SHRB(SB), NOSPLIT, $0-16
+// func p1696_SHRB(in *byte, out *byte)
+TEXT ·p1696_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80954,8 +81246,8 @@ TEXT ·p1690_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1691_SHRB(in *byte, out *byte)
-TEXT ·p1691_SHRB(SB), NOSPLIT, $0-16
+// func p1697_SHRB(in *byte, out *byte)
+TEXT ·p1697_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80998,8 +81290,8 @@ TEXT ·p1691_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1692_SHRB(in *byte, out *byte)
-TEXT ·p1692_SHRB(SB), NOSPLIT, $0-16
+// func p1698_SHRB(in *byte, out *byte)
+TEXT ·p1698_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81042,8 +81334,8 @@ TEXT ·p1692_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1693_SHRB(in *byte, out *byte)
-TEXT ·p1693_SHRB(SB), NOSPLIT, $0-16
+// func p1699_SHRB(in *byte, out *byte)
+TEXT ·p1699_SHRB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81086,8 +81378,8 @@ TEXT ·p1693_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1694_SHLQ(in *byte, out *byte)
-TEXT ·p1694_SHLQ(SB), NOSPLIT, $0-16
+// func p1700_SHLQ(in *byte, out *byte)
+TEXT ·p1700_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81130,9 +81422,9 @@ TEXT ·p1694_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1695_VMOVDQU8(in *byte, out *byte)
+// func p1701_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1695_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1701_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81179,9 +81471,9 @@ TEXT ·p1695_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1696_VMOVDQU8_Z(in *byte, out *byte)
+// func p1702_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1696_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1702_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81228,9 +81520,9 @@ TEXT ·p1696_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1697_VMOVDQU8(in *byte, out *byte)
+// func p1703_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1697_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1703_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81277,9 +81569,9 @@ TEXT ·p1697_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1698_VMOVDQU8(in *byte, out *byte)
+// func p1704_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1698_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1704_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81326,9 +81618,9 @@ TEXT ·p1698_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1699_VMOVDQU64(in *byte, out *byte)
+// func p1705_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1699_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1705_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81375,9 +81667,9 @@ TEXT ·p1699_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1700_VMOVDQU64(in *byte, out *byte)
+// func p1706_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1700_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1706_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81424,9 +81716,9 @@ TEXT ·p1700_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1701_VMOVDQU64_Z(in *byte, out *byte)
+// func p1707_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1701_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1707_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
