@@ -6418,6 +6418,9 @@ sizedone_1:
 	VPXORQ    Z25, Z25, Z25
 	VPXORQ    Z26, Z26, Z26
 	VPXORQ    Z27, Z27, Z27
+	VPXORQ    Z28, Z28, Z28
+	VPXORQ    Z29, Z29, Z29
+	VPXORQ    Z30, Z30, Z30
 	KXORW     K1, K1, K1
 	KXORW     K2, K2, K2
 	VMOVDQU64 Z0, (SP)
@@ -6476,7 +6479,7 @@ aesmid_3:
 	VMOVDQU64       X0, 32(SP)
 
 	// phase: AAD
-	VPXORD    Z2, Z2, Z2
+	VPXORD    Z0, Z0, Z0
 	TESTQ     DI, DI
 	JZ        aaddone_1
 	CMPQ      DI, $0x10
@@ -6484,130 +6487,130 @@ aesmid_3:
 	CMPQ      DI, $0x08
 	JB        ld4_5
 	MOVQ      (SI), R8
-	VMOVQ     R8, X0
+	VMOVQ     R8, X1
 	LEAQ      -8(SI)(DI*1), SI
 	MOVQ      (SI), R8
-	VMOVQ     R8, X1
+	VMOVQ     R8, X2
 	LEAQ      slideShuf<>+0(SB), SI
 	NEGQ      SI
 	ADDQ      DI, SI
 	NEGQ      SI
-	VMOVDQU64 24(SI), X22
-	VPSHUFB   X22, X1, X1
-	VPORD     X1, X0, X0
+	VMOVDQU64 24(SI), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X1, X1
 	JMP       lddone_5
 
 ld4_5:
 	CMPQ      DI, $0x04
 	JB        ld2_5
 	MOVL      (SI), R8
-	VMOVQ     R8, X0
+	VMOVQ     R8, X1
 	LEAQ      -4(SI)(DI*1), SI
 	MOVL      (SI), R8
-	VMOVQ     R8, X1
+	VMOVQ     R8, X2
 	LEAQ      slideShuf<>+0(SB), SI
 	NEGQ      SI
 	ADDQ      DI, SI
 	NEGQ      SI
-	VMOVDQU64 20(SI), X22
-	VPSHUFB   X22, X1, X1
-	VPORD     X1, X0, X0
+	VMOVDQU64 20(SI), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X1, X1
 	JMP       lddone_5
 
 ld2_5:
 	CMPQ      DI, $0x02
 	JB        ld1_5
 	MOVWQZX   (SI), R8
-	VMOVQ     R8, X0
+	VMOVQ     R8, X1
 	LEAQ      -2(SI)(DI*1), SI
 	MOVWQZX   (SI), R8
-	VMOVQ     R8, X1
+	VMOVQ     R8, X2
 	LEAQ      slideShuf<>+0(SB), SI
 	NEGQ      SI
 	ADDQ      DI, SI
 	NEGQ      SI
-	VMOVDQU64 18(SI), X22
-	VPSHUFB   X22, X1, X1
-	VPORD     X1, X0, X0
+	VMOVDQU64 18(SI), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X1, X1
 	JMP       lddone_5
 
 ld1_5:
 	MOVBQZX (SI), R8
-	VMOVQ   R8, X0
+	VMOVQ   R8, X1
 
 lddone_5:
-	VPSHUFB         bswapMask<>+0(SB), X0, X0
-	VPXORD          Z3, Z3, Z3
-	VPXORD          X0, X2, X3
-	VBROADCASTI32X4 480(AX), Z1
-	VBROADCASTI32X4 736(AX), Z22
-	VPCLMULQDQ      $0x00, Z1, Z3, Z0
-	VPCLMULQDQ      $0x11, Z1, Z3, Z2
-	VPSHUFD         $0x4e, Z3, Z1
-	VPXORD          Z3, Z1, Z1
-	VPCLMULQDQ      $0x00, Z22, Z1, Z1
-	VPTERNLOGD      $0x96, Z0, Z2, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z3
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z3, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
+	VPSHUFB         bswapMask<>+0(SB), X1, X1
+	VPXORD          Z2, Z2, Z2
+	VPXORD          X1, X0, X2
+	VBROADCASTI32X4 480(AX), Z0
+	VBROADCASTI32X4 736(AX), Z4
+	VPCLMULQDQ      $0x00, Z0, Z2, Z1
+	VPCLMULQDQ      $0x11, Z0, Z2, Z0
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, Z4, Z3, Z3
+	VPTERNLOGD      $0x96, Z1, Z0, Z3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z2
 	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z0, Z2
+	VPTERNLOGD      $0x96, Z1, Z2, Z3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z3, Z1
+	VPSHUFD         $0x4e, Z3, Z3
+	VPTERNLOGD      $0x96, Z3, Z1, Z0
 	JMP             aaddone_1
 
 aadlong_1:
 gh8_1:
 	CMPQ          DI, $0x00000100
 	JB            ghrest_1
-	VMOVDQU64     (SI), Z26
-	VPSHUFB       bswapMask<>+0(SB), Z26, Z26
-	VPXORD        Z2, Z26, Z26
-	VPCLMULQDQ    $0x00, 240(AX), Z26, Z0
-	VPCLMULQDQ    $0x11, 240(AX), Z26, Z25
-	VPSHUFD       $0x4e, Z26, Z1
-	VPXORD        Z26, Z1, Z1
-	VPCLMULQDQ    $0x00, 496(AX), Z1, Z1
-	VMOVDQU64     64(SI), Z26
-	VPSHUFB       bswapMask<>+0(SB), Z26, Z26
-	VPCLMULQDQ    $0x00, 304(AX), Z26, Z27
-	VPXORD        Z27, Z0, Z0
-	VPCLMULQDQ    $0x11, 304(AX), Z26, Z27
-	VPXORD        Z27, Z25, Z25
-	VPSHUFD       $0x4e, Z26, Z27
-	VPXORD        Z26, Z27, Z27
-	VPCLMULQDQ    $0x00, 560(AX), Z27, Z27
-	VPXORD        Z27, Z1, Z1
-	VMOVDQU64     128(SI), Z26
-	VPSHUFB       bswapMask<>+0(SB), Z26, Z26
-	VPCLMULQDQ    $0x00, 368(AX), Z26, Z27
-	VPXORD        Z27, Z0, Z0
-	VPCLMULQDQ    $0x11, 368(AX), Z26, Z27
-	VPXORD        Z27, Z25, Z25
-	VPSHUFD       $0x4e, Z26, Z27
-	VPXORD        Z26, Z27, Z27
-	VPCLMULQDQ    $0x00, 624(AX), Z27, Z27
-	VPXORD        Z27, Z1, Z1
-	VMOVDQU64     192(SI), Z26
-	VPSHUFB       bswapMask<>+0(SB), Z26, Z26
-	VPCLMULQDQ    $0x00, 432(AX), Z26, Z27
-	VPXORD        Z27, Z0, Z0
-	VPCLMULQDQ    $0x11, 432(AX), Z26, Z27
-	VPXORD        Z27, Z25, Z25
-	VPSHUFD       $0x4e, Z26, Z27
-	VPXORD        Z26, Z27, Z27
-	VPCLMULQDQ    $0x00, 688(AX), Z27, Z27
-	VPXORD        Z27, Z1, Z1
-	VPTERNLOGD    $0x96, Z0, Z25, Z1
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z0, Z26
-	VPSHUFD       $0x4e, Z0, Z0
-	VPTERNLOGD    $0x96, Z0, Z26, Z1
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z0
+	VMOVDQU64     (SI), Z4
+	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
+	VPXORD        Z0, Z4, Z4
+	VPCLMULQDQ    $0x00, 240(AX), Z4, Z1
+	VPCLMULQDQ    $0x11, 240(AX), Z4, Z3
+	VPSHUFD       $0x4e, Z4, Z2
+	VPXORD        Z4, Z2, Z2
+	VPCLMULQDQ    $0x00, 496(AX), Z2, Z2
+	VMOVDQU64     64(SI), Z4
+	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
+	VPCLMULQDQ    $0x00, 304(AX), Z4, Z5
+	VPXORD        Z5, Z1, Z1
+	VPCLMULQDQ    $0x11, 304(AX), Z4, Z5
+	VPXORD        Z5, Z3, Z3
+	VPSHUFD       $0x4e, Z4, Z5
+	VPXORD        Z4, Z5, Z5
+	VPCLMULQDQ    $0x00, 560(AX), Z5, Z5
+	VPXORD        Z5, Z2, Z2
+	VMOVDQU64     128(SI), Z4
+	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
+	VPCLMULQDQ    $0x00, 368(AX), Z4, Z5
+	VPXORD        Z5, Z1, Z1
+	VPCLMULQDQ    $0x11, 368(AX), Z4, Z5
+	VPXORD        Z5, Z3, Z3
+	VPSHUFD       $0x4e, Z4, Z5
+	VPXORD        Z4, Z5, Z5
+	VPCLMULQDQ    $0x00, 624(AX), Z5, Z5
+	VPXORD        Z5, Z2, Z2
+	VMOVDQU64     192(SI), Z4
+	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
+	VPCLMULQDQ    $0x00, 432(AX), Z4, Z5
+	VPXORD        Z5, Z1, Z1
+	VPCLMULQDQ    $0x11, 432(AX), Z4, Z5
+	VPXORD        Z5, Z3, Z3
+	VPSHUFD       $0x4e, Z4, Z5
+	VPXORD        Z4, Z5, Z5
+	VPCLMULQDQ    $0x00, 688(AX), Z5, Z5
+	VPXORD        Z5, Z2, Z2
+	VPTERNLOGD    $0x96, Z1, Z3, Z2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z4
 	VPSHUFD       $0x4e, Z1, Z1
-	VPTERNLOGD    $0x96, Z1, Z0, Z25
-	VEXTRACTI64X4 $0x01, Z25, Y0
-	VPXORD        Y25, Y0, Y0
-	VEXTRACTI32X4 $0x01, Y0, X1
-	VPXORD        X1, X0, X2
+	VPTERNLOGD    $0x96, Z1, Z4, Z2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z2, Z1
+	VPSHUFD       $0x4e, Z2, Z2
+	VPTERNLOGD    $0x96, Z2, Z1, Z3
+	VEXTRACTI64X4 $0x01, Z3, Y1
+	VPXORD        Y3, Y1, Y1
+	VEXTRACTI32X4 $0x01, Y1, X0
+	VPXORD        X0, X1, X0
 	ADDQ          $0x00000100, SI
 	SUBQ          $0x00000100, DI
 	JMP           gh8_1
@@ -6620,26 +6623,26 @@ ghrest_1:
 	SHLQ   $0x04, R8
 	NEGQ   R8
 	ADDQ   AX, R8
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
 	VPXORD Z3, Z3, Z3
-	VPXORD Z22, Z22, Z22
-	VPXORD Z23, Z23, Z23
-	VPXORD Z24, Z24, Z24
+	VPXORD Z4, Z4, Z4
 
 ghregs_1:
 	CMPQ       DI, $0x40
 	JB         ghpart_1
-	VMOVDQU64  (SI), Z24
-	VPSHUFB    bswapMask<>+0(SB), Z24, Z24
-	VPXORD     Z2, Z24, Z24
-	VPXORD     Z2, Z2, Z2
-	VPCLMULQDQ $0x00, 496(R8), Z24, Z0
-	VPXORD     Z0, Z3, Z3
-	VPCLMULQDQ $0x11, 496(R8), Z24, Z0
-	VPXORD     Z0, Z23, Z23
-	VPSHUFD    $0x4e, Z24, Z0
-	VPXORD     Z24, Z0, Z0
-	VPCLMULQDQ $0x00, 752(R8), Z0, Z0
-	VPXORD     Z0, Z22, Z22
+	VMOVDQU64  (SI), Z4
+	VPSHUFB    bswapMask<>+0(SB), Z4, Z4
+	VPXORD     Z0, Z4, Z4
+	VPXORD     Z0, Z0, Z0
+	VPCLMULQDQ $0x00, 496(R8), Z4, Z5
+	VPXORD     Z5, Z1, Z1
+	VPCLMULQDQ $0x11, 496(R8), Z4, Z5
+	VPXORD     Z5, Z3, Z3
+	VPSHUFD    $0x4e, Z4, Z5
+	VPXORD     Z4, Z5, Z5
+	VPCLMULQDQ $0x00, 752(R8), Z5, Z5
+	VPXORD     Z5, Z2, Z2
 	ADDQ       $0x40, SI
 	ADDQ       $0x40, R8
 	SUBQ       $0x40, DI
@@ -6651,47 +6654,47 @@ ghpart_1:
 	MOVQ       $-1, R9
 	BZHIQ      DI, R9, R9
 	KMOVQ      R9, K1
-	VMOVDQU8.Z (SI), K1, Z0
-	VPSHUFB    bswapMask<>+0(SB), Z0, Z0
-	VPXORD     Z2, Z0, Z0
-	VPXORD     Z2, Z2, Z2
+	VMOVDQU8.Z (SI), K1, Z4
+	VPSHUFB    bswapMask<>+0(SB), Z4, Z4
+	VPXORD     Z0, Z4, Z4
+	VPXORD     Z0, Z0, Z0
 	LEAQ       15(DI), SI
 	ANDQ       $-16, SI
 	MOVQ       $-1, DI
 	BZHIQ      SI, DI, SI
 	KMOVQ      SI, K1
-	VMOVDQU8.Z 496(R8), K1, Z1
-	VMOVDQU8.Z 752(R8), K1, Z24
-	VPCLMULQDQ $0x00, Z1, Z0, Z25
-	VPXORD     Z25, Z3, Z3
-	VPCLMULQDQ $0x11, Z1, Z0, Z25
-	VPXORD     Z25, Z23, Z23
-	VPSHUFD    $0x4e, Z0, Z25
-	VPXORD     Z0, Z25, Z25
-	VPCLMULQDQ $0x00, Z24, Z25, Z25
-	VPXORD     Z25, Z22, Z22
+	VMOVDQU8.Z 496(R8), K1, Z5
+	VMOVDQU8.Z 752(R8), K1, Z6
+	VPCLMULQDQ $0x00, Z5, Z4, Z7
+	VPXORD     Z7, Z1, Z1
+	VPCLMULQDQ $0x11, Z5, Z4, Z7
+	VPXORD     Z7, Z3, Z3
+	VPSHUFD    $0x4e, Z4, Z7
+	VPXORD     Z4, Z7, Z7
+	VPCLMULQDQ $0x00, Z6, Z7, Z7
+	VPXORD     Z7, Z2, Z2
 
 ghred_1:
-	VPTERNLOGD    $0x96, Z3, Z23, Z22
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z3, Z0
-	VPSHUFD       $0x4e, Z3, Z3
-	VPTERNLOGD    $0x96, Z3, Z0, Z22
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z22, Z0
-	VPSHUFD       $0x4e, Z22, Z22
-	VPTERNLOGD    $0x96, Z22, Z0, Z23
-	VEXTRACTI64X4 $0x01, Z23, Y0
-	VPXORD        Y23, Y0, Y0
-	VEXTRACTI32X4 $0x01, Y0, X1
-	VPTERNLOGD    $0x96, X0, X1, X2
+	VPTERNLOGD    $0x96, Z1, Z3, Z2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z4
+	VPSHUFD       $0x4e, Z1, Z1
+	VPTERNLOGD    $0x96, Z1, Z4, Z2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z2, Z1
+	VPSHUFD       $0x4e, Z2, Z2
+	VPTERNLOGD    $0x96, Z2, Z1, Z3
+	VEXTRACTI64X4 $0x01, Z3, Y1
+	VPXORD        Y3, Y1, Y1
+	VEXTRACTI32X4 $0x01, Y1, X2
+	VPTERNLOGD    $0x96, X1, X2, X0
 
 ghdone_1:
 aaddone_1:
-	VMOVDQU64 X2, (SP)
+	VMOVDQU64 X0, (SP)
 	MOVQ      out+16(FP), SI
 	MOVQ      pieces+24(FP), DI
 	XORQ      R8, R8
-	VPXORD    X4, X4, X4
-	VMOVDQU64 X4, 64(SP)
+	VPXORD    X0, X0, X0
+	VMOVDQU64 X0, 64(SP)
 
 slices_3:
 	TESTQ BX, BX
@@ -6833,26 +6836,26 @@ stdone_3:
 	JMP       pdone_1
 
 openfull_1:
-	VPXORD          Z5, Z5, Z5
-	VMOVDQU64       (SP), X5
+	VPXORD          Z0, Z0, Z0
+	VMOVDQU64       (SP), X0
 	VPSHUFB         bswapMask<>+0(SB), X1, X1
-	VPXORD          Z6, Z6, Z6
-	VPXORD          X1, X5, X6
-	VBROADCASTI32X4 480(AX), Z2
-	VBROADCASTI32X4 736(AX), Z3
-	VPCLMULQDQ      $0x00, Z2, Z6, Z0
-	VPCLMULQDQ      $0x11, Z2, Z6, Z5
-	VPSHUFD         $0x4e, Z6, Z2
-	VPXORD          Z6, Z2, Z2
-	VPCLMULQDQ      $0x00, Z3, Z2, Z2
-	VPTERNLOGD      $0x96, Z0, Z5, Z2
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z3
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z3, Z2
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z2, Z0
-	VPSHUFD         $0x4e, Z2, Z2
-	VPTERNLOGD      $0x96, Z2, Z0, Z5
-	VMOVDQU64       X5, (SP)
+	VPXORD          Z2, Z2, Z2
+	VPXORD          X1, X0, X2
+	VBROADCASTI32X4 480(AX), Z0
+	VBROADCASTI32X4 736(AX), Z4
+	VPCLMULQDQ      $0x00, Z0, Z2, Z1
+	VPCLMULQDQ      $0x11, Z0, Z2, Z0
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, Z4, Z3, Z3
+	VPTERNLOGD      $0x96, Z1, Z0, Z3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z2
+	VPSHUFD         $0x4e, Z1, Z1
+	VPTERNLOGD      $0x96, Z1, Z2, Z3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z3, Z1
+	VPSHUFD         $0x4e, Z3, Z3
+	VPTERNLOGD      $0x96, Z3, Z1, Z0
+	VMOVDQU64       X0, (SP)
 	VPXORD          X1, X1, X1
 	VMOVDQU64       X1, 64(SP)
 	XORQ            R8, R8
@@ -6860,319 +6863,305 @@ openfull_1:
 pbulk_1:
 	TESTQ           R10, R10
 	JZ              pdone_1
-	VPXORD          Z7, Z7, Z7
-	VMOVDQU64       (SP), X7
-	VBROADCASTI32X4 16(SP), Z0
-	VPADDD          ctrIncs<>+0(SB), Z0, Z0
+	VPXORD          Z0, Z0, Z0
+	VMOVDQU64       (SP), X0
+	VBROADCASTI32X4 16(SP), Z1
+	VPADDD          ctrIncs<>+0(SB), Z1, Z1
 	CMPQ            R10, $0x00000100
 	JB              prem_1
 
 	// phase: main loop
-	VBROADCASTI32X4 (AX), Z22
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
-	VPXORD          Z22, Z1, Z1
-	VPADDD          ctrIncs<>+64(SB), Z0, Z2
-	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
-	VPXORD          Z22, Z2, Z2
-	VPADDD          ctrIncs<>+128(SB), Z0, Z3
-	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
-	VPXORD          Z22, Z3, Z3
-	VPADDD          ctrIncs<>+192(SB), Z0, Z4
-	VPSHUFB         bswapMask<>+0(SB), Z4, Z4
-	VPXORD          Z22, Z4, Z4
-	VPADDD          ctrIncs<>+256(SB), Z0, Z0
+	VBROADCASTI32X4 (AX), Z2
+	VBROADCASTI32X4 16(DX), Z3
+	VBROADCASTI32X4 32(DX), Z4
+	VBROADCASTI32X4 48(DX), Z5
+	VBROADCASTI32X4 64(DX), Z6
+	VBROADCASTI32X4 80(DX), Z7
+	VBROADCASTI32X4 96(DX), Z8
+	VBROADCASTI32X4 112(DX), Z9
+	VBROADCASTI32X4 128(DX), Z10
+	VBROADCASTI32X4 144(DX), Z11
+	VBROADCASTI32X4 160(DX), Z12
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z13
+	VPXORD          Z2, Z13, Z13
+	VPADDD          ctrIncs<>+64(SB), Z1, Z14
+	VPSHUFB         bswapMask<>+0(SB), Z14, Z14
+	VPXORD          Z2, Z14, Z14
+	VPADDD          ctrIncs<>+128(SB), Z1, Z15
+	VPSHUFB         bswapMask<>+0(SB), Z15, Z15
+	VPXORD          Z2, Z15, Z15
+	VPADDD          ctrIncs<>+192(SB), Z1, Z16
+	VPSHUFB         bswapMask<>+0(SB), Z16, Z16
+	VPXORD          Z2, Z16, Z16
+	VPADDD          ctrIncs<>+256(SB), Z1, Z1
 	CMPQ            CX, $0x0a
 	JE              aesmid_4
-	VBROADCASTI32X4 16(AX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 32(AX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
+	VBROADCASTI32X4 16(AX), Z17
+	VAESENC         Z17, Z13, Z13
+	VAESENC         Z17, Z14, Z14
+	VAESENC         Z17, Z15, Z15
+	VAESENC         Z17, Z16, Z16
+	VBROADCASTI32X4 32(AX), Z17
+	VAESENC         Z17, Z13, Z13
+	VAESENC         Z17, Z14, Z14
+	VAESENC         Z17, Z15, Z15
+	VAESENC         Z17, Z16, Z16
 	CMPQ            CX, $0x0c
 	JE              aesmid_4
-	VBROADCASTI32X4 48(AX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 64(AX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
+	VBROADCASTI32X4 48(AX), Z17
+	VAESENC         Z17, Z13, Z13
+	VAESENC         Z17, Z14, Z14
+	VAESENC         Z17, Z15, Z15
+	VAESENC         Z17, Z16, Z16
+	VBROADCASTI32X4 64(AX), Z17
+	VAESENC         Z17, Z13, Z13
+	VAESENC         Z17, Z14, Z14
+	VAESENC         Z17, Z15, Z15
+	VAESENC         Z17, Z16, Z16
 
 aesmid_4:
-	VBROADCASTI32X4 16(DX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 32(DX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 48(DX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 64(DX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 80(DX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 96(DX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 112(DX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 128(DX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 144(DX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 160(DX), Z22
-	VPXORD          (R9), Z22, Z23
-	VAESENCLAST     Z23, Z1, Z1
-	VMOVDQU64       Z1, (SI)
-	VPXORD          64(R9), Z22, Z1
-	VAESENCLAST     Z1, Z2, Z2
-	VMOVDQU64       Z2, 64(SI)
-	VPXORD          128(R9), Z22, Z1
-	VAESENCLAST     Z1, Z3, Z3
-	VMOVDQU64       Z3, 128(SI)
-	VPXORD          192(R9), Z22, Z1
-	VAESENCLAST     Z1, Z4, Z4
-	VMOVDQU64       Z4, 192(SI)
-	ADDQ            $0x00000100, R9
-	ADDQ            $0x00000100, SI
-	SUBQ            $0x00000100, R10
+	VAESENC     Z3, Z13, Z13
+	VAESENC     Z3, Z14, Z14
+	VAESENC     Z3, Z15, Z15
+	VAESENC     Z3, Z16, Z16
+	VAESENC     Z4, Z13, Z13
+	VAESENC     Z4, Z14, Z14
+	VAESENC     Z4, Z15, Z15
+	VAESENC     Z4, Z16, Z16
+	VAESENC     Z5, Z13, Z13
+	VAESENC     Z5, Z14, Z14
+	VAESENC     Z5, Z15, Z15
+	VAESENC     Z5, Z16, Z16
+	VAESENC     Z6, Z13, Z13
+	VAESENC     Z6, Z14, Z14
+	VAESENC     Z6, Z15, Z15
+	VAESENC     Z6, Z16, Z16
+	VAESENC     Z7, Z13, Z13
+	VAESENC     Z7, Z14, Z14
+	VAESENC     Z7, Z15, Z15
+	VAESENC     Z7, Z16, Z16
+	VAESENC     Z8, Z13, Z13
+	VAESENC     Z8, Z14, Z14
+	VAESENC     Z8, Z15, Z15
+	VAESENC     Z8, Z16, Z16
+	VAESENC     Z9, Z13, Z13
+	VAESENC     Z9, Z14, Z14
+	VAESENC     Z9, Z15, Z15
+	VAESENC     Z9, Z16, Z16
+	VAESENC     Z10, Z13, Z13
+	VAESENC     Z10, Z14, Z14
+	VAESENC     Z10, Z15, Z15
+	VAESENC     Z10, Z16, Z16
+	VAESENC     Z11, Z13, Z13
+	VAESENC     Z11, Z14, Z14
+	VAESENC     Z11, Z15, Z15
+	VAESENC     Z11, Z16, Z16
+	VPXORD      (R9), Z12, Z17
+	VAESENCLAST Z17, Z13, Z13
+	VMOVDQU64   Z13, (SI)
+	VPXORD      64(R9), Z12, Z17
+	VAESENCLAST Z17, Z14, Z14
+	VMOVDQU64   Z14, 64(SI)
+	VPXORD      128(R9), Z12, Z17
+	VAESENCLAST Z17, Z15, Z15
+	VMOVDQU64   Z15, 128(SI)
+	VPXORD      192(R9), Z12, Z17
+	VAESENCLAST Z17, Z16, Z16
+	VMOVDQU64   Z16, 192(SI)
+	ADDQ        $0x00000100, R9
+	ADDQ        $0x00000100, SI
+	SUBQ        $0x00000100, R10
+	VMOVDQU64   240(AX), Z17
+	VMOVDQU64   304(AX), Z18
+	VMOVDQU64   368(AX), Z19
+	VMOVDQU64   432(AX), Z20
+	VMOVDQU64   gfPoly<>+0(SB), Z21
+	VMOVDQU64   bswapMask<>+0(SB), Z22
 
 loop8_1:
 	CMPQ            R10, $0x00000100
 	JB              loopdone_1
-	VBROADCASTI32X4 (AX), Z1
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z4
-	VPXORD          Z1, Z4, Z4
-	VPADDD          ctrIncs<>+64(SB), Z0, Z22
-	VPSHUFB         bswapMask<>+0(SB), Z22, Z22
-	VPXORD          Z1, Z22, Z22
-	VPADDD          ctrIncs<>+128(SB), Z0, Z23
-	VPSHUFB         bswapMask<>+0(SB), Z23, Z23
-	VPXORD          Z1, Z23, Z23
-	VPADDD          ctrIncs<>+192(SB), Z0, Z24
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z23
+	VPXORD          Z2, Z23, Z23
+	VPADDD          ctrIncs<>+64(SB), Z1, Z24
 	VPSHUFB         bswapMask<>+0(SB), Z24, Z24
-	VPXORD          Z1, Z24, Z24
-	VPADDD          ctrIncs<>+256(SB), Z0, Z0
+	VPXORD          Z2, Z24, Z24
+	VPADDD          ctrIncs<>+128(SB), Z1, Z25
+	VPSHUFB         bswapMask<>+0(SB), Z25, Z25
+	VPXORD          Z2, Z25, Z25
+	VPADDD          ctrIncs<>+192(SB), Z1, Z26
+	VPSHUFB         bswapMask<>+0(SB), Z26, Z26
+	VPXORD          Z2, Z26, Z26
+	VPADDD          ctrIncs<>+256(SB), Z1, Z1
 	CMPQ            CX, $0x0a
 	JE              aesmid_5
-	VBROADCASTI32X4 16(AX), Z1
-	VAESENC         Z1, Z4, Z4
-	VAESENC         Z1, Z22, Z22
-	VAESENC         Z1, Z23, Z23
-	VAESENC         Z1, Z24, Z24
-	VBROADCASTI32X4 32(AX), Z1
-	VAESENC         Z1, Z4, Z4
-	VAESENC         Z1, Z22, Z22
-	VAESENC         Z1, Z23, Z23
-	VAESENC         Z1, Z24, Z24
+	VBROADCASTI32X4 16(AX), Z27
+	VAESENC         Z27, Z23, Z23
+	VAESENC         Z27, Z24, Z24
+	VAESENC         Z27, Z25, Z25
+	VAESENC         Z27, Z26, Z26
+	VBROADCASTI32X4 32(AX), Z27
+	VAESENC         Z27, Z23, Z23
+	VAESENC         Z27, Z24, Z24
+	VAESENC         Z27, Z25, Z25
+	VAESENC         Z27, Z26, Z26
 	CMPQ            CX, $0x0c
 	JE              aesmid_5
-	VBROADCASTI32X4 48(AX), Z1
-	VAESENC         Z1, Z4, Z4
-	VAESENC         Z1, Z22, Z22
-	VAESENC         Z1, Z23, Z23
-	VAESENC         Z1, Z24, Z24
-	VBROADCASTI32X4 64(AX), Z1
-	VAESENC         Z1, Z4, Z4
-	VAESENC         Z1, Z22, Z22
-	VAESENC         Z1, Z23, Z23
-	VAESENC         Z1, Z24, Z24
+	VBROADCASTI32X4 48(AX), Z27
+	VAESENC         Z27, Z23, Z23
+	VAESENC         Z27, Z24, Z24
+	VAESENC         Z27, Z25, Z25
+	VAESENC         Z27, Z26, Z26
+	VBROADCASTI32X4 64(AX), Z27
+	VAESENC         Z27, Z23, Z23
+	VAESENC         Z27, Z24, Z24
+	VAESENC         Z27, Z25, Z25
+	VAESENC         Z27, Z26, Z26
 
 aesmid_5:
-	VBROADCASTI32X4 16(DX), Z1
-	VAESENC         Z1, Z4, Z4
-	VAESENC         Z1, Z22, Z22
-	VAESENC         Z1, Z23, Z23
-	VAESENC         Z1, Z24, Z24
-	VMOVDQU64       -256(SI), Z25
-	VPSHUFB         bswapMask<>+0(SB), Z25, Z25
-	VPXORD          Z7, Z25, Z25
-	VPCLMULQDQ      $0x00, 240(AX), Z25, Z1
-	VPCLMULQDQ      $0x11, 240(AX), Z25, Z3
-	VPSHUFD         $0x4e, Z25, Z2
-	VPXORD          Z25, Z2, Z2
-	VPCLMULQDQ      $0x00, 496(AX), Z2, Z2
-	VBROADCASTI32X4 32(DX), Z25
-	VAESENC         Z25, Z4, Z4
-	VAESENC         Z25, Z22, Z22
-	VAESENC         Z25, Z23, Z23
-	VAESENC         Z25, Z24, Z24
-	VMOVDQU64       -192(SI), Z25
-	VPSHUFB         bswapMask<>+0(SB), Z25, Z25
-	VPCLMULQDQ      $0x00, 304(AX), Z25, Z26
-	VPXORD          Z26, Z1, Z1
-	VPCLMULQDQ      $0x11, 304(AX), Z25, Z26
-	VPXORD          Z26, Z3, Z3
-	VPSHUFD         $0x4e, Z25, Z26
-	VPXORD          Z25, Z26, Z26
-	VPCLMULQDQ      $0x00, 560(AX), Z26, Z26
-	VPXORD          Z26, Z2, Z2
-	VBROADCASTI32X4 48(DX), Z25
-	VAESENC         Z25, Z4, Z4
-	VAESENC         Z25, Z22, Z22
-	VAESENC         Z25, Z23, Z23
-	VAESENC         Z25, Z24, Z24
-	VMOVDQU64       -128(SI), Z25
-	VPSHUFB         bswapMask<>+0(SB), Z25, Z25
-	VPCLMULQDQ      $0x00, 368(AX), Z25, Z26
-	VPXORD          Z26, Z1, Z1
-	VPCLMULQDQ      $0x11, 368(AX), Z25, Z26
-	VPXORD          Z26, Z3, Z3
-	VPSHUFD         $0x4e, Z25, Z26
-	VPXORD          Z25, Z26, Z26
-	VPCLMULQDQ      $0x00, 624(AX), Z26, Z26
-	VPXORD          Z26, Z2, Z2
-	VBROADCASTI32X4 64(DX), Z25
-	VAESENC         Z25, Z4, Z4
-	VAESENC         Z25, Z22, Z22
-	VAESENC         Z25, Z23, Z23
-	VAESENC         Z25, Z24, Z24
-	VMOVDQU64       -64(SI), Z25
-	VPSHUFB         bswapMask<>+0(SB), Z25, Z25
-	VPCLMULQDQ      $0x00, 432(AX), Z25, Z26
-	VPXORD          Z26, Z1, Z1
-	VPCLMULQDQ      $0x11, 432(AX), Z25, Z26
-	VPXORD          Z26, Z3, Z3
-	VPSHUFD         $0x4e, Z25, Z26
-	VPXORD          Z25, Z26, Z26
-	VPCLMULQDQ      $0x00, 688(AX), Z26, Z26
-	VPXORD          Z26, Z2, Z2
-	VBROADCASTI32X4 80(DX), Z25
-	VAESENC         Z25, Z4, Z4
-	VAESENC         Z25, Z22, Z22
-	VAESENC         Z25, Z23, Z23
-	VAESENC         Z25, Z24, Z24
-	VPTERNLOGD      $0x96, Z1, Z3, Z2
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z25
-	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z25, Z2
-	VBROADCASTI32X4 96(DX), Z1
-	VAESENC         Z1, Z4, Z4
-	VAESENC         Z1, Z22, Z22
-	VAESENC         Z1, Z23, Z23
-	VAESENC         Z1, Z24, Z24
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z2, Z1
-	VPSHUFD         $0x4e, Z2, Z2
-	VPTERNLOGD      $0x96, Z2, Z1, Z3
-	VBROADCASTI32X4 112(DX), Z1
-	VAESENC         Z1, Z4, Z4
-	VAESENC         Z1, Z22, Z22
-	VAESENC         Z1, Z23, Z23
-	VAESENC         Z1, Z24, Z24
-	VEXTRACTI64X4   $0x01, Z3, Y1
-	VPXORD          Y3, Y1, Y1
-	VEXTRACTI32X4   $0x01, Y1, X2
-	VPXORD          X2, X1, X7
-	VBROADCASTI32X4 128(DX), Z1
-	VAESENC         Z1, Z4, Z4
-	VAESENC         Z1, Z22, Z22
-	VAESENC         Z1, Z23, Z23
-	VAESENC         Z1, Z24, Z24
-	VBROADCASTI32X4 144(DX), Z1
-	VAESENC         Z1, Z4, Z4
-	VAESENC         Z1, Z22, Z22
-	VAESENC         Z1, Z23, Z23
-	VAESENC         Z1, Z24, Z24
-	VBROADCASTI32X4 160(DX), Z1
-	VPXORD          (R9), Z1, Z2
-	VAESENCLAST     Z2, Z4, Z4
-	VMOVDQU64       Z4, (SI)
-	VPXORD          64(R9), Z1, Z2
-	VAESENCLAST     Z2, Z22, Z22
-	VMOVDQU64       Z22, 64(SI)
-	VPXORD          128(R9), Z1, Z2
-	VAESENCLAST     Z2, Z23, Z23
-	VMOVDQU64       Z23, 128(SI)
-	VPXORD          192(R9), Z1, Z1
-	VAESENCLAST     Z1, Z24, Z24
-	VMOVDQU64       Z24, 192(SI)
-	ADDQ            $0x00000100, R9
-	ADDQ            $0x00000100, SI
-	SUBQ            $0x00000100, R10
-	JMP             loop8_1
+	VAESENC       Z3, Z23, Z23
+	VAESENC       Z3, Z24, Z24
+	VAESENC       Z3, Z25, Z25
+	VAESENC       Z3, Z26, Z26
+	VPSHUFB       Z22, Z13, Z13
+	VPXORD        Z0, Z13, Z13
+	VPSHUFB       Z22, Z14, Z14
+	VPSHUFB       Z22, Z15, Z15
+	VPSHUFB       Z22, Z16, Z16
+	VPCLMULQDQ    $0x00, Z17, Z13, Z27
+	VPCLMULQDQ    $0x00, Z18, Z14, Z28
+	VPCLMULQDQ    $0x00, Z19, Z15, Z29
+	VAESENC       Z4, Z23, Z23
+	VAESENC       Z4, Z24, Z24
+	VAESENC       Z4, Z25, Z25
+	VAESENC       Z4, Z26, Z26
+	VPXORD        Z28, Z27, Z27
+	VPCLMULQDQ    $0x00, Z20, Z16, Z28
+	VPTERNLOGD    $0x96, Z28, Z29, Z27
+	VPCLMULQDQ    $0x01, Z17, Z13, Z28
+	VAESENC       Z5, Z23, Z23
+	VAESENC       Z5, Z24, Z24
+	VAESENC       Z5, Z25, Z25
+	VAESENC       Z5, Z26, Z26
+	VPCLMULQDQ    $0x01, Z18, Z14, Z29
+	VPCLMULQDQ    $0x01, Z19, Z15, Z30
+	VPTERNLOGD    $0x96, Z30, Z29, Z28
+	VPCLMULQDQ    $0x01, Z20, Z16, Z29
+	VAESENC       Z6, Z23, Z23
+	VAESENC       Z6, Z24, Z24
+	VAESENC       Z6, Z25, Z25
+	VAESENC       Z6, Z26, Z26
+	VPCLMULQDQ    $0x10, Z17, Z13, Z30
+	VPTERNLOGD    $0x96, Z30, Z29, Z28
+	VPCLMULQDQ    $0x10, Z18, Z14, Z29
+	VPCLMULQDQ    $0x10, Z19, Z15, Z30
+	VAESENC       Z7, Z23, Z23
+	VAESENC       Z7, Z24, Z24
+	VAESENC       Z7, Z25, Z25
+	VAESENC       Z7, Z26, Z26
+	VPTERNLOGD    $0x96, Z30, Z29, Z28
+	VPCLMULQDQ    $0x10, Z21, Z27, Z29
+	VPCLMULQDQ    $0x10, Z20, Z16, Z30
+	VPXORD        Z30, Z28, Z28
+	VAESENC       Z8, Z23, Z23
+	VAESENC       Z8, Z24, Z24
+	VAESENC       Z8, Z25, Z25
+	VAESENC       Z8, Z26, Z26
+	VPSHUFD       $0x4e, Z27, Z27
+	VPCLMULQDQ    $0x11, Z17, Z13, Z13
+	VPCLMULQDQ    $0x11, Z18, Z14, Z14
+	VPCLMULQDQ    $0x11, Z19, Z15, Z15
+	VAESENC       Z9, Z23, Z23
+	VAESENC       Z9, Z24, Z24
+	VAESENC       Z9, Z25, Z25
+	VAESENC       Z9, Z26, Z26
+	VPTERNLOGD    $0x96, Z29, Z27, Z28
+	VPCLMULQDQ    $0x11, Z20, Z16, Z16
+	VPTERNLOGD    $0x96, Z15, Z14, Z13
+	VPXORD        Z16, Z13, Z13
+	VPCLMULQDQ    $0x10, Z21, Z28, Z14
+	VAESENC       Z10, Z23, Z23
+	VAESENC       Z10, Z24, Z24
+	VAESENC       Z10, Z25, Z25
+	VAESENC       Z10, Z26, Z26
+	VPSHUFD       $0x4e, Z28, Z28
+	VPTERNLOGD    $0x96, Z14, Z28, Z13
+	VAESENC       Z11, Z23, Z23
+	VAESENC       Z11, Z24, Z24
+	VAESENC       Z11, Z25, Z25
+	VAESENC       Z11, Z26, Z26
+	VEXTRACTI32X4 $0x01, Z13, X0
+	VEXTRACTI32X4 $0x02, Z13, X14
+	VEXTRACTI32X4 $0x03, Z13, X15
+	VPXORD        X0, X13, X0
+	VPTERNLOGD    $0x96, X14, X15, X0
+	VPXORD        (R9), Z12, Z13
+	VAESENCLAST   Z13, Z23, Z13
+	VMOVDQU64     Z13, (SI)
+	VPXORD        64(R9), Z12, Z14
+	VAESENCLAST   Z14, Z24, Z14
+	VMOVDQU64     Z14, 64(SI)
+	VPXORD        128(R9), Z12, Z15
+	VAESENCLAST   Z15, Z25, Z15
+	VMOVDQU64     Z15, 128(SI)
+	VPXORD        192(R9), Z12, Z16
+	VAESENCLAST   Z16, Z26, Z16
+	VMOVDQU64     Z16, 192(SI)
+	ADDQ          $0x00000100, R9
+	ADDQ          $0x00000100, SI
+	SUBQ          $0x00000100, R10
+	JMP           loop8_1
 
 loopdone_1:
-	VMOVDQU64     -256(SI), Z4
-	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
-	VPXORD        Z7, Z4, Z4
-	VPCLMULQDQ    $0x00, 240(AX), Z4, Z1
-	VPCLMULQDQ    $0x11, 240(AX), Z4, Z3
-	VPSHUFD       $0x4e, Z4, Z2
-	VPXORD        Z4, Z2, Z2
-	VPCLMULQDQ    $0x00, 496(AX), Z2, Z2
-	VMOVDQU64     -192(SI), Z4
-	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
-	VPCLMULQDQ    $0x00, 304(AX), Z4, Z22
-	VPXORD        Z22, Z1, Z1
-	VPCLMULQDQ    $0x11, 304(AX), Z4, Z22
-	VPXORD        Z22, Z3, Z3
-	VPSHUFD       $0x4e, Z4, Z22
-	VPXORD        Z4, Z22, Z22
-	VPCLMULQDQ    $0x00, 560(AX), Z22, Z22
-	VPXORD        Z22, Z2, Z2
-	VMOVDQU64     -128(SI), Z4
-	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
-	VPCLMULQDQ    $0x00, 368(AX), Z4, Z22
-	VPXORD        Z22, Z1, Z1
-	VPCLMULQDQ    $0x11, 368(AX), Z4, Z22
-	VPXORD        Z22, Z3, Z3
-	VPSHUFD       $0x4e, Z4, Z22
-	VPXORD        Z4, Z22, Z22
-	VPCLMULQDQ    $0x00, 624(AX), Z22, Z22
-	VPXORD        Z22, Z2, Z2
-	VMOVDQU64     -64(SI), Z4
-	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
-	VPCLMULQDQ    $0x00, 432(AX), Z4, Z22
-	VPXORD        Z22, Z1, Z1
-	VPCLMULQDQ    $0x11, 432(AX), Z4, Z22
-	VPXORD        Z22, Z3, Z3
-	VPSHUFD       $0x4e, Z4, Z22
-	VPXORD        Z4, Z22, Z22
-	VPCLMULQDQ    $0x00, 688(AX), Z22, Z22
-	VPXORD        Z22, Z2, Z2
-	VPTERNLOGD    $0x96, Z1, Z3, Z2
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z4
-	VPSHUFD       $0x4e, Z1, Z1
-	VPTERNLOGD    $0x96, Z1, Z4, Z2
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z2, Z1
+	VMOVDQU64     -256(SI), Z5
+	VPSHUFB       bswapMask<>+0(SB), Z5, Z5
+	VPXORD        Z0, Z5, Z5
+	VPCLMULQDQ    $0x00, 240(AX), Z5, Z2
+	VPCLMULQDQ    $0x11, 240(AX), Z5, Z4
+	VPSHUFD       $0x4e, Z5, Z3
+	VPXORD        Z5, Z3, Z3
+	VPCLMULQDQ    $0x00, 496(AX), Z3, Z3
+	VMOVDQU64     -192(SI), Z5
+	VPSHUFB       bswapMask<>+0(SB), Z5, Z5
+	VPCLMULQDQ    $0x00, 304(AX), Z5, Z6
+	VPXORD        Z6, Z2, Z2
+	VPCLMULQDQ    $0x11, 304(AX), Z5, Z6
+	VPXORD        Z6, Z4, Z4
+	VPSHUFD       $0x4e, Z5, Z6
+	VPXORD        Z5, Z6, Z6
+	VPCLMULQDQ    $0x00, 560(AX), Z6, Z6
+	VPXORD        Z6, Z3, Z3
+	VMOVDQU64     -128(SI), Z5
+	VPSHUFB       bswapMask<>+0(SB), Z5, Z5
+	VPCLMULQDQ    $0x00, 368(AX), Z5, Z6
+	VPXORD        Z6, Z2, Z2
+	VPCLMULQDQ    $0x11, 368(AX), Z5, Z6
+	VPXORD        Z6, Z4, Z4
+	VPSHUFD       $0x4e, Z5, Z6
+	VPXORD        Z5, Z6, Z6
+	VPCLMULQDQ    $0x00, 624(AX), Z6, Z6
+	VPXORD        Z6, Z3, Z3
+	VMOVDQU64     -64(SI), Z5
+	VPSHUFB       bswapMask<>+0(SB), Z5, Z5
+	VPCLMULQDQ    $0x00, 432(AX), Z5, Z6
+	VPXORD        Z6, Z2, Z2
+	VPCLMULQDQ    $0x11, 432(AX), Z5, Z6
+	VPXORD        Z6, Z4, Z4
+	VPSHUFD       $0x4e, Z5, Z6
+	VPXORD        Z5, Z6, Z6
+	VPCLMULQDQ    $0x00, 688(AX), Z6, Z6
+	VPXORD        Z6, Z3, Z3
+	VPTERNLOGD    $0x96, Z2, Z4, Z3
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z2, Z5
 	VPSHUFD       $0x4e, Z2, Z2
-	VPTERNLOGD    $0x96, Z2, Z1, Z3
-	VEXTRACTI64X4 $0x01, Z3, Y1
-	VPXORD        Y3, Y1, Y1
-	VEXTRACTI32X4 $0x01, Y1, X2
-	VPXORD        X2, X1, X7
+	VPTERNLOGD    $0x96, Z2, Z5, Z3
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z3, Z2
+	VPSHUFD       $0x4e, Z3, Z3
+	VPTERNLOGD    $0x96, Z3, Z2, Z4
+	VEXTRACTI64X4 $0x01, Z4, Y2
+	VPXORD        Y4, Y2, Y2
+	VEXTRACTI32X4 $0x01, Y2, X0
+	VPXORD        X0, X2, X0
 
 prem_1:
 	TESTQ R10, R10
@@ -7181,86 +7170,86 @@ prem_1:
 	// phase: remainder
 	CMPQ            R10, $0x40
 	JA              sizenext_2
-	VBROADCASTI32X4 (AX), Z2
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
-	VPXORD          Z2, Z1, Z1
+	VBROADCASTI32X4 (AX), Z3
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z2
+	VPXORD          Z3, Z2, Z2
 	CMPQ            CX, $0x0a
 	JE              aesmid_6
-	VBROADCASTI32X4 16(AX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 32(AX), Z2
-	VAESENC         Z2, Z1, Z1
+	VBROADCASTI32X4 16(AX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 32(AX), Z3
+	VAESENC         Z3, Z2, Z2
 	CMPQ            CX, $0x0c
 	JE              aesmid_6
-	VBROADCASTI32X4 48(AX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 64(AX), Z2
-	VAESENC         Z2, Z1, Z1
+	VBROADCASTI32X4 48(AX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 64(AX), Z3
+	VAESENC         Z3, Z2, Z2
 
 aesmid_6:
-	VBROADCASTI32X4 16(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 32(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 48(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 64(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 80(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 96(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 112(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 128(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 144(DX), Z2
-	VAESENC         Z2, Z1, Z1
-	VBROADCASTI32X4 160(DX), Z2
-	VAESENCLAST     Z2, Z1, Z1
+	VBROADCASTI32X4 16(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 32(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 48(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 64(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 80(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 96(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 112(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 128(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 144(DX), Z3
+	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 160(DX), Z3
+	VAESENCLAST     Z3, Z2, Z2
 	LEAQ            15(R10), R8
 	SHRQ            $0x04, R8
-	VMOVQ           R8, X2
-	VPADDD          X2, X0, X0
+	VMOVQ           R8, X3
+	VPADDD          X3, X1, X1
 	MOVQ            R10, R8
 	ANDQ            $-16, R8
 	NEGQ            R8
 	ADDQ            AX, R8
-	VPXORD          Z8, Z8, Z8
-	VPXORD          Z9, Z9, Z9
-	VPXORD          Z10, Z10, Z10
+	VPXORD          Z3, Z3, Z3
+	VPXORD          Z4, Z4, Z4
+	VPXORD          Z5, Z5, Z5
 	CMPQ            R10, $0x40
 	JB              rsingle_1
-	VMOVDQU64       (R9), Z2
-	VPXORD          Z1, Z2, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPXORD          Z7, Z1, Z1
-	VPXORD          Z7, Z7, Z7
-	VPCLMULQDQ      $0x00, 496(R8), Z1, Z2
-	VPXORD          Z2, Z8, Z8
-	VPCLMULQDQ      $0x11, 496(R8), Z1, Z2
-	VPXORD          Z2, Z10, Z10
-	VPSHUFD         $0x4e, Z1, Z2
-	VPXORD          Z1, Z2, Z2
-	VPCLMULQDQ      $0x00, 752(R8), Z2, Z2
-	VPXORD          Z2, Z9, Z9
+	VMOVDQU64       (R9), Z6
+	VPXORD          Z2, Z6, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPXORD          Z0, Z2, Z2
+	VPXORD          Z0, Z0, Z0
+	VPCLMULQDQ      $0x00, 496(R8), Z2, Z6
+	VPXORD          Z6, Z3, Z3
+	VPCLMULQDQ      $0x11, 496(R8), Z2, Z6
+	VPXORD          Z6, Z5, Z5
+	VPSHUFD         $0x4e, Z2, Z6
+	VPXORD          Z2, Z6, Z6
+	VPCLMULQDQ      $0x00, 752(R8), Z6, Z6
+	VPXORD          Z6, Z4, Z4
 	ADDQ            $0x40, R9
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R10
 	JMP             rred_1
 
 rsingle_1:
-	VMOVDQA64  Z1, Z1
+	VMOVDQA64  Z2, Z2
 	LEAQ       (R8), R8
 	TESTQ      R10, R10
 	JZ         rred_1
 	MOVQ       $-1, R11
 	BZHIQ      R10, R11, R11
 	KMOVQ      R11, K1
-	VMOVDQU8.Z (R9), K1, Z2
-	VPXORD     Z1, Z2, Z2
-	VMOVDQU8   Z2, K1, (SI)
+	VMOVDQU8.Z (R9), K1, Z6
+	VPXORD     Z2, Z6, Z6
+	VMOVDQU8   Z6, K1, (SI)
 	MOVQ       R10, R11
 	ANDQ       $-16, R11
 	TESTQ      R11, R11
@@ -7268,165 +7257,165 @@ rsingle_1:
 	MOVQ       $-1, R12
 	BZHIQ      R11, R12, R12
 	KMOVQ      R12, K2
-	VMOVDQU8.Z Z2, K2, Z3
-	VPSHUFB    bswapMask<>+0(SB), Z3, Z3
-	VPXORD     Z7, Z3, Z3
-	VPXORD     Z7, Z7, Z7
-	VMOVDQU8.Z 496(R8), K2, Z4
-	VMOVDQU8.Z 752(R8), K2, Z22
-	VPCLMULQDQ $0x00, Z4, Z3, Z23
-	VPXORD     Z23, Z8, Z8
-	VPCLMULQDQ $0x11, Z4, Z3, Z23
-	VPXORD     Z23, Z10, Z10
-	VPSHUFD    $0x4e, Z3, Z23
-	VPXORD     Z3, Z23, Z23
-	VPCLMULQDQ $0x00, Z22, Z23, Z23
-	VPXORD     Z23, Z9, Z9
+	VMOVDQU8.Z Z6, K2, Z7
+	VPSHUFB    bswapMask<>+0(SB), Z7, Z7
+	VPXORD     Z0, Z7, Z7
+	VPXORD     Z0, Z0, Z0
+	VMOVDQU8.Z 496(R8), K2, Z8
+	VMOVDQU8.Z 752(R8), K2, Z9
+	VPCLMULQDQ $0x00, Z8, Z7, Z10
+	VPXORD     Z10, Z3, Z3
+	VPCLMULQDQ $0x11, Z8, Z7, Z10
+	VPXORD     Z10, Z5, Z5
+	VPSHUFD    $0x4e, Z7, Z10
+	VPXORD     Z7, Z10, Z10
+	VPCLMULQDQ $0x00, Z9, Z10, Z10
+	VPXORD     Z10, Z4, Z4
 
 mnone_1:
 	MOVQ       R11, R8
 	SHLQ       $0x02, R8
 	LEAQ       laneSel<>+0(SB), R12
 	ADDQ       R12, R8
-	VMOVDQU64  (R8), Z3
-	VMOVDQU8.Z Z2, K1, Z2
-	VPERMQ     Z2, Z3, Z2
-	VPERMQ     Z1, Z3, Z1
-	VMOVDQU64  X2, 64(SP)
-	VMOVDQU64  X1, 48(SP)
+	VMOVDQU64  (R8), Z7
+	VMOVDQU8.Z Z6, K1, Z6
+	VPERMQ     Z6, Z7, Z6
+	VPERMQ     Z2, Z7, Z2
+	VMOVDQU64  X6, 64(SP)
+	VMOVDQU64  X2, 48(SP)
 	ADDQ       R11, R9
 	ADDQ       R11, SI
 	ANDQ       $0x0f, R10
 
 rred_1:
-	VPTERNLOGD    $0x96, Z8, Z10, Z9
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z8, Z1
-	VPSHUFD       $0x4e, Z8, Z8
-	VPTERNLOGD    $0x96, Z8, Z1, Z9
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z9, Z1
-	VPSHUFD       $0x4e, Z9, Z9
-	VPTERNLOGD    $0x96, Z9, Z1, Z10
-	VEXTRACTI64X4 $0x01, Z10, Y1
-	VPXORD        Y10, Y1, Y1
-	VEXTRACTI32X4 $0x01, Y1, X2
-	VPTERNLOGD    $0x96, X1, X2, X7
+	VPTERNLOGD    $0x96, Z3, Z5, Z4
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z3, Z2
+	VPSHUFD       $0x4e, Z3, Z3
+	VPTERNLOGD    $0x96, Z3, Z2, Z4
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z4, Z2
+	VPSHUFD       $0x4e, Z4, Z4
+	VPTERNLOGD    $0x96, Z4, Z2, Z5
+	VEXTRACTI64X4 $0x01, Z5, Y2
+	VPXORD        Y5, Y2, Y2
+	VEXTRACTI32X4 $0x01, Y2, X3
+	VPTERNLOGD    $0x96, X2, X3, X0
 	JMP           sizedone_2
 
 sizenext_2:
 	CMPQ            R10, $0x80
 	JA              sizenext_3
-	VBROADCASTI32X4 (AX), Z3
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
-	VPXORD          Z3, Z1, Z1
-	VPADDD          ctrIncs<>+64(SB), Z0, Z2
-	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
-	VPXORD          Z3, Z2, Z2
+	VBROADCASTI32X4 (AX), Z4
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z2
+	VPXORD          Z4, Z2, Z2
+	VPADDD          ctrIncs<>+64(SB), Z1, Z3
+	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
+	VPXORD          Z4, Z3, Z3
 	CMPQ            CX, $0x0a
 	JE              aesmid_7
-	VBROADCASTI32X4 16(AX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 32(AX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 16(AX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 32(AX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
 	CMPQ            CX, $0x0c
 	JE              aesmid_7
-	VBROADCASTI32X4 48(AX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 64(AX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
+	VBROADCASTI32X4 48(AX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 64(AX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
 
 aesmid_7:
-	VBROADCASTI32X4 16(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 32(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 48(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 64(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 80(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 96(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 112(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 128(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 144(DX), Z3
-	VAESENC         Z3, Z1, Z1
-	VAESENC         Z3, Z2, Z2
-	VBROADCASTI32X4 160(DX), Z3
-	VAESENCLAST     Z3, Z1, Z1
-	VAESENCLAST     Z3, Z2, Z2
+	VBROADCASTI32X4 16(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 32(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 48(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 64(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 80(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 96(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 112(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 128(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 144(DX), Z4
+	VAESENC         Z4, Z2, Z2
+	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 160(DX), Z4
+	VAESENCLAST     Z4, Z2, Z2
+	VAESENCLAST     Z4, Z3, Z3
 	LEAQ            15(R10), R8
 	SHRQ            $0x04, R8
-	VMOVQ           R8, X3
-	VPADDD          X3, X0, X0
+	VMOVQ           R8, X4
+	VPADDD          X4, X1, X1
 	MOVQ            R10, R8
 	ANDQ            $-16, R8
 	NEGQ            R8
 	ADDQ            AX, R8
-	VPXORD          Z11, Z11, Z11
-	VPXORD          Z12, Z12, Z12
-	VPXORD          Z13, Z13, Z13
-	VMOVDQU64       (R9), Z3
-	VPXORD          Z1, Z3, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPXORD          Z7, Z1, Z1
-	VPXORD          Z7, Z7, Z7
-	VPCLMULQDQ      $0x00, 496(R8), Z1, Z3
-	VPXORD          Z3, Z11, Z11
-	VPCLMULQDQ      $0x11, 496(R8), Z1, Z3
-	VPXORD          Z3, Z13, Z13
-	VPSHUFD         $0x4e, Z1, Z3
-	VPXORD          Z1, Z3, Z3
-	VPCLMULQDQ      $0x00, 752(R8), Z3, Z3
-	VPXORD          Z3, Z12, Z12
+	VPXORD          Z4, Z4, Z4
+	VPXORD          Z5, Z5, Z5
+	VPXORD          Z6, Z6, Z6
+	VMOVDQU64       (R9), Z7
+	VPXORD          Z2, Z7, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPXORD          Z0, Z2, Z2
+	VPXORD          Z0, Z0, Z0
+	VPCLMULQDQ      $0x00, 496(R8), Z2, Z7
+	VPXORD          Z7, Z4, Z4
+	VPCLMULQDQ      $0x11, 496(R8), Z2, Z7
+	VPXORD          Z7, Z6, Z6
+	VPSHUFD         $0x4e, Z2, Z7
+	VPXORD          Z2, Z7, Z7
+	VPCLMULQDQ      $0x00, 752(R8), Z7, Z7
+	VPXORD          Z7, Z5, Z5
 	ADDQ            $0x40, R9
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R10
 	CMPQ            R10, $0x40
 	JB              rsingle_3
-	VMOVDQU64       (R9), Z1
-	VPXORD          Z2, Z1, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPCLMULQDQ      $0x00, 560(R8), Z1, Z2
-	VPXORD          Z2, Z11, Z11
-	VPCLMULQDQ      $0x11, 560(R8), Z1, Z2
-	VPXORD          Z2, Z13, Z13
-	VPSHUFD         $0x4e, Z1, Z2
-	VPXORD          Z1, Z2, Z2
-	VPCLMULQDQ      $0x00, 816(R8), Z2, Z2
-	VPXORD          Z2, Z12, Z12
+	VMOVDQU64       (R9), Z2
+	VPXORD          Z3, Z2, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPCLMULQDQ      $0x00, 560(R8), Z2, Z3
+	VPXORD          Z3, Z4, Z4
+	VPCLMULQDQ      $0x11, 560(R8), Z2, Z3
+	VPXORD          Z3, Z6, Z6
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, 816(R8), Z3, Z3
+	VPXORD          Z3, Z5, Z5
 	ADDQ            $0x40, R9
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R10
 	JMP             rred_2
 
 rsingle_3:
-	VMOVDQA64  Z2, Z1
+	VMOVDQA64  Z3, Z2
 	LEAQ       64(R8), R8
 	TESTQ      R10, R10
 	JZ         rred_2
 	MOVQ       $-1, R11
 	BZHIQ      R10, R11, R11
 	KMOVQ      R11, K1
-	VMOVDQU8.Z (R9), K1, Z2
-	VPXORD     Z1, Z2, Z2
-	VMOVDQU8   Z2, K1, (SI)
+	VMOVDQU8.Z (R9), K1, Z3
+	VPXORD     Z2, Z3, Z3
+	VMOVDQU8   Z3, K1, (SI)
 	MOVQ       R10, R11
 	ANDQ       $-16, R11
 	TESTQ      R11, R11
@@ -7434,197 +7423,197 @@ rsingle_3:
 	MOVQ       $-1, R12
 	BZHIQ      R11, R12, R12
 	KMOVQ      R12, K2
-	VMOVDQU8.Z Z2, K2, Z3
-	VPSHUFB    bswapMask<>+0(SB), Z3, Z3
-	VPXORD     Z7, Z3, Z3
-	VPXORD     Z7, Z7, Z7
-	VMOVDQU8.Z 496(R8), K2, Z4
-	VMOVDQU8.Z 752(R8), K2, Z22
-	VPCLMULQDQ $0x00, Z4, Z3, Z23
-	VPXORD     Z23, Z11, Z11
-	VPCLMULQDQ $0x11, Z4, Z3, Z23
-	VPXORD     Z23, Z13, Z13
-	VPSHUFD    $0x4e, Z3, Z23
-	VPXORD     Z3, Z23, Z23
-	VPCLMULQDQ $0x00, Z22, Z23, Z23
-	VPXORD     Z23, Z12, Z12
+	VMOVDQU8.Z Z3, K2, Z7
+	VPSHUFB    bswapMask<>+0(SB), Z7, Z7
+	VPXORD     Z0, Z7, Z7
+	VPXORD     Z0, Z0, Z0
+	VMOVDQU8.Z 496(R8), K2, Z8
+	VMOVDQU8.Z 752(R8), K2, Z9
+	VPCLMULQDQ $0x00, Z8, Z7, Z10
+	VPXORD     Z10, Z4, Z4
+	VPCLMULQDQ $0x11, Z8, Z7, Z10
+	VPXORD     Z10, Z6, Z6
+	VPSHUFD    $0x4e, Z7, Z10
+	VPXORD     Z7, Z10, Z10
+	VPCLMULQDQ $0x00, Z9, Z10, Z10
+	VPXORD     Z10, Z5, Z5
 
 mnone_2:
 	MOVQ       R11, R8
 	SHLQ       $0x02, R8
 	LEAQ       laneSel<>+0(SB), R12
 	ADDQ       R12, R8
-	VMOVDQU64  (R8), Z3
-	VMOVDQU8.Z Z2, K1, Z2
-	VPERMQ     Z2, Z3, Z2
-	VPERMQ     Z1, Z3, Z1
-	VMOVDQU64  X2, 64(SP)
-	VMOVDQU64  X1, 48(SP)
+	VMOVDQU64  (R8), Z7
+	VMOVDQU8.Z Z3, K1, Z3
+	VPERMQ     Z3, Z7, Z3
+	VPERMQ     Z2, Z7, Z2
+	VMOVDQU64  X3, 64(SP)
+	VMOVDQU64  X2, 48(SP)
 	ADDQ       R11, R9
 	ADDQ       R11, SI
 	ANDQ       $0x0f, R10
 
 rred_2:
-	VPTERNLOGD    $0x96, Z11, Z13, Z12
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z11, Z1
-	VPSHUFD       $0x4e, Z11, Z11
-	VPTERNLOGD    $0x96, Z11, Z1, Z12
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z12, Z1
-	VPSHUFD       $0x4e, Z12, Z12
-	VPTERNLOGD    $0x96, Z12, Z1, Z13
-	VEXTRACTI64X4 $0x01, Z13, Y1
-	VPXORD        Y13, Y1, Y1
-	VEXTRACTI32X4 $0x01, Y1, X2
-	VPTERNLOGD    $0x96, X1, X2, X7
+	VPTERNLOGD    $0x96, Z4, Z6, Z5
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z4, Z2
+	VPSHUFD       $0x4e, Z4, Z4
+	VPTERNLOGD    $0x96, Z4, Z2, Z5
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z2
+	VPSHUFD       $0x4e, Z5, Z5
+	VPTERNLOGD    $0x96, Z5, Z2, Z6
+	VEXTRACTI64X4 $0x01, Z6, Y2
+	VPXORD        Y6, Y2, Y2
+	VEXTRACTI32X4 $0x01, Y2, X3
+	VPTERNLOGD    $0x96, X2, X3, X0
 	JMP           sizedone_2
 
 sizenext_3:
 	CMPQ            R10, $0xc0
 	JA              sizenext_4
-	VBROADCASTI32X4 (AX), Z4
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
-	VPXORD          Z4, Z1, Z1
-	VPADDD          ctrIncs<>+64(SB), Z0, Z2
-	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
-	VPXORD          Z4, Z2, Z2
-	VPADDD          ctrIncs<>+128(SB), Z0, Z3
+	VBROADCASTI32X4 (AX), Z5
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z2
+	VPXORD          Z5, Z2, Z2
+	VPADDD          ctrIncs<>+64(SB), Z1, Z3
 	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
-	VPXORD          Z4, Z3, Z3
+	VPXORD          Z5, Z3, Z3
+	VPADDD          ctrIncs<>+128(SB), Z1, Z4
+	VPSHUFB         bswapMask<>+0(SB), Z4, Z4
+	VPXORD          Z5, Z4, Z4
 	CMPQ            CX, $0x0a
 	JE              aesmid_8
-	VBROADCASTI32X4 16(AX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 32(AX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 16(AX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 32(AX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
 	CMPQ            CX, $0x0c
 	JE              aesmid_8
-	VBROADCASTI32X4 48(AX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 64(AX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
+	VBROADCASTI32X4 48(AX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 64(AX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
 
 aesmid_8:
-	VBROADCASTI32X4 16(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 32(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 48(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 64(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 80(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 96(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 112(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 128(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 144(DX), Z4
-	VAESENC         Z4, Z1, Z1
-	VAESENC         Z4, Z2, Z2
-	VAESENC         Z4, Z3, Z3
-	VBROADCASTI32X4 160(DX), Z4
-	VAESENCLAST     Z4, Z1, Z1
-	VAESENCLAST     Z4, Z2, Z2
-	VAESENCLAST     Z4, Z3, Z3
+	VBROADCASTI32X4 16(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 32(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 48(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 64(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 80(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 96(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 112(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 128(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 144(DX), Z5
+	VAESENC         Z5, Z2, Z2
+	VAESENC         Z5, Z3, Z3
+	VAESENC         Z5, Z4, Z4
+	VBROADCASTI32X4 160(DX), Z5
+	VAESENCLAST     Z5, Z2, Z2
+	VAESENCLAST     Z5, Z3, Z3
+	VAESENCLAST     Z5, Z4, Z4
 	LEAQ            15(R10), R8
 	SHRQ            $0x04, R8
-	VMOVQ           R8, X4
-	VPADDD          X4, X0, X0
+	VMOVQ           R8, X5
+	VPADDD          X5, X1, X1
 	MOVQ            R10, R8
 	ANDQ            $-16, R8
 	NEGQ            R8
 	ADDQ            AX, R8
-	VPXORD          Z14, Z14, Z14
-	VPXORD          Z15, Z15, Z15
-	VPXORD          Z16, Z16, Z16
-	VMOVDQU64       (R9), Z4
-	VPXORD          Z1, Z4, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPXORD          Z7, Z1, Z1
+	VPXORD          Z5, Z5, Z5
+	VPXORD          Z6, Z6, Z6
 	VPXORD          Z7, Z7, Z7
-	VPCLMULQDQ      $0x00, 496(R8), Z1, Z4
-	VPXORD          Z4, Z14, Z14
-	VPCLMULQDQ      $0x11, 496(R8), Z1, Z4
-	VPXORD          Z4, Z16, Z16
-	VPSHUFD         $0x4e, Z1, Z4
-	VPXORD          Z1, Z4, Z4
-	VPCLMULQDQ      $0x00, 752(R8), Z4, Z4
-	VPXORD          Z4, Z15, Z15
+	VMOVDQU64       (R9), Z8
+	VPXORD          Z2, Z8, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPXORD          Z0, Z2, Z2
+	VPXORD          Z0, Z0, Z0
+	VPCLMULQDQ      $0x00, 496(R8), Z2, Z8
+	VPXORD          Z8, Z5, Z5
+	VPCLMULQDQ      $0x11, 496(R8), Z2, Z8
+	VPXORD          Z8, Z7, Z7
+	VPSHUFD         $0x4e, Z2, Z8
+	VPXORD          Z2, Z8, Z8
+	VPCLMULQDQ      $0x00, 752(R8), Z8, Z8
+	VPXORD          Z8, Z6, Z6
 	ADDQ            $0x40, R9
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R10
-	VMOVDQU64       (R9), Z1
-	VPXORD          Z2, Z1, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPCLMULQDQ      $0x00, 560(R8), Z1, Z2
-	VPXORD          Z2, Z14, Z14
-	VPCLMULQDQ      $0x11, 560(R8), Z1, Z2
-	VPXORD          Z2, Z16, Z16
-	VPSHUFD         $0x4e, Z1, Z2
-	VPXORD          Z1, Z2, Z2
-	VPCLMULQDQ      $0x00, 816(R8), Z2, Z2
-	VPXORD          Z2, Z15, Z15
+	VMOVDQU64       (R9), Z2
+	VPXORD          Z3, Z2, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPCLMULQDQ      $0x00, 560(R8), Z2, Z3
+	VPXORD          Z3, Z5, Z5
+	VPCLMULQDQ      $0x11, 560(R8), Z2, Z3
+	VPXORD          Z3, Z7, Z7
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, 816(R8), Z3, Z3
+	VPXORD          Z3, Z6, Z6
 	ADDQ            $0x40, R9
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R10
 	CMPQ            R10, $0x40
 	JB              rsingle_6
-	VMOVDQU64       (R9), Z1
-	VPXORD          Z3, Z1, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPCLMULQDQ      $0x00, 624(R8), Z1, Z2
-	VPXORD          Z2, Z14, Z14
-	VPCLMULQDQ      $0x11, 624(R8), Z1, Z2
-	VPXORD          Z2, Z16, Z16
-	VPSHUFD         $0x4e, Z1, Z2
-	VPXORD          Z1, Z2, Z2
-	VPCLMULQDQ      $0x00, 880(R8), Z2, Z2
-	VPXORD          Z2, Z15, Z15
+	VMOVDQU64       (R9), Z2
+	VPXORD          Z4, Z2, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPCLMULQDQ      $0x00, 624(R8), Z2, Z3
+	VPXORD          Z3, Z5, Z5
+	VPCLMULQDQ      $0x11, 624(R8), Z2, Z3
+	VPXORD          Z3, Z7, Z7
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, 880(R8), Z3, Z3
+	VPXORD          Z3, Z6, Z6
 	ADDQ            $0x40, R9
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R10
 	JMP             rred_3
 
 rsingle_6:
-	VMOVDQA64  Z3, Z1
+	VMOVDQA64  Z4, Z2
 	LEAQ       128(R8), R8
 	TESTQ      R10, R10
 	JZ         rred_3
 	MOVQ       $-1, R11
 	BZHIQ      R10, R11, R11
 	KMOVQ      R11, K1
-	VMOVDQU8.Z (R9), K1, Z2
-	VPXORD     Z1, Z2, Z2
-	VMOVDQU8   Z2, K1, (SI)
+	VMOVDQU8.Z (R9), K1, Z3
+	VPXORD     Z2, Z3, Z3
+	VMOVDQU8   Z3, K1, (SI)
 	MOVQ       R10, R11
 	ANDQ       $-16, R11
 	TESTQ      R11, R11
@@ -7632,207 +7621,207 @@ rsingle_6:
 	MOVQ       $-1, R12
 	BZHIQ      R11, R12, R12
 	KMOVQ      R12, K2
-	VMOVDQU8.Z Z2, K2, Z3
-	VPSHUFB    bswapMask<>+0(SB), Z3, Z3
-	VPXORD     Z7, Z3, Z3
-	VPXORD     Z7, Z7, Z7
-	VMOVDQU8.Z 496(R8), K2, Z4
-	VMOVDQU8.Z 752(R8), K2, Z22
-	VPCLMULQDQ $0x00, Z4, Z3, Z23
-	VPXORD     Z23, Z14, Z14
-	VPCLMULQDQ $0x11, Z4, Z3, Z23
-	VPXORD     Z23, Z16, Z16
-	VPSHUFD    $0x4e, Z3, Z23
-	VPXORD     Z3, Z23, Z23
-	VPCLMULQDQ $0x00, Z22, Z23, Z23
-	VPXORD     Z23, Z15, Z15
+	VMOVDQU8.Z Z3, K2, Z4
+	VPSHUFB    bswapMask<>+0(SB), Z4, Z4
+	VPXORD     Z0, Z4, Z4
+	VPXORD     Z0, Z0, Z0
+	VMOVDQU8.Z 496(R8), K2, Z8
+	VMOVDQU8.Z 752(R8), K2, Z9
+	VPCLMULQDQ $0x00, Z8, Z4, Z10
+	VPXORD     Z10, Z5, Z5
+	VPCLMULQDQ $0x11, Z8, Z4, Z10
+	VPXORD     Z10, Z7, Z7
+	VPSHUFD    $0x4e, Z4, Z10
+	VPXORD     Z4, Z10, Z10
+	VPCLMULQDQ $0x00, Z9, Z10, Z10
+	VPXORD     Z10, Z6, Z6
 
 mnone_3:
 	MOVQ       R11, R8
 	SHLQ       $0x02, R8
 	LEAQ       laneSel<>+0(SB), R12
 	ADDQ       R12, R8
-	VMOVDQU64  (R8), Z3
-	VMOVDQU8.Z Z2, K1, Z2
-	VPERMQ     Z2, Z3, Z2
-	VPERMQ     Z1, Z3, Z1
-	VMOVDQU64  X2, 64(SP)
-	VMOVDQU64  X1, 48(SP)
+	VMOVDQU64  (R8), Z4
+	VMOVDQU8.Z Z3, K1, Z3
+	VPERMQ     Z3, Z4, Z3
+	VPERMQ     Z2, Z4, Z2
+	VMOVDQU64  X3, 64(SP)
+	VMOVDQU64  X2, 48(SP)
 	ADDQ       R11, R9
 	ADDQ       R11, SI
 	ANDQ       $0x0f, R10
 
 rred_3:
-	VPTERNLOGD    $0x96, Z14, Z16, Z15
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z14, Z1
-	VPSHUFD       $0x4e, Z14, Z14
-	VPTERNLOGD    $0x96, Z14, Z1, Z15
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z15, Z1
-	VPSHUFD       $0x4e, Z15, Z15
-	VPTERNLOGD    $0x96, Z15, Z1, Z16
-	VEXTRACTI64X4 $0x01, Z16, Y1
-	VPXORD        Y16, Y1, Y1
-	VEXTRACTI32X4 $0x01, Y1, X2
-	VPTERNLOGD    $0x96, X1, X2, X7
+	VPTERNLOGD    $0x96, Z5, Z7, Z6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z2
+	VPSHUFD       $0x4e, Z5, Z5
+	VPTERNLOGD    $0x96, Z5, Z2, Z6
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z2
+	VPSHUFD       $0x4e, Z6, Z6
+	VPTERNLOGD    $0x96, Z6, Z2, Z7
+	VEXTRACTI64X4 $0x01, Z7, Y2
+	VPXORD        Y7, Y2, Y2
+	VEXTRACTI32X4 $0x01, Y2, X3
+	VPTERNLOGD    $0x96, X2, X3, X0
 	JMP           sizedone_2
 
 sizenext_4:
-	VBROADCASTI32X4 (AX), Z22
-	VPSHUFB         bswapMask<>+0(SB), Z0, Z1
-	VPXORD          Z22, Z1, Z1
-	VPADDD          ctrIncs<>+64(SB), Z0, Z2
-	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
-	VPXORD          Z22, Z2, Z2
-	VPADDD          ctrIncs<>+128(SB), Z0, Z3
+	VBROADCASTI32X4 (AX), Z6
+	VPSHUFB         bswapMask<>+0(SB), Z1, Z2
+	VPXORD          Z6, Z2, Z2
+	VPADDD          ctrIncs<>+64(SB), Z1, Z3
 	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
-	VPXORD          Z22, Z3, Z3
-	VPADDD          ctrIncs<>+192(SB), Z0, Z4
+	VPXORD          Z6, Z3, Z3
+	VPADDD          ctrIncs<>+128(SB), Z1, Z4
 	VPSHUFB         bswapMask<>+0(SB), Z4, Z4
-	VPXORD          Z22, Z4, Z4
+	VPXORD          Z6, Z4, Z4
+	VPADDD          ctrIncs<>+192(SB), Z1, Z5
+	VPSHUFB         bswapMask<>+0(SB), Z5, Z5
+	VPXORD          Z6, Z5, Z5
 	CMPQ            CX, $0x0a
 	JE              aesmid_9
-	VBROADCASTI32X4 16(AX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 32(AX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
+	VBROADCASTI32X4 16(AX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 32(AX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
 	CMPQ            CX, $0x0c
 	JE              aesmid_9
-	VBROADCASTI32X4 48(AX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 64(AX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
+	VBROADCASTI32X4 48(AX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 64(AX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
 
 aesmid_9:
-	VBROADCASTI32X4 16(DX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 32(DX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 48(DX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 64(DX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 80(DX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 96(DX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 112(DX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 128(DX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 144(DX), Z22
-	VAESENC         Z22, Z1, Z1
-	VAESENC         Z22, Z2, Z2
-	VAESENC         Z22, Z3, Z3
-	VAESENC         Z22, Z4, Z4
-	VBROADCASTI32X4 160(DX), Z22
-	VAESENCLAST     Z22, Z1, Z1
-	VAESENCLAST     Z22, Z2, Z2
-	VAESENCLAST     Z22, Z3, Z3
-	VAESENCLAST     Z22, Z4, Z4
+	VBROADCASTI32X4 16(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 32(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 48(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 64(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 80(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 96(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 112(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 128(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 144(DX), Z6
+	VAESENC         Z6, Z2, Z2
+	VAESENC         Z6, Z3, Z3
+	VAESENC         Z6, Z4, Z4
+	VAESENC         Z6, Z5, Z5
+	VBROADCASTI32X4 160(DX), Z6
+	VAESENCLAST     Z6, Z2, Z2
+	VAESENCLAST     Z6, Z3, Z3
+	VAESENCLAST     Z6, Z4, Z4
+	VAESENCLAST     Z6, Z5, Z5
 	LEAQ            15(R10), R8
 	SHRQ            $0x04, R8
-	VMOVQ           R8, X22
-	VPADDD          X22, X0, X0
+	VMOVQ           R8, X6
+	VPADDD          X6, X1, X1
 	MOVQ            R10, R8
 	ANDQ            $-16, R8
 	NEGQ            R8
 	ADDQ            AX, R8
-	VPXORD          Z17, Z17, Z17
-	VPXORD          Z18, Z18, Z18
-	VPXORD          Z19, Z19, Z19
-	VMOVDQU64       (R9), Z22
-	VPXORD          Z1, Z22, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPXORD          Z7, Z1, Z1
+	VPXORD          Z6, Z6, Z6
 	VPXORD          Z7, Z7, Z7
-	VPCLMULQDQ      $0x00, 496(R8), Z1, Z22
-	VPXORD          Z22, Z17, Z17
-	VPCLMULQDQ      $0x11, 496(R8), Z1, Z22
-	VPXORD          Z22, Z19, Z19
-	VPSHUFD         $0x4e, Z1, Z22
-	VPXORD          Z1, Z22, Z22
-	VPCLMULQDQ      $0x00, 752(R8), Z22, Z22
-	VPXORD          Z22, Z18, Z18
+	VPXORD          Z8, Z8, Z8
+	VMOVDQU64       (R9), Z9
+	VPXORD          Z2, Z9, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPXORD          Z0, Z2, Z2
+	VPXORD          Z0, Z0, Z0
+	VPCLMULQDQ      $0x00, 496(R8), Z2, Z9
+	VPXORD          Z9, Z6, Z6
+	VPCLMULQDQ      $0x11, 496(R8), Z2, Z9
+	VPXORD          Z9, Z8, Z8
+	VPSHUFD         $0x4e, Z2, Z9
+	VPXORD          Z2, Z9, Z9
+	VPCLMULQDQ      $0x00, 752(R8), Z9, Z9
+	VPXORD          Z9, Z7, Z7
 	ADDQ            $0x40, R9
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R10
-	VMOVDQU64       (R9), Z1
-	VPXORD          Z2, Z1, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPCLMULQDQ      $0x00, 560(R8), Z1, Z2
-	VPXORD          Z2, Z17, Z17
-	VPCLMULQDQ      $0x11, 560(R8), Z1, Z2
-	VPXORD          Z2, Z19, Z19
-	VPSHUFD         $0x4e, Z1, Z2
-	VPXORD          Z1, Z2, Z2
-	VPCLMULQDQ      $0x00, 816(R8), Z2, Z2
-	VPXORD          Z2, Z18, Z18
+	VMOVDQU64       (R9), Z2
+	VPXORD          Z3, Z2, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPCLMULQDQ      $0x00, 560(R8), Z2, Z3
+	VPXORD          Z3, Z6, Z6
+	VPCLMULQDQ      $0x11, 560(R8), Z2, Z3
+	VPXORD          Z3, Z8, Z8
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, 816(R8), Z3, Z3
+	VPXORD          Z3, Z7, Z7
 	ADDQ            $0x40, R9
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R10
-	VMOVDQU64       (R9), Z1
-	VPXORD          Z3, Z1, Z1
-	VMOVDQU64       Z1, (SI)
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z1
-	VPCLMULQDQ      $0x00, 624(R8), Z1, Z2
-	VPXORD          Z2, Z17, Z17
-	VPCLMULQDQ      $0x11, 624(R8), Z1, Z2
-	VPXORD          Z2, Z19, Z19
-	VPSHUFD         $0x4e, Z1, Z2
-	VPXORD          Z1, Z2, Z2
-	VPCLMULQDQ      $0x00, 880(R8), Z2, Z2
-	VPXORD          Z2, Z18, Z18
+	VMOVDQU64       (R9), Z2
+	VPXORD          Z4, Z2, Z2
+	VMOVDQU64       Z2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Z2, Z2
+	VPCLMULQDQ      $0x00, 624(R8), Z2, Z3
+	VPXORD          Z3, Z6, Z6
+	VPCLMULQDQ      $0x11, 624(R8), Z2, Z3
+	VPXORD          Z3, Z8, Z8
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, 880(R8), Z3, Z3
+	VPXORD          Z3, Z7, Z7
 	ADDQ            $0x40, R9
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R10
-	VMOVDQA64       Z4, Z1
+	VMOVDQA64       Z5, Z2
 	LEAQ            192(R8), R8
 	TESTQ           R10, R10
 	JZ              rred_4
 	MOVQ            $-1, R11
 	BZHIQ           R10, R11, R11
 	KMOVQ           R11, K1
-	VMOVDQU8.Z      (R9), K1, Z2
-	VPXORD          Z1, Z2, Z2
-	VMOVDQU8        Z2, K1, (SI)
+	VMOVDQU8.Z      (R9), K1, Z3
+	VPXORD          Z2, Z3, Z3
+	VMOVDQU8        Z3, K1, (SI)
 	MOVQ            R10, R11
 	ANDQ            $-16, R11
 	TESTQ           R11, R11
@@ -7840,48 +7829,48 @@ aesmid_9:
 	MOVQ            $-1, R12
 	BZHIQ           R11, R12, R12
 	KMOVQ           R12, K2
-	VMOVDQU8.Z      Z2, K2, Z3
-	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
-	VPXORD          Z7, Z3, Z3
-	VPXORD          Z7, Z7, Z7
-	VMOVDQU8.Z      496(R8), K2, Z4
-	VMOVDQU8.Z      752(R8), K2, Z22
-	VPCLMULQDQ      $0x00, Z4, Z3, Z23
-	VPXORD          Z23, Z17, Z17
-	VPCLMULQDQ      $0x11, Z4, Z3, Z23
-	VPXORD          Z23, Z19, Z19
-	VPSHUFD         $0x4e, Z3, Z23
-	VPXORD          Z3, Z23, Z23
-	VPCLMULQDQ      $0x00, Z22, Z23, Z23
-	VPXORD          Z23, Z18, Z18
+	VMOVDQU8.Z      Z3, K2, Z4
+	VPSHUFB         bswapMask<>+0(SB), Z4, Z4
+	VPXORD          Z0, Z4, Z4
+	VPXORD          Z0, Z0, Z0
+	VMOVDQU8.Z      496(R8), K2, Z5
+	VMOVDQU8.Z      752(R8), K2, Z9
+	VPCLMULQDQ      $0x00, Z5, Z4, Z10
+	VPXORD          Z10, Z6, Z6
+	VPCLMULQDQ      $0x11, Z5, Z4, Z10
+	VPXORD          Z10, Z8, Z8
+	VPSHUFD         $0x4e, Z4, Z10
+	VPXORD          Z4, Z10, Z10
+	VPCLMULQDQ      $0x00, Z9, Z10, Z10
+	VPXORD          Z10, Z7, Z7
 
 mnone_4:
 	MOVQ       R11, R8
 	SHLQ       $0x02, R8
 	LEAQ       laneSel<>+0(SB), R12
 	ADDQ       R12, R8
-	VMOVDQU64  (R8), Z3
-	VMOVDQU8.Z Z2, K1, Z2
-	VPERMQ     Z2, Z3, Z2
-	VPERMQ     Z1, Z3, Z1
-	VMOVDQU64  X2, 64(SP)
-	VMOVDQU64  X1, 48(SP)
+	VMOVDQU64  (R8), Z4
+	VMOVDQU8.Z Z3, K1, Z3
+	VPERMQ     Z3, Z4, Z3
+	VPERMQ     Z2, Z4, Z2
+	VMOVDQU64  X3, 64(SP)
+	VMOVDQU64  X2, 48(SP)
 	ADDQ       R11, R9
 	ADDQ       R11, SI
 	ANDQ       $0x0f, R10
 
 rred_4:
-	VPTERNLOGD    $0x96, Z17, Z19, Z18
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z17, Z1
-	VPSHUFD       $0x4e, Z17, Z17
-	VPTERNLOGD    $0x96, Z17, Z1, Z18
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z18, Z1
-	VPSHUFD       $0x4e, Z18, Z18
-	VPTERNLOGD    $0x96, Z18, Z1, Z19
-	VEXTRACTI64X4 $0x01, Z19, Y1
-	VPXORD        Y19, Y1, Y1
-	VEXTRACTI32X4 $0x01, Y1, X2
-	VPTERNLOGD    $0x96, X1, X2, X7
+	VPTERNLOGD    $0x96, Z6, Z8, Z7
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z2
+	VPSHUFD       $0x4e, Z6, Z6
+	VPTERNLOGD    $0x96, Z6, Z2, Z7
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z7, Z2
+	VPSHUFD       $0x4e, Z7, Z7
+	VPTERNLOGD    $0x96, Z7, Z2, Z8
+	VEXTRACTI64X4 $0x01, Z8, Y2
+	VPXORD        Y8, Y2, Y2
+	VEXTRACTI32X4 $0x01, Y2, X3
+	VPTERNLOGD    $0x96, X2, X3, X0
 
 sizedone_2:
 	MOVQ R10, R8
@@ -7889,8 +7878,8 @@ sizedone_2:
 	ADDQ R10, SI
 
 psave_1:
-	VMOVDQU64 X7, (SP)
-	VMOVDQU64 X0, 16(SP)
+	VMOVDQU64 X0, (SP)
+	VMOVDQU64 X1, 16(SP)
 
 pdone_1:
 	ADDQ $0x18, DI
@@ -7902,66 +7891,66 @@ slicesdone_3:
 	MOVQ textLen+64(FP), DX
 
 	// phase: tag
-	VPXORD        Z20, Z20, Z20
-	VMOVDQU64     (SP), X20
+	VPXORD        Z0, Z0, Z0
+	VMOVDQU64     (SP), X0
 	SHLQ          $0x03, CX
 	SHLQ          $0x03, DX
-	VMOVQ         DX, X0
-	VMOVQ         CX, X1
-	VPUNPCKLQDQ   X1, X0, X0
+	VMOVQ         DX, X1
+	VMOVQ         CX, X2
+	VPUNPCKLQDQ   X2, X1, X1
 	TESTQ         R8, R8
 	JZ            fin1_1
-	VMOVDQU64     64(SP), X1
-	VPSHUFB       bswapMask<>+0(SB), X1, X1
-	VPXORD        X20, X1, X1
-	VPXORD        Z21, Z21, Z21
-	VMOVDQA64     X1, X21
-	VINSERTI32X4  $0x01, X0, Z21, Z21
+	VMOVDQU64     64(SP), X2
+	VPSHUFB       bswapMask<>+0(SB), X2, X2
+	VPXORD        X0, X2, X2
+	VPXORD        Z0, Z0, Z0
+	VMOVDQA64     X2, X0
+	VINSERTI32X4  $0x01, X1, Z0, Z0
 	MOVQ          $0x00000000ffffffff, CX
 	KMOVQ         CX, K1
-	VMOVDQU8.Z    464(AX), K1, Z1
-	VMOVDQU8.Z    720(AX), K1, Z3
-	VPCLMULQDQ    $0x00, Z1, Z21, Z0
-	VPCLMULQDQ    $0x11, Z1, Z21, Z2
-	VPSHUFD       $0x4e, Z21, Z1
-	VPXORD        Z21, Z1, Z1
-	VPCLMULQDQ    $0x00, Z3, Z1, Z1
-	VPTERNLOGD    $0x96, Z0, Z2, Z1
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z0, Z3
-	VPSHUFD       $0x4e, Z0, Z0
-	VPTERNLOGD    $0x96, Z0, Z3, Z1
+	VMOVDQU8.Z    464(AX), K1, Z2
+	VMOVDQU8.Z    720(AX), K1, Z4
+	VPCLMULQDQ    $0x00, Z2, Z0, Z1
+	VPCLMULQDQ    $0x11, Z2, Z0, Z3
+	VPSHUFD       $0x4e, Z0, Z2
+	VPXORD        Z0, Z2, Z2
+	VPCLMULQDQ    $0x00, Z4, Z2, Z2
+	VPTERNLOGD    $0x96, Z1, Z3, Z2
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z0
 	VPSHUFD       $0x4e, Z1, Z1
 	VPTERNLOGD    $0x96, Z1, Z0, Z2
-	VEXTRACTI64X4 $0x01, Z2, Y0
-	VPXORD        Y2, Y0, Y0
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z2, Z0
+	VPSHUFD       $0x4e, Z2, Z2
+	VPTERNLOGD    $0x96, Z2, Z0, Z3
+	VEXTRACTI64X4 $0x01, Z3, Y0
+	VPXORD        Y3, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
-	VPXORD        X1, X0, X20
+	VPXORD        X1, X0, X0
 	JMP           findone_1
 
 fin1_1:
-	VPXORD          Z21, Z21, Z21
-	VPXORD          X0, X20, X21
-	VBROADCASTI32X4 480(AX), Z1
-	VBROADCASTI32X4 736(AX), Z2
-	VPCLMULQDQ      $0x00, Z1, Z21, Z0
-	VPCLMULQDQ      $0x11, Z1, Z21, Z20
-	VPSHUFD         $0x4e, Z21, Z1
-	VPXORD          Z21, Z1, Z1
-	VPCLMULQDQ      $0x00, Z2, Z1, Z1
-	VPTERNLOGD      $0x96, Z0, Z20, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z0, Z2
-	VPSHUFD         $0x4e, Z0, Z0
-	VPTERNLOGD      $0x96, Z0, Z2, Z1
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z0
+	VPXORD          Z2, Z2, Z2
+	VPXORD          X1, X0, X2
+	VBROADCASTI32X4 480(AX), Z0
+	VBROADCASTI32X4 736(AX), Z4
+	VPCLMULQDQ      $0x00, Z0, Z2, Z1
+	VPCLMULQDQ      $0x11, Z0, Z2, Z0
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, Z4, Z3, Z3
+	VPTERNLOGD      $0x96, Z1, Z0, Z3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z2
 	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z0, Z20
+	VPTERNLOGD      $0x96, Z1, Z2, Z3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z3, Z1
+	VPSHUFD         $0x4e, Z3, Z3
+	VPTERNLOGD      $0x96, Z3, Z1, Z0
 
 findone_1:
-	VPSHUFB   bswapMask<>+0(SB), X20, X20
-	VPXORD    32(SP), X20, X20
+	VPSHUFB   bswapMask<>+0(SB), X0, X0
+	VPXORD    32(SP), X0, X0
 	MOVQ      tag+72(FP), AX
-	VMOVDQU64 X20, (AX)
+	VMOVDQU64 X0, (AX)
 
 	// phase: wipe (stack scratch and vector registers)
 	VPXOR     X0, X0, X0
@@ -7992,6 +7981,9 @@ findone_1:
 	VPXORQ    Z25, Z25, Z25
 	VPXORQ    Z26, Z26, Z26
 	VPXORQ    Z27, Z27, Z27
+	VPXORQ    Z28, Z28, Z28
+	VPXORQ    Z29, Z29, Z29
+	VPXORQ    Z30, Z30, Z30
 	KXORW     K1, K1, K1
 	KXORW     K2, K2, K2
 	VMOVDQU64 Z0, (SP)

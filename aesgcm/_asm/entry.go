@@ -86,7 +86,7 @@ func (e *gcm) sealGatherFunc(name string) {
 	e.Zero(zero)
 	e.Mov(zero, st.Offset(stOpen))
 	each := func(ptr, n reg.GPVirtual) {
-		e.encPiece(piece{k: k, st: st, cb: st.Offset(stSize), out: out, in: ptr, n: n, nopen: nopen, len: anyLen, gathered: true})
+		e.encPiece(piece{k: k, st: st, cb: st.Offset(stSize), out: out, in: ptr, n: n, nopen: nopen, len: anyLen})
 	}
 	if e.gatherMax > 0 {
 		e.fn.ForEachSliceGathered(descs, count, out, e.gp("textLen"), e.gatherMax, each)

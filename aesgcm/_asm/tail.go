@@ -259,15 +259,13 @@ func (e *gcm) rest(s span) span {
 // (ctrScratch bytes of stack scratch for the bulk loop's counters), the n
 // bytes at in to encrypt to out, nopen (the bytes of the stream's open
 // block) and len, the span of n. A first piece starts the stream: nopen is
-// 0 and the open-block code is not emitted. A gathered piece (of
-// sealGather's walk over the pieces) loads its bulk loop's round keys as it
-// goes: the walk keeps too many registers for the loop to hold them.
+// 0 and the open-block code is not emitted.
 type piece struct {
 	k                 keyRegs
 	st, cb            operand.Mem
 	out, in, n, nopen reg.GPVirtual
 	len               span
-	first, gathered   bool
+	first             bool
 }
 
 // encPiece encrypts the piece p, continuing its stream; nopen is updated.
@@ -355,11 +353,8 @@ func (e *gcm) encBulk(p piece, done string) {
 	// blocks and hashes the batch before; the last is hashed after the
 	// loop.
 	c := e.startCounters(k, ctr, p.cb)
-	lk := k
+	lk := e.loopKey(k)
 	var held *heldHash
-	if !p.gathered {
-		lk = e.loopKey(k)
-	}
 	if lk.held != nil {
 		held = e.holdHash(true)
 	}
