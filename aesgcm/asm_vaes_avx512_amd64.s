@@ -5402,7 +5402,7 @@ findone_2:
 	RET
 
 // func gcmSealGatherVAESAVX512(t *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte, aadLen int, j0 *[16]byte, textLen int, tag *[16]byte)
-// Requires: AES, AVX, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV, PCLMULQDQ, VAES, VPCLMULQDQ
+// Requires: AES, AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2, CMOV, PCLMULQDQ, VAES, VPCLMULQDQ
 TEXT ·gcmSealGatherVAESAVX512(SB), NOSPLIT, $80-80
 	MOVQ t+0(FP), AX
 	MOVQ rounds+8(FP), CX
@@ -5410,6 +5410,9 @@ TEXT ·gcmSealGatherVAESAVX512(SB), NOSPLIT, $80-80
 	SHLQ $0x04, DX
 	ADDQ AX, DX
 	SUBQ $0x000000a0, DX
+	MOVQ textLen+64(FP), BX
+	CMPQ BX, $0x00000100
+	JAE  wide_1
 	MOVQ count+32(FP), BX
 	MOVQ textLen+64(FP), SI
 	MOVQ aadLen+48(FP), DI
@@ -6429,57 +6432,56 @@ sizedone_1:
 	RET
 
 long_1:
-	MOVQ            count+32(FP), BX
 	MOVQ            aad+40(FP), SI
 	MOVQ            aadLen+48(FP), DI
 	MOVQ            j0+56(FP), R8
-	VPXORD          Z0, Z0, Z0
+	VPXORD          Y0, Y0, Y0
 	VMOVQ           (R8), X0
 	VMOVQ           8(R8), X1
 	VPUNPCKLQDQ     X1, X0, X0
 	VPSHUFB         bswapMask<>+0(SB), X0, X1
-	VPADDD          ctrIncs<>+16(SB), X1, X1
+	VPADDD          smallCtrIncs<>+16(SB), X1, X1
 	VMOVDQU64       X1, 16(SP)
-	VBROADCASTI32X4 (AX), Z1
-	VPXORD          Z1, Z0, Z0
+	VBROADCASTI32X4 (AX), Y1
+	VPXORD          Y1, Y0, Y0
 	CMPQ            CX, $0x0a
 	JE              aesmid_3
-	VBROADCASTI32X4 16(AX), Z1
-	VAESENC         Z1, Z0, Z0
-	VBROADCASTI32X4 32(AX), Z1
-	VAESENC         Z1, Z0, Z0
+	VBROADCASTI32X4 16(AX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 32(AX), Y1
+	VAESENC         Y1, Y0, Y0
 	CMPQ            CX, $0x0c
 	JE              aesmid_3
-	VBROADCASTI32X4 48(AX), Z1
-	VAESENC         Z1, Z0, Z0
-	VBROADCASTI32X4 64(AX), Z1
-	VAESENC         Z1, Z0, Z0
+	VBROADCASTI32X4 48(AX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 64(AX), Y1
+	VAESENC         Y1, Y0, Y0
 
 aesmid_3:
-	VBROADCASTI32X4 16(DX), Z1
-	VAESENC         Z1, Z0, Z0
-	VBROADCASTI32X4 32(DX), Z1
-	VAESENC         Z1, Z0, Z0
-	VBROADCASTI32X4 48(DX), Z1
-	VAESENC         Z1, Z0, Z0
-	VBROADCASTI32X4 64(DX), Z1
-	VAESENC         Z1, Z0, Z0
-	VBROADCASTI32X4 80(DX), Z1
-	VAESENC         Z1, Z0, Z0
-	VBROADCASTI32X4 96(DX), Z1
-	VAESENC         Z1, Z0, Z0
-	VBROADCASTI32X4 112(DX), Z1
-	VAESENC         Z1, Z0, Z0
-	VBROADCASTI32X4 128(DX), Z1
-	VAESENC         Z1, Z0, Z0
-	VBROADCASTI32X4 144(DX), Z1
-	VAESENC         Z1, Z0, Z0
-	VBROADCASTI32X4 160(DX), Z1
-	VAESENCLAST     Z1, Z0, Z0
+	VBROADCASTI32X4 16(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 32(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 48(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 64(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 80(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 96(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 112(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 128(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 144(DX), Y1
+	VAESENC         Y1, Y0, Y0
+	VBROADCASTI32X4 160(DX), Y1
+	VAESENCLAST     Y1, Y0, Y0
 	VMOVDQU64       X0, 32(SP)
 
 	// phase: AAD
-	VPXORD    Z0, Z0, Z0
+	VPXORD    Y0, Y0, Y0
 	TESTQ     DI, DI
 	JZ        aaddone_1
 	CMPQ      DI, $0x10
@@ -6540,77 +6542,115 @@ ld1_5:
 
 lddone_5:
 	VPSHUFB         bswapMask<>+0(SB), X1, X1
-	VPXORD          Z2, Z2, Z2
+	VPXORD          Y2, Y2, Y2
 	VPXORD          X1, X0, X2
-	VBROADCASTI32X4 480(AX), Z0
-	VBROADCASTI32X4 736(AX), Z4
-	VPCLMULQDQ      $0x00, Z0, Z2, Z1
-	VPCLMULQDQ      $0x11, Z0, Z2, Z0
-	VPSHUFD         $0x4e, Z2, Z3
-	VPXORD          Z2, Z3, Z3
-	VPCLMULQDQ      $0x00, Z4, Z3, Z3
-	VPTERNLOGD      $0x96, Z1, Z0, Z3
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z2
-	VPSHUFD         $0x4e, Z1, Z1
-	VPTERNLOGD      $0x96, Z1, Z2, Z3
-	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z3, Z1
-	VPSHUFD         $0x4e, Z3, Z3
-	VPTERNLOGD      $0x96, Z3, Z1, Z0
+	VBROADCASTI32X4 480(AX), Y0
+	VBROADCASTI32X4 736(AX), Y4
+	VPCLMULQDQ      $0x00, Y0, Y2, Y1
+	VPCLMULQDQ      $0x11, Y0, Y2, Y0
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, Y4, Y3, Y3
+	VPTERNLOGD      $0x96, Y1, Y0, Y3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y1, Y2
+	VPSHUFD         $0x4e, Y1, Y1
+	VPTERNLOGD      $0x96, Y1, Y2, Y3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y3, Y1
+	VPSHUFD         $0x4e, Y3, Y3
+	VPTERNLOGD      $0x96, Y3, Y1, Y0
 	JMP             aaddone_1
 
 aadlong_1:
 gh8_1:
 	CMPQ          DI, $0x00000100
 	JB            ghrest_1
-	VMOVDQU64     (SI), Z4
-	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
-	VPXORD        Z0, Z4, Z4
-	VPCLMULQDQ    $0x00, 240(AX), Z4, Z1
-	VPCLMULQDQ    $0x11, 240(AX), Z4, Z3
-	VPSHUFD       $0x4e, Z4, Z2
-	VPXORD        Z4, Z2, Z2
-	VPCLMULQDQ    $0x00, 496(AX), Z2, Z2
-	VMOVDQU64     64(SI), Z4
-	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
-	VPCLMULQDQ    $0x00, 304(AX), Z4, Z5
-	VPXORD        Z5, Z1, Z1
-	VPCLMULQDQ    $0x11, 304(AX), Z4, Z5
-	VPXORD        Z5, Z3, Z3
-	VPSHUFD       $0x4e, Z4, Z5
-	VPXORD        Z4, Z5, Z5
-	VPCLMULQDQ    $0x00, 560(AX), Z5, Z5
-	VPXORD        Z5, Z2, Z2
-	VMOVDQU64     128(SI), Z4
-	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
-	VPCLMULQDQ    $0x00, 368(AX), Z4, Z5
-	VPXORD        Z5, Z1, Z1
-	VPCLMULQDQ    $0x11, 368(AX), Z4, Z5
-	VPXORD        Z5, Z3, Z3
-	VPSHUFD       $0x4e, Z4, Z5
-	VPXORD        Z4, Z5, Z5
-	VPCLMULQDQ    $0x00, 624(AX), Z5, Z5
-	VPXORD        Z5, Z2, Z2
-	VMOVDQU64     192(SI), Z4
-	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
-	VPCLMULQDQ    $0x00, 432(AX), Z4, Z5
-	VPXORD        Z5, Z1, Z1
-	VPCLMULQDQ    $0x11, 432(AX), Z4, Z5
-	VPXORD        Z5, Z3, Z3
-	VPSHUFD       $0x4e, Z4, Z5
-	VPXORD        Z4, Z5, Z5
-	VPCLMULQDQ    $0x00, 688(AX), Z5, Z5
-	VPXORD        Z5, Z2, Z2
-	VPTERNLOGD    $0x96, Z1, Z3, Z2
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z4
-	VPSHUFD       $0x4e, Z1, Z1
-	VPTERNLOGD    $0x96, Z1, Z4, Z2
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z2, Z1
-	VPSHUFD       $0x4e, Z2, Z2
-	VPTERNLOGD    $0x96, Z2, Z1, Z3
-	VEXTRACTI64X4 $0x01, Z3, Y1
-	VPXORD        Y3, Y1, Y1
-	VEXTRACTI32X4 $0x01, Y1, X0
-	VPXORD        X0, X1, X0
+	VMOVDQU64     (SI), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPXORD        Y0, Y4, Y4
+	VPCLMULQDQ    $0x00, 240(AX), Y4, Y1
+	VPCLMULQDQ    $0x11, 240(AX), Y4, Y3
+	VPSHUFD       $0x4e, Y4, Y2
+	VPXORD        Y4, Y2, Y2
+	VPCLMULQDQ    $0x00, 496(AX), Y2, Y2
+	VMOVDQU64     32(SI), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ    $0x00, 272(AX), Y4, Y5
+	VPXORD        Y5, Y1, Y1
+	VPCLMULQDQ    $0x11, 272(AX), Y4, Y5
+	VPXORD        Y5, Y3, Y3
+	VPSHUFD       $0x4e, Y4, Y5
+	VPXORD        Y4, Y5, Y5
+	VPCLMULQDQ    $0x00, 528(AX), Y5, Y5
+	VPXORD        Y5, Y2, Y2
+	VMOVDQU64     64(SI), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ    $0x00, 304(AX), Y4, Y5
+	VPXORD        Y5, Y1, Y1
+	VPCLMULQDQ    $0x11, 304(AX), Y4, Y5
+	VPXORD        Y5, Y3, Y3
+	VPSHUFD       $0x4e, Y4, Y5
+	VPXORD        Y4, Y5, Y5
+	VPCLMULQDQ    $0x00, 560(AX), Y5, Y5
+	VPXORD        Y5, Y2, Y2
+	VMOVDQU64     96(SI), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ    $0x00, 336(AX), Y4, Y5
+	VPXORD        Y5, Y1, Y1
+	VPCLMULQDQ    $0x11, 336(AX), Y4, Y5
+	VPXORD        Y5, Y3, Y3
+	VPSHUFD       $0x4e, Y4, Y5
+	VPXORD        Y4, Y5, Y5
+	VPCLMULQDQ    $0x00, 592(AX), Y5, Y5
+	VPXORD        Y5, Y2, Y2
+	VMOVDQU64     128(SI), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ    $0x00, 368(AX), Y4, Y5
+	VPXORD        Y5, Y1, Y1
+	VPCLMULQDQ    $0x11, 368(AX), Y4, Y5
+	VPXORD        Y5, Y3, Y3
+	VPSHUFD       $0x4e, Y4, Y5
+	VPXORD        Y4, Y5, Y5
+	VPCLMULQDQ    $0x00, 624(AX), Y5, Y5
+	VPXORD        Y5, Y2, Y2
+	VMOVDQU64     160(SI), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ    $0x00, 400(AX), Y4, Y5
+	VPXORD        Y5, Y1, Y1
+	VPCLMULQDQ    $0x11, 400(AX), Y4, Y5
+	VPXORD        Y5, Y3, Y3
+	VPSHUFD       $0x4e, Y4, Y5
+	VPXORD        Y4, Y5, Y5
+	VPCLMULQDQ    $0x00, 656(AX), Y5, Y5
+	VPXORD        Y5, Y2, Y2
+	VMOVDQU64     192(SI), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ    $0x00, 432(AX), Y4, Y5
+	VPXORD        Y5, Y1, Y1
+	VPCLMULQDQ    $0x11, 432(AX), Y4, Y5
+	VPXORD        Y5, Y3, Y3
+	VPSHUFD       $0x4e, Y4, Y5
+	VPXORD        Y4, Y5, Y5
+	VPCLMULQDQ    $0x00, 688(AX), Y5, Y5
+	VPXORD        Y5, Y2, Y2
+	VMOVDQU64     224(SI), Y4
+	VPSHUFB       bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ    $0x00, 464(AX), Y4, Y5
+	VPXORD        Y5, Y1, Y1
+	VPCLMULQDQ    $0x11, 464(AX), Y4, Y5
+	VPXORD        Y5, Y3, Y3
+	VPSHUFD       $0x4e, Y4, Y5
+	VPXORD        Y4, Y5, Y5
+	VPCLMULQDQ    $0x00, 720(AX), Y5, Y5
+	VPXORD        Y5, Y2, Y2
+	VPTERNLOGD    $0x96, Y1, Y3, Y2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y1, Y4
+	VPSHUFD       $0x4e, Y1, Y1
+	VPTERNLOGD    $0x96, Y1, Y4, Y2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y2, Y1
+	VPSHUFD       $0x4e, Y2, Y2
+	VPTERNLOGD    $0x96, Y2, Y1, Y3
+	VEXTRACTI32X4 $0x01, Y3, X0
+	VPXORD        X0, X3, X0
 	ADDQ          $0x00000100, SI
 	SUBQ          $0x00000100, DI
 	JMP           gh8_1
@@ -6623,69 +6663,135 @@ ghrest_1:
 	SHLQ   $0x04, R8
 	NEGQ   R8
 	ADDQ   AX, R8
-	VPXORD Z1, Z1, Z1
-	VPXORD Z2, Z2, Z2
-	VPXORD Z3, Z3, Z3
-	VPXORD Z4, Z4, Z4
+	VPXORD Y1, Y1, Y1
+	VPXORD Y2, Y2, Y2
+	VPXORD Y3, Y3, Y3
+	VPXORD Y4, Y4, Y4
 
 ghregs_1:
-	CMPQ       DI, $0x40
+	CMPQ       DI, $0x20
 	JB         ghpart_1
-	VMOVDQU64  (SI), Z4
-	VPSHUFB    bswapMask<>+0(SB), Z4, Z4
-	VPXORD     Z0, Z4, Z4
-	VPXORD     Z0, Z0, Z0
-	VPCLMULQDQ $0x00, 496(R8), Z4, Z5
-	VPXORD     Z5, Z1, Z1
-	VPCLMULQDQ $0x11, 496(R8), Z4, Z5
-	VPXORD     Z5, Z3, Z3
-	VPSHUFD    $0x4e, Z4, Z5
-	VPXORD     Z4, Z5, Z5
-	VPCLMULQDQ $0x00, 752(R8), Z5, Z5
-	VPXORD     Z5, Z2, Z2
-	ADDQ       $0x40, SI
-	ADDQ       $0x40, R8
-	SUBQ       $0x40, DI
+	VMOVDQU64  (SI), Y4
+	VPSHUFB    bswapMask<>+0(SB), Y4, Y4
+	VPXORD     Y0, Y4, Y4
+	VPXORD     Y0, Y0, Y0
+	VPCLMULQDQ $0x00, 496(R8), Y4, Y5
+	VPXORD     Y5, Y1, Y1
+	VPCLMULQDQ $0x11, 496(R8), Y4, Y5
+	VPXORD     Y5, Y3, Y3
+	VPSHUFD    $0x4e, Y4, Y5
+	VPXORD     Y4, Y5, Y5
+	VPCLMULQDQ $0x00, 752(R8), Y5, Y5
+	VPXORD     Y5, Y2, Y2
+	ADDQ       $0x20, SI
+	ADDQ       $0x20, R8
+	SUBQ       $0x20, DI
 	JMP        ghregs_1
 
 ghpart_1:
-	TESTQ      DI, DI
-	JZ         ghred_1
-	MOVQ       $-1, R9
-	BZHIQ      DI, R9, R9
-	KMOVQ      R9, K1
-	VMOVDQU8.Z (SI), K1, Z4
-	VPSHUFB    bswapMask<>+0(SB), Z4, Z4
-	VPXORD     Z0, Z4, Z4
-	VPXORD     Z0, Z0, Z0
-	LEAQ       15(DI), SI
-	ANDQ       $-16, SI
-	MOVQ       $-1, DI
-	BZHIQ      SI, DI, SI
-	KMOVQ      SI, K1
-	VMOVDQU8.Z 496(R8), K1, Z5
-	VMOVDQU8.Z 752(R8), K1, Z6
-	VPCLMULQDQ $0x00, Z5, Z4, Z7
-	VPXORD     Z7, Z1, Z1
-	VPCLMULQDQ $0x11, Z5, Z4, Z7
-	VPXORD     Z7, Z3, Z3
-	VPSHUFD    $0x4e, Z4, Z7
-	VPXORD     Z4, Z7, Z7
-	VPCLMULQDQ $0x00, Z6, Z7, Z7
-	VPXORD     Z7, Z2, Z2
+	CMPQ            DI, $0x10
+	JB              ghpart1_1
+	VMOVDQU64       (SI), X4
+	VPSHUFB         bswapMask<>+0(SB), X4, X4
+	VPXORD          Y0, Y4, Y4
+	VPXORD          Y0, Y0, Y0
+	VBROADCASTI32X4 496(R8), Y5
+	VBROADCASTI32X4 752(R8), Y6
+	VPCLMULQDQ      $0x00, Y5, Y4, Y7
+	VPXORD          Y7, Y1, Y1
+	VPCLMULQDQ      $0x11, Y5, Y4, Y7
+	VPXORD          Y7, Y3, Y3
+	VPSHUFD         $0x4e, Y4, Y7
+	VPXORD          Y4, Y7, Y7
+	VPCLMULQDQ      $0x00, Y6, Y7, Y7
+	VPXORD          Y7, Y2, Y2
+	ADDQ            $0x10, SI
+	ADDQ            $0x10, R8
+	SUBQ            $0x10, DI
+
+ghpart1_1:
+	TESTQ     DI, DI
+	JZ        ghred_1
+	CMPQ      DI, $0x08
+	JB        ld4_6
+	MOVQ      (SI), R9
+	VMOVQ     R9, X4
+	LEAQ      -8(SI)(DI*1), SI
+	MOVQ      (SI), R9
+	VMOVQ     R9, X5
+	LEAQ      slideShuf<>+0(SB), SI
+	NEGQ      SI
+	ADDQ      DI, SI
+	NEGQ      SI
+	VMOVDQU64 24(SI), X6
+	VPSHUFB   X6, X5, X5
+	VPORD     X5, X4, X4
+	JMP       lddone_6
+
+ld4_6:
+	CMPQ      DI, $0x04
+	JB        ld2_6
+	MOVL      (SI), R9
+	VMOVQ     R9, X4
+	LEAQ      -4(SI)(DI*1), SI
+	MOVL      (SI), R9
+	VMOVQ     R9, X5
+	LEAQ      slideShuf<>+0(SB), SI
+	NEGQ      SI
+	ADDQ      DI, SI
+	NEGQ      SI
+	VMOVDQU64 20(SI), X6
+	VPSHUFB   X6, X5, X5
+	VPORD     X5, X4, X4
+	JMP       lddone_6
+
+ld2_6:
+	CMPQ      DI, $0x02
+	JB        ld1_6
+	MOVWQZX   (SI), R9
+	VMOVQ     R9, X4
+	LEAQ      -2(SI)(DI*1), SI
+	MOVWQZX   (SI), R9
+	VMOVQ     R9, X5
+	LEAQ      slideShuf<>+0(SB), SI
+	NEGQ      SI
+	ADDQ      DI, SI
+	NEGQ      SI
+	VMOVDQU64 18(SI), X6
+	VPSHUFB   X6, X5, X5
+	VPORD     X5, X4, X4
+	JMP       lddone_6
+
+ld1_6:
+	MOVBQZX (SI), R9
+	VMOVQ   R9, X4
+
+lddone_6:
+	VPSHUFB         bswapMask<>+0(SB), X4, X4
+	VPXORD          Y0, Y4, Y4
+	VPXORD          Y0, Y0, Y0
+	VBROADCASTI32X4 496(R8), Y5
+	VBROADCASTI32X4 752(R8), Y6
+	VPCLMULQDQ      $0x00, Y5, Y4, Y7
+	VPXORD          Y7, Y1, Y1
+	VPCLMULQDQ      $0x11, Y5, Y4, Y7
+	VPXORD          Y7, Y3, Y3
+	VPSHUFD         $0x4e, Y4, Y7
+	VPXORD          Y4, Y7, Y7
+	VPCLMULQDQ      $0x00, Y6, Y7, Y7
+	VPXORD          Y7, Y2, Y2
 
 ghred_1:
-	VPTERNLOGD    $0x96, Z1, Z3, Z2
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z4
-	VPSHUFD       $0x4e, Z1, Z1
-	VPTERNLOGD    $0x96, Z1, Z4, Z2
-	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z2, Z1
-	VPSHUFD       $0x4e, Z2, Z2
-	VPTERNLOGD    $0x96, Z2, Z1, Z3
-	VEXTRACTI64X4 $0x01, Z3, Y1
-	VPXORD        Y3, Y1, Y1
-	VEXTRACTI32X4 $0x01, Y1, X2
-	VPTERNLOGD    $0x96, X1, X2, X0
+	VPTERNLOGD    $0x96, Y1, Y3, Y2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y1, Y4
+	VPSHUFD       $0x4e, Y1, Y1
+	VPTERNLOGD    $0x96, Y1, Y4, Y2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y2, Y1
+	VPSHUFD       $0x4e, Y2, Y2
+	VPTERNLOGD    $0x96, Y2, Y1, Y3
+	VEXTRACTI32X4 $0x01, Y3, X1
+	VPXORD        X3, X1, X1
+	VPXORD        X1, X0, X0
 
 ghdone_1:
 aaddone_1:
@@ -6712,7 +6818,7 @@ slices_3:
 	CMPQ      R10, R11
 	CMOVQLT   R10, R11
 	CMPQ      R11, $0x08
-	JB        ld4_6
+	JB        ld4_7
 	MOVQ      (R9), R12
 	VMOVQ     R12, X0
 	LEAQ      -8(R9)(R11*1), R12
@@ -6725,11 +6831,11 @@ slices_3:
 	VMOVDQU64 24(R12), X2
 	VPSHUFB   X2, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_6
+	JMP       lddone_7
 
-ld4_6:
+ld4_7:
 	CMPQ      R11, $0x04
-	JB        ld2_6
+	JB        ld2_7
 	MOVL      (R9), R12
 	VMOVQ     R12, X0
 	LEAQ      -4(R9)(R11*1), R12
@@ -6742,11 +6848,11 @@ ld4_6:
 	VMOVDQU64 20(R12), X2
 	VPSHUFB   X2, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_6
+	JMP       lddone_7
 
-ld2_6:
+ld2_7:
 	CMPQ      R11, $0x02
-	JB        ld1_6
+	JB        ld1_7
 	MOVWQZX   (R9), R12
 	VMOVQ     R12, X0
 	LEAQ      -2(R9)(R11*1), R12
@@ -6759,13 +6865,13 @@ ld2_6:
 	VMOVDQU64 18(R12), X2
 	VPSHUFB   X2, X1, X1
 	VPORD     X1, X0, X0
-	JMP       lddone_6
+	JMP       lddone_7
 
-ld1_6:
+ld1_7:
 	MOVBQZX (R9), R12
 	VMOVQ   R12, X0
 
-lddone_6:
+lddone_7:
 	VMOVDQU64 48(SP), X1
 	LEAQ      slideShuf<>+0(SB), R12
 	ADDQ      R8, R12
@@ -6836,6 +6942,1924 @@ stdone_3:
 	JMP       pdone_1
 
 openfull_1:
+	VPXORD          Y0, Y0, Y0
+	VMOVDQU64       (SP), X0
+	VPSHUFB         bswapMask<>+0(SB), X1, X1
+	VPXORD          Y2, Y2, Y2
+	VPXORD          X1, X0, X2
+	VBROADCASTI32X4 480(AX), Y0
+	VBROADCASTI32X4 736(AX), Y4
+	VPCLMULQDQ      $0x00, Y0, Y2, Y1
+	VPCLMULQDQ      $0x11, Y0, Y2, Y0
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, Y4, Y3, Y3
+	VPTERNLOGD      $0x96, Y1, Y0, Y3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y1, Y2
+	VPSHUFD         $0x4e, Y1, Y1
+	VPTERNLOGD      $0x96, Y1, Y2, Y3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y3, Y1
+	VPSHUFD         $0x4e, Y3, Y3
+	VPTERNLOGD      $0x96, Y3, Y1, Y0
+	VMOVDQU64       X0, (SP)
+	VPXORD          X1, X1, X1
+	VMOVDQU64       X1, 64(SP)
+	XORQ            R8, R8
+
+pbulk_1:
+	TESTQ           R10, R10
+	JZ              pdone_1
+	VPXORD          Y0, Y0, Y0
+	VMOVDQU64       (SP), X0
+	VBROADCASTI32X4 16(SP), Y1
+	VPADDD          smallCtrIncs<>+0(SB), Y1, Y1
+	TESTQ           R10, R10
+	JZ              psave_1
+
+	// phase: remainder
+	CMPQ            R10, $0x20
+	JA              sizenext_2
+	VBROADCASTI32X4 (AX), Y3
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y2
+	VPXORD          Y3, Y2, Y2
+	CMPQ            CX, $0x0a
+	JE              aesmid_4
+	VBROADCASTI32X4 16(AX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 32(AX), Y3
+	VAESENC         Y3, Y2, Y2
+	CMPQ            CX, $0x0c
+	JE              aesmid_4
+	VBROADCASTI32X4 48(AX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 64(AX), Y3
+	VAESENC         Y3, Y2, Y2
+
+aesmid_4:
+	VBROADCASTI32X4 16(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 32(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 48(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 64(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 80(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 96(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 112(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 128(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 144(DX), Y3
+	VAESENC         Y3, Y2, Y2
+	VBROADCASTI32X4 160(DX), Y3
+	VAESENCLAST     Y3, Y2, Y2
+	LEAQ            15(R10), R8
+	SHRQ            $0x04, R8
+	VMOVQ           R8, X3
+	VPADDD          X3, X1, X1
+	MOVQ            R10, R8
+	ANDQ            $-16, R8
+	NEGQ            R8
+	ADDQ            AX, R8
+	VPXORD          Y3, Y3, Y3
+	VPXORD          Y4, Y4, Y4
+	VPXORD          Y5, Y5, Y5
+	CMPQ            R10, $0x20
+	JB              rsingle_1
+	VMOVDQU64       (R9), Y6
+	VPXORD          Y2, Y6, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y0, Y2, Y2
+	VPXORD          Y0, Y0, Y0
+	VPCLMULQDQ      $0x00, 496(R8), Y2, Y6
+	VPXORD          Y6, Y3, Y3
+	VPCLMULQDQ      $0x11, 496(R8), Y2, Y6
+	VPXORD          Y6, Y5, Y5
+	VPSHUFD         $0x4e, Y2, Y6
+	VPXORD          Y2, Y6, Y6
+	VPCLMULQDQ      $0x00, 752(R8), Y6, Y6
+	VPXORD          Y6, Y4, Y4
+	ADDQ            $0x20, R9
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R10
+	JMP             rred_1
+
+rsingle_1:
+	CMPQ            R10, $0x10
+	JB              rpart_1
+	VPXORD          Y6, Y6, Y6
+	VPXORD          Y6, Y6, Y6
+	VMOVDQU64       (R9), X6
+	VPXORD          X2, X6, X6
+	VMOVDQU64       X6, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X6, X6
+	VPXORD          Y0, Y6, Y6
+	VPXORD          Y0, Y0, Y0
+	VBROADCASTI32X4 496(R8), Y7
+	VBROADCASTI32X4 752(R8), Y8
+	VPCLMULQDQ      $0x00, Y7, Y6, Y9
+	VPXORD          Y9, Y3, Y3
+	VPCLMULQDQ      $0x11, Y7, Y6, Y9
+	VPXORD          Y9, Y5, Y5
+	VPSHUFD         $0x4e, Y6, Y9
+	VPXORD          Y6, Y9, Y9
+	VPCLMULQDQ      $0x00, Y8, Y9, Y9
+	VPXORD          Y9, Y4, Y4
+	ADDQ            $0x10, R9
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R10
+	VEXTRACTI32X4   $0x01, Y2, X2
+	LEAQ            16(R8), R8
+	JMP             rcommon_1
+
+rpart_1:
+	VMOVDQA64 X2, X2
+	LEAQ      (R8), R8
+
+rcommon_1:
+	TESTQ     R10, R10
+	JZ        rred_1
+	VPXORD    Y6, Y6, Y6
+	VPXORD    Y6, Y6, Y6
+	CMPQ      R10, $0x08
+	JB        ld4_8
+	MOVQ      (R9), R8
+	VMOVQ     R8, X6
+	LEAQ      -8(R9)(R10*1), R8
+	MOVQ      (R8), R8
+	VMOVQ     R8, X7
+	LEAQ      slideShuf<>+0(SB), R8
+	NEGQ      R8
+	ADDQ      R10, R8
+	NEGQ      R8
+	VMOVDQU64 24(R8), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X6, X6
+	JMP       lddone_8
+
+ld4_8:
+	CMPQ      R10, $0x04
+	JB        ld2_8
+	MOVL      (R9), R8
+	VMOVQ     R8, X6
+	LEAQ      -4(R9)(R10*1), R8
+	MOVL      (R8), R8
+	VMOVQ     R8, X7
+	LEAQ      slideShuf<>+0(SB), R8
+	NEGQ      R8
+	ADDQ      R10, R8
+	NEGQ      R8
+	VMOVDQU64 20(R8), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X6, X6
+	JMP       lddone_8
+
+ld2_8:
+	CMPQ      R10, $0x02
+	JB        ld1_8
+	MOVWQZX   (R9), R8
+	VMOVQ     R8, X6
+	LEAQ      -2(R9)(R10*1), R8
+	MOVWQZX   (R8), R8
+	VMOVQ     R8, X7
+	LEAQ      slideShuf<>+0(SB), R8
+	NEGQ      R8
+	ADDQ      R10, R8
+	NEGQ      R8
+	VMOVDQU64 18(R8), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X6, X6
+	JMP       lddone_8
+
+ld1_8:
+	MOVBQZX (R9), R8
+	VMOVQ   R8, X6
+
+lddone_8:
+	VPXORD    X2, X6, X6
+	LEAQ      onesMask<>+0(SB), R8
+	SUBQ      R10, R8
+	VPANDD    16(R8), X6, X6
+	VMOVQ     X6, R11
+	CMPQ      R10, $0x08
+	JB        st4_4
+	MOVQ      R11, (SI)
+	LEAQ      slideShuf<>+0(SB), R8
+	ADDQ      R10, R8
+	VMOVDQU64 8(R8), X7
+	VPSHUFB   X7, X6, X7
+	VMOVQ     X7, R11
+	LEAQ      -8(SI)(R10*1), R8
+	MOVQ      R11, (R8)
+	JMP       stdone_4
+
+st4_4:
+	CMPQ      R10, $0x04
+	JB        st2_4
+	MOVL      R11, (SI)
+	LEAQ      slideShuf<>+0(SB), R8
+	ADDQ      R10, R8
+	VMOVDQU64 12(R8), X7
+	VPSHUFB   X7, X6, X7
+	VMOVQ     X7, R11
+	LEAQ      -4(SI)(R10*1), R8
+	MOVL      R11, (R8)
+	JMP       stdone_4
+
+st2_4:
+	CMPQ      R10, $0x02
+	JB        st1_4
+	MOVW      R11, (SI)
+	LEAQ      slideShuf<>+0(SB), R8
+	ADDQ      R10, R8
+	VMOVDQU64 14(R8), X7
+	VPSHUFB   X7, X6, X7
+	VMOVQ     X7, R11
+	LEAQ      -2(SI)(R10*1), R8
+	MOVW      R11, (R8)
+	JMP       stdone_4
+
+st1_4:
+	MOVB R11, (SI)
+
+stdone_4:
+	VMOVDQU64 X6, 64(SP)
+	VMOVDQU64 X2, 48(SP)
+
+rred_1:
+	VPTERNLOGD    $0x96, Y3, Y5, Y4
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y3, Y2
+	VPSHUFD       $0x4e, Y3, Y3
+	VPTERNLOGD    $0x96, Y3, Y2, Y4
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y4, Y2
+	VPSHUFD       $0x4e, Y4, Y4
+	VPTERNLOGD    $0x96, Y4, Y2, Y5
+	VEXTRACTI32X4 $0x01, Y5, X2
+	VPXORD        X5, X2, X2
+	VPXORD        X2, X0, X0
+	JMP           sizedone_2
+
+sizenext_2:
+	CMPQ            R10, $0x40
+	JA              sizenext_3
+	VBROADCASTI32X4 (AX), Y4
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y2
+	VPXORD          Y4, Y2, Y2
+	VPADDD          smallCtrIncs<>+32(SB), Y1, Y3
+	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
+	VPXORD          Y4, Y3, Y3
+	CMPQ            CX, $0x0a
+	JE              aesmid_5
+	VBROADCASTI32X4 16(AX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 32(AX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	CMPQ            CX, $0x0c
+	JE              aesmid_5
+	VBROADCASTI32X4 48(AX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 64(AX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+
+aesmid_5:
+	VBROADCASTI32X4 16(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 32(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 48(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 64(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 80(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 96(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 112(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 128(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 144(DX), Y4
+	VAESENC         Y4, Y2, Y2
+	VAESENC         Y4, Y3, Y3
+	VBROADCASTI32X4 160(DX), Y4
+	VAESENCLAST     Y4, Y2, Y2
+	VAESENCLAST     Y4, Y3, Y3
+	LEAQ            15(R10), R8
+	SHRQ            $0x04, R8
+	VMOVQ           R8, X4
+	VPADDD          X4, X1, X1
+	MOVQ            R10, R8
+	ANDQ            $-16, R8
+	NEGQ            R8
+	ADDQ            AX, R8
+	VPXORD          Y4, Y4, Y4
+	VPXORD          Y5, Y5, Y5
+	VPXORD          Y6, Y6, Y6
+	VMOVDQU64       (R9), Y7
+	VPXORD          Y2, Y7, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y0, Y2, Y2
+	VPXORD          Y0, Y0, Y0
+	VPCLMULQDQ      $0x00, 496(R8), Y2, Y7
+	VPXORD          Y7, Y4, Y4
+	VPCLMULQDQ      $0x11, 496(R8), Y2, Y7
+	VPXORD          Y7, Y6, Y6
+	VPSHUFD         $0x4e, Y2, Y7
+	VPXORD          Y2, Y7, Y7
+	VPCLMULQDQ      $0x00, 752(R8), Y7, Y7
+	VPXORD          Y7, Y5, Y5
+	ADDQ            $0x20, R9
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R10
+	CMPQ            R10, $0x20
+	JB              rsingle_3
+	VMOVDQU64       (R9), Y2
+	VPXORD          Y3, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 528(R8), Y2, Y3
+	VPXORD          Y3, Y4, Y4
+	VPCLMULQDQ      $0x11, 528(R8), Y2, Y3
+	VPXORD          Y3, Y6, Y6
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 784(R8), Y3, Y3
+	VPXORD          Y3, Y5, Y5
+	ADDQ            $0x20, R9
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R10
+	JMP             rred_2
+
+rsingle_3:
+	CMPQ            R10, $0x10
+	JB              rpart_3
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y2, Y2, Y2
+	VMOVDQU64       (R9), X2
+	VPXORD          X3, X2, X2
+	VMOVDQU64       X2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 528(R8), Y7
+	VBROADCASTI32X4 784(R8), Y8
+	VPCLMULQDQ      $0x00, Y7, Y2, Y9
+	VPXORD          Y9, Y4, Y4
+	VPCLMULQDQ      $0x11, Y7, Y2, Y9
+	VPXORD          Y9, Y6, Y6
+	VPSHUFD         $0x4e, Y2, Y9
+	VPXORD          Y2, Y9, Y9
+	VPCLMULQDQ      $0x00, Y8, Y9, Y9
+	VPXORD          Y9, Y5, Y5
+	ADDQ            $0x10, R9
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R10
+	VEXTRACTI32X4   $0x01, Y3, X2
+	LEAQ            48(R8), R8
+	JMP             rcommon_2
+
+rpart_3:
+	VMOVDQA64 X3, X2
+	LEAQ      32(R8), R8
+
+rcommon_2:
+	TESTQ     R10, R10
+	JZ        rred_2
+	VPXORD    Y3, Y3, Y3
+	VPXORD    Y3, Y3, Y3
+	CMPQ      R10, $0x08
+	JB        ld4_9
+	MOVQ      (R9), R8
+	VMOVQ     R8, X3
+	LEAQ      -8(R9)(R10*1), R8
+	MOVQ      (R8), R8
+	VMOVQ     R8, X7
+	LEAQ      slideShuf<>+0(SB), R8
+	NEGQ      R8
+	ADDQ      R10, R8
+	NEGQ      R8
+	VMOVDQU64 24(R8), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X3, X3
+	JMP       lddone_9
+
+ld4_9:
+	CMPQ      R10, $0x04
+	JB        ld2_9
+	MOVL      (R9), R8
+	VMOVQ     R8, X3
+	LEAQ      -4(R9)(R10*1), R8
+	MOVL      (R8), R8
+	VMOVQ     R8, X7
+	LEAQ      slideShuf<>+0(SB), R8
+	NEGQ      R8
+	ADDQ      R10, R8
+	NEGQ      R8
+	VMOVDQU64 20(R8), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X3, X3
+	JMP       lddone_9
+
+ld2_9:
+	CMPQ      R10, $0x02
+	JB        ld1_9
+	MOVWQZX   (R9), R8
+	VMOVQ     R8, X3
+	LEAQ      -2(R9)(R10*1), R8
+	MOVWQZX   (R8), R8
+	VMOVQ     R8, X7
+	LEAQ      slideShuf<>+0(SB), R8
+	NEGQ      R8
+	ADDQ      R10, R8
+	NEGQ      R8
+	VMOVDQU64 18(R8), X8
+	VPSHUFB   X8, X7, X7
+	VPORD     X7, X3, X3
+	JMP       lddone_9
+
+ld1_9:
+	MOVBQZX (R9), R8
+	VMOVQ   R8, X3
+
+lddone_9:
+	VPXORD    X2, X3, X3
+	LEAQ      onesMask<>+0(SB), R8
+	SUBQ      R10, R8
+	VPANDD    16(R8), X3, X3
+	VMOVQ     X3, R11
+	CMPQ      R10, $0x08
+	JB        st4_5
+	MOVQ      R11, (SI)
+	LEAQ      slideShuf<>+0(SB), R8
+	ADDQ      R10, R8
+	VMOVDQU64 8(R8), X7
+	VPSHUFB   X7, X3, X7
+	VMOVQ     X7, R11
+	LEAQ      -8(SI)(R10*1), R8
+	MOVQ      R11, (R8)
+	JMP       stdone_5
+
+st4_5:
+	CMPQ      R10, $0x04
+	JB        st2_5
+	MOVL      R11, (SI)
+	LEAQ      slideShuf<>+0(SB), R8
+	ADDQ      R10, R8
+	VMOVDQU64 12(R8), X7
+	VPSHUFB   X7, X3, X7
+	VMOVQ     X7, R11
+	LEAQ      -4(SI)(R10*1), R8
+	MOVL      R11, (R8)
+	JMP       stdone_5
+
+st2_5:
+	CMPQ      R10, $0x02
+	JB        st1_5
+	MOVW      R11, (SI)
+	LEAQ      slideShuf<>+0(SB), R8
+	ADDQ      R10, R8
+	VMOVDQU64 14(R8), X7
+	VPSHUFB   X7, X3, X7
+	VMOVQ     X7, R11
+	LEAQ      -2(SI)(R10*1), R8
+	MOVW      R11, (R8)
+	JMP       stdone_5
+
+st1_5:
+	MOVB R11, (SI)
+
+stdone_5:
+	VMOVDQU64 X3, 64(SP)
+	VMOVDQU64 X2, 48(SP)
+
+rred_2:
+	VPTERNLOGD    $0x96, Y4, Y6, Y5
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y4, Y2
+	VPSHUFD       $0x4e, Y4, Y4
+	VPTERNLOGD    $0x96, Y4, Y2, Y5
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y5, Y2
+	VPSHUFD       $0x4e, Y5, Y5
+	VPTERNLOGD    $0x96, Y5, Y2, Y6
+	VEXTRACTI32X4 $0x01, Y6, X2
+	VPXORD        X6, X2, X2
+	VPXORD        X2, X0, X0
+	JMP           sizedone_2
+
+sizenext_3:
+	CMPQ            R10, $0x80
+	JA              sizenext_4
+	VBROADCASTI32X4 (AX), Y6
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y2
+	VPXORD          Y6, Y2, Y2
+	VPADDD          smallCtrIncs<>+32(SB), Y1, Y3
+	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
+	VPXORD          Y6, Y3, Y3
+	VPADDD          smallCtrIncs<>+64(SB), Y1, Y4
+	VPSHUFB         bswapMask<>+0(SB), Y4, Y4
+	VPXORD          Y6, Y4, Y4
+	VPADDD          smallCtrIncs<>+96(SB), Y1, Y5
+	VPSHUFB         bswapMask<>+0(SB), Y5, Y5
+	VPXORD          Y6, Y5, Y5
+	CMPQ            CX, $0x0a
+	JE              aesmid_6
+	VBROADCASTI32X4 16(AX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 32(AX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	CMPQ            CX, $0x0c
+	JE              aesmid_6
+	VBROADCASTI32X4 48(AX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 64(AX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+
+aesmid_6:
+	VBROADCASTI32X4 16(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 32(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 48(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 64(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 80(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 96(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 112(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 128(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 144(DX), Y6
+	VAESENC         Y6, Y2, Y2
+	VAESENC         Y6, Y3, Y3
+	VAESENC         Y6, Y4, Y4
+	VAESENC         Y6, Y5, Y5
+	VBROADCASTI32X4 160(DX), Y6
+	VAESENCLAST     Y6, Y2, Y2
+	VAESENCLAST     Y6, Y3, Y3
+	VAESENCLAST     Y6, Y4, Y4
+	VAESENCLAST     Y6, Y5, Y5
+	LEAQ            15(R10), R8
+	SHRQ            $0x04, R8
+	VMOVQ           R8, X6
+	VPADDD          X6, X1, X1
+	MOVQ            R10, R8
+	ANDQ            $-16, R8
+	NEGQ            R8
+	ADDQ            AX, R8
+	VPXORD          Y6, Y6, Y6
+	VPXORD          Y7, Y7, Y7
+	VPXORD          Y8, Y8, Y8
+	VMOVDQU64       (R9), Y9
+	VPXORD          Y2, Y9, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y0, Y2, Y2
+	VPXORD          Y0, Y0, Y0
+	VPCLMULQDQ      $0x00, 496(R8), Y2, Y9
+	VPXORD          Y9, Y6, Y6
+	VPCLMULQDQ      $0x11, 496(R8), Y2, Y9
+	VPXORD          Y9, Y8, Y8
+	VPSHUFD         $0x4e, Y2, Y9
+	VPXORD          Y2, Y9, Y9
+	VPCLMULQDQ      $0x00, 752(R8), Y9, Y9
+	VPXORD          Y9, Y7, Y7
+	ADDQ            $0x20, R9
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R10
+	VMOVDQU64       (R9), Y2
+	VPXORD          Y3, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 528(R8), Y2, Y3
+	VPXORD          Y3, Y6, Y6
+	VPCLMULQDQ      $0x11, 528(R8), Y2, Y3
+	VPXORD          Y3, Y8, Y8
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 784(R8), Y3, Y3
+	VPXORD          Y3, Y7, Y7
+	ADDQ            $0x20, R9
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R10
+	CMPQ            R10, $0x20
+	JB              rsingle_6
+	VMOVDQU64       (R9), Y2
+	VPXORD          Y4, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 560(R8), Y2, Y3
+	VPXORD          Y3, Y6, Y6
+	VPCLMULQDQ      $0x11, 560(R8), Y2, Y3
+	VPXORD          Y3, Y8, Y8
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 816(R8), Y3, Y3
+	VPXORD          Y3, Y7, Y7
+	ADDQ            $0x20, R9
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R10
+	CMPQ            R10, $0x20
+	JB              rsingle_7
+	VMOVDQU64       (R9), Y2
+	VPXORD          Y5, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 592(R8), Y2, Y3
+	VPXORD          Y3, Y6, Y6
+	VPCLMULQDQ      $0x11, 592(R8), Y2, Y3
+	VPXORD          Y3, Y8, Y8
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 848(R8), Y3, Y3
+	VPXORD          Y3, Y7, Y7
+	ADDQ            $0x20, R9
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R10
+	JMP             rred_3
+
+rsingle_7:
+	CMPQ            R10, $0x10
+	JB              rpart_7
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y2, Y2, Y2
+	VMOVDQU64       (R9), X2
+	VPXORD          X5, X2, X2
+	VMOVDQU64       X2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 592(R8), Y3
+	VBROADCASTI32X4 848(R8), Y4
+	VPCLMULQDQ      $0x00, Y3, Y2, Y9
+	VPXORD          Y9, Y6, Y6
+	VPCLMULQDQ      $0x11, Y3, Y2, Y9
+	VPXORD          Y9, Y8, Y8
+	VPSHUFD         $0x4e, Y2, Y9
+	VPXORD          Y2, Y9, Y9
+	VPCLMULQDQ      $0x00, Y4, Y9, Y9
+	VPXORD          Y9, Y7, Y7
+	ADDQ            $0x10, R9
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R10
+	VEXTRACTI32X4   $0x01, Y5, X2
+	LEAQ            112(R8), R8
+	JMP             rcommon_3
+
+rpart_7:
+	VMOVDQA64 X5, X2
+	LEAQ      96(R8), R8
+	JMP       rcommon_3
+
+rsingle_6:
+	CMPQ            R10, $0x10
+	JB              rpart_6
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y2, Y2, Y2
+	VMOVDQU64       (R9), X2
+	VPXORD          X4, X2, X2
+	VMOVDQU64       X2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 560(R8), Y3
+	VBROADCASTI32X4 816(R8), Y5
+	VPCLMULQDQ      $0x00, Y3, Y2, Y9
+	VPXORD          Y9, Y6, Y6
+	VPCLMULQDQ      $0x11, Y3, Y2, Y9
+	VPXORD          Y9, Y8, Y8
+	VPSHUFD         $0x4e, Y2, Y9
+	VPXORD          Y2, Y9, Y9
+	VPCLMULQDQ      $0x00, Y5, Y9, Y9
+	VPXORD          Y9, Y7, Y7
+	ADDQ            $0x10, R9
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R10
+	VEXTRACTI32X4   $0x01, Y4, X2
+	LEAQ            80(R8), R8
+	JMP             rcommon_3
+
+rpart_6:
+	VMOVDQA64 X4, X2
+	LEAQ      64(R8), R8
+
+rcommon_3:
+	TESTQ     R10, R10
+	JZ        rred_3
+	VPXORD    Y3, Y3, Y3
+	VPXORD    Y3, Y3, Y3
+	CMPQ      R10, $0x08
+	JB        ld4_10
+	MOVQ      (R9), R8
+	VMOVQ     R8, X3
+	LEAQ      -8(R9)(R10*1), R8
+	MOVQ      (R8), R8
+	VMOVQ     R8, X4
+	LEAQ      slideShuf<>+0(SB), R8
+	NEGQ      R8
+	ADDQ      R10, R8
+	NEGQ      R8
+	VMOVDQU64 24(R8), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
+	JMP       lddone_10
+
+ld4_10:
+	CMPQ      R10, $0x04
+	JB        ld2_10
+	MOVL      (R9), R8
+	VMOVQ     R8, X3
+	LEAQ      -4(R9)(R10*1), R8
+	MOVL      (R8), R8
+	VMOVQ     R8, X4
+	LEAQ      slideShuf<>+0(SB), R8
+	NEGQ      R8
+	ADDQ      R10, R8
+	NEGQ      R8
+	VMOVDQU64 20(R8), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
+	JMP       lddone_10
+
+ld2_10:
+	CMPQ      R10, $0x02
+	JB        ld1_10
+	MOVWQZX   (R9), R8
+	VMOVQ     R8, X3
+	LEAQ      -2(R9)(R10*1), R8
+	MOVWQZX   (R8), R8
+	VMOVQ     R8, X4
+	LEAQ      slideShuf<>+0(SB), R8
+	NEGQ      R8
+	ADDQ      R10, R8
+	NEGQ      R8
+	VMOVDQU64 18(R8), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
+	JMP       lddone_10
+
+ld1_10:
+	MOVBQZX (R9), R8
+	VMOVQ   R8, X3
+
+lddone_10:
+	VPXORD    X2, X3, X3
+	LEAQ      onesMask<>+0(SB), R8
+	SUBQ      R10, R8
+	VPANDD    16(R8), X3, X3
+	VMOVQ     X3, R11
+	CMPQ      R10, $0x08
+	JB        st4_6
+	MOVQ      R11, (SI)
+	LEAQ      slideShuf<>+0(SB), R8
+	ADDQ      R10, R8
+	VMOVDQU64 8(R8), X4
+	VPSHUFB   X4, X3, X4
+	VMOVQ     X4, R11
+	LEAQ      -8(SI)(R10*1), R8
+	MOVQ      R11, (R8)
+	JMP       stdone_6
+
+st4_6:
+	CMPQ      R10, $0x04
+	JB        st2_6
+	MOVL      R11, (SI)
+	LEAQ      slideShuf<>+0(SB), R8
+	ADDQ      R10, R8
+	VMOVDQU64 12(R8), X4
+	VPSHUFB   X4, X3, X4
+	VMOVQ     X4, R11
+	LEAQ      -4(SI)(R10*1), R8
+	MOVL      R11, (R8)
+	JMP       stdone_6
+
+st2_6:
+	CMPQ      R10, $0x02
+	JB        st1_6
+	MOVW      R11, (SI)
+	LEAQ      slideShuf<>+0(SB), R8
+	ADDQ      R10, R8
+	VMOVDQU64 14(R8), X4
+	VPSHUFB   X4, X3, X4
+	VMOVQ     X4, R11
+	LEAQ      -2(SI)(R10*1), R8
+	MOVW      R11, (R8)
+	JMP       stdone_6
+
+st1_6:
+	MOVB R11, (SI)
+
+stdone_6:
+	VMOVDQU64 X3, 64(SP)
+	VMOVDQU64 X2, 48(SP)
+
+rred_3:
+	VPTERNLOGD    $0x96, Y6, Y8, Y7
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y6, Y2
+	VPSHUFD       $0x4e, Y6, Y6
+	VPTERNLOGD    $0x96, Y6, Y2, Y7
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y7, Y2
+	VPSHUFD       $0x4e, Y7, Y7
+	VPTERNLOGD    $0x96, Y7, Y2, Y8
+	VEXTRACTI32X4 $0x01, Y8, X2
+	VPXORD        X8, X2, X2
+	VPXORD        X2, X0, X0
+	JMP           sizedone_2
+
+sizenext_4:
+	VBROADCASTI32X4 (AX), Y10
+	VPSHUFB         bswapMask<>+0(SB), Y1, Y2
+	VPXORD          Y10, Y2, Y2
+	VPADDD          smallCtrIncs<>+32(SB), Y1, Y3
+	VPSHUFB         bswapMask<>+0(SB), Y3, Y3
+	VPXORD          Y10, Y3, Y3
+	VPADDD          smallCtrIncs<>+64(SB), Y1, Y4
+	VPSHUFB         bswapMask<>+0(SB), Y4, Y4
+	VPXORD          Y10, Y4, Y4
+	VPADDD          smallCtrIncs<>+96(SB), Y1, Y5
+	VPSHUFB         bswapMask<>+0(SB), Y5, Y5
+	VPXORD          Y10, Y5, Y5
+	VPADDD          smallCtrIncs<>+128(SB), Y1, Y6
+	VPSHUFB         bswapMask<>+0(SB), Y6, Y6
+	VPXORD          Y10, Y6, Y6
+	VPADDD          smallCtrIncs<>+160(SB), Y1, Y7
+	VPSHUFB         bswapMask<>+0(SB), Y7, Y7
+	VPXORD          Y10, Y7, Y7
+	VPADDD          smallCtrIncs<>+192(SB), Y1, Y8
+	VPSHUFB         bswapMask<>+0(SB), Y8, Y8
+	VPXORD          Y10, Y8, Y8
+	VPADDD          smallCtrIncs<>+224(SB), Y1, Y9
+	VPSHUFB         bswapMask<>+0(SB), Y9, Y9
+	VPXORD          Y10, Y9, Y9
+	CMPQ            CX, $0x0a
+	JE              aesmid_7
+	VBROADCASTI32X4 16(AX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 32(AX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	CMPQ            CX, $0x0c
+	JE              aesmid_7
+	VBROADCASTI32X4 48(AX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 64(AX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+
+aesmid_7:
+	VBROADCASTI32X4 16(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 32(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 48(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 64(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 80(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 96(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 112(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 128(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 144(DX), Y10
+	VAESENC         Y10, Y2, Y2
+	VAESENC         Y10, Y3, Y3
+	VAESENC         Y10, Y4, Y4
+	VAESENC         Y10, Y5, Y5
+	VAESENC         Y10, Y6, Y6
+	VAESENC         Y10, Y7, Y7
+	VAESENC         Y10, Y8, Y8
+	VAESENC         Y10, Y9, Y9
+	VBROADCASTI32X4 160(DX), Y10
+	VAESENCLAST     Y10, Y2, Y2
+	VAESENCLAST     Y10, Y3, Y3
+	VAESENCLAST     Y10, Y4, Y4
+	VAESENCLAST     Y10, Y5, Y5
+	VAESENCLAST     Y10, Y6, Y6
+	VAESENCLAST     Y10, Y7, Y7
+	VAESENCLAST     Y10, Y8, Y8
+	VAESENCLAST     Y10, Y9, Y9
+	LEAQ            15(R10), R8
+	SHRQ            $0x04, R8
+	VMOVQ           R8, X10
+	VPADDD          X10, X1, X1
+	MOVQ            R10, R8
+	ANDQ            $-16, R8
+	NEGQ            R8
+	ADDQ            AX, R8
+	VPXORD          Y10, Y10, Y10
+	VPXORD          Y11, Y11, Y11
+	VPXORD          Y12, Y12, Y12
+	VMOVDQU64       (R9), Y13
+	VPXORD          Y2, Y13, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPXORD          Y0, Y2, Y2
+	VPXORD          Y0, Y0, Y0
+	VPCLMULQDQ      $0x00, 496(R8), Y2, Y13
+	VPXORD          Y13, Y10, Y10
+	VPCLMULQDQ      $0x11, 496(R8), Y2, Y13
+	VPXORD          Y13, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y13
+	VPXORD          Y2, Y13, Y13
+	VPCLMULQDQ      $0x00, 752(R8), Y13, Y13
+	VPXORD          Y13, Y11, Y11
+	ADDQ            $0x20, R9
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R10
+	VMOVDQU64       (R9), Y2
+	VPXORD          Y3, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 528(R8), Y2, Y3
+	VPXORD          Y3, Y10, Y10
+	VPCLMULQDQ      $0x11, 528(R8), Y2, Y3
+	VPXORD          Y3, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 784(R8), Y3, Y3
+	VPXORD          Y3, Y11, Y11
+	ADDQ            $0x20, R9
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R10
+	VMOVDQU64       (R9), Y2
+	VPXORD          Y4, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 560(R8), Y2, Y3
+	VPXORD          Y3, Y10, Y10
+	VPCLMULQDQ      $0x11, 560(R8), Y2, Y3
+	VPXORD          Y3, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 816(R8), Y3, Y3
+	VPXORD          Y3, Y11, Y11
+	ADDQ            $0x20, R9
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R10
+	VMOVDQU64       (R9), Y2
+	VPXORD          Y5, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 592(R8), Y2, Y3
+	VPXORD          Y3, Y10, Y10
+	VPCLMULQDQ      $0x11, 592(R8), Y2, Y3
+	VPXORD          Y3, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 848(R8), Y3, Y3
+	VPXORD          Y3, Y11, Y11
+	ADDQ            $0x20, R9
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R10
+	CMPQ            R10, $0x20
+	JB              rsingle_12
+	VMOVDQU64       (R9), Y2
+	VPXORD          Y6, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 624(R8), Y2, Y3
+	VPXORD          Y3, Y10, Y10
+	VPCLMULQDQ      $0x11, 624(R8), Y2, Y3
+	VPXORD          Y3, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 880(R8), Y3, Y3
+	VPXORD          Y3, Y11, Y11
+	ADDQ            $0x20, R9
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R10
+	CMPQ            R10, $0x20
+	JB              rsingle_13
+	VMOVDQU64       (R9), Y2
+	VPXORD          Y7, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 656(R8), Y2, Y3
+	VPXORD          Y3, Y10, Y10
+	VPCLMULQDQ      $0x11, 656(R8), Y2, Y3
+	VPXORD          Y3, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 912(R8), Y3, Y3
+	VPXORD          Y3, Y11, Y11
+	ADDQ            $0x20, R9
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R10
+	CMPQ            R10, $0x20
+	JB              rsingle_14
+	VMOVDQU64       (R9), Y2
+	VPXORD          Y8, Y2, Y2
+	VMOVDQU64       Y2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ      $0x00, 688(R8), Y2, Y3
+	VPXORD          Y3, Y10, Y10
+	VPCLMULQDQ      $0x11, 688(R8), Y2, Y3
+	VPXORD          Y3, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, 944(R8), Y3, Y3
+	VPXORD          Y3, Y11, Y11
+	ADDQ            $0x20, R9
+	ADDQ            $0x20, SI
+	SUBQ            $0x20, R10
+	CMPQ            R10, $0x10
+	JB              rpart_15
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y2, Y2, Y2
+	VMOVDQU64       (R9), X2
+	VPXORD          X9, X2, X2
+	VMOVDQU64       X2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 720(R8), Y3
+	VBROADCASTI32X4 976(R8), Y4
+	VPCLMULQDQ      $0x00, Y3, Y2, Y5
+	VPXORD          Y5, Y10, Y10
+	VPCLMULQDQ      $0x11, Y3, Y2, Y5
+	VPXORD          Y5, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y5
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x00, Y4, Y5, Y5
+	VPXORD          Y5, Y11, Y11
+	ADDQ            $0x10, R9
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R10
+	VEXTRACTI32X4   $0x01, Y9, X2
+	LEAQ            240(R8), R8
+	JMP             rcommon_4
+
+rpart_15:
+	VMOVDQA64 X9, X2
+	LEAQ      224(R8), R8
+	JMP       rcommon_4
+
+rsingle_14:
+	CMPQ            R10, $0x10
+	JB              rpart_14
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y2, Y2, Y2
+	VMOVDQU64       (R9), X2
+	VPXORD          X8, X2, X2
+	VMOVDQU64       X2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 688(R8), Y3
+	VBROADCASTI32X4 944(R8), Y4
+	VPCLMULQDQ      $0x00, Y3, Y2, Y5
+	VPXORD          Y5, Y10, Y10
+	VPCLMULQDQ      $0x11, Y3, Y2, Y5
+	VPXORD          Y5, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y5
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x00, Y4, Y5, Y5
+	VPXORD          Y5, Y11, Y11
+	ADDQ            $0x10, R9
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R10
+	VEXTRACTI32X4   $0x01, Y8, X2
+	LEAQ            208(R8), R8
+	JMP             rcommon_4
+
+rpart_14:
+	VMOVDQA64 X8, X2
+	LEAQ      192(R8), R8
+	JMP       rcommon_4
+
+rsingle_13:
+	CMPQ            R10, $0x10
+	JB              rpart_13
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y2, Y2, Y2
+	VMOVDQU64       (R9), X2
+	VPXORD          X7, X2, X2
+	VMOVDQU64       X2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 656(R8), Y3
+	VBROADCASTI32X4 912(R8), Y4
+	VPCLMULQDQ      $0x00, Y3, Y2, Y5
+	VPXORD          Y5, Y10, Y10
+	VPCLMULQDQ      $0x11, Y3, Y2, Y5
+	VPXORD          Y5, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y5
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x00, Y4, Y5, Y5
+	VPXORD          Y5, Y11, Y11
+	ADDQ            $0x10, R9
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R10
+	VEXTRACTI32X4   $0x01, Y7, X2
+	LEAQ            176(R8), R8
+	JMP             rcommon_4
+
+rpart_13:
+	VMOVDQA64 X7, X2
+	LEAQ      160(R8), R8
+	JMP       rcommon_4
+
+rsingle_12:
+	CMPQ            R10, $0x10
+	JB              rpart_12
+	VPXORD          Y2, Y2, Y2
+	VPXORD          Y2, Y2, Y2
+	VMOVDQU64       (R9), X2
+	VPXORD          X6, X2, X2
+	VMOVDQU64       X2, (SI)
+	VPSHUFB         bswapMask<>+0(SB), X2, X2
+	VBROADCASTI32X4 624(R8), Y3
+	VBROADCASTI32X4 880(R8), Y4
+	VPCLMULQDQ      $0x00, Y3, Y2, Y5
+	VPXORD          Y5, Y10, Y10
+	VPCLMULQDQ      $0x11, Y3, Y2, Y5
+	VPXORD          Y5, Y12, Y12
+	VPSHUFD         $0x4e, Y2, Y5
+	VPXORD          Y2, Y5, Y5
+	VPCLMULQDQ      $0x00, Y4, Y5, Y5
+	VPXORD          Y5, Y11, Y11
+	ADDQ            $0x10, R9
+	ADDQ            $0x10, SI
+	SUBQ            $0x10, R10
+	VEXTRACTI32X4   $0x01, Y6, X2
+	LEAQ            144(R8), R8
+	JMP             rcommon_4
+
+rpart_12:
+	VMOVDQA64 X6, X2
+	LEAQ      128(R8), R8
+
+rcommon_4:
+	TESTQ     R10, R10
+	JZ        rred_4
+	VPXORD    Y3, Y3, Y3
+	VPXORD    Y3, Y3, Y3
+	CMPQ      R10, $0x08
+	JB        ld4_11
+	MOVQ      (R9), R8
+	VMOVQ     R8, X3
+	LEAQ      -8(R9)(R10*1), R8
+	MOVQ      (R8), R8
+	VMOVQ     R8, X4
+	LEAQ      slideShuf<>+0(SB), R8
+	NEGQ      R8
+	ADDQ      R10, R8
+	NEGQ      R8
+	VMOVDQU64 24(R8), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
+	JMP       lddone_11
+
+ld4_11:
+	CMPQ      R10, $0x04
+	JB        ld2_11
+	MOVL      (R9), R8
+	VMOVQ     R8, X3
+	LEAQ      -4(R9)(R10*1), R8
+	MOVL      (R8), R8
+	VMOVQ     R8, X4
+	LEAQ      slideShuf<>+0(SB), R8
+	NEGQ      R8
+	ADDQ      R10, R8
+	NEGQ      R8
+	VMOVDQU64 20(R8), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
+	JMP       lddone_11
+
+ld2_11:
+	CMPQ      R10, $0x02
+	JB        ld1_11
+	MOVWQZX   (R9), R8
+	VMOVQ     R8, X3
+	LEAQ      -2(R9)(R10*1), R8
+	MOVWQZX   (R8), R8
+	VMOVQ     R8, X4
+	LEAQ      slideShuf<>+0(SB), R8
+	NEGQ      R8
+	ADDQ      R10, R8
+	NEGQ      R8
+	VMOVDQU64 18(R8), X5
+	VPSHUFB   X5, X4, X4
+	VPORD     X4, X3, X3
+	JMP       lddone_11
+
+ld1_11:
+	MOVBQZX (R9), R8
+	VMOVQ   R8, X3
+
+lddone_11:
+	VPXORD    X2, X3, X3
+	LEAQ      onesMask<>+0(SB), R8
+	SUBQ      R10, R8
+	VPANDD    16(R8), X3, X3
+	VMOVQ     X3, R11
+	CMPQ      R10, $0x08
+	JB        st4_7
+	MOVQ      R11, (SI)
+	LEAQ      slideShuf<>+0(SB), R8
+	ADDQ      R10, R8
+	VMOVDQU64 8(R8), X4
+	VPSHUFB   X4, X3, X4
+	VMOVQ     X4, R11
+	LEAQ      -8(SI)(R10*1), R8
+	MOVQ      R11, (R8)
+	JMP       stdone_7
+
+st4_7:
+	CMPQ      R10, $0x04
+	JB        st2_7
+	MOVL      R11, (SI)
+	LEAQ      slideShuf<>+0(SB), R8
+	ADDQ      R10, R8
+	VMOVDQU64 12(R8), X4
+	VPSHUFB   X4, X3, X4
+	VMOVQ     X4, R11
+	LEAQ      -4(SI)(R10*1), R8
+	MOVL      R11, (R8)
+	JMP       stdone_7
+
+st2_7:
+	CMPQ      R10, $0x02
+	JB        st1_7
+	MOVW      R11, (SI)
+	LEAQ      slideShuf<>+0(SB), R8
+	ADDQ      R10, R8
+	VMOVDQU64 14(R8), X4
+	VPSHUFB   X4, X3, X4
+	VMOVQ     X4, R11
+	LEAQ      -2(SI)(R10*1), R8
+	MOVW      R11, (R8)
+	JMP       stdone_7
+
+st1_7:
+	MOVB R11, (SI)
+
+stdone_7:
+	VMOVDQU64 X3, 64(SP)
+	VMOVDQU64 X2, 48(SP)
+
+rred_4:
+	VPTERNLOGD    $0x96, Y10, Y12, Y11
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y10, Y2
+	VPSHUFD       $0x4e, Y10, Y10
+	VPTERNLOGD    $0x96, Y10, Y2, Y11
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y11, Y2
+	VPSHUFD       $0x4e, Y11, Y11
+	VPTERNLOGD    $0x96, Y11, Y2, Y12
+	VEXTRACTI32X4 $0x01, Y12, X2
+	VPXORD        X12, X2, X2
+	VPXORD        X2, X0, X0
+
+sizedone_2:
+	MOVQ R10, R8
+	ADDQ R10, R9
+	ADDQ R10, SI
+
+psave_1:
+	VMOVDQU64 X0, (SP)
+	VMOVDQU64 X1, 16(SP)
+
+pdone_1:
+	ADDQ $0x18, DI
+	DECQ BX
+	JMP  slices_3
+
+slicesdone_3:
+	MOVQ aadLen+48(FP), CX
+	MOVQ textLen+64(FP), DX
+
+	// phase: tag
+	VPXORD        Y0, Y0, Y0
+	VMOVDQU64     (SP), X0
+	SHLQ          $0x03, CX
+	SHLQ          $0x03, DX
+	VMOVQ         DX, X1
+	VMOVQ         CX, X2
+	VPUNPCKLQDQ   X2, X1, X1
+	TESTQ         R8, R8
+	JZ            fin1_1
+	VMOVDQU64     64(SP), X2
+	VPSHUFB       bswapMask<>+0(SB), X2, X2
+	VPXORD        X0, X2, X2
+	VPXORD        Y0, Y0, Y0
+	VMOVDQA64     X2, X0
+	VINSERTI32X4  $0x01, X1, Y0, Y0
+	VPCLMULQDQ    $0x00, 464(AX), Y0, Y1
+	VPCLMULQDQ    $0x11, 464(AX), Y0, Y3
+	VPSHUFD       $0x4e, Y0, Y2
+	VPXORD        Y0, Y2, Y2
+	VPCLMULQDQ    $0x00, 720(AX), Y2, Y2
+	VPTERNLOGD    $0x96, Y1, Y3, Y2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD       $0x4e, Y1, Y1
+	VPTERNLOGD    $0x96, Y1, Y0, Y2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Y2, Y0
+	VPSHUFD       $0x4e, Y2, Y2
+	VPTERNLOGD    $0x96, Y2, Y0, Y3
+	VEXTRACTI32X4 $0x01, Y3, X0
+	VPXORD        X0, X3, X0
+	JMP           findone_1
+
+fin1_1:
+	VPXORD          Y2, Y2, Y2
+	VPXORD          X1, X0, X2
+	VBROADCASTI32X4 480(AX), Y0
+	VBROADCASTI32X4 736(AX), Y4
+	VPCLMULQDQ      $0x00, Y0, Y2, Y1
+	VPCLMULQDQ      $0x11, Y0, Y2, Y0
+	VPSHUFD         $0x4e, Y2, Y3
+	VPXORD          Y2, Y3, Y3
+	VPCLMULQDQ      $0x00, Y4, Y3, Y3
+	VPTERNLOGD      $0x96, Y1, Y0, Y3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y1, Y2
+	VPSHUFD         $0x4e, Y1, Y1
+	VPTERNLOGD      $0x96, Y1, Y2, Y3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Y3, Y1
+	VPSHUFD         $0x4e, Y3, Y3
+	VPTERNLOGD      $0x96, Y3, Y1, Y0
+
+findone_1:
+	VPSHUFB   bswapMask<>+0(SB), X0, X0
+	VPXORD    32(SP), X0, X0
+	MOVQ      tag+72(FP), AX
+	VMOVDQU64 X0, (AX)
+
+	// phase: wipe (stack scratch and vector registers)
+	VPXOR     X0, X0, X0
+	VPXOR     X1, X1, X1
+	VPXOR     X2, X2, X2
+	VPXOR     X3, X3, X3
+	VPXOR     X4, X4, X4
+	VPXOR     X5, X5, X5
+	VPXOR     X6, X6, X6
+	VPXOR     X7, X7, X7
+	VPXOR     X8, X8, X8
+	VPXOR     X9, X9, X9
+	VPXOR     X10, X10, X10
+	VPXOR     X11, X11, X11
+	VPXOR     X12, X12, X12
+	VPXOR     X13, X13, X13
+	VPXOR     X14, X14, X14
+	VPXOR     X15, X15, X15
+	VPXORQ    Z16, Z16, Z16
+	VPXORQ    Z17, Z17, Z17
+	VPXORQ    Z18, Z18, Z18
+	VPXORQ    Z19, Z19, Z19
+	VPXORQ    Z20, Z20, Z20
+	VPXORQ    Z21, Z21, Z21
+	VPXORQ    Z22, Z22, Z22
+	VPXORQ    Z23, Z23, Z23
+	VPXORQ    Z24, Z24, Z24
+	VPXORQ    Z25, Z25, Z25
+	VPXORQ    Z26, Z26, Z26
+	VPXORQ    Z27, Z27, Z27
+	VPXORQ    Z28, Z28, Z28
+	VPXORQ    Z29, Z29, Z29
+	VPXORQ    Z30, Z30, Z30
+	KXORW     K1, K1, K1
+	KXORW     K2, K2, K2
+	VMOVDQU64 Z0, (SP)
+	VMOVDQU   X0, 64(SP)
+	VZEROUPPER
+	RET
+
+wide_1:
+	MOVQ            count+32(FP), BX
+	MOVQ            aad+40(FP), SI
+	MOVQ            aadLen+48(FP), DI
+	MOVQ            j0+56(FP), R8
+	VPXORD          Z0, Z0, Z0
+	VMOVQ           (R8), X0
+	VMOVQ           8(R8), X1
+	VPUNPCKLQDQ     X1, X0, X0
+	VPSHUFB         bswapMask<>+0(SB), X0, X1
+	VPADDD          ctrIncs<>+16(SB), X1, X1
+	VMOVDQU64       X1, 16(SP)
+	VBROADCASTI32X4 (AX), Z1
+	VPXORD          Z1, Z0, Z0
+	CMPQ            CX, $0x0a
+	JE              aesmid_8
+	VBROADCASTI32X4 16(AX), Z1
+	VAESENC         Z1, Z0, Z0
+	VBROADCASTI32X4 32(AX), Z1
+	VAESENC         Z1, Z0, Z0
+	CMPQ            CX, $0x0c
+	JE              aesmid_8
+	VBROADCASTI32X4 48(AX), Z1
+	VAESENC         Z1, Z0, Z0
+	VBROADCASTI32X4 64(AX), Z1
+	VAESENC         Z1, Z0, Z0
+
+aesmid_8:
+	VBROADCASTI32X4 16(DX), Z1
+	VAESENC         Z1, Z0, Z0
+	VBROADCASTI32X4 32(DX), Z1
+	VAESENC         Z1, Z0, Z0
+	VBROADCASTI32X4 48(DX), Z1
+	VAESENC         Z1, Z0, Z0
+	VBROADCASTI32X4 64(DX), Z1
+	VAESENC         Z1, Z0, Z0
+	VBROADCASTI32X4 80(DX), Z1
+	VAESENC         Z1, Z0, Z0
+	VBROADCASTI32X4 96(DX), Z1
+	VAESENC         Z1, Z0, Z0
+	VBROADCASTI32X4 112(DX), Z1
+	VAESENC         Z1, Z0, Z0
+	VBROADCASTI32X4 128(DX), Z1
+	VAESENC         Z1, Z0, Z0
+	VBROADCASTI32X4 144(DX), Z1
+	VAESENC         Z1, Z0, Z0
+	VBROADCASTI32X4 160(DX), Z1
+	VAESENCLAST     Z1, Z0, Z0
+	VMOVDQU64       X0, 32(SP)
+
+	// phase: AAD
+	VPXORD    Z0, Z0, Z0
+	TESTQ     DI, DI
+	JZ        aaddone_2
+	CMPQ      DI, $0x10
+	JAE       aadlong_2
+	CMPQ      DI, $0x08
+	JB        ld4_12
+	MOVQ      (SI), R8
+	VMOVQ     R8, X1
+	LEAQ      -8(SI)(DI*1), SI
+	MOVQ      (SI), R8
+	VMOVQ     R8, X2
+	LEAQ      slideShuf<>+0(SB), SI
+	NEGQ      SI
+	ADDQ      DI, SI
+	NEGQ      SI
+	VMOVDQU64 24(SI), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X1, X1
+	JMP       lddone_12
+
+ld4_12:
+	CMPQ      DI, $0x04
+	JB        ld2_12
+	MOVL      (SI), R8
+	VMOVQ     R8, X1
+	LEAQ      -4(SI)(DI*1), SI
+	MOVL      (SI), R8
+	VMOVQ     R8, X2
+	LEAQ      slideShuf<>+0(SB), SI
+	NEGQ      SI
+	ADDQ      DI, SI
+	NEGQ      SI
+	VMOVDQU64 20(SI), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X1, X1
+	JMP       lddone_12
+
+ld2_12:
+	CMPQ      DI, $0x02
+	JB        ld1_12
+	MOVWQZX   (SI), R8
+	VMOVQ     R8, X1
+	LEAQ      -2(SI)(DI*1), SI
+	MOVWQZX   (SI), R8
+	VMOVQ     R8, X2
+	LEAQ      slideShuf<>+0(SB), SI
+	NEGQ      SI
+	ADDQ      DI, SI
+	NEGQ      SI
+	VMOVDQU64 18(SI), X3
+	VPSHUFB   X3, X2, X2
+	VPORD     X2, X1, X1
+	JMP       lddone_12
+
+ld1_12:
+	MOVBQZX (SI), R8
+	VMOVQ   R8, X1
+
+lddone_12:
+	VPSHUFB         bswapMask<>+0(SB), X1, X1
+	VPXORD          Z2, Z2, Z2
+	VPXORD          X1, X0, X2
+	VBROADCASTI32X4 480(AX), Z0
+	VBROADCASTI32X4 736(AX), Z4
+	VPCLMULQDQ      $0x00, Z0, Z2, Z1
+	VPCLMULQDQ      $0x11, Z0, Z2, Z0
+	VPSHUFD         $0x4e, Z2, Z3
+	VPXORD          Z2, Z3, Z3
+	VPCLMULQDQ      $0x00, Z4, Z3, Z3
+	VPTERNLOGD      $0x96, Z1, Z0, Z3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z1, Z2
+	VPSHUFD         $0x4e, Z1, Z1
+	VPTERNLOGD      $0x96, Z1, Z2, Z3
+	VPCLMULQDQ      $0x10, gfPoly<>+0(SB), Z3, Z1
+	VPSHUFD         $0x4e, Z3, Z3
+	VPTERNLOGD      $0x96, Z3, Z1, Z0
+	JMP             aaddone_2
+
+aadlong_2:
+gh8_2:
+	CMPQ          DI, $0x00000100
+	JB            ghrest_2
+	VMOVDQU64     (SI), Z4
+	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
+	VPXORD        Z0, Z4, Z4
+	VPCLMULQDQ    $0x00, 240(AX), Z4, Z1
+	VPCLMULQDQ    $0x11, 240(AX), Z4, Z3
+	VPSHUFD       $0x4e, Z4, Z2
+	VPXORD        Z4, Z2, Z2
+	VPCLMULQDQ    $0x00, 496(AX), Z2, Z2
+	VMOVDQU64     64(SI), Z4
+	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
+	VPCLMULQDQ    $0x00, 304(AX), Z4, Z5
+	VPXORD        Z5, Z1, Z1
+	VPCLMULQDQ    $0x11, 304(AX), Z4, Z5
+	VPXORD        Z5, Z3, Z3
+	VPSHUFD       $0x4e, Z4, Z5
+	VPXORD        Z4, Z5, Z5
+	VPCLMULQDQ    $0x00, 560(AX), Z5, Z5
+	VPXORD        Z5, Z2, Z2
+	VMOVDQU64     128(SI), Z4
+	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
+	VPCLMULQDQ    $0x00, 368(AX), Z4, Z5
+	VPXORD        Z5, Z1, Z1
+	VPCLMULQDQ    $0x11, 368(AX), Z4, Z5
+	VPXORD        Z5, Z3, Z3
+	VPSHUFD       $0x4e, Z4, Z5
+	VPXORD        Z4, Z5, Z5
+	VPCLMULQDQ    $0x00, 624(AX), Z5, Z5
+	VPXORD        Z5, Z2, Z2
+	VMOVDQU64     192(SI), Z4
+	VPSHUFB       bswapMask<>+0(SB), Z4, Z4
+	VPCLMULQDQ    $0x00, 432(AX), Z4, Z5
+	VPXORD        Z5, Z1, Z1
+	VPCLMULQDQ    $0x11, 432(AX), Z4, Z5
+	VPXORD        Z5, Z3, Z3
+	VPSHUFD       $0x4e, Z4, Z5
+	VPXORD        Z4, Z5, Z5
+	VPCLMULQDQ    $0x00, 688(AX), Z5, Z5
+	VPXORD        Z5, Z2, Z2
+	VPTERNLOGD    $0x96, Z1, Z3, Z2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z4
+	VPSHUFD       $0x4e, Z1, Z1
+	VPTERNLOGD    $0x96, Z1, Z4, Z2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z2, Z1
+	VPSHUFD       $0x4e, Z2, Z2
+	VPTERNLOGD    $0x96, Z2, Z1, Z3
+	VEXTRACTI64X4 $0x01, Z3, Y1
+	VPXORD        Y3, Y1, Y1
+	VEXTRACTI32X4 $0x01, Y1, X0
+	VPXORD        X0, X1, X0
+	ADDQ          $0x00000100, SI
+	SUBQ          $0x00000100, DI
+	JMP           gh8_2
+
+ghrest_2:
+	TESTQ  DI, DI
+	JZ     ghdone_2
+	LEAQ   15(DI), R8
+	SHRQ   $0x04, R8
+	SHLQ   $0x04, R8
+	NEGQ   R8
+	ADDQ   AX, R8
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+
+ghregs_2:
+	CMPQ       DI, $0x40
+	JB         ghpart_2
+	VMOVDQU64  (SI), Z4
+	VPSHUFB    bswapMask<>+0(SB), Z4, Z4
+	VPXORD     Z0, Z4, Z4
+	VPXORD     Z0, Z0, Z0
+	VPCLMULQDQ $0x00, 496(R8), Z4, Z5
+	VPXORD     Z5, Z1, Z1
+	VPCLMULQDQ $0x11, 496(R8), Z4, Z5
+	VPXORD     Z5, Z3, Z3
+	VPSHUFD    $0x4e, Z4, Z5
+	VPXORD     Z4, Z5, Z5
+	VPCLMULQDQ $0x00, 752(R8), Z5, Z5
+	VPXORD     Z5, Z2, Z2
+	ADDQ       $0x40, SI
+	ADDQ       $0x40, R8
+	SUBQ       $0x40, DI
+	JMP        ghregs_2
+
+ghpart_2:
+	TESTQ      DI, DI
+	JZ         ghred_2
+	MOVQ       $-1, R9
+	BZHIQ      DI, R9, R9
+	KMOVQ      R9, K1
+	VMOVDQU8.Z (SI), K1, Z4
+	VPSHUFB    bswapMask<>+0(SB), Z4, Z4
+	VPXORD     Z0, Z4, Z4
+	VPXORD     Z0, Z0, Z0
+	LEAQ       15(DI), SI
+	ANDQ       $-16, SI
+	MOVQ       $-1, DI
+	BZHIQ      SI, DI, SI
+	KMOVQ      SI, K1
+	VMOVDQU8.Z 496(R8), K1, Z5
+	VMOVDQU8.Z 752(R8), K1, Z6
+	VPCLMULQDQ $0x00, Z5, Z4, Z7
+	VPXORD     Z7, Z1, Z1
+	VPCLMULQDQ $0x11, Z5, Z4, Z7
+	VPXORD     Z7, Z3, Z3
+	VPSHUFD    $0x4e, Z4, Z7
+	VPXORD     Z4, Z7, Z7
+	VPCLMULQDQ $0x00, Z6, Z7, Z7
+	VPXORD     Z7, Z2, Z2
+
+ghred_2:
+	VPTERNLOGD    $0x96, Z1, Z3, Z2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z1, Z4
+	VPSHUFD       $0x4e, Z1, Z1
+	VPTERNLOGD    $0x96, Z1, Z4, Z2
+	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z2, Z1
+	VPSHUFD       $0x4e, Z2, Z2
+	VPTERNLOGD    $0x96, Z2, Z1, Z3
+	VEXTRACTI64X4 $0x01, Z3, Y1
+	VPXORD        Y3, Y1, Y1
+	VEXTRACTI32X4 $0x01, Y1, X2
+	VPTERNLOGD    $0x96, X1, X2, X0
+
+ghdone_2:
+aaddone_2:
+	VMOVDQU64 X0, (SP)
+	MOVQ      out+16(FP), SI
+	MOVQ      pieces+24(FP), DI
+	XORQ      R8, R8
+	VPXORD    X0, X0, X0
+	VMOVDQU64 X0, 64(SP)
+
+slices_4:
+	TESTQ BX, BX
+	JZ    slicesdone_4
+	MOVQ  (DI), R9
+	MOVQ  8(DI), R10
+	TESTQ R10, R10
+	JZ    pdone_2
+	TESTQ R8, R8
+	JZ    pbulk_2
+
+	// phase: open block
+	MOVQ      $0x00000010, R11
+	SUBQ      R8, R11
+	CMPQ      R10, R11
+	CMOVQLT   R10, R11
+	CMPQ      R11, $0x08
+	JB        ld4_13
+	MOVQ      (R9), R12
+	VMOVQ     R12, X0
+	LEAQ      -8(R9)(R11*1), R12
+	MOVQ      (R12), R12
+	VMOVQ     R12, X1
+	LEAQ      slideShuf<>+0(SB), R12
+	NEGQ      R12
+	ADDQ      R11, R12
+	NEGQ      R12
+	VMOVDQU64 24(R12), X2
+	VPSHUFB   X2, X1, X1
+	VPORD     X1, X0, X0
+	JMP       lddone_13
+
+ld4_13:
+	CMPQ      R11, $0x04
+	JB        ld2_13
+	MOVL      (R9), R12
+	VMOVQ     R12, X0
+	LEAQ      -4(R9)(R11*1), R12
+	MOVL      (R12), R12
+	VMOVQ     R12, X1
+	LEAQ      slideShuf<>+0(SB), R12
+	NEGQ      R12
+	ADDQ      R11, R12
+	NEGQ      R12
+	VMOVDQU64 20(R12), X2
+	VPSHUFB   X2, X1, X1
+	VPORD     X1, X0, X0
+	JMP       lddone_13
+
+ld2_13:
+	CMPQ      R11, $0x02
+	JB        ld1_13
+	MOVWQZX   (R9), R12
+	VMOVQ     R12, X0
+	LEAQ      -2(R9)(R11*1), R12
+	MOVWQZX   (R12), R12
+	VMOVQ     R12, X1
+	LEAQ      slideShuf<>+0(SB), R12
+	NEGQ      R12
+	ADDQ      R11, R12
+	NEGQ      R12
+	VMOVDQU64 18(R12), X2
+	VPSHUFB   X2, X1, X1
+	VPORD     X1, X0, X0
+	JMP       lddone_13
+
+ld1_13:
+	MOVBQZX (R9), R12
+	VMOVQ   R12, X0
+
+lddone_13:
+	VMOVDQU64 48(SP), X1
+	LEAQ      slideShuf<>+0(SB), R12
+	ADDQ      R8, R12
+	VMOVDQU64 16(R12), X2
+	VPSHUFB   X2, X1, X1
+	VPXORD    X1, X0, X0
+	LEAQ      onesMask<>+0(SB), R12
+	SUBQ      R11, R12
+	VPANDD    16(R12), X0, X0
+	VMOVQ     X0, R13
+	CMPQ      R11, $0x08
+	JB        st4_8
+	MOVQ      R13, (SI)
+	LEAQ      slideShuf<>+0(SB), R12
+	ADDQ      R11, R12
+	VMOVDQU64 8(R12), X1
+	VPSHUFB   X1, X0, X1
+	VMOVQ     X1, R13
+	LEAQ      -8(SI)(R11*1), R12
+	MOVQ      R13, (R12)
+	JMP       stdone_8
+
+st4_8:
+	CMPQ      R11, $0x04
+	JB        st2_8
+	MOVL      R13, (SI)
+	LEAQ      slideShuf<>+0(SB), R12
+	ADDQ      R11, R12
+	VMOVDQU64 12(R12), X1
+	VPSHUFB   X1, X0, X1
+	VMOVQ     X1, R13
+	LEAQ      -4(SI)(R11*1), R12
+	MOVL      R13, (R12)
+	JMP       stdone_8
+
+st2_8:
+	CMPQ      R11, $0x02
+	JB        st1_8
+	MOVW      R13, (SI)
+	LEAQ      slideShuf<>+0(SB), R12
+	ADDQ      R11, R12
+	VMOVDQU64 14(R12), X1
+	VPSHUFB   X1, X0, X1
+	VMOVQ     X1, R13
+	LEAQ      -2(SI)(R11*1), R12
+	MOVW      R13, (R12)
+	JMP       stdone_8
+
+st1_8:
+	MOVB R13, (SI)
+
+stdone_8:
+	LEAQ      slideShuf<>+0(SB), R12
+	NEGQ      R12
+	ADDQ      R8, R12
+	NEGQ      R12
+	VMOVDQU64 16(R12), X2
+	VPSHUFB   X2, X0, X0
+	VMOVDQU64 64(SP), X1
+	VPORD     X0, X1, X1
+	ADDQ      R11, R8
+	ADDQ      R11, R9
+	ADDQ      R11, SI
+	SUBQ      R11, R10
+	CMPQ      R8, $0x10
+	JE        openfull_2
+	VMOVDQU64 X1, 64(SP)
+	JMP       pdone_2
+
+openfull_2:
 	VPXORD          Z0, Z0, Z0
 	VMOVDQU64       (SP), X0
 	VPSHUFB         bswapMask<>+0(SB), X1, X1
@@ -6860,15 +8884,15 @@ openfull_1:
 	VMOVDQU64       X1, 64(SP)
 	XORQ            R8, R8
 
-pbulk_1:
+pbulk_2:
 	TESTQ           R10, R10
-	JZ              pdone_1
+	JZ              pdone_2
 	VPXORD          Z0, Z0, Z0
 	VMOVDQU64       (SP), X0
 	VBROADCASTI32X4 16(SP), Z1
 	VPADDD          ctrIncs<>+0(SB), Z1, Z1
 	CMPQ            R10, $0x00000100
-	JB              prem_1
+	JB              prem_2
 
 	// phase: main loop
 	VBROADCASTI32X4 (AX), Z2
@@ -6895,7 +8919,7 @@ pbulk_1:
 	VPXORD          Z2, Z16, Z16
 	VPADDD          ctrIncs<>+256(SB), Z1, Z1
 	CMPQ            CX, $0x0a
-	JE              aesmid_4
+	JE              aesmid_9
 	VBROADCASTI32X4 16(AX), Z17
 	VAESENC         Z17, Z13, Z13
 	VAESENC         Z17, Z14, Z14
@@ -6907,7 +8931,7 @@ pbulk_1:
 	VAESENC         Z17, Z15, Z15
 	VAESENC         Z17, Z16, Z16
 	CMPQ            CX, $0x0c
-	JE              aesmid_4
+	JE              aesmid_9
 	VBROADCASTI32X4 48(AX), Z17
 	VAESENC         Z17, Z13, Z13
 	VAESENC         Z17, Z14, Z14
@@ -6919,7 +8943,7 @@ pbulk_1:
 	VAESENC         Z17, Z15, Z15
 	VAESENC         Z17, Z16, Z16
 
-aesmid_4:
+aesmid_9:
 	VAESENC     Z3, Z13, Z13
 	VAESENC     Z3, Z14, Z14
 	VAESENC     Z3, Z15, Z15
@@ -6994,7 +9018,7 @@ loop8_1:
 	VPXORD          Z2, Z26, Z26
 	VPADDD          ctrIncs<>+256(SB), Z1, Z1
 	CMPQ            CX, $0x0a
-	JE              aesmid_5
+	JE              aesmid_10
 	VBROADCASTI32X4 16(AX), Z27
 	VAESENC         Z27, Z23, Z23
 	VAESENC         Z27, Z24, Z24
@@ -7006,7 +9030,7 @@ loop8_1:
 	VAESENC         Z27, Z25, Z25
 	VAESENC         Z27, Z26, Z26
 	CMPQ            CX, $0x0c
-	JE              aesmid_5
+	JE              aesmid_10
 	VBROADCASTI32X4 48(AX), Z27
 	VAESENC         Z27, Z23, Z23
 	VAESENC         Z27, Z24, Z24
@@ -7018,7 +9042,7 @@ loop8_1:
 	VAESENC         Z27, Z25, Z25
 	VAESENC         Z27, Z26, Z26
 
-aesmid_5:
+aesmid_10:
 	VAESENC       Z3, Z23, Z23
 	VAESENC       Z3, Z24, Z24
 	VAESENC       Z3, Z25, Z25
@@ -7163,30 +9187,30 @@ loopdone_1:
 	VEXTRACTI32X4 $0x01, Y2, X0
 	VPXORD        X0, X2, X0
 
-prem_1:
+prem_2:
 	TESTQ R10, R10
-	JZ    psave_1
+	JZ    psave_2
 
 	// phase: remainder
 	CMPQ            R10, $0x40
-	JA              sizenext_2
+	JA              sizenext_5
 	VBROADCASTI32X4 (AX), Z3
 	VPSHUFB         bswapMask<>+0(SB), Z1, Z2
 	VPXORD          Z3, Z2, Z2
 	CMPQ            CX, $0x0a
-	JE              aesmid_6
+	JE              aesmid_11
 	VBROADCASTI32X4 16(AX), Z3
 	VAESENC         Z3, Z2, Z2
 	VBROADCASTI32X4 32(AX), Z3
 	VAESENC         Z3, Z2, Z2
 	CMPQ            CX, $0x0c
-	JE              aesmid_6
+	JE              aesmid_11
 	VBROADCASTI32X4 48(AX), Z3
 	VAESENC         Z3, Z2, Z2
 	VBROADCASTI32X4 64(AX), Z3
 	VAESENC         Z3, Z2, Z2
 
-aesmid_6:
+aesmid_11:
 	VBROADCASTI32X4 16(DX), Z3
 	VAESENC         Z3, Z2, Z2
 	VBROADCASTI32X4 32(DX), Z3
@@ -7219,7 +9243,7 @@ aesmid_6:
 	VPXORD          Z4, Z4, Z4
 	VPXORD          Z5, Z5, Z5
 	CMPQ            R10, $0x40
-	JB              rsingle_1
+	JB              rsingle_16
 	VMOVDQU64       (R9), Z6
 	VPXORD          Z2, Z6, Z2
 	VMOVDQU64       Z2, (SI)
@@ -7237,13 +9261,13 @@ aesmid_6:
 	ADDQ            $0x40, R9
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R10
-	JMP             rred_1
+	JMP             rred_5
 
-rsingle_1:
+rsingle_16:
 	VMOVDQA64  Z2, Z2
 	LEAQ       (R8), R8
 	TESTQ      R10, R10
-	JZ         rred_1
+	JZ         rred_5
 	MOVQ       $-1, R11
 	BZHIQ      R10, R11, R11
 	KMOVQ      R11, K1
@@ -7287,7 +9311,7 @@ mnone_1:
 	ADDQ       R11, SI
 	ANDQ       $0x0f, R10
 
-rred_1:
+rred_5:
 	VPTERNLOGD    $0x96, Z3, Z5, Z4
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z3, Z2
 	VPSHUFD       $0x4e, Z3, Z3
@@ -7299,11 +9323,11 @@ rred_1:
 	VPXORD        Y5, Y2, Y2
 	VEXTRACTI32X4 $0x01, Y2, X3
 	VPTERNLOGD    $0x96, X2, X3, X0
-	JMP           sizedone_2
+	JMP           sizedone_3
 
-sizenext_2:
+sizenext_5:
 	CMPQ            R10, $0x80
-	JA              sizenext_3
+	JA              sizenext_6
 	VBROADCASTI32X4 (AX), Z4
 	VPSHUFB         bswapMask<>+0(SB), Z1, Z2
 	VPXORD          Z4, Z2, Z2
@@ -7311,7 +9335,7 @@ sizenext_2:
 	VPSHUFB         bswapMask<>+0(SB), Z3, Z3
 	VPXORD          Z4, Z3, Z3
 	CMPQ            CX, $0x0a
-	JE              aesmid_7
+	JE              aesmid_12
 	VBROADCASTI32X4 16(AX), Z4
 	VAESENC         Z4, Z2, Z2
 	VAESENC         Z4, Z3, Z3
@@ -7319,7 +9343,7 @@ sizenext_2:
 	VAESENC         Z4, Z2, Z2
 	VAESENC         Z4, Z3, Z3
 	CMPQ            CX, $0x0c
-	JE              aesmid_7
+	JE              aesmid_12
 	VBROADCASTI32X4 48(AX), Z4
 	VAESENC         Z4, Z2, Z2
 	VAESENC         Z4, Z3, Z3
@@ -7327,7 +9351,7 @@ sizenext_2:
 	VAESENC         Z4, Z2, Z2
 	VAESENC         Z4, Z3, Z3
 
-aesmid_7:
+aesmid_12:
 	VBROADCASTI32X4 16(DX), Z4
 	VAESENC         Z4, Z2, Z2
 	VAESENC         Z4, Z3, Z3
@@ -7387,7 +9411,7 @@ aesmid_7:
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R10
 	CMPQ            R10, $0x40
-	JB              rsingle_3
+	JB              rsingle_18
 	VMOVDQU64       (R9), Z2
 	VPXORD          Z3, Z2, Z2
 	VMOVDQU64       Z2, (SI)
@@ -7403,13 +9427,13 @@ aesmid_7:
 	ADDQ            $0x40, R9
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R10
-	JMP             rred_2
+	JMP             rred_6
 
-rsingle_3:
+rsingle_18:
 	VMOVDQA64  Z3, Z2
 	LEAQ       64(R8), R8
 	TESTQ      R10, R10
-	JZ         rred_2
+	JZ         rred_6
 	MOVQ       $-1, R11
 	BZHIQ      R10, R11, R11
 	KMOVQ      R11, K1
@@ -7453,7 +9477,7 @@ mnone_2:
 	ADDQ       R11, SI
 	ANDQ       $0x0f, R10
 
-rred_2:
+rred_6:
 	VPTERNLOGD    $0x96, Z4, Z6, Z5
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z4, Z2
 	VPSHUFD       $0x4e, Z4, Z4
@@ -7465,11 +9489,11 @@ rred_2:
 	VPXORD        Y6, Y2, Y2
 	VEXTRACTI32X4 $0x01, Y2, X3
 	VPTERNLOGD    $0x96, X2, X3, X0
-	JMP           sizedone_2
+	JMP           sizedone_3
 
-sizenext_3:
+sizenext_6:
 	CMPQ            R10, $0xc0
-	JA              sizenext_4
+	JA              sizenext_7
 	VBROADCASTI32X4 (AX), Z5
 	VPSHUFB         bswapMask<>+0(SB), Z1, Z2
 	VPXORD          Z5, Z2, Z2
@@ -7480,7 +9504,7 @@ sizenext_3:
 	VPSHUFB         bswapMask<>+0(SB), Z4, Z4
 	VPXORD          Z5, Z4, Z4
 	CMPQ            CX, $0x0a
-	JE              aesmid_8
+	JE              aesmid_13
 	VBROADCASTI32X4 16(AX), Z5
 	VAESENC         Z5, Z2, Z2
 	VAESENC         Z5, Z3, Z3
@@ -7490,7 +9514,7 @@ sizenext_3:
 	VAESENC         Z5, Z3, Z3
 	VAESENC         Z5, Z4, Z4
 	CMPQ            CX, $0x0c
-	JE              aesmid_8
+	JE              aesmid_13
 	VBROADCASTI32X4 48(AX), Z5
 	VAESENC         Z5, Z2, Z2
 	VAESENC         Z5, Z3, Z3
@@ -7500,7 +9524,7 @@ sizenext_3:
 	VAESENC         Z5, Z3, Z3
 	VAESENC         Z5, Z4, Z4
 
-aesmid_8:
+aesmid_13:
 	VBROADCASTI32X4 16(DX), Z5
 	VAESENC         Z5, Z2, Z2
 	VAESENC         Z5, Z3, Z3
@@ -7585,7 +9609,7 @@ aesmid_8:
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R10
 	CMPQ            R10, $0x40
-	JB              rsingle_6
+	JB              rsingle_21
 	VMOVDQU64       (R9), Z2
 	VPXORD          Z4, Z2, Z2
 	VMOVDQU64       Z2, (SI)
@@ -7601,13 +9625,13 @@ aesmid_8:
 	ADDQ            $0x40, R9
 	ADDQ            $0x40, SI
 	SUBQ            $0x40, R10
-	JMP             rred_3
+	JMP             rred_7
 
-rsingle_6:
+rsingle_21:
 	VMOVDQA64  Z4, Z2
 	LEAQ       128(R8), R8
 	TESTQ      R10, R10
-	JZ         rred_3
+	JZ         rred_7
 	MOVQ       $-1, R11
 	BZHIQ      R10, R11, R11
 	KMOVQ      R11, K1
@@ -7651,7 +9675,7 @@ mnone_3:
 	ADDQ       R11, SI
 	ANDQ       $0x0f, R10
 
-rred_3:
+rred_7:
 	VPTERNLOGD    $0x96, Z5, Z7, Z6
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z5, Z2
 	VPSHUFD       $0x4e, Z5, Z5
@@ -7663,9 +9687,9 @@ rred_3:
 	VPXORD        Y7, Y2, Y2
 	VEXTRACTI32X4 $0x01, Y2, X3
 	VPTERNLOGD    $0x96, X2, X3, X0
-	JMP           sizedone_2
+	JMP           sizedone_3
 
-sizenext_4:
+sizenext_7:
 	VBROADCASTI32X4 (AX), Z6
 	VPSHUFB         bswapMask<>+0(SB), Z1, Z2
 	VPXORD          Z6, Z2, Z2
@@ -7679,7 +9703,7 @@ sizenext_4:
 	VPSHUFB         bswapMask<>+0(SB), Z5, Z5
 	VPXORD          Z6, Z5, Z5
 	CMPQ            CX, $0x0a
-	JE              aesmid_9
+	JE              aesmid_14
 	VBROADCASTI32X4 16(AX), Z6
 	VAESENC         Z6, Z2, Z2
 	VAESENC         Z6, Z3, Z3
@@ -7691,7 +9715,7 @@ sizenext_4:
 	VAESENC         Z6, Z4, Z4
 	VAESENC         Z6, Z5, Z5
 	CMPQ            CX, $0x0c
-	JE              aesmid_9
+	JE              aesmid_14
 	VBROADCASTI32X4 48(AX), Z6
 	VAESENC         Z6, Z2, Z2
 	VAESENC         Z6, Z3, Z3
@@ -7703,7 +9727,7 @@ sizenext_4:
 	VAESENC         Z6, Z4, Z4
 	VAESENC         Z6, Z5, Z5
 
-aesmid_9:
+aesmid_14:
 	VBROADCASTI32X4 16(DX), Z6
 	VAESENC         Z6, Z2, Z2
 	VAESENC         Z6, Z3, Z3
@@ -7815,7 +9839,7 @@ aesmid_9:
 	VMOVDQA64       Z5, Z2
 	LEAQ            192(R8), R8
 	TESTQ           R10, R10
-	JZ              rred_4
+	JZ              rred_8
 	MOVQ            $-1, R11
 	BZHIQ           R10, R11, R11
 	KMOVQ           R11, K1
@@ -7859,7 +9883,7 @@ mnone_4:
 	ADDQ       R11, SI
 	ANDQ       $0x0f, R10
 
-rred_4:
+rred_8:
 	VPTERNLOGD    $0x96, Z6, Z8, Z7
 	VPCLMULQDQ    $0x10, gfPoly<>+0(SB), Z6, Z2
 	VPSHUFD       $0x4e, Z6, Z6
@@ -7872,21 +9896,21 @@ rred_4:
 	VEXTRACTI32X4 $0x01, Y2, X3
 	VPTERNLOGD    $0x96, X2, X3, X0
 
-sizedone_2:
+sizedone_3:
 	MOVQ R10, R8
 	ADDQ R10, R9
 	ADDQ R10, SI
 
-psave_1:
+psave_2:
 	VMOVDQU64 X0, (SP)
 	VMOVDQU64 X1, 16(SP)
 
-pdone_1:
+pdone_2:
 	ADDQ $0x18, DI
 	DECQ BX
-	JMP  slices_3
+	JMP  slices_4
 
-slicesdone_3:
+slicesdone_4:
 	MOVQ aadLen+48(FP), CX
 	MOVQ textLen+64(FP), DX
 
@@ -7899,7 +9923,7 @@ slicesdone_3:
 	VMOVQ         CX, X2
 	VPUNPCKLQDQ   X2, X1, X1
 	TESTQ         R8, R8
-	JZ            fin1_1
+	JZ            fin1_2
 	VMOVDQU64     64(SP), X2
 	VPSHUFB       bswapMask<>+0(SB), X2, X2
 	VPXORD        X0, X2, X2
@@ -7926,9 +9950,9 @@ slicesdone_3:
 	VPXORD        Y3, Y0, Y0
 	VEXTRACTI32X4 $0x01, Y0, X1
 	VPXORD        X1, X0, X0
-	JMP           findone_1
+	JMP           findone_2
 
-fin1_1:
+fin1_2:
 	VPXORD          Z2, Z2, Z2
 	VPXORD          X1, X0, X2
 	VBROADCASTI32X4 480(AX), Z0
@@ -7946,7 +9970,7 @@ fin1_1:
 	VPSHUFD         $0x4e, Z3, Z3
 	VPTERNLOGD      $0x96, Z3, Z1, Z0
 
-findone_1:
+findone_2:
 	VPSHUFB   bswapMask<>+0(SB), X0, X0
 	VPXORD    32(SP), X0, X0
 	MOVQ      tag+72(FP), AX

@@ -63,38 +63,29 @@ func (e *gcm) sealGatherFunc(name string) {
 	st := e.fn.Scratch()
 	k := e.loadKey("t", "rounds")
 	// The short path joins the pieces in out (for two pieces on xmm only
-	// what follows the first one's whole blocks) and seals them there. On
-	// a width with a small one it is the small width's, and the rest runs
-	// at the full width: two copies of the piece walk do not fit the
-	// general registers.
-	message := func(count reg.GPVirtual) oneShot {
-		return oneShot{k: k, src: gathered(count), textLen: "textLen", tagOut: e.tagStore()}
-	}
-	var count reg.GPVirtual
-	if small, ok := e.small(); ok {
-		e.at(small).shortOrOn(message(e.gp("count")))
-		count = e.gp("count")
-		e.start(k, st, e.gp("aad"), e.gp("aadLen"), e.gp("j0"))
-	} else {
-		count = e.gp("count")
-		e.shortThenStart(message(count), st, anyLen)
-	}
-	out, descs := e.gp("out"), e.gp("pieces")
-	nopen := e.GP64()
-	e.XORQ(nopen, nopen)
-	zero := e.xmm()
-	e.Zero(zero)
-	e.Mov(zero, st.Offset(stOpen))
-	each := func(ptr, n reg.GPVirtual) {
-		e.encPiece(piece{k: k, st: st, cb: st.Offset(stSize), out: out, in: ptr, n: n, nopen: nopen, len: anyLen})
-	}
-	if e.gatherMax > 0 {
-		e.fn.ForEachSliceGathered(descs, count, out, e.gp("textLen"), e.gatherMax, each)
-	} else {
-		e.fn.ForEachSlice(descs, count, each)
-	}
-	e.finish(k, st, nopen, e.gp("aadLen"), e.gp("textLen"), e.tagStore())
-	e.fn.Ret()
+	// what follows the first one's whole blocks) and seals them there; the
+	// rest walks the pieces. On a width with a small one, a text under a
+	// batch is walked at the small width, as Seal seals it.
+	e.bySmall("textLen", func(e *gcm, s span) {
+		count := e.gp("count")
+		e.shortThenStart(oneShot{k: k, src: gathered(count), textLen: "textLen", tagOut: e.tagStore()}, st, s)
+		out, descs := e.gp("out"), e.gp("pieces")
+		nopen := e.GP64()
+		e.XORQ(nopen, nopen)
+		zero := e.xmm()
+		e.Zero(zero)
+		e.Mov(zero, st.Offset(stOpen))
+		each := func(ptr, n reg.GPVirtual) {
+			e.encPiece(piece{k: k, st: st, cb: st.Offset(stSize), out: out, in: ptr, n: n, nopen: nopen, len: span{0, s.max}})
+		}
+		if e.gatherMax > 0 {
+			e.fn.ForEachSliceGathered(descs, count, out, e.gp("textLen"), e.gatherMax, each)
+		} else {
+			e.fn.ForEachSlice(descs, count, each)
+		}
+		e.finish(k, st, nopen, e.gp("aadLen"), e.gp("textLen"), e.tagStore())
+		e.fn.Ret()
+	})
 }
 
 // openFunc: one-shot open; hashes the ciphertext in the same pass.
