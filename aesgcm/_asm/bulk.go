@@ -31,14 +31,19 @@ type ghPass struct {
 // powers of each register of a batch (H^16..H^13, ..., H^4..H^1), the
 // reduction constant and the byte-swap mask, and, when encrypting, the
 // previous batch's output, kept from its last round rather than reloaded
-// from memory. Its products are schoolbook (LO, two middle products, HI),
-// which needs no Karatsuba halves and no shuffle per register; merged three
-// at a time (VPTERNLOGD). On Intel every zmm instruction runs on the same
-// two ports, VAESENC on one of them: this takes the shuffles and XORs of
-// the table-driven Karatsuba batch off them and its operands out of memory.
-// Measured on the Intel Xeon of 2026-12-02 (interleaved runs of the two
-// builds' test binaries pinned to one CPU): 16 KiB Seal 13-17% and Open
-// 5-12% faster.
+// from memory (the powers' halves' XORs stay in the table, as memory
+// operands: four more registers do not fit). The products are Karatsuba as
+// in the table-driven batch, the same 14 VPCLMULQDQ, merged three at a
+// time (VPTERNLOGD). On Intel, where every zmm instruction runs on the same
+// two ports as VAESENC, fewer instructions and memory operands made 16 KiB
+// Seal 7-11% and Open 6-10% faster (Intel Xeon of 2026-12-02,
+// interleaved runs of the two builds' test binaries pinned to one CPU).
+// Schoolbook products (16 VPCLMULQDQ, no shuffle per register) measured
+// 3-4% faster still there, but on Zen 4 a zmm VPCLMULQDQ costs the AES
+// pipes a cycle (ci/ubench) and llvm-mca-19 -mcpu=znver4 estimates the
+// schoolbook loop 17% slower than the table-driven one (62.8 cycles per
+// batch against 53.6; this Karatsuba loop 54.6-56.6): the held Karatsuba
+// loop keeps the multiply count that was measured there.
 type heldHash struct {
 	pow         []reg.VecVirtual
 	poly, bswap reg.VecVirtual
@@ -100,7 +105,7 @@ func (e *gcm) batch(k keyRegs, c counters, in, out reg.Register, g *ghPass, keep
 	e.nextCounters(k, c, s)
 	var steps []func()
 	if g != nil && g.held != nil {
-		steps = e.heldSteps(g)
+		steps = e.heldSteps(k, g)
 	} else if g != nil {
 		for i := 0; i < nreg; i++ {
 			steps = append(steps, func() { e.ghStep(k, g, i) })
@@ -132,92 +137,6 @@ func (e *gcm) batch(k keyRegs, c counters, in, out reg.Register, g *ghPass, keep
 			e.AESEncLast(d, x)
 		}
 		e.Mov(x, mem(out, e.w()*i))
-	}
-}
-
-// heldSteps returns the GHASH work of g, a batch of a held loop (every
-// batch takes the accumulator in and reduces), as nine steps for the nine
-// common AES rounds: the blocks byte-swapped and the accumulator added,
-// the LO, middle and HI products of every register each merged as they
-// come, the two folds of the reduction started as soon as their input is
-// complete, and the lane fold into the accumulator last.
-func (e *gcm) heldSteps(g *ghPass) []func() {
-	h := g.held
-	if !g.first || !g.reduce || len(h.pow) != 4 {
-		panic("heldSteps: a held batch is four registers, hashed and reduced on their own")
-	}
-	x := make([]reg.VecVirtual, 4)
-	prod := func(imm uint8, i int) reg.VecVirtual {
-		t := e.vreg()
-		e.ClMul(imm, h.pow[i], x[i], t)
-		return t
-	}
-	var l, mi, hi, flo, fmi reg.VecVirtual
-	var t0, t1 reg.VecVirtual
-	return []func(){
-		func() {
-			for i := range x {
-				if h.data != nil {
-					x[i] = h.data[i]
-				} else {
-					x[i] = e.vreg()
-					e.Mov(mem(g.src, g.disp+e.w()*i), x[i])
-				}
-				e.ShufB(h.bswap, x[i], x[i])
-				if i == 0 {
-					e.Xor(g.acc, x[0], x[0])
-				}
-			}
-			l, t0, t1 = prod(0x00, 0), prod(0x00, 1), prod(0x00, 2)
-		},
-		func() {
-			e.Xor(t0, l, l)
-			e.Xor3(prod(0x00, 3), t1, l)
-			mi = prod(0x01, 0)
-		},
-		func() {
-			t0, t1 = prod(0x01, 1), prod(0x01, 2)
-			e.Xor3(t1, t0, mi)
-			t0 = prod(0x01, 3)
-		},
-		func() {
-			t1 = prod(0x10, 0)
-			e.Xor3(t1, t0, mi)
-			t0, t1 = prod(0x10, 1), prod(0x10, 2)
-		},
-		func() {
-			e.Xor3(t1, t0, mi)
-			flo = e.vreg()
-			e.ClMul(0x10, h.poly, l, flo)
-			e.Xor(prod(0x10, 3), mi, mi)
-		},
-		func() {
-			e.ShufD(0x4e, l, l)
-			for _, i := range []int{0, 1, 2} {
-				e.ClMul(0x11, h.pow[i], x[i], x[i])
-			}
-		},
-		func() {
-			e.Xor3(flo, l, mi)
-			e.ClMul(0x11, h.pow[3], x[3], x[3])
-			e.Xor3(x[2], x[1], x[0])
-			hi = e.vreg()
-			e.Xor(x[3], x[0], hi)
-			fmi = e.vreg()
-			e.ClMul(0x10, h.poly, mi, fmi)
-		},
-		func() {
-			e.ShufD(0x4e, mi, mi)
-			e.Xor3(fmi, mi, hi)
-		},
-		func() {
-			a, b, c := e.xmm(), e.xmm(), e.xmm()
-			e.Extract128(1, hi, a)
-			e.Extract128(2, hi, b)
-			e.Extract128(3, hi, c)
-			e.Xor(a, lo(hi), lo(g.acc))
-			e.Xor3(b, c, lo(g.acc))
-		},
 	}
 }
 
@@ -373,4 +292,95 @@ func (e *gcm) mulAccHalves(s sum, m operand.Mem, pw, kw operand.Mem) {
 	e.VMOVQ(mi, t)
 	e.VPCLMULQDQ(operand.U8(0x00), kw, t, t)
 	e.VPXOR(t, s.mi, s.mi)
+}
+
+// heldSteps returns the GHASH work of g, a batch of a held loop (every
+// batch takes the accumulator in and reduces), as nine steps for the nine
+// common AES rounds: the blocks byte-swapped and the accumulator added,
+// the LO, middle and HI Karatsuba products of every register each merged
+// as they come, the middle term completed and the two folds of the
+// reduction, and the lane fold into the accumulator last.
+func (e *gcm) heldSteps(k keyRegs, g *ghPass) []func() {
+	h := g.held
+	if !g.first || !g.reduce || len(h.pow) != 4 {
+		panic("heldSteps: a held batch is four registers, hashed and reduced on their own")
+	}
+	x := make([]reg.VecVirtual, 4)
+	prod := func(imm uint8, i int) reg.VecVirtual {
+		t := e.vreg()
+		e.ClMul(imm, h.pow[i], x[i], t)
+		return t
+	}
+	mid := func(i int) reg.VecVirtual {
+		u := e.vreg()
+		e.ShufD(0x4e, x[i], u)
+		e.Xor(x[i], u, u)
+		e.ClMul(0x00, mem(k.t, e.kar(e.blocks-e.lanes*i)), u, u)
+		return u
+	}
+	var l, mi, hi, flo, fmi reg.VecVirtual
+	var t0, t1 reg.VecVirtual
+	return []func(){
+		func() {
+			for i := range x {
+				if h.data != nil {
+					x[i] = h.data[i]
+				} else {
+					x[i] = e.vreg()
+					e.Mov(mem(g.src, g.disp+e.w()*i), x[i])
+				}
+				e.ShufB(h.bswap, x[i], x[i])
+				if i == 0 {
+					e.Xor(g.acc, x[0], x[0])
+				}
+			}
+			l, t0, t1 = prod(0x00, 0), prod(0x00, 1), prod(0x00, 2)
+		},
+		func() {
+			e.Xor(t0, l, l)
+			e.Xor3(prod(0x00, 3), t1, l)
+			mi = mid(0)
+		},
+		func() {
+			t0, t1 = mid(1), mid(2)
+			e.Xor3(t1, t0, mi)
+		},
+		func() {
+			e.Xor(mid(3), mi, mi)
+			for _, i := range []int{0, 1} {
+				e.ClMul(0x11, h.pow[i], x[i], x[i])
+			}
+		},
+		func() {
+			for _, i := range []int{2, 3} {
+				e.ClMul(0x11, h.pow[i], x[i], x[i])
+			}
+			e.Xor3(x[2], x[1], x[0])
+			hi = e.vreg()
+			e.Xor(x[3], x[0], hi)
+		},
+		func() {
+			e.Xor3(l, hi, mi)
+			flo = e.vreg()
+			e.ClMul(0x10, h.poly, l, flo)
+			e.ShufD(0x4e, l, l)
+		},
+		func() {
+			e.Xor3(flo, l, mi)
+			fmi = e.vreg()
+			e.ClMul(0x10, h.poly, mi, fmi)
+		},
+		func() {
+			e.ShufD(0x4e, mi, mi)
+			e.Xor3(fmi, mi, hi)
+		},
+		func() {
+			a, b, c := e.xmm(), e.xmm(), e.xmm()
+			e.Extract128(1, hi, a)
+			e.Extract128(2, hi, b)
+			e.Extract128(3, hi, c)
+			e.Xor(a, lo(hi), lo(g.acc))
+			e.Xor3(b, c, lo(g.acc))
+		},
+	}
 }
