@@ -4396,16 +4396,16 @@ aesmid_9:
 loop8_1:
 	CMPQ            R8, $0x00000100
 	JB              loopdone_1
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z23
+	VPSHUFB         Z22, Z1, Z23
 	VPXORD          Z2, Z23, Z23
 	VPADDD          ctrIncs<>+64(SB), Z1, Z24
-	VPSHUFB         bswapMask<>+0(SB), Z24, Z24
+	VPSHUFB         Z22, Z24, Z24
 	VPXORD          Z2, Z24, Z24
 	VPADDD          ctrIncs<>+128(SB), Z1, Z25
-	VPSHUFB         bswapMask<>+0(SB), Z25, Z25
+	VPSHUFB         Z22, Z25, Z25
 	VPXORD          Z2, Z25, Z25
 	VPADDD          ctrIncs<>+192(SB), Z1, Z26
-	VPSHUFB         bswapMask<>+0(SB), Z26, Z26
+	VPSHUFB         Z22, Z26, Z26
 	VPXORD          Z2, Z26, Z26
 	VPADDD          ctrIncs<>+256(SB), Z1, Z1
 	CMPQ            CX, $0x0a
@@ -9008,16 +9008,16 @@ aesmid_9:
 loop8_1:
 	CMPQ            R10, $0x00000100
 	JB              loopdone_1
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z23
+	VPSHUFB         Z22, Z1, Z23
 	VPXORD          Z2, Z23, Z23
 	VPADDD          ctrIncs<>+64(SB), Z1, Z24
-	VPSHUFB         bswapMask<>+0(SB), Z24, Z24
+	VPSHUFB         Z22, Z24, Z24
 	VPXORD          Z2, Z24, Z24
 	VPADDD          ctrIncs<>+128(SB), Z1, Z25
-	VPSHUFB         bswapMask<>+0(SB), Z25, Z25
+	VPSHUFB         Z22, Z25, Z25
 	VPXORD          Z2, Z25, Z25
 	VPADDD          ctrIncs<>+192(SB), Z1, Z26
-	VPSHUFB         bswapMask<>+0(SB), Z26, Z26
+	VPSHUFB         Z22, Z26, Z26
 	VPXORD          Z2, Z26, Z26
 	VPADDD          ctrIncs<>+256(SB), Z1, Z1
 	CMPQ            CX, $0x0a
@@ -12910,16 +12910,16 @@ aaddone_2:
 loop8_1:
 	CMPQ            DI, $0x00000100
 	JB              loopdone_1
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z19
+	VPSHUFB         Z18, Z1, Z19
 	VPXORD          Z2, Z19, Z19
 	VPADDD          ctrIncs<>+64(SB), Z1, Z20
-	VPSHUFB         bswapMask<>+0(SB), Z20, Z20
+	VPSHUFB         Z18, Z20, Z20
 	VPXORD          Z2, Z20, Z20
 	VPADDD          ctrIncs<>+128(SB), Z1, Z21
-	VPSHUFB         bswapMask<>+0(SB), Z21, Z21
+	VPSHUFB         Z18, Z21, Z21
 	VPXORD          Z2, Z21, Z21
 	VPADDD          ctrIncs<>+192(SB), Z1, Z22
-	VPSHUFB         bswapMask<>+0(SB), Z22, Z22
+	VPSHUFB         Z18, Z22, Z22
 	VPXORD          Z2, Z22, Z22
 	VPADDD          ctrIncs<>+256(SB), Z1, Z1
 	CMPQ            CX, $0x0a
@@ -15971,16 +15971,16 @@ aesmid_5:
 loop8_1:
 	CMPQ            R8, $0x00000100
 	JB              loopdone_1
-	VPSHUFB         bswapMask<>+0(SB), Z1, Z23
+	VPSHUFB         Z22, Z1, Z23
 	VPXORD          Z2, Z23, Z23
 	VPADDD          ctrIncs<>+64(SB), Z1, Z24
-	VPSHUFB         bswapMask<>+0(SB), Z24, Z24
+	VPSHUFB         Z22, Z24, Z24
 	VPXORD          Z2, Z24, Z24
 	VPADDD          ctrIncs<>+128(SB), Z1, Z25
-	VPSHUFB         bswapMask<>+0(SB), Z25, Z25
+	VPSHUFB         Z22, Z25, Z25
 	VPXORD          Z2, Z25, Z25
 	VPADDD          ctrIncs<>+192(SB), Z1, Z26
-	VPSHUFB         bswapMask<>+0(SB), Z26, Z26
+	VPSHUFB         Z22, Z26, Z26
 	VPXORD          Z2, Z26, Z26
 	VPADDD          ctrIncs<>+256(SB), Z1, Z1
 	CMPQ            CX, $0x0a

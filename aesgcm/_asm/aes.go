@@ -177,13 +177,19 @@ func (e *gcm) lastRound(k keyRegs, s []reg.VecVirtual) {
 // ctr holds lanes consecutive counters c, c+1, ... (byte-reflected, each
 // counter in dword 0 of its lane), register i those from c+lanes*i.
 func (e *gcm) ctrBlocks(k keyRegs, ctr reg.VecVirtual, s []reg.VecVirtual) {
+	e.ctrBlocksSwap(k, ctr, s, e.c.bswap)
+}
+
+// ctrBlocksSwap is ctrBlocks with the byte-swap mask at bswap (a register
+// holding it, in a loop that holds one).
+func (e *gcm) ctrBlocksSwap(k keyRegs, ctr reg.VecVirtual, s []reg.VecVirtual, bswap operand.Op) {
 	k0 := e.key(k, mem(k.t, offRK), false)
 	for i, x := range s {
 		if i == 0 {
-			e.ShufB(e.c.bswap, ctr, x)
+			e.ShufB(bswap, ctr, x)
 		} else {
 			e.AddD(e.c.incs.Offset(e.w()*i), ctr, x)
-			e.ShufB(e.c.bswap, x, x)
+			e.ShufB(bswap, x, x)
 		}
 		e.Xor(k0, x, x)
 	}
@@ -253,10 +259,11 @@ func (e *gcm) startCounters(k keyRegs, ctr reg.VecVirtual, cb operand.Mem) count
 }
 
 // nextCounters sets s to the next 8 counter blocks XOR round key 0 and
-// advances the counters by 8.
-func (e *gcm) nextCounters(k keyRegs, c counters, s []reg.VecVirtual) {
+// advances the counters by 8; bswap is the byte-swap mask (in a register
+// in a loop that holds it).
+func (e *gcm) nextCounters(k keyRegs, c counters, s []reg.VecVirtual, bswap operand.Op) {
 	if !e.ctrOnStack() {
-		e.ctrBlocks(k, c.ctr, s)
+		e.ctrBlocksSwap(k, c.ctr, s, bswap)
 		e.AddD(e.c.incs.Offset(e.w()*len(s)), c.ctr, c.ctr)
 		return
 	}

@@ -102,7 +102,11 @@ func (e *gcm) batch(k keyRegs, c counters, in, out reg.Register, g *ghPass, keep
 	for i := range s {
 		s[i] = e.vreg()
 	}
-	e.nextCounters(k, c, s)
+	var bswap operand.Op = e.c.bswap
+	if g != nil && g.held != nil {
+		bswap = g.held.bswap
+	}
+	e.nextCounters(k, c, s, bswap)
 	var steps []func()
 	if g != nil && g.held != nil {
 		steps = e.heldSteps(k, g)
