@@ -47,6 +47,13 @@ type ghPass struct {
 type heldHash struct {
 	pow         []reg.VecVirtual
 	poly, bswap reg.VecVirtual
+	// be and low are the loop's counters when it steps them big-endian
+	// (beCounters; heldCounters): be the lanes' counter blocks byte-swapped
+	// (as AES takes them), low the first lane's 32-bit counter in a general
+	// register.
+	beCounters bool
+	be         reg.VecVirtual
+	low        reg.GPVirtual
 	// data is the previous batch's output when encrypting (the batch's
 	// last round writes it); nil when decrypting, where each batch loads
 	// its own input.
@@ -62,10 +69,10 @@ func (h *heldHash) keep() []reg.VecVirtual {
 }
 
 // holdHash returns a heldHash for a bulk loop (one that holds its keys),
-// with data registers for the output when encrypting; the loop loads the
-// rest (loadHeld).
-func (e *gcm) holdHash(encrypting bool) *heldHash {
-	h := &heldHash{}
+// with data registers for the output when encrypting, stepping its counters
+// big-endian with beCounters; the loop loads the rest (loadHeld).
+func (e *gcm) holdHash(encrypting, beCounters bool) *heldHash {
+	h := &heldHash{beCounters: beCounters}
 	if encrypting {
 		h.data = make([]reg.VecVirtual, e.blocks/e.lanes)
 		for i := range h.data {
@@ -76,8 +83,9 @@ func (e *gcm) holdHash(encrypting bool) *heldHash {
 }
 
 // loadHeld loads h's key powers (from k's table), reduction constant and
-// byte-swap mask into registers, right before the loop.
-func (e *gcm) loadHeld(k keyRegs, h *heldHash) {
+// byte-swap mask into registers, and its counters from ctr, right before
+// the loop.
+func (e *gcm) loadHeld(k keyRegs, h *heldHash, ctr reg.VecVirtual) {
 	h.pow = make([]reg.VecVirtual, e.blocks/e.lanes)
 	for i := range h.pow {
 		h.pow[i] = e.vreg()
@@ -86,6 +94,44 @@ func (e *gcm) loadHeld(k keyRegs, h *heldHash) {
 	h.poly, h.bswap = e.vreg(), e.vreg()
 	e.Mov(e.c.poly, h.poly)
 	e.Mov(e.c.bswap, h.bswap)
+	if h.beCounters {
+		h.be, h.low = e.vreg(), e.GP64()
+		e.ShufB(h.bswap, ctr, h.be)
+		e.MovQ(lo(ctr), h.low)
+	}
+}
+
+// heldCounters sets s to the next batch's counter blocks XOR round key 0
+// from h's counters and advances them. While the lowest byte of every
+// lane's counter stays under 256 through the batch and the step to the next
+// one (the first lane's at most 256 - blocks - lanes: all but about one
+// batch in 256/blocks), the big-endian counters are stepped directly, with
+// no byte swap per register; else the batch swaps them to native order and
+// back, as ctrBlocks does. The branch is on the counter, which is public
+// (the nonce and the block count).
+func (e *gcm) heldCounters(k keyRegs, h *heldHash, s []reg.VecVirtual) {
+	wrap, done := e.label("ctrwrap"), e.label("ctrnext")
+	k0 := e.key(k, mem(k.t, offRK), false)
+	e.CMPB(h.low.As8(), operand.U8(256-e.blocks-e.lanes))
+	e.JA(ref(wrap))
+	for i, x := range s {
+		if i == 0 {
+			e.Xor(k0, h.be, x)
+			continue
+		}
+		e.AddD(e.c.beIncs.Offset(e.w()*(i-1)), h.be, x)
+		e.Xor(k0, x, x)
+	}
+	e.AddD(e.c.beIncs.Offset(e.w()*(len(s)-1)), h.be, h.be)
+	e.JMP(ref(done))
+	e.Label(wrap)
+	ctr := e.vreg()
+	e.ShufB(h.bswap, h.be, ctr)
+	e.ctrBlocksSwap(k, ctr, s, h.bswap)
+	e.AddD(e.c.incs.Offset(e.w()*len(s)), ctr, ctr)
+	e.ShufB(h.bswap, ctr, h.be)
+	e.Label(done)
+	e.ADDL(operand.U8(e.blocks), h.low.As32())
 }
 
 // batch runs one CTR batch from in to out, with the GHASH work of
@@ -102,11 +148,14 @@ func (e *gcm) batch(k keyRegs, c counters, in, out reg.Register, g *ghPass, keep
 	for i := range s {
 		s[i] = e.vreg()
 	}
-	var bswap operand.Op = e.c.bswap
-	if g != nil && g.held != nil {
-		bswap = g.held.bswap
+	switch {
+	case g != nil && g.held != nil && g.held.beCounters:
+		e.heldCounters(k, g.held, s)
+	case g != nil && g.held != nil:
+		e.nextCounters(k, c, s, g.held.bswap)
+	default:
+		e.nextCounters(k, c, s, e.c.bswap)
 	}
-	e.nextCounters(k, c, s, bswap)
 	var steps []func()
 	if g != nil && g.held != nil {
 		steps = e.heldSteps(k, g)
@@ -177,7 +226,7 @@ func (e *gcm) bulk(k keyRegs, c counters, in, out, n reg.GPVirtual, acc reg.VecV
 	if held == nil {
 		s = e.sumInto(acc)
 	} else {
-		e.loadHeld(k, held)
+		e.loadHeld(k, held, c.ctr)
 	}
 	keep := held.keep()
 	pass := func(top int, first, reduce bool) *ghPass {
@@ -213,6 +262,9 @@ func (e *gcm) bulk(k keyRegs, c counters, in, out, n reg.GPVirtual, acc reg.VecV
 	next()
 	e.JMP(ref(single))
 	e.Label(done)
+	if held != nil && held.beCounters {
+		e.ShufB(held.bswap, held.be, c.ctr)
+	}
 }
 
 // mulAccLoop is mulAcc for the bulk loop. In the SSE form it loads the key

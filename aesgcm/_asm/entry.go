@@ -46,7 +46,7 @@ func (e *gcm) sealFunc(name string) {
 		s = e.shortThenStart(oneShot{k: k, src: inPlace, textLen: "n", tagOut: e.tagStore()}, st, s)
 		nopen := e.GP64()
 		e.XORQ(nopen, nopen)
-		e.encPiece(piece{k: k, st: st, cb: st.Offset(stSize), out: e.gp("out"), in: e.gp("in"), n: e.gp("n"), nopen: nopen, len: s, first: true})
+		e.encPiece(piece{k: k, st: st, cb: st.Offset(stSize), out: e.gp("out"), in: e.gp("in"), n: e.gp("n"), nopen: nopen, len: s, first: true, scratchState: true})
 		e.finish(k, st, nopen, e.gp("aadLen"), e.gp("n"), e.tagStore())
 		e.fn.Ret()
 	})
@@ -76,7 +76,7 @@ func (e *gcm) sealGatherFunc(name string) {
 		e.Zero(zero)
 		e.Mov(zero, st.Offset(stOpen))
 		each := func(ptr, n reg.GPVirtual) {
-			e.encPiece(piece{k: k, st: st, cb: st.Offset(stSize), out: out, in: ptr, n: n, nopen: nopen, len: span{0, s.max}})
+			e.encPiece(piece{k: k, st: st, cb: st.Offset(stSize), out: out, in: ptr, n: n, nopen: nopen, len: span{0, s.max}, scratchState: true})
 		}
 		if e.gatherMax > 0 {
 			e.fn.ForEachSliceGathered(descs, count, out, e.gp("textLen"), e.gatherMax, each)
@@ -117,7 +117,7 @@ func (e *gcm) openBody(k keyRegs, st operand.Mem, s span) {
 		lk := e.loopKey(k)
 		var held *heldHash
 		if lk.held != nil {
-			held = e.holdHash(false)
+			held = e.holdHash(false, true)
 		}
 		e.bulk(lk, c, in, out, n, acc, in, 0, held)
 		e.syncCounters(c, st.Offset(stCtr))

@@ -212,6 +212,10 @@ type consts struct {
 	// smallIncs and tinyIncs (zmm): incs of the small width's layout and of
 	// its short path's (xmm).
 	smallIncs, tinyIncs operand.Mem
+	// beIncs (zmm): registers of lanes*i, i = 1, 2, ..., in every lane's
+	// last byte (big-endian counters' lowest byte): the counter steps of
+	// the held loop's counters (heldCounters).
+	beIncs operand.Mem
 }
 
 func (e *gcm) declareConsts() {
@@ -269,6 +273,13 @@ func (e *gcm) declareConsts() {
 		e.c.smallIncs = e.Table("smallCtrIncs", counterSteps(s.lanes, s.blocks))
 		t := s.shortRunner()
 		e.c.tinyIncs = e.Table("tinyCtrIncs", counterSteps(t.lanes, t.blocks))
+		var be []byte
+		for i := 1; i <= e.blocks/e.lanes; i++ {
+			for range e.lanes {
+				be = append(be, le64(0, uint64(e.lanes*i)<<56)...)
+			}
+		}
+		e.c.beIncs = e.Table("ctrIncsBE", be)
 	}
 }
 

@@ -259,13 +259,18 @@ func (e *gcm) rest(s span) span {
 // (ctrScratch bytes of stack scratch for the bulk loop's counters), the n
 // bytes at in to encrypt to out, nopen (the bytes of the stream's open
 // block) and len, the span of n. A first piece starts the stream: nopen is
-// 0 and the open-block code is not emitted.
+// 0 and the open-block code is not emitted. With scratchState, st is the
+// function's own stack scratch, whose counter the taint check sees come from
+// the public J0 (a stream's state is memory the check takes as secret, so a
+// branch on its counter would fail it): the held loop steps its counters
+// big-endian (heldCounters).
 type piece struct {
 	k                 keyRegs
 	st, cb            operand.Mem
 	out, in, n, nopen reg.GPVirtual
 	len               span
 	first             bool
+	scratchState      bool
 }
 
 // encPiece encrypts the piece p, continuing its stream; nopen is updated.
@@ -356,7 +361,7 @@ func (e *gcm) encBulk(p piece, done string) {
 	lk := e.loopKey(k)
 	var held *heldHash
 	if lk.held != nil {
-		held = e.holdHash(true)
+		held = e.holdHash(true, p.scratchState)
 	}
 	e.batch(lk, c, in, out, nil, held.keep())
 	e.ADDQ(imm(e.bb()), in)
