@@ -104,8 +104,8 @@ func (e *gcm) loadHeld(k keyRegs, h *heldHash, ctr reg.VecVirtual) {
 // heldCounters sets s to the next batch's counter blocks XOR round key 0
 // from h's counters and advances them. While the lowest byte of every
 // lane's counter stays under 256 through the batch and the step to the next
-// one (the first lane's at most 256 - blocks - lanes: all but about one
-// batch in 256/blocks), the big-endian counters are stepped directly, with
+// one (the first lane's at most 256 - blocks - lanes: all but one or two
+// batches in 256/blocks), the big-endian counters are stepped directly, with
 // no byte swap per register; else the batch swaps them to native order and
 // back, as ctrBlocks does. The branch is on the counter, which is public
 // (the nonce and the block count).
