@@ -68,10 +68,14 @@ func (h *heldHash) keep() []reg.VecVirtual {
 	return h.data
 }
 
-// holdHash returns a heldHash for a bulk loop (one that holds its keys),
-// with data registers for the output when encrypting, stepping its counters
-// big-endian with beCounters; the loop loads the rest (loadHeld).
-func (e *gcm) holdHash(encrypting, beCounters bool) *heldHash {
+// holdHash returns a heldHash for a bulk loop of k, with data registers for
+// the output when encrypting, stepping its counters big-endian with
+// beCounters; the loop loads the rest (loadHeld). It is nil when k does not
+// hold its round keys (width.holdKeys).
+func (e *gcm) holdHash(k keyRegs, encrypting, beCounters bool) *heldHash {
+	if k.held == nil {
+		return nil
+	}
 	h := &heldHash{beCounters: beCounters}
 	if encrypting {
 		h.data = make([]reg.VecVirtual, e.blocks/e.lanes)
@@ -202,13 +206,25 @@ func (e *gcm) ghStep(k keyRegs, g *ghPass, i int) {
 		e.mulAccHalves(g.sum, blk, pw, kw)
 		return
 	}
-	x := e.vreg()
-	e.Mov(blk, x)
-	e.ShufB(e.c.bswap, x, x)
+	e.mulAccLoop(g.sum, i == 0 && g.first, e.ghBlock(g, i, e.c.bswap), pw, kw)
+}
+
+// ghBlock returns register i of g's blocks byte-reflected (with the mask
+// bswap), the accumulator added to the first block of a first pass: loaded
+// from src+disp, or, in a held loop that encrypts, its data register.
+func (e *gcm) ghBlock(g *ghPass, i int, bswap operand.Op) reg.VecVirtual {
+	var x reg.VecVirtual
+	if g.held != nil && g.held.data != nil {
+		x = g.held.data[i]
+	} else {
+		x = e.vreg()
+		e.Mov(mem(g.src, g.disp+e.w()*i), x)
+	}
+	e.ShufB(bswap, x, x)
 	if i == 0 && g.first {
 		e.Xor(g.acc, x, x)
 	}
-	e.mulAccLoop(g.sum, i == 0 && g.first, x, pw, kw)
+	return x
 }
 
 // bulk runs the batches while n is at least a batch (at least one). With
@@ -379,16 +395,7 @@ func (e *gcm) heldSteps(k keyRegs, g *ghPass) []func() {
 	return []func(){
 		func() {
 			for i := range x {
-				if h.data != nil {
-					x[i] = h.data[i]
-				} else {
-					x[i] = e.vreg()
-					e.Mov(mem(g.src, g.disp+e.w()*i), x[i])
-				}
-				e.ShufB(h.bswap, x[i], x[i])
-				if i == 0 {
-					e.Xor(g.acc, x[0], x[0])
-				}
+				x[i] = e.ghBlock(g, i, h.bswap)
 			}
 			l, t0, t1 = prod(0x00, 0), prod(0x00, 1), prod(0x00, 2)
 		},

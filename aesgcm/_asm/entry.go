@@ -115,11 +115,7 @@ func (e *gcm) openBody(k keyRegs, st operand.Mem, s span) {
 		e.phase("main loop")
 		c := e.startCounters(k, ctr, st.Offset(stSize))
 		lk := e.loopKey(k)
-		var held *heldHash
-		if lk.held != nil {
-			held = e.holdHash(false, true)
-		}
-		e.bulk(lk, c, in, out, n, acc, in, 0, held)
+		e.bulk(lk, c, in, out, n, acc, in, 0, e.holdHash(lk, false, true))
 		e.syncCounters(c, st.Offset(stCtr))
 	}
 	e.Label(rem)

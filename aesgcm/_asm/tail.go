@@ -359,10 +359,7 @@ func (e *gcm) encBulk(p piece, done string) {
 	// loop.
 	c := e.startCounters(k, ctr, p.cb)
 	lk := e.loopKey(k)
-	var held *heldHash
-	if lk.held != nil {
-		held = e.holdHash(true, p.scratchState)
-	}
+	held := e.holdHash(lk, true, p.scratchState)
 	e.batch(lk, c, in, out, nil, held.keep())
 	e.ADDQ(imm(e.bb()), in)
 	e.ADDQ(imm(e.bb()), out)
