@@ -50,12 +50,33 @@
 // natively. -backends restricts both runs to a list (ci/cmd/mutants runs one
 // backend). A package whose tests name a backend no run covered fails.
 //
+// # The test binary's environment
+//
+// Valgrind shows its guest a CPUID of its own, which can claim features the
+// host lacks and its decoder then rejects: where the host hides RDTSCP (on
+// the AMD Zen 5 machines this project has had), valgrind 3.19's CPUID still
+// reports it, the Go runtime's cputicks executes it, and the binary dies at
+// its first instruction. ctgrind therefore always runs the test binary with
+// cpu.rdtscp=off added to its GODEBUG (childEnv; the runtime then reads the
+// TSC with RDTSC and fences, as on a CPU without RDTSCP), and drops from the
+// binary's output the one line golang.org/x/sys/cpu prints about that option,
+// which it does not know.
+//
+// # Instructions valgrind cannot decode
+//
+// When the binary reaches an instruction valgrind cannot decode, ctgrind
+// prints one line saying where (the address, and the function from the
+// binary's symbol table), its bytes, and what to do, instead of the Go
+// runtime's SIGILL dump; the run fails, and every backend it left
+// uncovered is listed with that cause.
+//
 // A failing run prints each report's kind and stack. The exit status is 1
-// when a report fails, a test fails, a backend is not covered, or valgrind
-// is missing.
+// when a report fails, a test fails, a backend is not covered, valgrind
+// cannot decode an instruction the tests reach, or valgrind is missing.
 package main
 
 import (
+	"debug/elf"
 	"encoding/xml"
 	"flag"
 	"fmt"
@@ -185,15 +206,43 @@ func checkPackage(pkg, run string, short bool, model string, only []string, verb
 	if len(missing) > 0 {
 		fmt.Fprintf(w, "ctgrind: %s: FAIL: backends no valgrind run covered: %s\n", pkg, strings.Join(missing, ", "))
 		for _, b := range missing {
-			for _, r := range []*Result{native, onModel} {
-				if r != nil && r.NotRun[b] != "" {
-					fmt.Fprintf(w, "    %s (%s): %s\n", b, r.mode(), r.NotRun[b])
-				}
+			runs := []*Result{onModel}
+			if model != "only" {
+				runs = append([]*Result{native}, runs...)
+			}
+			for _, why := range uncoveredWhy(b, runs...) {
+				fmt.Fprintf(w, "    %s\n", why)
 			}
 		}
 		return false
 	}
 	return ok
+}
+
+// uncoveredWhy says, for each run that could have covered backend b, why
+// it did not: what the tests logged, or how the run ended before they
+// reached it. It never returns an empty list.
+func uncoveredWhy(b string, runs ...*Result) []string {
+	var why []string
+	for _, r := range runs {
+		if r == nil {
+			continue
+		}
+		switch {
+		case r.NotRun[b] != "":
+			why = append(why, fmt.Sprintf("%s (%s): %s", b, r.mode(), r.NotRun[b]))
+		case r.Undecodable != nil:
+			why = append(why, fmt.Sprintf("%s (%s): the run stopped before the tests reached it, at an instruction valgrind cannot decode (above)", b, r.mode()))
+		case r.TestFailed:
+			why = append(why, fmt.Sprintf("%s (%s): the test binary failed before the tests reached it (its output is above)", b, r.mode()))
+		case !slices.Contains(r.order, b):
+			why = append(why, fmt.Sprintf("%s (%s): the tests did not name it", b, r.mode()))
+		}
+	}
+	if len(why) == 0 {
+		why = append(why, b+": no run was asked to cover it (-model off, or -backends left it out)")
+	}
+	return why
 }
 
 // Options say how to run one package's tests.
@@ -229,6 +278,9 @@ type Result struct {
 	Other int
 	// TestFailed is set when the test binary failed under the marked run.
 	TestFailed bool
+	// Undecodable is set when the run stopped at an instruction valgrind
+	// cannot decode.
+	Undecodable *Undecodable
 	// Output is the test binary's output of the marked run.
 	Output string
 }
@@ -307,7 +359,13 @@ func (r *Result) print(w io.Writer, verbose bool) {
 			fmt.Fprintf(w, "filtered: %s\n", f.String())
 		}
 	}
-	if r.TestFailed {
+	switch {
+	case r.Undecodable != nil:
+		fmt.Fprintf(w, "ctgrind: %s (%s): FAIL: %s\n", r.Pkg, r.mode(), r.Undecodable)
+		if verbose {
+			fmt.Fprintf(w, "ctgrind: %s: the test binary's output:\n%s\n", r.Pkg, r.Output)
+		}
+	case r.TestFailed:
 		fmt.Fprintf(w, "ctgrind: %s: the tests failed:\n%s\n", r.Pkg, r.Output)
 	}
 }
@@ -468,11 +526,20 @@ func check(o Options, log io.Writer) (*Result, error) {
 	if o.Short {
 		args = append(args, "-test.short")
 	}
-	env := append(os.Environ(), o.Env...)
+	extra := slices.Clone(o.Env)
 	if o.Backends != nil {
-		env = append(env, backendsEnv+"="+strings.Join(o.Backends, ","))
+		extra = append(extra, backendsEnv+"="+strings.Join(o.Backends, ","))
 	}
+	env := childEnv(os.Environ(), extra...)
 	reports, out, testErr, err := memcheck(dir, strings.TrimSpace(string(srcDir)), bin, args, env)
+	out = dropSysCPUWarning(out)
+	if u := findUndecodable(out, bin); u != nil {
+		// The binary died at the instruction, and memcheck often with
+		// it: what its XML holds, if anything, is not a verdict.
+		res := &Result{Pkg: o.Pkg, Model: o.Model, Output: out, TestFailed: true, Undecodable: u}
+		res.collectBackends()
+		return res, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -534,4 +601,157 @@ func memcheck(dir, wd, bin string, args, env []string) ([]Report, string, error,
 		rs = append(rs, e.report())
 	}
 	return rs, string(out), runErr, nil
+}
+
+// runtimeGODEBUG is what ctgrind adds to the test binary's GODEBUG: the
+// CPU features of valgrind's CPUID the Go runtime must not use, because
+// valgrind may not decode them (see the package doc).
+const runtimeGODEBUG = "cpu.rdtscp=off"
+
+// sysCPUWarning is the line golang.org/x/sys/cpu prints at init for each
+// GODEBUG cpu option it does not know: rdtscp is the runtime's alone.
+const sysCPUWarning = `GODEBUG sys/cpu: unknown cpu feature "rdtscp"`
+
+// childEnv returns the test binary's environment: base with extra's
+// variables set (an extra entry replaces base's of the same name) and
+// runtimeGODEBUG added to GODEBUG, after any options the caller set. The Go
+// runtime and os.Getenv read only the first GODEBUG of an environment, so
+// there is exactly one.
+func childEnv(base []string, extra ...string) []string {
+	name := func(kv string) string {
+		if i := strings.IndexByte(kv, '='); i >= 0 {
+			return kv[:i]
+		}
+		return kv
+	}
+	var env []string
+	seen := map[string]bool{}
+	for _, kv := range slices.Concat(extra, base) {
+		n := name(kv)
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		env = append(env, kv)
+	}
+	for i, kv := range env {
+		if name(kv) == "GODEBUG" {
+			if v := kv[len("GODEBUG="):]; v != "" {
+				env[i] = "GODEBUG=" + v + "," + runtimeGODEBUG
+			} else {
+				env[i] = "GODEBUG=" + runtimeGODEBUG
+			}
+			return env
+		}
+	}
+	return append(env, "GODEBUG="+runtimeGODEBUG)
+}
+
+// dropSysCPUWarning removes from a test binary's output the lines of
+// sysCPUWarning, which childEnv's GODEBUG causes in every binary that
+// imports golang.org/x/sys/cpu.
+func dropSysCPUWarning(out string) string {
+	lines := strings.SplitAfter(out, "\n")
+	lines = slices.DeleteFunc(lines, func(l string) bool { return strings.TrimRight(l, "\n") == sysCPUWarning })
+	return strings.Join(lines, "")
+}
+
+// Undecodable is an instruction valgrind could not decode, where a run
+// stopped.
+type Undecodable struct {
+	// Addr is the instruction's address, Fn the function of the test
+	// binary that holds it ("" when the symbol table does not say).
+	Addr uint64
+	Fn   string
+	// Bytes are the bytes valgrind printed from Addr on (the instruction
+	// and what follows it).
+	Bytes []byte
+}
+
+// vexUnhandled and vgUnrecognised are the lines valgrind prints when its
+// decoder rejects an instruction, before it raises SIGILL.
+var (
+	vexUnhandled   = regexp.MustCompile(`vex amd64->IR: unhandled instruction bytes:((?: 0x[0-9A-Fa-f]+)+)`)
+	vgUnrecognised = regexp.MustCompile(`valgrind: Unrecognised instruction at address 0x([0-9A-Fa-f]+)`)
+)
+
+// findUndecodable reads the first instruction valgrind could not decode
+// from a run's output, and its function from bin's symbol table; nil when
+// valgrind decoded everything the run reached.
+func findUndecodable(out, bin string) *Undecodable {
+	m := vgUnrecognised.FindStringSubmatch(out)
+	if m == nil {
+		return nil
+	}
+	u := &Undecodable{}
+	fmt.Sscanf(m[1], "%x", &u.Addr)
+	if b := vexUnhandled.FindStringSubmatch(out); b != nil {
+		for _, f := range strings.Fields(b[1]) {
+			var x byte
+			fmt.Sscanf(f, "0x%x", &x)
+			u.Bytes = append(u.Bytes, x)
+		}
+	}
+	u.Fn = funcAt(bin, u.Addr)
+	return u
+}
+
+// funcAt returns the name of bin's function that holds addr, or "" (Go's
+// test binaries on linux/amd64 are not position-independent, so valgrind
+// runs them at their link addresses).
+func funcAt(bin string, addr uint64) string {
+	f, err := elf.Open(bin)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	syms, err := f.Symbols()
+	if err != nil {
+		return ""
+	}
+	for _, s := range syms {
+		if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Value <= addr && addr < s.Value+s.Size {
+			return s.Name
+		}
+	}
+	return ""
+}
+
+// what names the instruction's kind where its first bytes say it.
+func (u *Undecodable) what() string {
+	switch {
+	case len(u.Bytes) >= 3 && u.Bytes[0] == 0x0f && u.Bytes[1] == 0x01 && u.Bytes[2] == 0xf9:
+		return "RDTSCP"
+	case len(u.Bytes) >= 1 && u.Bytes[0] == 0x62:
+		return "an EVEX-encoded (AVX-512) instruction"
+	case len(u.Bytes) >= 1 && (u.Bytes[0] == 0xc4 || u.Bytes[0] == 0xc5):
+		return "a VEX-encoded instruction"
+	}
+	return "an instruction"
+}
+
+// advice says what to do about it: vg's assembly belongs on the model; an
+// instruction of the runtime's or the standard library's is one the Go
+// runtime chose from valgrind's CPUID, which GODEBUG can turn off.
+func (u *Undecodable) advice() string {
+	switch {
+	case strings.HasPrefix(u.Fn, vgPrefix):
+		return "this is vg's assembly: a backend that uses it must be unavailable under the build tag valgrind (cpufeat) and run on the model (-model auto or all)"
+	case u.Fn == "":
+		return "no function of the test binary holds the address: see the binary's output with -v"
+	}
+	return "the Go code chose it from valgrind's CPUID: turn the feature off for the runtime in the test binary's GODEBUG (ci/cmd/ctgrind's runtimeGODEBUG, which has " + runtimeGODEBUG + ")"
+}
+
+func (u *Undecodable) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "valgrind cannot decode %s at %#x", u.what(), u.Addr)
+	if u.Fn != "" {
+		fmt.Fprintf(&b, " in %s", u.Fn)
+	}
+	if len(u.Bytes) > 0 {
+		fmt.Fprintf(&b, " (bytes % x)", u.Bytes)
+	}
+	fmt.Fprintf(&b, ", where the test binary stopped; %s", u.advice())
+	return b.String()
 }

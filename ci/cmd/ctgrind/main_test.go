@@ -105,3 +105,98 @@ func TestBackendProtocol(t *testing.T) {
 	assert.Equal(t, []string{"adx", "generic"}, r.Ran)
 	assert.Contains(t, r.NotRun["ifma"], "does not decode")
 }
+
+// TestChildEnv checks the test binary's environment: exactly one GODEBUG,
+// with cpu.rdtscp=off after what the caller set, and the runner's
+// variables in place of the caller's.
+func TestChildEnv(t *testing.T) {
+	godebug := func(env []string) []string {
+		var g []string
+		for _, kv := range env {
+			if strings.HasPrefix(kv, "GODEBUG=") {
+				g = append(g, kv)
+			}
+		}
+		return g
+	}
+	assert.Equal(t, []string{"GODEBUG=cpu.rdtscp=off"}, godebug(childEnv([]string{"PATH=/bin", "HOME=/root"})))
+	assert.Equal(t, []string{"GODEBUG=cpu.rdtscp=off"}, godebug(childEnv([]string{"GODEBUG="})))
+	assert.Equal(t, []string{"GODEBUG=madvdontneed=1,cpu.rdtscp=off"},
+		godebug(childEnv([]string{"GODEBUG=madvdontneed=1", "GODEBUG=gctrace=1"})),
+		"the first GODEBUG is the one the runtime reads; the second goes")
+	assert.Equal(t, []string{"GODEBUG=gctrace=1,cpu.rdtscp=off"},
+		godebug(childEnv([]string{"GODEBUG=madvdontneed=1"}, "GODEBUG=gctrace=1")), "the runner's own GODEBUG wins")
+
+	env := childEnv([]string{"PATH=/bin", backendsEnv + "=adx"}, backendsEnv+"=ifma", "CTGRIND_SEED=1")
+	assert.Contains(t, env, "PATH=/bin")
+	assert.Contains(t, env, backendsEnv+"=ifma")
+	assert.NotContains(t, env, backendsEnv+"=adx")
+	assert.Contains(t, env, "CTGRIND_SEED=1")
+}
+
+// TestDropSysCPUWarning checks that only x/sys/cpu's line about the
+// runtime's option goes.
+func TestDropSysCPUWarning(t *testing.T) {
+	out := "GODEBUG sys/cpu: unknown cpu feature \"rdtscp\"\n=== RUN   TestX\n" +
+		"GODEBUG sys/cpu: unknown cpu feature \"avx\"\n--- PASS: TestX\nPASS\n"
+	assert.Equal(t, "=== RUN   TestX\nGODEBUG sys/cpu: unknown cpu feature \"avx\"\n--- PASS: TestX\nPASS\n", dropSysCPUWarning(out))
+}
+
+// TestUndecodableOneLine runs a test that executes an instruction valgrind
+// cannot decode (an AVX-512 one, on any CPU) under memcheck: the runner must
+// name the function, the bytes and what to do in one line, print no
+// goroutine dump, and list the backend the run did not reach with its
+// cause. The test binary also shows the GODEBUG the runner gave it, and the
+// warning golang.org/x/sys/cpu prints about it must be gone.
+func TestUndecodableOneLine(t *testing.T) {
+	requireValgrind(t)
+	t.Setenv("CTGRIND_UNDECODABLE", "1")
+	t.Setenv("GODEBUG", "madvdontneed=1")
+	var log bytes.Buffer
+	const pkg = "github.com/vgcrypto/vg/ci/cmd/ctgrind/testdata/undecodable"
+	res, err := check(Options{Pkg: pkg, Run: "CTGrind", Short: true}, &log)
+	require.NoError(t, err, log.String())
+	require.NotNil(t, res.Undecodable, res.Output)
+	assert.Equal(t, pkg+".evexInstruction.abi0", res.Undecodable.Fn)
+	require.NotEmpty(t, res.Undecodable.Bytes)
+	assert.Equal(t, byte(0x62), res.Undecodable.Bytes[0], "an EVEX prefix")
+	assert.False(t, res.ok())
+	assert.Equal(t, []string{"generic"}, res.Ran)
+	assert.Contains(t, res.Output, "GODEBUG=madvdontneed=1,cpu.rdtscp=off")
+	assert.NotContains(t, res.Output, "sys/cpu")
+
+	var w bytes.Buffer
+	res.print(&w, false)
+	printed := w.String()
+	assert.NotContains(t, printed, "goroutine ")
+	assert.NotContains(t, printed, "SIGILL")
+	var line string
+	for _, l := range strings.Split(printed, "\n") {
+		if strings.Contains(l, "cannot decode") {
+			require.Empty(t, line, "one line: %s", printed)
+			line = l
+		}
+	}
+	assert.Contains(t, line, "an EVEX-encoded (AVX-512) instruction")
+	assert.Contains(t, line, "in "+pkg+".evexInstruction")
+	assert.Contains(t, line, "(bytes 62 ")
+	assert.Contains(t, line, "this is vg's assembly")
+
+	assert.Equal(t, []string{"evex (native under memcheck, -tags valgrind): the run stopped before the tests reached it, at an instruction valgrind cannot decode (above)"},
+		uncoveredWhy("evex", res))
+}
+
+// TestUndecodableAdvice checks the line for the case of issue 34: RDTSCP
+// in the Go runtime, where the fix is GODEBUG.
+func TestUndecodableAdvice(t *testing.T) {
+	u := &Undecodable{Addr: 0x46b2a0, Fn: "runtime.cputicks.abi0", Bytes: []byte{0x0f, 0x01, 0xf9, 0x48, 0xc1}}
+	assert.Equal(t, "valgrind cannot decode RDTSCP at 0x46b2a0 in runtime.cputicks.abi0 (bytes 0f 01 f9 48 c1), where the test binary stopped; "+
+		"the Go code chose it from valgrind's CPUID: turn the feature off for the runtime in the test binary's GODEBUG (ci/cmd/ctgrind's runtimeGODEBUG, which has cpu.rdtscp=off)", u.String())
+	out := "vex amd64->IR: unhandled instruction bytes: 0xF 0x1 0xF9 0x48 0xC1\n==7== valgrind: Unrecognised instruction at address 0x46b2a0.\nSIGILL: illegal instruction\n"
+	got := findUndecodable(out, "/nonexistent")
+	require.NotNil(t, got)
+	assert.Equal(t, uint64(0x46b2a0), got.Addr)
+	assert.Equal(t, []byte{0x0f, 0x01, 0xf9, 0x48, 0xc1}, got.Bytes)
+	assert.Empty(t, got.Fn)
+	assert.Nil(t, findUndecodable("PASS\n", "/nonexistent"))
+}
