@@ -148,7 +148,8 @@ type keyState struct {
 	// backend (its state method), so a key is one allocation: the key
 	// table, the state and the AEAD.
 	handle    AEAD
-	impl      keyImpl // the key prepared for the backend called name
+	impl      keyImpl   // the key prepared for the backend called name
+	std       nonceImpl // impl's nonce-taking methods, when it has them for these sizes
 	name      string
 	nonceSize int
 	tagSize   int
@@ -206,6 +207,11 @@ func Prepare(key []byte, opts ...Option) (*AEAD, error) {
 	impl := reg.Value(key)
 	k := impl.state()
 	k.impl, k.name, k.nonceSize, k.tagSize = impl, reg.Name, c.nonceSize, c.tagSize
+	if n, ok := impl.(interface {
+		forSizes(nonceSize, tagSize int) nonceImpl
+	}); ok {
+		k.std = n.forSizes(c.nonceSize, c.tagSize)
+	}
 	k.handle.k = k
 	return &k.handle, nil
 }
@@ -291,6 +297,10 @@ func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 		panic("aesgcm: message too large for GCM")
 	}
 	ret, out := panics.SealBuffers(dst, plaintext, additionalData, k.tagSize)
+	if k.std != nil {
+		k.std.sealNonce(out, nonce, plaintext, additionalData)
+		return ret
+	}
 	k.impl.seal(out[:len(plaintext)], plaintext, additionalData, k.counterBlock(nonce), out[len(plaintext):])
 	return ret
 }
@@ -311,7 +321,12 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 		return nil, errTooLarge
 	}
 	ret, out, text, tag := panics.OpenBuffers(dst, ciphertext, additionalData, k.tagSize)
-	ok := k.impl.open(out, text, additionalData, k.counterBlock(nonce), tag)
+	var ok bool
+	if k.std != nil {
+		ok = k.std.openNonce(out, nonce, ciphertext, additionalData)
+	} else {
+		ok = k.impl.open(out, text, additionalData, k.counterBlock(nonce), tag)
+	}
 	declassify(&ok) // the verdict is public
 	return aead.Release(ok, ret, out, errOpen)
 }
@@ -336,6 +351,16 @@ func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData 
 	}
 	n := int(total)
 	ret, out := panics.GatherBuffers(dst, plaintext, total, touches, additionalData, k.tagSize)
+	if k.std != nil {
+		// Each piece is its own part of out or disjoint from it: copy
+		// moves the rest into place, and the text is sealed in place.
+		off := 0
+		for _, p := range plaintext {
+			off += copy(out[off:], p)
+		}
+		k.std.sealNonce(out, nonce, out[:n], additionalData)
+		return ret
+	}
 	k.impl.sealGather(out[:n], plaintext, additionalData, k.counterBlock(nonce), out[n:])
 	return ret
 }

@@ -20,12 +20,17 @@ func (k *keyGeneric) state() *keyState { return &k.st }
 
 func newKeyGeneric(key []byte) keyImpl {
 	k := new(keyGeneric)
+	k.init(key)
+	return k
+}
+
+// init expands key into k's round keys and GHASH key powers.
+func (k *keyGeneric) init(key []byte) {
 	k.aes.expandKey(key)
 	var zero, h [64]byte
 	k.aes.encryptBlocks(&h, &zero)
 	k.gh.init(loadElem(h[:16]))
 	stackscratch.Wipe(h[:])
-	return k
 }
 
 // wipe zeroes the round keys and the powers of H.

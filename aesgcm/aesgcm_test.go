@@ -323,7 +323,7 @@ func TestNewErrors(t *testing.T) {
 		require.Contains(t, err.Error(), fmt.Sprint(n))
 	}
 	_, err := aesgcm.Prepare(key, aesgcm.WithBackend("nonesuch"))
-	require.EqualError(t, err, `aesgcm: unknown backend "nonesuch" (valid: vaes-avx512, vaes-avx2, aesni-avx, aesni, generic)`)
+	require.EqualError(t, err, `aesgcm: unknown backend "nonesuch" (valid: vaes-avx512, vaes-avx2, aesni-avx, aesni, stdlib, generic)`)
 	for _, b := range cpufeat.Backends(cpufeat.AESGCM) {
 		g, err := aesgcm.Prepare(key, aesgcm.WithBackend(b.Name))
 		switch {
@@ -436,13 +436,24 @@ func TestAllocs(t *testing.T) {
 			sealed := g.Seal(nil, nonce, pt, aad)
 			ps := [][]byte{pt[:1349], pt[1349:]}
 			e := g.NewEncryptor(nonce, aad)
-			for name, f := range map[string]func(){
-				"Seal":       func() { g.Seal(dst, nonce, pt, aad) },
-				"Open":       func() { _, _ = g.Open(dst, nonce, sealed, aad) },
-				"SealGather": func() { g.SealGather(dst, nonce, ps, aad) },
-				"Encrypt":    func() { e.Encrypt(dst, pt[:100]) },
+			// The stdlib backend allocates what crypto/cipher's GCM does
+			// (on ppc64le, one allocation per Seal and Open), no more.
+			var sealAllowed, openAllowed float64
+			if backend == "stdlib" {
+				ref := stdGCM(t, make([]byte, 32), nonceSize, 16)
+				sealAllowed = testing.AllocsPerRun(20, func() { ref.Seal(dst, nonce, pt, aad) })
+				openAllowed = testing.AllocsPerRun(20, func() { _, _ = ref.Open(dst, nonce, sealed, aad) })
+			}
+			for name, c := range map[string]struct {
+				f       func()
+				allowed float64
+			}{
+				"Seal":       {func() { g.Seal(dst, nonce, pt, aad) }, sealAllowed},
+				"Open":       {func() { _, _ = g.Open(dst, nonce, sealed, aad) }, openAllowed},
+				"SealGather": {func() { g.SealGather(dst, nonce, ps, aad) }, sealAllowed},
+				"Encrypt":    {func() { e.Encrypt(dst, pt[:100]) }, 0},
 			} {
-				require.Zero(t, testing.AllocsPerRun(20, f), "%s allocates", name)
+				require.LessOrEqual(t, testing.AllocsPerRun(20, c.f), c.allowed, "%s allocates", name)
 			}
 		}
 	})

@@ -60,6 +60,25 @@ type keyImpl interface {
 	wipe()
 }
 
+// nonceImpl is the part of a backend that takes the nonce itself rather
+// than J0: the standard library's (keyStd), whose crypto/cipher GCM derives
+// J0 inside. Prepare asks a key for it (forSizes, with the AEAD's nonce and
+// tag sizes) and the AEAD's Seal, Open and SealGather then call it instead
+// of keyImpl's seal, open and sealGather; the stream and everything else
+// stay on keyImpl.
+type nonceImpl interface {
+	// sealNonce seals text into out: len(text) bytes of ciphertext, then
+	// the tag (the AEAD's tag size). text is out[:len(text)] or disjoint
+	// from out.
+	sealNonce(out, nonce, text, aad []byte)
+
+	// openNonce opens ciphertext (the text, then the tag) into out,
+	// len(ciphertext) minus the tag size bytes, and reports whether the
+	// tag was right. out starts where ciphertext does or is disjoint
+	// from it.
+	openNonce(out, nonce, ciphertext, aad []byte) bool
+}
+
 // counter is the pre-counter block J0 as two little-endian words: bytes
 // 0-7 in lo, 8-15 in hi (for a 12-byte nonce, hi holds its last 4 bytes and
 // the big-endian counter 1 on top). Two words, not a [16]byte: Go keeps a

@@ -84,6 +84,10 @@ func (r randomNonceAEAD) Seal(dst, nonce, plaintext, additionalData []byte) []by
 		plaintext = text
 	}
 	rand.Read(out[:NonceSize]) // never fails (it crashes the program instead)
+	if k.std != nil {
+		k.std.sealNonce(out[NonceSize:], out[:NonceSize], plaintext, additionalData)
+		return ret
+	}
 	k.impl.seal(text, plaintext, additionalData, k.counterBlock(out[:NonceSize]), out[NonceSize+n:])
 	return ret
 }
@@ -108,6 +112,9 @@ func (r randomNonceAEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]
 	if aead.AnyOverlap(out, additionalData) {
 		panic("aesgcm: invalid buffer overlap of output and additional data")
 	}
+	if k.std != nil {
+		return r.openStd(k, ret, out, ciphertext, additionalData)
+	}
 	j0 := k.counterBlock(ciphertext[:NonceSize])
 	tag := ciphertext[NonceSize+n:] // out never reaches it, even in place
 	text := ciphertext[NonceSize : NonceSize+n]
@@ -118,6 +125,22 @@ func (r randomNonceAEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]
 		text = out
 	}
 	ok := k.impl.open(out, text, additionalData, j0, tag)
+	declassify(&ok) // the verdict is public
+	return aead.Release(ok, ret, out, errOpen)
+}
+
+// openStd is Open on a backend that takes the nonce (nonceImpl), which
+// reads the text and the tag as one slice: in place, the text and the tag
+// move down over the nonce together (the bytes past the plaintext then hold
+// the tag), a copy of the nonce having been kept.
+func (r randomNonceAEAD) openStd(k *keyState, ret, out, ciphertext, additionalData []byte) ([]byte, error) {
+	var nonce [NonceSize]byte
+	copy(nonce[:], ciphertext)
+	sealed := ciphertext[NonceSize:]
+	if aead.AnyOverlap(out, ciphertext) {
+		sealed = ciphertext[:copy(ciphertext, sealed)]
+	}
+	ok := k.std.openNonce(out, nonce[:], sealed, additionalData)
 	declassify(&ok) // the verdict is public
 	return aead.Release(ok, ret, out, errOpen)
 }

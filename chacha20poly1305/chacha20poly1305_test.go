@@ -400,7 +400,7 @@ func TestNewErrors(t *testing.T) {
 		assert.EqualError(t, err, want)
 	}
 	_, err := Prepare(make([]byte, KeySize), WithBackend("no-such-backend"))
-	assert.EqualError(t, err, `chacha20poly1305: unknown backend "no-such-backend" (valid: avx512, avx2, ssse3, generic)`)
+	assert.EqualError(t, err, `chacha20poly1305: unknown backend "no-such-backend" (valid: avx512, avx2, ssse3, stdlib, generic)`)
 
 	// A declared backend that this build does not implement, or that the
 	// CPU features do not allow, is an error too, for New and NewX alike.

@@ -82,6 +82,21 @@ const (
 	AVX512VL
 	AVX512IFMA
 	AVX512VBMI
+
+	// The features of the other GOARCHes, where vg's default backends run
+	// the Go standard library's assembly (or golang.org/x/crypto's) under
+	// vg's API. Each says that code runs in constant time on this CPU.
+
+	// StdAES: crypto/aes and crypto/cipher's GCM run on the CPU's AES and
+	// carry-less multiply instructions: arm64 with AES and PMULL, ppc64 and
+	// ppc64le (POWER8, Go's minimum), s390x with the CPACF AES, AES-CTR and
+	// GHASH functions. Without them the standard library falls back to
+	// table lookups, which are not constant time.
+	StdAES
+	// StdChaCha20: golang.org/x/crypto's ChaCha20 has assembly for this
+	// CPU: arm64, loong64, ppc64 and ppc64le, s390x with the vector
+	// facility.
+	StdChaCha20
 	numFeatures
 )
 
@@ -104,7 +119,14 @@ var featureNames = [numFeatures]string{
 	AVX512VL:   "avx512vl",
 	AVX512IFMA: "avx512ifma",
 	AVX512VBMI: "avx512vbmi",
+
+	StdAES:      "stdaes",
+	StdChaCha20: "stdchacha20",
 }
+
+// AMD64 reports whether f is an amd64 feature (the others are detected on
+// other GOARCHes, and no generated assembly uses them).
+func (f Feature) AMD64() bool { return f <= AVX512VBMI }
 
 // String returns the feature's stable lower-case name.
 func (f Feature) String() string {
@@ -315,11 +337,13 @@ var backends = []Backend{
 	{AESGCM, "vaes-avx2", Of(AVX, AVX2, VAES, VPCLMULQDQ), false},
 	{AESGCM, "aesni-avx", Of(SSSE3, AES, PCLMULQDQ, AVX), false},
 	{AESGCM, "aesni", Of(SSSE3, AES, PCLMULQDQ), false},
+	{AESGCM, "stdlib", Of(StdAES), false},
 	{AESGCM, GenericBackend, 0, false},
 
 	{ChaCha20Poly1305, "avx512", Of(AVX, AVX2, AVX512F, AVX512BW, AVX512VL, BMI2), true},
 	{ChaCha20Poly1305, "avx2", Of(AVX, AVX2), false},
 	{ChaCha20Poly1305, "ssse3", Of(SSSE3), false},
+	{ChaCha20Poly1305, "stdlib", Of(StdChaCha20), false},
 	{ChaCha20Poly1305, GenericBackend, 0, false},
 
 	{RSA, "ifma", Of(AVX, AVX2, AVX512F, AVX512VL, AVX512IFMA, BMI2, ADX), false},
@@ -433,6 +457,7 @@ var configs = []Config{
 	{"avx2-adx", "avx,avx2,bmi2,adx"},
 	{"vaes-avx2", "ssse3,sse41,aes,pclmulqdq,avx,avx2,bmi1,bmi2,adx,vaes,vpclmulqdq"},
 	{"avx512-noifma", "ssse3,sse41,aes,pclmulqdq,avx,avx2,bmi1,bmi2,adx,vaes,vpclmulqdq,avx512f,avx512bw,avx512dq,avx512vl,avx512vbmi"},
+	{"stdlib", "stdaes,stdchacha20"},
 	{"all", "all"},
 }
 
@@ -456,6 +481,10 @@ func (c Config) Targets() map[Algorithm]string {
 }
 
 const allFeatures = Set(1<<numFeatures - 1)
+
+// amd64Features are the amd64 features, every one the x86sim model
+// implements.
+const amd64Features = Set(1<<(AVX512VBMI+1) - 1)
 
 // Describe returns a multi-line, human-readable report of the detected and
 // enabled features, the override, and the configurations.

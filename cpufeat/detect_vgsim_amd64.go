@@ -10,11 +10,11 @@ const baseline = Set(1 << SSE2)
 // (asmgen/x86sim), not on the CPU.
 const simulated = true
 
-// detect reports every feature cpufeat knows, whatever the host CPU: the
-// model implements them all (as a Zen 4 or Zen 5 has them), so that
+// detect reports every amd64 feature cpufeat knows, whatever the host CPU:
+// the model implements them all (as a Zen 4 or Zen 5 has them), so that
 // VG_CPU_FEATURES selects any backend, the AVX-512 ones included, and the
 // test matrix runs every backend on any amd64 machine.
-func detect() Set { return allFeatures }
+func detect() Set { return amd64Features }
 
 // osSavesZMM is true: the model has the opmask and ZMM state.
 func osSavesZMM() bool { return true }

@@ -28,6 +28,7 @@ func ExampleBackends() {
 	// avx512   avx,avx2,bmi2,avx512f,avx512bw,avx512vl
 	// avx2     avx,avx2
 	// ssse3    ssse3
+	// stdlib   stdchacha20
 	// generic  none
 }
 
@@ -46,7 +47,7 @@ func ExampleApplyOverride() {
 	// "none": none (<nil>)
 	// "ssse3": ssse3 (<nil>)
 	// "avx,avx2,avx512f": avx,avx2 (<nil>)
-	// "avx3": none (cpufeat: VG_CPU_FEATURES="avx3": unknown feature name "avx3" (valid: all, none, sse2, ssse3, sse41, avx, avx2, bmi1, bmi2, adx, aes, pclmulqdq, vaes, vpclmulqdq, avx512f, avx512bw, avx512dq, avx512vl, avx512ifma, avx512vbmi))
+	// "avx3": none (cpufeat: VG_CPU_FEATURES="avx3": unknown feature name "avx3" (valid: all, none, sse2, ssse3, sse41, avx, avx2, bmi1, bmi2, adx, aes, pclmulqdq, vaes, vpclmulqdq, avx512f, avx512bw, avx512dq, avx512vl, avx512ifma, avx512vbmi, stdaes, stdchacha20))
 }
 
 // The backend a module chooses for a set of enabled features, among the
@@ -73,7 +74,7 @@ func ExampleParseFeature() {
 	fmt.Println(err)
 	// Output:
 	// avx2 <nil>
-	// cpufeat: unknown CPU feature "AVX2" (valid: sse2, ssse3, sse41, avx, avx2, bmi1, bmi2, adx, aes, pclmulqdq, vaes, vpclmulqdq, avx512f, avx512bw, avx512dq, avx512vl, avx512ifma, avx512vbmi)
+	// cpufeat: unknown CPU feature "AVX2" (valid: sse2, ssse3, sse41, avx, avx2, bmi1, bmi2, adx, aes, pclmulqdq, vaes, vpclmulqdq, avx512f, avx512bw, avx512dq, avx512vl, avx512ifma, avx512vbmi, stdaes, stdchacha20)
 }
 
 func ExampleSet() {
@@ -103,7 +104,7 @@ func ExampleNewRegistry() {
 	// Output:
 	// [ssse3 generic]
 	// the portable Go <nil>
-	// chacha20poly1305: unknown backend "avx3" (valid: avx512, avx2, ssse3, generic)
+	// chacha20poly1305: unknown backend "avx3" (valid: avx512, avx2, ssse3, stdlib, generic)
 	// chacha20poly1305: backend "avx2" is not built in this build (built: ssse3, generic)
 }
 
@@ -122,6 +123,7 @@ func ExampleConfigs() {
 	// avx2-adx      aesgcm=generic chacha20poly1305=avx2 rsa=adx
 	// vaes-avx2     aesgcm=vaes-avx2 chacha20poly1305=avx2 rsa=adx
 	// avx512-noifma aesgcm=vaes-avx512 chacha20poly1305=avx512 rsa=adx
+	// stdlib        aesgcm=stdlib chacha20poly1305=stdlib rsa=generic
 	// all           aesgcm=vaes-avx512 chacha20poly1305=avx512 rsa=ifma
 }
 

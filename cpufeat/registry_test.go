@@ -113,7 +113,7 @@ func TestRegistryErrors(t *testing.T) {
 	e := env{enabled: Of(SSE2, SSSE3)}
 
 	_, err := r.choose("nonesuch", e)
-	assert.EqualError(t, err, `chacha20poly1305: unknown backend "nonesuch" (valid: avx512, avx2, ssse3, generic)`)
+	assert.EqualError(t, err, `chacha20poly1305: unknown backend "nonesuch" (valid: avx512, avx2, ssse3, stdlib, generic)`)
 
 	_, err = r.choose("avx512", e)
 	assert.EqualError(t, err, `chacha20poly1305: backend "avx512" is not built in this build (built: avx2, ssse3, generic)`)
@@ -231,11 +231,21 @@ func TestInvalidOverrideWarnsOnce(t *testing.T) {
 		require.NoError(t, err)
 		return
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestInvalidOverrideWarnsOnce$", "-test.count=1")
+	cmd := selfCommand("-test.run=^TestInvalidOverrideWarnsOnce$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "VG_CPUFEAT_WARN_CHILD=1", EnvVar+"=ssse3,bogus")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	require.NoError(t, err, "child:\n%s\n%s", out, stderr.String())
 	assert.Equal(t, 1, strings.Count(stderr.String(), "vg: cpufeat: "+EnvVar+`="ssse3,bogus": unknown feature name "bogus"`), "stderr:\n%s", stderr.String())
+}
+
+// selfCommand runs the test binary again with args: under the emulator
+// VG_TEST_EMULATOR names when it is set (ci/test runs the arm64 tests under
+// qemu-aarch64, and the kernel cannot start an arm64 binary by itself).
+func selfCommand(args ...string) *exec.Cmd {
+	if emu := os.Getenv("VG_TEST_EMULATOR"); emu != "" {
+		return exec.Command(emu, append([]string{os.Args[0]}, args...)...)
+	}
+	return exec.Command(os.Args[0], args...)
 }

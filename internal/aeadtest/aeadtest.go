@@ -249,7 +249,7 @@ func InChild(t *testing.T, test, marker, env, value, warning string) bool {
 	if os.Getenv(marker) == "1" {
 		return true
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1")
+	cmd := SelfCommand("-test.run=^"+test+"$", "-test.count=1")
 	cmd.Env = append(os.Environ(), marker+"=1", env+"="+value)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -305,4 +305,14 @@ func CheckSecretMessage(t *testing.T, k Key, ref Sealer, nonce, pt, aad []byte) 
 	bad[len(bad)-1] ^= 1
 	_, err = k.Open(nil, nonce, bad, aad)
 	require.Error(t, err)
+}
+
+// SelfCommand runs the test binary again with args: under the emulator
+// VG_TEST_EMULATOR names when it is set (ci/test runs the arm64 tests under
+// qemu-aarch64, and the kernel cannot start an arm64 binary by itself).
+func SelfCommand(args ...string) *exec.Cmd {
+	if emu := os.Getenv("VG_TEST_EMULATOR"); emu != "" {
+		return exec.Command(emu, append([]string{os.Args[0]}, args...)...)
+	}
+	return exec.Command(os.Args[0], args...)
 }
