@@ -35,8 +35,8 @@
 // # Backends
 //
 // The portable backend, "generic", is what runs with VG_CPU_FEATURES=none,
-// with the purego build tag, and on every architecture other than amd64. It
-// is constant time: AES is bitsliced (four blocks per pass in eight 64-bit
+// with the purego build tag, and on every architecture but amd64 and the
+// stdlib ones below. It is constant time: AES is bitsliced (four blocks per pass in eight 64-bit
 // words, the S-box a Boolean circuit, no lookup table) and GHASH multiplies
 // with integer multiplications on operands with holes, so no branch and no
 // memory address depends on the key, the text or the tag.
@@ -55,6 +55,19 @@
 //   - "aesni-avx" (AES, PCLMULQDQ, SSSE3, AVX): aesni's code in VEX form.
 //   - "aesni" (AES, PCLMULQDQ, SSSE3): xmm, 8 blocks per pass, one
 //     Karatsuba multiply per AES round, 16 blocks per reduction.
+//
+// On arm64, ppc64, ppc64le and s390x, where the standard library has
+// AES-GCM assembly and vg has none, the default backend is "stdlib"
+// (cpufeat's stdaes: the CPU has the AES and carry-less multiply
+// instructions that assembly uses): Seal, Open, SealGather and
+// NewWithRandomNonce's AEAD run crypto/cipher's GCM over crypto/aes, so vg
+// is never slower there than what it replaces and its output is the
+// standard library's by construction. SealGather copies the pieces into
+// place and seals them there; the Encryptor, and a key with both a nonce
+// size other than 12 and a tag shorter than 16 (a pair crypto/cipher has no
+// constructor for), run the generic code on the same key. Wipe zeroes what
+// vg holds and drops crypto/cipher's GCM, whose key schedule it cannot
+// reach to zero: the garbage collector frees it unzeroed.
 //
 // The features used follow VG_CPU_FEATURES (see package
 // github.com/vgcrypto/vg/cpufeat); when that variable is invalid, the
@@ -250,7 +263,9 @@ func (a *AEAD) Overhead() int { return a.made().tagSize }
 
 // Wipe zeroes the key schedule and the GHASH key powers held by a. Call it
 // when the key is no longer needed; any later use of a, or of any copy of
-// a, panics. Wipe must not run concurrently with other methods of a.
+// a, panics. Wipe must not run concurrently with other methods of a. On the
+// stdlib backend it cannot zero crypto/cipher's copy of the key schedule,
+// only drop it (see Backends in the package documentation).
 func (a *AEAD) Wipe() {
 	k := a.made()
 	k.impl.wipe()

@@ -15,12 +15,9 @@ import (
 // standard library has AES-GCM assembly and vg has none, the standard
 // library's, then the portable one.
 var registrations = []cpufeat.Registration[newKeyFunc]{
-	{Name: "stdlib", Value: newKeyStd, Doc: stdDoc},
+	{Name: "stdlib", Value: newKeyStd, Doc: cpufeat.MustLookup(cpufeat.AESGCM, "stdlib").Doc},
 	{Name: cpufeat.GenericBackend, Value: newKeyGeneric, Doc: genericDoc},
 }
-
-// stdDoc describes the stdlib backend (the Doc of its registration).
-const stdDoc = "crypto/cipher's GCM over crypto/aes, the standard library's assembly on the CPU's AES and carry-less multiply instructions; streams on the generic code"
 
 // keyStd is a key prepared for the backend "stdlib": Seal, Open and
 // SealGather run crypto/cipher's GCM over crypto/aes (its assembly, which

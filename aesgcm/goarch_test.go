@@ -30,6 +30,7 @@ func TestDefaultBackendPerGOARCH(t *testing.T) {
 	}
 	g, err := aesgcm.Prepare(make([]byte, 16))
 	require.NoError(t, err)
+	assert.Equal(t, stdlibGOARCHes, cpufeat.MustLookup(cpufeat.AESGCM, "stdlib").GOARCHes, "the declaration says where it is built")
 	switch {
 	case purego:
 		assert.Equal(t, []string{"generic"}, names)

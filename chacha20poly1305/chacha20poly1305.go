@@ -138,6 +138,9 @@ func newAEAD(key []byte, xNonce bool, opts []Option) (*AEAD, error) {
 	impl := reg.Value(key)
 	k := impl.state()
 	k.impl, k.name, k.xNonce = impl, reg.Name, xNonce
+	if f, ok := impl.(interface{ forNonce(xNonce bool) }); ok {
+		f.forNonce(xNonce)
+	}
 	k.handle.k = k
 	return &k.handle, nil
 }
@@ -165,7 +168,8 @@ func (a *AEAD) Overhead() int {
 // Wipe zeroes the key held by a. Call it when the key is no longer needed;
 // any later Seal, Open or SealGather with a, or with any copy of a, panics
 // rather than use a zero key. Wipe must not run concurrently with other
-// methods of a.
+// methods of a. On the stdlib backend it cannot zero x/crypto's copy of the
+// key, only drop it (see Backends in the package documentation).
 func (a *AEAD) Wipe() {
 	k := a.made()
 	k.impl.wipe()

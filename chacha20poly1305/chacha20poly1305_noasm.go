@@ -1,12 +1,13 @@
-//go:build !amd64 || purego
+//go:build !(amd64 || arm64 || loong64 || ppc64 || ppc64le || s390x) || purego
 
 package chacha20poly1305
 
 import "github.com/vgcrypto/vg/cpufeat"
 
 // registrations lists the backends compiled into this build, each with
-// its key constructor, for registry (backend.go): without assembly, the
-// portable backend only.
+// its key constructor, for registry (backend.go): on a GOARCH where
+// neither vg nor golang.org/x/crypto has ChaCha20 assembly (or under
+// purego), the portable backend only.
 var registrations = []cpufeat.Registration[newKeyFunc]{
 	{Name: cpufeat.GenericBackend, Value: newKeyGeneric, Doc: genericDoc},
 }

@@ -66,6 +66,17 @@
 // The assembly seals read the text through slice headers, so
 // [AEAD.SealGather] runs the same code as [AEAD.Seal].
 //
+// On arm64, loong64, ppc64, ppc64le and s390x, where golang.org/x/crypto
+// has ChaCha20 assembly and vg has none, the default backend is "stdlib"
+// (cpufeat's stdchacha20): Seal, Open and SealGather run x/crypto's
+// chacha20poly1305 (the implementation the standard library vendors for
+// crypto/tls), so vg is never slower there than what it replaces and its
+// output is x/crypto's by construction. SealGather copies the pieces into
+// place and seals them there; the Encryptor runs the generic kernels.
+// Wipe zeroes the key vg holds and drops x/crypto's AEAD, whose copy of
+// the key it cannot reach to zero: the garbage collector frees it
+// unzeroed.
+//
 // The features used follow VG_CPU_FEATURES (see package
 // github.com/vgcrypto/vg/cpufeat); when that variable is invalid, the
 // constructors follow its valid names and say so once on standard error,

@@ -11,7 +11,9 @@
 # then every Go block after a line "<!-- quickstart: NAME -->" is written to
 # main.go in that folder and run with go run . (one program at a time, as a
 # reader trying each one). Nothing is typed twice, so the README's code is the
-# code that runs. It needs Go and the modules vg requires (golang.org/x/sys,
+# code that runs. With GOARCH and VG_TEST_EMULATOR set (ci/test's arm64
+# step: GOARCH=arm64, VG_TEST_EMULATOR=qemu-aarch64), the programs are built
+# for that GOARCH and run under the emulator. It needs Go and the modules vg requires (golang.org/x/sys,
 # golang.org/x/crypto): through the Go module proxy, or offline from the
 # module cache with GOPROXY=off once a build of vg has filled it. It prints
 # each command and each program's output, and fails on the first error or
@@ -69,7 +71,7 @@ for name in $names; do
 	echo
 	echo "quickstart: $name: main.go ($(echo "$code" | wc -l) lines from README.md), go run ."
 	printf '%s\n' "$code" >main.go
-	out=$(go run . 2>&1) || {
+	out=$(go run ${VG_TEST_EMULATOR:+-exec "$VG_TEST_EMULATOR"} . 2>&1) || {
 		echo "$out"
 		echo "quickstart: $name failed" >&2
 		exit 1

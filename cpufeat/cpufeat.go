@@ -11,7 +11,10 @@
 // golang.org/x/sys/cpu, plus its own CPUID and XGETBV for what x/sys/cpu does
 // not report: plain VAES and VPCLMULQDQ, which it sets only when AVX-512 is
 // present. With the build tag vgsim the generated assembly runs on the x86sim
-// model instead of the CPU ([Simulated]), and [Detected] is every feature.
+// model instead of the CPU ([Simulated]), and [Detected] is every amd64
+// feature. Off amd64, [Detected] says whether the standard library's
+// assembly, which the default backends there run, is in constant-time
+// instructions on this CPU ([StdAES], [StdChaCha20]).
 //
 // # The override
 //
@@ -20,8 +23,8 @@
 //
 //   - unset or empty: everything detected;
 //   - "all": everything detected;
-//   - "none": nothing beyond the amd64 baseline (sse2), so every algorithm
-//     uses its portable backend;
+//   - "none": nothing beyond the amd64 baseline (sse2; nothing off amd64),
+//     so every algorithm uses its portable backend;
 //   - otherwise a comma-separated list of feature names, intersected with
 //     [Detected]. Spaces around names are ignored.
 //
@@ -324,7 +327,25 @@ type Backend struct {
 	// [PreferYMM]), where a module picks the next backend unless
 	// WithBackend names it.
 	ZMM bool
+	// GOARCHes lists the GOARCHes whose builds (without the build tag
+	// purego) have the backend; nil for the portable one, which every
+	// build has.
+	GOARCHes []string
+	// Doc describes a backend that the amd64 build lacks, for the tables
+	// generated from that build (its module's registration, where it is
+	// built, carries the same text); empty for the others, whose
+	// registrations describe them.
+	Doc string
 }
+
+// The GOARCHes of the backends: vg's assembly is for amd64; the standard
+// library's (crypto/cipher's GCM, golang.org/x/crypto's ChaCha20) is used
+// where it has assembly and vg has none.
+var (
+	amd64Only   = []string{"amd64"}
+	stdAESGCM   = []string{"arm64", "ppc64", "ppc64le", "s390x"}
+	stdChaCha20 = []string{"arm64", "loong64", "ppc64", "ppc64le", "s390x"}
+)
 
 // GenericBackend is the name of every algorithm's portable backend, which
 // requires nothing.
@@ -333,22 +354,24 @@ const GenericBackend = "generic"
 // backends is the one declaration of every backend's requirements, best first
 // within each algorithm.
 var backends = []Backend{
-	{AESGCM, "vaes-avx512", Of(AES, PCLMULQDQ, AVX, AVX2, AVX512F, AVX512BW, AVX512VL, VAES, VPCLMULQDQ, BMI2), true},
-	{AESGCM, "vaes-avx2", Of(AVX, AVX2, VAES, VPCLMULQDQ), false},
-	{AESGCM, "aesni-avx", Of(SSSE3, AES, PCLMULQDQ, AVX), false},
-	{AESGCM, "aesni", Of(SSSE3, AES, PCLMULQDQ), false},
-	{AESGCM, "stdlib", Of(StdAES), false},
-	{AESGCM, GenericBackend, 0, false},
+	{AESGCM, "vaes-avx512", Of(AES, PCLMULQDQ, AVX, AVX2, AVX512F, AVX512BW, AVX512VL, VAES, VPCLMULQDQ, BMI2), true, amd64Only, ""},
+	{AESGCM, "vaes-avx2", Of(AVX, AVX2, VAES, VPCLMULQDQ), false, amd64Only, ""},
+	{AESGCM, "aesni-avx", Of(SSSE3, AES, PCLMULQDQ, AVX), false, amd64Only, ""},
+	{AESGCM, "aesni", Of(SSSE3, AES, PCLMULQDQ), false, amd64Only, ""},
+	{AESGCM, "stdlib", Of(StdAES), false, stdAESGCM,
+		"crypto/cipher's GCM over crypto/aes: the standard library's assembly on the CPU's AES and carry-less multiply instructions; the Encryptor on the generic code"},
+	{AESGCM, GenericBackend, 0, false, nil, ""},
 
-	{ChaCha20Poly1305, "avx512", Of(AVX, AVX2, AVX512F, AVX512BW, AVX512VL, BMI2), true},
-	{ChaCha20Poly1305, "avx2", Of(AVX, AVX2), false},
-	{ChaCha20Poly1305, "ssse3", Of(SSSE3), false},
-	{ChaCha20Poly1305, "stdlib", Of(StdChaCha20), false},
-	{ChaCha20Poly1305, GenericBackend, 0, false},
+	{ChaCha20Poly1305, "avx512", Of(AVX, AVX2, AVX512F, AVX512BW, AVX512VL, BMI2), true, amd64Only, ""},
+	{ChaCha20Poly1305, "avx2", Of(AVX, AVX2), false, amd64Only, ""},
+	{ChaCha20Poly1305, "ssse3", Of(SSSE3), false, amd64Only, ""},
+	{ChaCha20Poly1305, "stdlib", Of(StdChaCha20), false, stdChaCha20,
+		"golang.org/x/crypto's chacha20poly1305 (the standard library vendors it): its ChaCha20 assembly for this CPU; the Encryptor on the generic kernels"},
+	{ChaCha20Poly1305, GenericBackend, 0, false, nil, ""},
 
-	{RSA, "ifma", Of(AVX, AVX2, AVX512F, AVX512VL, AVX512IFMA, BMI2, ADX), false},
-	{RSA, "adx", Of(BMI2, ADX), false},
-	{RSA, GenericBackend, 0, false},
+	{RSA, "ifma", Of(AVX, AVX2, AVX512F, AVX512VL, AVX512IFMA, BMI2, ADX), false, amd64Only, ""},
+	{RSA, "adx", Of(BMI2, ADX), false, amd64Only, ""},
+	{RSA, GenericBackend, 0, false, nil, ""},
 }
 
 // Backends returns the declared backends of alg, best first. An algorithm

@@ -359,24 +359,32 @@ func declaredBackends() []declared {
 	return out
 }
 
-// backendsTable renders the backends as a markdown table. It fails when
-// this is not the amd64 assembly build (the table would list less), or when
-// a built backend has no Doc.
+// backendsTable renders the backends as a markdown table, with the GOARCHes
+// each is built for. It fails when this is not the amd64 assembly build
+// (the table would list less), or when a built backend has no Doc; a
+// backend the amd64 build lacks is described by its declaration's Doc.
 func backendsTable(rows []declared) (string, error) {
 	if !asmBuild {
 		return "", errors.New("the backends table is that of the amd64 build without -tags purego: run this command there")
 	}
 	var b strings.Builder
-	b.WriteString("| algorithm | backend | requires | built | how it works |\n| --- | --- | --- | --- | --- |\n")
+	b.WriteString("| algorithm | backend | requires | built for | how it works |\n| --- | --- | --- | --- | --- |\n")
 	for _, r := range rows {
 		req := strings.ReplaceAll(r.decl.Requires.String(), ",", ", ")
 		if r.decl.Requires == 0 {
 			req = "nothing"
 		}
-		built, doc := "yes", r.doc
-		if !r.built {
+		built, doc := strings.Join(r.decl.GOARCHes, ", "), r.doc
+		if r.decl.GOARCHes == nil {
+			built = "every GOARCH"
+		}
+		switch {
+		case !r.built && r.decl.Doc != "":
+			// Built for other GOARCHes: its declaration describes it.
+			doc = r.decl.Doc
+		case !r.built:
 			built, doc = "not yet", "declared in cpufeat; not implemented in this version"
-		} else if doc == "" {
+		case doc == "":
 			return "", fmt.Errorf("%s backend %q has no Doc: give its cpufeat.Registration in the module's registrations list a one-line Doc", r.decl.Algorithm, r.decl.Name)
 		}
 		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s |\n", r.decl.Algorithm, r.decl.Name, req, built, strings.ReplaceAll(doc, "|", `\|`))

@@ -53,7 +53,9 @@ func TestSplitArgs(t *testing.T) {
 
 func TestBackendsTable(t *testing.T) {
 	rows := []declared{
-		{decl: cpufeat.Backend{Algorithm: cpufeat.RSA, Name: "ifma", Requires: cpufeat.Of(cpufeat.AVX512IFMA, cpufeat.ADX)}},
+		{decl: cpufeat.Backend{Algorithm: cpufeat.RSA, Name: "ifma", Requires: cpufeat.Of(cpufeat.AVX512IFMA, cpufeat.ADX), GOARCHes: []string{"amd64"}}},
+		{decl: cpufeat.Backend{Algorithm: cpufeat.RSA, Name: "adx", Requires: cpufeat.Of(cpufeat.ADX), GOARCHes: []string{"amd64"}}, built: true, doc: "kernels"},
+		{decl: cpufeat.Backend{Algorithm: cpufeat.RSA, Name: "stdlib", Requires: cpufeat.Of(cpufeat.StdAES), GOARCHes: []string{"arm64", "s390x"}, Doc: "crypto/rsa"}},
 		{decl: cpufeat.Backend{Algorithm: cpufeat.RSA, Name: "generic"}, built: true, doc: "a | b"},
 	}
 	got, err := backendsTable(rows)
@@ -62,11 +64,13 @@ func TestBackendsTable(t *testing.T) {
 		return
 	}
 	require.NoError(t, err)
-	assert.Equal(t, "| algorithm | backend | requires | built | how it works |\n| --- | --- | --- | --- | --- |\n"+
+	assert.Equal(t, "| algorithm | backend | requires | built for | how it works |\n| --- | --- | --- | --- | --- |\n"+
 		"| rsa | `ifma` | adx, avx512ifma | not yet | declared in cpufeat; not implemented in this version |\n"+
-		"| rsa | `generic` | nothing | yes | a \\| b |\n", got)
+		"| rsa | `adx` | adx | amd64 | kernels |\n"+
+		"| rsa | `stdlib` | stdaes | arm64, s390x | crypto/rsa |\n"+
+		"| rsa | `generic` | nothing | every GOARCH | a \\| b |\n", got)
 
-	rows[1].doc = ""
+	rows[3].doc = ""
 	_, err = backendsTable(rows)
 	assert.ErrorContains(t, err, `rsa backend "generic" has no Doc`)
 }
