@@ -230,12 +230,12 @@ func Prepare(key []byte, opts ...Option) (*AEAD, error) {
 }
 
 // newKeyFunc prepares a key for one backend: a backend's registration (the
-// list registrations, in aesgcm_amd64.go or aesgcm_noasm.go) carries its
+// list registrations, in aesgcm_amd64.go, aesgcm_stdlib.go or aesgcm_noasm.go) carries its
 // newKeyFunc.
 type newKeyFunc = func(key []byte) keyImpl
 
 // registry holds the backends of this build (the list registrations, in
-// aesgcm_amd64.go or aesgcm_noasm.go) and chooses one at New.
+// aesgcm_amd64.go, aesgcm_stdlib.go or aesgcm_noasm.go) and chooses one at New.
 var registry = cpufeat.NewRegistry(cpufeat.AESGCM, registrations)
 
 // genericDoc describes the generic backend (the Doc of its registration).

@@ -5,7 +5,7 @@ import "encoding/binary"
 // keyImpl is the seam every AES-GCM implementation plugs into: a key
 // prepared for one backend (its round keys and GHASH key powers in whatever
 // form it wants), made once by Prepare through the backend's newKeyFunc
-// (its registration, in aesgcm_amd64.go or aesgcm_noasm.go) and held by the
+// (its registration, in aesgcm_amd64.go, aesgcm_stdlib.go or aesgcm_noasm.go) and held by the
 // AEAD. The generic backend's key type is in aesgcm_generic.go, the
 // assembly backends' in the generated asm_glue_amd64.go (over asm_amd64.go).
 //

@@ -64,12 +64,13 @@ type keyImpl interface {
 }
 
 // newKeyFunc prepares a 32-byte key for one backend: a backend's
-// registration (the list registrations, in chacha20poly1305_amd64.go or
+// registration (the list registrations, in chacha20poly1305_amd64.go, chacha20poly1305_stdlib.go or
 // chacha20poly1305_noasm.go) carries its newKeyFunc.
 type newKeyFunc = func(key []byte) keyImpl
 
 // keyState is what a key prepared for any backend consists of: every
-// backend's key type is a struct of one keyState, so that the key, the AEAD
+// backend's key type is a struct of one keyState (the stdlib backend's
+// begins with one, then holds x/crypto's AEAD), so that the key, the AEAD
 // handle and Wipe's mark are one allocation. AEAD holds it behind a
 // pointer so that every copy of an AEAD sees Wipe's mark, not only the
 // value it was called on.
