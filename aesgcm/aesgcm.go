@@ -63,9 +63,12 @@
 // NewWithRandomNonce's AEAD run crypto/cipher's GCM over crypto/aes, so vg
 // is never slower there than what it replaces and its output is the
 // standard library's by construction. SealGather copies the pieces into
-// place and seals them there; the Encryptor, and a key with both a nonce
-// size other than 12 and a tag shorter than 16 (a pair crypto/cipher has no
-// constructor for), run the generic code on the same key. Wipe zeroes what
+// place and seals them there; the Encryptor, Seal with a tag shorter than
+// 16 bytes (crypto/cipher's assembly writes zeros past the end of such a
+// tag, into the caller's memory: golang/go#80288, in Go 1.26.8), and a key
+// with both a nonce size other than 12 and a tag shorter than 16 (a pair
+// crypto/cipher has no constructor for) run the generic code on the same
+// key. Wipe zeroes what
 // vg holds and drops crypto/cipher's GCM, whose key schedule it cannot
 // reach to zero: the garbage collector frees it unzeroed.
 //
@@ -295,9 +298,15 @@ func (a *AEAD) check(nonce []byte) *keyState {
 // section 7.1, step 2).
 func (k *keyState) counterBlock(nonce []byte) counter {
 	if len(nonce) == NonceSize {
-		return counter{binary.LittleEndian.Uint64(nonce), uint64(binary.LittleEndian.Uint32(nonce[8:])) | 1<<56}
+		return nonceCounter(nonce)
 	}
 	return k.impl.ghashNonce(nonce)
+}
+
+// nonceCounter returns J0 for a 12-byte nonce: the nonce, then the 32-bit
+// big-endian counter 1.
+func nonceCounter(nonce []byte) counter {
+	return counter{binary.LittleEndian.Uint64(nonce), uint64(binary.LittleEndian.Uint32(nonce[8:])) | 1<<56}
 }
 
 // Seal encrypts and authenticates plaintext, authenticates additionalData,

@@ -25,11 +25,18 @@ var registrations = []cpufeat.Registration[newKeyFunc]{
 // instructions), so their output is the standard library's by
 // construction. crypto/cipher takes the nonce, not J0, so the AEAD's
 // methods call it through nonceImpl (set by Prepare from forSizes). The
-// streaming Encryptor, and a key whose nonce and tag sizes crypto/cipher
-// has no constructor for, run the generic backend's code on the same key,
+// streaming Encryptor, Seal with a tag shorter than 16 bytes (see
+// sealShort), and a key whose nonce and tag sizes crypto/cipher has no
+// constructor for, run the generic backend's code on the same key,
 // expanded the first time it is needed.
 type keyStd struct {
 	gcm cipher.AEAD // crypto/cipher's GCM for the key's nonce and tag sizes, set by forSizes
+	// sealShort is set for a tag shorter than 16 bytes: crypto/cipher's
+	// assembly then writes zeros past the end of the tag, into the
+	// caller's memory (golang/go#80288, in Go 1.26.8 on amd64 and arm64),
+	// so Seal runs the generic code; Open does not write past its result
+	// and stays on crypto/cipher.
+	sealShort bool
 
 	key     [32]byte // the AES key, until the generic code has expanded it
 	keyLen  int
@@ -58,6 +65,7 @@ func (k *keyStd) forSizes(nonceSize, tagSize int) nonceImpl {
 		k.gcm, err = cipher.NewGCM(block)
 	case nonceSize == NonceSize:
 		k.gcm, err = cipher.NewGCMWithTagSize(block, tagSize)
+		k.sealShort = true
 	case tagSize == TagSize:
 		k.gcm, err = cipher.NewGCMWithNonceSize(block, nonceSize)
 	default:
@@ -83,6 +91,11 @@ func (k *keyStd) state() *keyState { return &k.gen.st }
 // sealNonce seals text into out (len(text) bytes of ciphertext, then the
 // tag) with crypto/cipher's GCM.
 func (k *keyStd) sealNonce(out, nonce, text, aad []byte) {
+	if k.sealShort {
+		n := len(text)
+		k.generic().seal(out[:n], text, aad, nonceCounter(nonce), out[n:])
+		return
+	}
 	k.gcm.Seal(out[:0], nonce, text, aad)
 }
 
