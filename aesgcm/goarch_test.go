@@ -3,14 +3,13 @@ package aesgcm_test
 import (
 	"crypto/aes"
 	"crypto/cipher"
-	"runtime"
 	"slices"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/vgcrypto/vg/aesgcm"
 	"github.com/vgcrypto/vg/cpufeat"
+	"github.com/vgcrypto/vg/internal/aeadtest"
 )
 
 // stdlibGOARCHes are the GOARCHes where the standard library has AES-GCM
@@ -30,24 +29,14 @@ func TestDefaultBackendPerGOARCH(t *testing.T) {
 	}
 	g, err := aesgcm.Prepare(make([]byte, 16))
 	require.NoError(t, err)
-	assert.Equal(t, stdlibGOARCHes, cpufeat.MustLookup(cpufeat.AESGCM, "stdlib").GOARCHes, "the declaration says where it is built")
-	switch {
-	case purego:
-		assert.Equal(t, []string{"generic"}, names)
-	case runtime.GOARCH == "amd64":
-		assert.Equal(t, []string{"vaes-avx512", "vaes-avx2", "aesni-avx", "aesni", "generic"}, names)
-		assert.NotEqual(t, "stdlib", g.Backend())
-	case slices.Contains(stdlibGOARCHes, runtime.GOARCH):
-		assert.Equal(t, []string{"stdlib", "generic"}, names)
-		want := "generic"
-		if cpufeat.Enabled().Has(cpufeat.StdAES) {
-			want = "stdlib"
-		}
-		assert.Equal(t, want, g.Backend(), "enabled: %s", cpufeat.Enabled())
-	default:
-		assert.Equal(t, []string{"generic"}, names)
-	}
-	t.Logf("GOARCH %s: backends %v, default %s (enabled: %s)", runtime.GOARCH, names, g.Backend(), cpufeat.Enabled())
+	aeadtest.CheckGOARCHBackends(t, aeadtest.GOARCHBackends{
+		Names: names, Default: g.Backend(),
+		AMD64:          []string{"vaes-avx512", "vaes-avx2", "aesni-avx", "aesni", "generic"},
+		StdlibGOARCHes: stdlibGOARCHes,
+		Declared:       cpufeat.MustLookup(cpufeat.AESGCM, "stdlib").GOARCHes,
+		StdEnabled:     cpufeat.Enabled().Has(cpufeat.StdAES),
+		Purego:         purego,
+	})
 }
 
 // TestNonceAndTagSizesTogether checks a nonce size other than 12 with a tag

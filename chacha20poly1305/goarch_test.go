@@ -1,13 +1,13 @@
 package chacha20poly1305
 
 import (
-	"runtime"
 	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/vgcrypto/vg/cpufeat"
+	"github.com/vgcrypto/vg/internal/aeadtest"
 )
 
 // stdlibGOARCHes are the GOARCHes where golang.org/x/crypto has ChaCha20
@@ -27,24 +27,14 @@ func TestDefaultBackendPerGOARCH(t *testing.T) {
 	}
 	a, err := Prepare(make([]byte, KeySize))
 	require.NoError(t, err)
-	assert.Equal(t, stdlibGOARCHes, cpufeat.MustLookup(cpufeat.ChaCha20Poly1305, "stdlib").GOARCHes, "the declaration says where it is built")
-	switch {
-	case purego:
-		assert.Equal(t, []string{"generic"}, names)
-	case runtime.GOARCH == "amd64":
-		assert.Equal(t, []string{"avx512", "avx2", "ssse3", "generic"}, names)
-		assert.NotEqual(t, "stdlib", a.Backend())
-	case slices.Contains(stdlibGOARCHes, runtime.GOARCH):
-		assert.Equal(t, []string{"stdlib", "generic"}, names)
-		want := "generic"
-		if cpufeat.Enabled().Has(cpufeat.StdChaCha20) {
-			want = "stdlib"
-		}
-		assert.Equal(t, want, a.Backend(), "enabled: %s", cpufeat.Enabled())
-	default:
-		assert.Equal(t, []string{"generic"}, names)
-	}
-	t.Logf("GOARCH %s: backends %v, default %s (enabled: %s)", runtime.GOARCH, names, a.Backend(), cpufeat.Enabled())
+	aeadtest.CheckGOARCHBackends(t, aeadtest.GOARCHBackends{
+		Names: names, Default: a.Backend(),
+		AMD64:          []string{"avx512", "avx2", "ssse3", "generic"},
+		StdlibGOARCHes: stdlibGOARCHes,
+		Declared:       cpufeat.MustLookup(cpufeat.ChaCha20Poly1305, "stdlib").GOARCHes,
+		StdEnabled:     cpufeat.Enabled().Has(cpufeat.StdChaCha20),
+		Purego:         purego,
+	})
 }
 
 // TestOpenTagApart calls every backend's open with the tag in memory of

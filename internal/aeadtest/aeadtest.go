@@ -11,6 +11,8 @@ import (
 	"crypto/sha256"
 	"os"
 	"os/exec"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -315,4 +317,49 @@ func SelfCommand(args ...string) *exec.Cmd {
 		return exec.Command(emu, append([]string{os.Args[0]}, args...)...)
 	}
 	return exec.Command(os.Args[0], args...)
+}
+
+// GOARCHBackends is what an algorithm module's TestDefaultBackendPerGOARCH
+// pins, for CheckGOARCHBackends.
+type GOARCHBackends struct {
+	// Names are the module's Backends() by name, and Default the backend
+	// of a key prepared without options, in this build.
+	Names   []string
+	Default string
+	// AMD64 lists the backends of the amd64 build; StdlibGOARCHes the
+	// GOARCHes whose build has "stdlib" (the test's own list), and
+	// Declared where cpufeat declares it built.
+	AMD64          []string
+	StdlibGOARCHes []string
+	Declared       []string
+	// StdEnabled says whether the feature "stdlib" requires is enabled;
+	// Purego whether this is a purego build.
+	StdEnabled bool
+	Purego     bool
+}
+
+// CheckGOARCHBackends checks the backends of this build and the default
+// one: on amd64 vg's assembly (never stdlib); on the stdlib GOARCHes
+// stdlib then generic, stdlib the default where its feature is enabled;
+// elsewhere, and under purego, generic alone.
+func CheckGOARCHBackends(t *testing.T, c GOARCHBackends) {
+	t.Helper()
+	assert.Equal(t, c.StdlibGOARCHes, c.Declared, "cpufeat's declaration says where stdlib is built")
+	switch {
+	case c.Purego:
+		assert.Equal(t, []string{"generic"}, c.Names)
+	case runtime.GOARCH == "amd64":
+		assert.Equal(t, c.AMD64, c.Names)
+		assert.NotEqual(t, "stdlib", c.Default)
+	case slices.Contains(c.StdlibGOARCHes, runtime.GOARCH):
+		assert.Equal(t, []string{"stdlib", "generic"}, c.Names)
+		want := "generic"
+		if c.StdEnabled {
+			want = "stdlib"
+		}
+		assert.Equal(t, want, c.Default)
+	default:
+		assert.Equal(t, []string{"generic"}, c.Names)
+	}
+	t.Logf("GOARCH %s: backends %v, default %s", runtime.GOARCH, c.Names, c.Default)
 }
