@@ -100,6 +100,9 @@ const (
 	// CPU: arm64, loong64, ppc64 and ppc64le, s390x with the vector
 	// facility.
 	StdChaCha20
+	// StdRSA: crypto/rsa's constant-time arithmetic (crypto's bigmod) has
+	// assembly for this GOARCH: arm64, ppc64, ppc64le and s390x.
+	StdRSA
 	numFeatures
 )
 
@@ -125,6 +128,7 @@ var featureNames = [numFeatures]string{
 
 	StdAES:      "stdaes",
 	StdChaCha20: "stdchacha20",
+	StdRSA:      "stdrsa",
 }
 
 // AMD64 reports whether f is an amd64 feature (the others are detected on
@@ -345,6 +349,7 @@ var (
 	amd64Only   = []string{"amd64"}
 	stdAESGCM   = []string{"arm64", "ppc64", "ppc64le", "s390x"}
 	stdChaCha20 = []string{"arm64", "loong64", "ppc64", "ppc64le", "s390x"}
+	stdRSA      = stdAESGCM
 )
 
 // GenericBackend is the name of every algorithm's portable backend, which
@@ -371,6 +376,8 @@ var backends = []Backend{
 
 	{RSA, "ifma", Of(AVX, AVX2, AVX512F, AVX512VL, AVX512IFMA, BMI2, ADX), false, amd64Only, ""},
 	{RSA, "adx", Of(BMI2, ADX), false, amd64Only, ""},
+	{RSA, "stdlib", Of(StdRSA), false, stdRSA,
+		"crypto/rsa's private and public operations (its constant-time bigmod, with assembly for this GOARCH) after vg's checks of the key and the arguments; PSS with an MGF1 hash of its own on generic"},
 	{RSA, GenericBackend, 0, false, nil, ""},
 }
 
@@ -480,7 +487,7 @@ var configs = []Config{
 	{"avx2-adx", "avx,avx2,bmi2,adx"},
 	{"vaes-avx2", "ssse3,sse41,aes,pclmulqdq,avx,avx2,bmi1,bmi2,adx,vaes,vpclmulqdq"},
 	{"avx512-noifma", "ssse3,sse41,aes,pclmulqdq,avx,avx2,bmi1,bmi2,adx,vaes,vpclmulqdq,avx512f,avx512bw,avx512dq,avx512vl,avx512vbmi"},
-	{"stdlib", "stdaes,stdchacha20"},
+	{"stdlib", "stdaes,stdchacha20,stdrsa"},
 	{"all", "all"},
 }
 

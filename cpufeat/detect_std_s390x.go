@@ -9,7 +9,7 @@ import "golang.org/x/sys/cpu"
 // GHASH; without GHASH it hashes with tables) and, for x/crypto's ChaCha20,
 // the vector facility.
 func stdFeatures() Set {
-	var s Set
+	s := Of(StdRSA) // crypto/rsa's arithmetic: the base instruction set
 	if cpu.S390X.HasAES && cpu.S390X.HasAESCBC && cpu.S390X.HasAESCTR && cpu.S390X.HasGHASH {
 		s |= Of(StdAES)
 	}

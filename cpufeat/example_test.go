@@ -47,7 +47,7 @@ func ExampleApplyOverride() {
 	// "none": none (<nil>)
 	// "ssse3": ssse3 (<nil>)
 	// "avx,avx2,avx512f": avx,avx2 (<nil>)
-	// "avx3": none (cpufeat: VG_CPU_FEATURES="avx3": unknown feature name "avx3" (valid: all, none, sse2, ssse3, sse41, avx, avx2, bmi1, bmi2, adx, aes, pclmulqdq, vaes, vpclmulqdq, avx512f, avx512bw, avx512dq, avx512vl, avx512ifma, avx512vbmi, stdaes, stdchacha20))
+	// "avx3": none (cpufeat: VG_CPU_FEATURES="avx3": unknown feature name "avx3" (valid: all, none, sse2, ssse3, sse41, avx, avx2, bmi1, bmi2, adx, aes, pclmulqdq, vaes, vpclmulqdq, avx512f, avx512bw, avx512dq, avx512vl, avx512ifma, avx512vbmi, stdaes, stdchacha20, stdrsa))
 }
 
 // The backend a module chooses for a set of enabled features, among the
@@ -74,7 +74,7 @@ func ExampleParseFeature() {
 	fmt.Println(err)
 	// Output:
 	// avx2 <nil>
-	// cpufeat: unknown CPU feature "AVX2" (valid: sse2, ssse3, sse41, avx, avx2, bmi1, bmi2, adx, aes, pclmulqdq, vaes, vpclmulqdq, avx512f, avx512bw, avx512dq, avx512vl, avx512ifma, avx512vbmi, stdaes, stdchacha20)
+	// cpufeat: unknown CPU feature "AVX2" (valid: sse2, ssse3, sse41, avx, avx2, bmi1, bmi2, adx, aes, pclmulqdq, vaes, vpclmulqdq, avx512f, avx512bw, avx512dq, avx512vl, avx512ifma, avx512vbmi, stdaes, stdchacha20, stdrsa)
 }
 
 func ExampleSet() {
@@ -123,7 +123,7 @@ func ExampleConfigs() {
 	// avx2-adx      aesgcm=generic chacha20poly1305=avx2 rsa=adx
 	// vaes-avx2     aesgcm=vaes-avx2 chacha20poly1305=avx2 rsa=adx
 	// avx512-noifma aesgcm=vaes-avx512 chacha20poly1305=avx512 rsa=adx
-	// stdlib        aesgcm=stdlib chacha20poly1305=stdlib rsa=generic
+	// stdlib        aesgcm=stdlib chacha20poly1305=stdlib rsa=stdlib
 	// all           aesgcm=vaes-avx512 chacha20poly1305=avx512 rsa=ifma
 }
 

@@ -48,6 +48,20 @@
 // constant-time gather over an interleaved table), and "ifma" (AVX-512
 // IFMA, both CRT halves in one loop).
 //
+// On arm64, ppc64, ppc64le and s390x, where vg has no assembly and
+// crypto/rsa's constant-time arithmetic has, the default backend is
+// "stdlib" (cpufeat's stdrsa): the key is checked and prepared as on every
+// backend, each operation checks its arguments with vg's code (so errors
+// for bad arguments are vg's), then signs, decrypts, verifies or encrypts
+// with crypto/rsa on vg's own copy of the key, so vg is never slower there
+// than what it replaces. What crypto/rsa cannot express runs on the
+// generic code: PSS with an MGF1 hash other than the message hash, and PSS
+// with a salt length of zero. crypto/rsa checks its own private-operation
+// results; its failures are reported as ErrDecryption for decryptions and
+// ErrVerification for verifications, as vg's are. Wipe zeroes vg's copy of
+// the key but not the form crypto/rsa precomputes from it, which it cannot
+// reach (the garbage collector frees it unzeroed).
+//
 // # Constant time
 //
 // Every backend keeps numbers in fixed-width 64-bit limbs whose count

@@ -37,6 +37,9 @@ func (pub *PublicKey) EncryptOAEP(random io.Reader, hash, mgfHash crypto.Hash, m
 	if len(msg) > k-2*hLen-2 {
 		return nil, ErrMessageTooLong
 	}
+	if pub.std && mgf == h {
+		return rsa.EncryptOAEP(h.New(), randOrDefault(random), &pub.pub, msg, label)
+	}
 	em := make([]byte, k)
 	defer wipeBytes(em)
 	seed := em[1 : 1+hLen]
@@ -64,10 +67,13 @@ func (pub *PublicKey) EncryptOAEP(random io.Reader, hash, mgfHash crypto.Hash, m
 // crypto/rsa, a ciphertext shorter than the modulus is taken with leading
 // zeros and a longer one is rejected.
 func (priv *PrivateKey) DecryptOAEP(hash, mgfHash crypto.Hash, ciphertext, label []byte) ([]byte, error) {
-	priv.secret()
+	sk := priv.secret()
 	h, mgf, err := oaepHashes(hash, mgfHash)
 	if err != nil {
 		return nil, err
+	}
+	if sk.std != nil {
+		return stdDecryptErr(sk.std.Decrypt(nil, ciphertext, &rsa.OAEPOptions{Hash: h, MGFHash: mgf, Label: label}))
 	}
 	k, hLen := priv.pub.k, h.Size()
 	ciphertext, ok := leftPad(ciphertext, k)

@@ -2,6 +2,7 @@ package rsa
 
 import (
 	"crypto"
+	"crypto/rsa"
 	"crypto/subtle"
 	"fmt"
 	"io"
@@ -89,7 +90,7 @@ func pkcs1v15SignEncode(k int, prefix, hashed []byte) ([]byte, error) {
 // 36-byte MD5 || SHA-1 digest, signed without a DigestInfo. An input too
 // long for the key is ErrMessageTooLong.
 func (priv *PrivateKey) SignPKCS1v15(hash crypto.Hash, hashed []byte) ([]byte, error) {
-	priv.secret()
+	sk := priv.secret()
 	prefix, err := pkcs1v15Prefix(hash, hashed)
 	if err != nil {
 		return nil, err
@@ -97,6 +98,9 @@ func (priv *PrivateKey) SignPKCS1v15(hash crypto.Hash, hashed []byte) ([]byte, e
 	em, err := pkcs1v15SignEncode(priv.pub.k, prefix, hashed)
 	if err != nil {
 		return nil, err
+	}
+	if sk.std != nil {
+		return rsa.SignPKCS1v15(nil, sk.std, hash, hashed)
 	}
 	sig := make([]byte, priv.pub.k)
 	if err := priv.privateOp(sig, em); err != nil {
@@ -124,6 +128,9 @@ func (pub *PublicKey) VerifyPKCS1v15(hash crypto.Hash, hashed, sig []byte) error
 	if err != nil {
 		return ErrVerification
 	}
+	if pub.std {
+		return stdVerifyErr(rsa.VerifyPKCS1v15(&pub.pub, hash, hashed, sig))
+	}
 	if len(sig) != pub.k {
 		return ErrVerification
 	}
@@ -146,6 +153,9 @@ func (pub *PublicKey) EncryptPKCS1v15(random io.Reader, msg []byte) ([]byte, err
 	k := pub.k
 	if len(msg) > k-11 {
 		return nil, ErrMessageTooLong
+	}
+	if pub.std {
+		return rsa.EncryptPKCS1v15(random, &pub.pub, msg)
 	}
 	em := make([]byte, k)
 	defer wipeBytes(em)
@@ -233,7 +243,9 @@ func (priv *PrivateKey) decryptPKCS1v15(ciphertext []byte) (em []byte, valid, in
 // crypto/rsa, a ciphertext shorter than the modulus is taken with leading
 // zeros and a longer one is rejected.
 func (priv *PrivateKey) DecryptPKCS1v15(ciphertext []byte) ([]byte, error) {
-	priv.secret()
+	if sk := priv.secret(); sk.std != nil {
+		return stdDecryptErr(rsa.DecryptPKCS1v15(nil, sk.std, ciphertext))
+	}
 	em, valid, index, err := priv.decryptPKCS1v15(ciphertext)
 	if err != nil {
 		return nil, err
@@ -255,10 +267,16 @@ func (priv *PrivateKey) DecryptPKCS1v15(ciphertext []byte) ([]byte, error) {
 // only for a ciphertext longer than the modulus or a key too long for the
 // modulus.
 func (priv *PrivateKey) DecryptPKCS1v15SessionKey(ciphertext, key []byte) error {
-	priv.secret()
+	sk := priv.secret()
 	k := priv.pub.k
 	if k-(len(key)+3+8) < 0 {
 		return ErrDecryption
+	}
+	if sk.std != nil {
+		if rsa.DecryptPKCS1v15SessionKey(nil, sk.std, ciphertext, key) != nil {
+			return ErrDecryption
+		}
+		return nil
 	}
 	em, valid, index, err := priv.decryptPKCS1v15(ciphertext)
 	if err != nil {

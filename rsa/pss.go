@@ -134,7 +134,7 @@ func (priv *PrivateKey) SignPSS(random io.Reader, hash crypto.Hash, digest []byt
 // salt too long for the key is an error that matches ErrMessageTooLong
 // (errors.Is).
 func (priv *PrivateKey) SignPSSParams(random io.Reader, digest []byte, p PSSParams) ([]byte, error) {
-	priv.secret()
+	sk := priv.secret()
 	h, mgf, err := p.hashes()
 	if err != nil {
 		return nil, err
@@ -165,6 +165,9 @@ func (priv *PrivateKey) SignPSSParams(random io.Reader, digest []byte, p PSSPara
 	}
 	if emLen < h.Size()+sLen+2 {
 		return nil, &sentinelError{fmt.Sprintf("rsa: a PSS salt of %d bytes is too long for a %d-bit modulus with hash function %s (at most %d bytes fit)", sLen, priv.pub.pub.N.BitLen(), h, max(emLen-h.Size()-2, 0)), ErrMessageTooLong}
+	}
+	if sk.std != nil && mgf == h && sLen > 0 { // crypto/rsa's salt length 0 means auto
+		return stdSignPSS(random, sk.std, h, digest, sLen)
 	}
 	salt := make([]byte, sLen)
 	if _, err := io.ReadFull(randOrDefault(random), salt); err != nil {
@@ -235,6 +238,9 @@ func (pub *PublicKey) VerifyPSSParams(digest, sig []byte, p PSSParams) error {
 	}
 	if len(digest) != hLen || len(sig) != pub.k {
 		return ErrVerification
+	}
+	if pub.std && mgf == h && (auto || sLen > 0) { // crypto/rsa's salt length 0 means auto
+		return stdVerifyErr(rsa.VerifyPSS(&pub.pub, h, digest, sig, &rsa.PSSOptions{SaltLength: sLen}))
 	}
 	k := pub.k
 	emBits := pub.pub.N.BitLen() - 1

@@ -50,6 +50,7 @@ type PublicKey struct {
 	k       int     // modulus length in bytes
 	impl    keyImpl // the backend's prepared key: n
 	backend string
+	std     bool // the stdlib backend: verify and encrypt with crypto/rsa on pub
 }
 
 // PrivateKey is an RSA private key with two primes, prepared for the
@@ -76,6 +77,9 @@ type secretKey struct {
 	qinv  []uint64 // q^-1 mod p, w limbs
 	impl  keyImpl  // the backend's prepared key: n, p, q, dp, dq
 	w     int
+	// std is crypto/rsa's form of the key, the stdlib backend's own copy
+	// (stdPrivateKey), which signs and decrypts; nil on other backends.
+	std *rsa.PrivateKey
 }
 
 // The panics of every method of a PublicKey or a PrivateKey that its
@@ -129,7 +133,8 @@ func (priv *PrivateKey) secret() *secretKey {
 // Wipe cannot reach the *crypto/rsa.PrivateKey the key was made from (or
 // that ParsePKCS1PrivateKey, ParsePKCS8PrivateKey and ParsePEMPrivateKey
 // decoded): its math/big values are the caller's, or the garbage
-// collector's.
+// collector's. On the stdlib backend it zeroes vg's own crypto/rsa copy of
+// the key, but not the form crypto/rsa precomputed from it.
 func (priv *PrivateKey) Wipe() {
 	priv.mustBeMade()
 	if priv.sk.wiped.Swap(true) {
@@ -144,6 +149,10 @@ func (sk *secretKey) wipe() {
 	sk.q.wipe()
 	wipe(sk.qinv)
 	sk.impl.wipe()
+	if sk.std != nil {
+		wipeStd(sk.std)
+		sk.std = nil
+	}
 }
 
 // Backend describes one backend implemented in this build: its Name
@@ -221,6 +230,7 @@ func newPublicKey(pub *rsa.PublicKey, b cpufeat.Registration[newKeyFunc]) (*Publ
 		k:       (nBits + 7) / 8,
 		impl:    b.Value(n, nil),
 		backend: b.Name,
+		std:     b.Name == stdlibBackend,
 	}, nil
 }
 
@@ -312,6 +322,9 @@ func NewPrivateKey(k *rsa.PrivateKey, opts ...Option) (*PrivateKey, error) {
 			impl: b.Value(pub.n, &crtParams{p: pm, q: qm, dp: v.dp, dq: v.dq, pBits: v.pBits, qBits: v.qBits}),
 			w:    len(v.p),
 		},
+	}
+	if b.Name == stdlibBackend {
+		priv.sk.std = stdPrivateKey(k)
 	}
 	return priv, nil
 }

@@ -396,7 +396,7 @@ func TestKeyValidation(t *testing.T) {
 	require.Equal(t, want, got)
 
 	_, err = rsa.NewPrivateKey(std, rsa.WithBackend("no-such-backend"))
-	require.EqualError(t, err, `rsa: unknown backend "no-such-backend" (valid: ifma, adx, generic)`)
+	require.EqualError(t, err, `rsa: unknown backend "no-such-backend" (valid: ifma, adx, stdlib, generic)`)
 }
 
 func TestBadInput(t *testing.T) {
