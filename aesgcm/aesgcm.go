@@ -36,10 +36,11 @@
 //
 // The portable backend, "generic", is what runs with VG_CPU_FEATURES=none,
 // with the purego build tag, and on every architecture but amd64 and the
-// stdlib ones below. It is constant time: AES is bitsliced (four blocks per pass in eight 64-bit
-// words, the S-box a Boolean circuit, no lookup table) and GHASH multiplies
-// with integer multiplications on operands with holes, so no branch and no
-// memory address depends on the key, the text or the tag.
+// stdlib ones below. It is constant time: AES is bitsliced (four blocks per
+// pass in eight 64-bit words, the S-box a Boolean circuit, no lookup table)
+// and GHASH multiplies with integer multiplications on operands with holes,
+// so no branch and no memory address depends on the key, the text or the
+// tag.
 //
 // On amd64 four assembly backends, generated with avo from ./_asm by one
 // generator at three vector widths and checked at generation time
@@ -68,9 +69,9 @@
 // tag, into the caller's memory: golang/go#80288, in Go 1.26.8), and a key
 // with both a nonce size other than 12 and a tag shorter than 16 (a pair
 // crypto/cipher has no constructor for) run the generic code on the same
-// key. Wipe zeroes what
-// vg holds and drops crypto/cipher's GCM, whose key schedule it cannot
-// reach to zero: the garbage collector frees it unzeroed.
+// key. Wipe zeroes what vg holds and drops crypto/cipher's GCM, whose key
+// schedule it cannot reach to zero: the garbage collector frees it
+// unzeroed.
 //
 // The features used follow VG_CPU_FEATURES (see package
 // github.com/vgcrypto/vg/cpufeat); when that variable is invalid, the
