@@ -160,13 +160,17 @@ type AEAD struct {
 // keyState is a prepared key. AEAD holds it behind a pointer so that every
 // copy of an AEAD sees Wipe's mark, not only the value it was called on.
 type keyState struct {
+	// stdState holds the nonce-taking methods of a backend that has them
+	// (nonceImpl), in the builds that have one (aesgcm_stdlib.go); it is
+	// empty elsewhere, so that there the AEAD's branches to them fold away
+	// and the fields every call reads keep their places.
+	stdState
 	// handle is the AEAD Prepare returns a pointer to, with handle.k
 	// pointing back here. The state lives inside the key prepared for the
 	// backend (its state method), so a key is one allocation: the key
 	// table, the state and the AEAD.
 	handle    AEAD
-	impl      keyImpl   // the key prepared for the backend called name
-	std       nonceImpl // impl's nonce-taking methods, when it has them for these sizes
+	impl      keyImpl // the key prepared for the backend called name
 	name      string
 	nonceSize int
 	tagSize   int
@@ -227,7 +231,7 @@ func Prepare(key []byte, opts ...Option) (*AEAD, error) {
 	if n, ok := impl.(interface {
 		forSizes(nonceSize, tagSize int) nonceImpl
 	}); ok {
-		k.std = n.forSizes(c.nonceSize, c.tagSize)
+		k.setNonced(n.forSizes(c.nonceSize, c.tagSize))
 	}
 	k.handle.k = k
 	return &k.handle, nil
@@ -322,8 +326,8 @@ func (a *AEAD) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 		panic("aesgcm: message too large for GCM")
 	}
 	ret, out := panics.SealBuffers(dst, plaintext, additionalData, k.tagSize)
-	if k.std != nil {
-		k.std.sealNonce(out, nonce, plaintext, additionalData)
+	if n := k.nonced(); n != nil {
+		n.sealNonce(out, nonce, plaintext, additionalData)
 		return ret
 	}
 	k.impl.seal(out[:len(plaintext)], plaintext, additionalData, k.counterBlock(nonce), out[len(plaintext):])
@@ -346,12 +350,12 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 		return nil, errTooLarge
 	}
 	ret, out, text, tag := panics.OpenBuffers(dst, ciphertext, additionalData, k.tagSize)
-	var ok bool
-	if k.std != nil {
-		ok = k.std.openNonce(out, nonce, ciphertext, additionalData)
-	} else {
-		ok = k.impl.open(out, text, additionalData, k.counterBlock(nonce), tag)
+	if n := k.nonced(); n != nil {
+		ok := n.openNonce(out, nonce, ciphertext, additionalData)
+		declassify(&ok) // the verdict is public
+		return aead.Release(ok, ret, out, errOpen)
 	}
+	ok := k.impl.open(out, text, additionalData, k.counterBlock(nonce), tag)
 	declassify(&ok) // the verdict is public
 	return aead.Release(ok, ret, out, errOpen)
 }
@@ -376,14 +380,14 @@ func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData 
 	}
 	n := int(total)
 	ret, out := panics.GatherBuffers(dst, plaintext, total, touches, additionalData, k.tagSize)
-	if k.std != nil {
+	if nc := k.nonced(); nc != nil {
 		// Each piece is its own part of out or disjoint from it: copy
 		// moves the rest into place, and the text is sealed in place.
 		off := 0
 		for _, p := range plaintext {
 			off += copy(out[off:], p)
 		}
-		k.std.sealNonce(out, nonce, out[:n], additionalData)
+		nc.sealNonce(out, nonce, out[:n], additionalData)
 		return ret
 	}
 	k.impl.sealGather(out[:n], plaintext, additionalData, k.counterBlock(nonce), out[n:])

@@ -19,3 +19,11 @@ var registrations = []cpufeat.Registration[newKeyFunc]{
 		Doc: "xmm, 8 blocks per pass, one Karatsuba multiply per AES round, 16 blocks per reduction, GHASH operands prepared on the integer side, counter⊕rk0 on the stack, one-shot short path"},
 	{Name: cpufeat.GenericBackend, Value: newKeyGeneric, Doc: genericDoc},
 }
+
+// stdState is empty: no backend of this build takes the nonce itself, and
+// nonced's constant nil lets the compiler drop the AEAD's branches to one
+// (they cost about 0.35 ns of a 16-byte Seal on amd64).
+type stdState struct{}
+
+func (*stdState) nonced() nonceImpl   { return nil }
+func (*stdState) setNonced(nonceImpl) {}

@@ -11,3 +11,11 @@ import "github.com/vgcrypto/vg/cpufeat"
 var registrations = []cpufeat.Registration[newKeyFunc]{
 	{Name: cpufeat.GenericBackend, Value: newKeyGeneric, Doc: genericDoc},
 }
+
+// stdState is empty: no backend of this build takes the nonce itself, and
+// nonced's constant nil lets the compiler drop the AEAD's branches to one
+// (they cost about 0.35 ns of a 16-byte Seal on amd64).
+type stdState struct{}
+
+func (*stdState) nonced() nonceImpl   { return nil }
+func (*stdState) setNonced(nonceImpl) {}

@@ -140,3 +140,11 @@ func (k *keyStd) wipe() {
 	clear(k.key[:])
 	k.gcm = nil
 }
+
+// stdState holds the stdlib key's nonceImpl (set by Prepare through
+// forSizes; nil for the generic backend and for the sizes stdlib runs on the
+// generic code), which the AEAD's Seal, Open and SealGather call.
+type stdState struct{ std nonceImpl }
+
+func (s *stdState) nonced() nonceImpl     { return s.std }
+func (s *stdState) setNonced(n nonceImpl) { s.std = n }

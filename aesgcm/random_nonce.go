@@ -84,8 +84,8 @@ func (r randomNonceAEAD) Seal(dst, nonce, plaintext, additionalData []byte) []by
 		plaintext = text
 	}
 	rand.Read(out[:NonceSize]) // never fails (it crashes the program instead)
-	if k.std != nil {
-		k.std.sealNonce(out[NonceSize:], out[:NonceSize], plaintext, additionalData)
+	if nc := k.nonced(); nc != nil {
+		nc.sealNonce(out[NonceSize:], out[:NonceSize], plaintext, additionalData)
 		return ret
 	}
 	k.impl.seal(text, plaintext, additionalData, k.counterBlock(out[:NonceSize]), out[NonceSize+n:])
@@ -112,8 +112,8 @@ func (r randomNonceAEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]
 	if aead.AnyOverlap(out, additionalData) {
 		panic("aesgcm: invalid buffer overlap of output and additional data")
 	}
-	if k.std != nil {
-		return r.openStd(k, ret, out, ciphertext, additionalData)
+	if nc := k.nonced(); nc != nil {
+		return openStd(nc, ret, out, ciphertext, additionalData)
 	}
 	j0 := k.counterBlock(ciphertext[:NonceSize])
 	tag := ciphertext[NonceSize+n:] // out never reaches it, even in place
@@ -133,14 +133,14 @@ func (r randomNonceAEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]
 // reads the text and the tag as one slice: in place, the text and the tag
 // move down over the nonce together (the bytes past the plaintext then hold
 // the tag), a copy of the nonce having been kept.
-func (r randomNonceAEAD) openStd(k *keyState, ret, out, ciphertext, additionalData []byte) ([]byte, error) {
+func openStd(nc nonceImpl, ret, out, ciphertext, additionalData []byte) ([]byte, error) {
 	var nonce [NonceSize]byte
 	copy(nonce[:], ciphertext)
 	sealed := ciphertext[NonceSize:]
 	if aead.AnyOverlap(out, ciphertext) {
 		sealed = ciphertext[:copy(ciphertext, sealed)]
 	}
-	ok := k.std.openNonce(out, nonce[:], sealed, additionalData)
+	ok := nc.openNonce(out, nonce[:], sealed, additionalData)
 	declassify(&ok) // the verdict is public
 	return aead.Release(ok, ret, out, errOpen)
 }
