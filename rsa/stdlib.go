@@ -15,7 +15,8 @@ import (
 // hands them to crypto/rsa (the std* functions below), so errors for bad
 // arguments are vg's and results are crypto/rsa's. What crypto/rsa cannot
 // express runs on the generic code: PSS with an MGF1 hash other than the
-// message hash, and verifying PSS with a salt length of zero.
+// message hash, and PSS with a salt length of zero (crypto/rsa's zero means
+// auto).
 const stdlibBackend = "stdlib"
 
 // stdPrivateKey returns a copy of k, precomputed, for the stdlib backend:
@@ -67,7 +68,7 @@ func stdVerifyErr(err error) error {
 }
 
 // stdSignPSS signs with crypto/rsa's SignPSS and an explicit salt length,
-// reading the salt from random as vg's code does.
+// the salt from random (crypto/rand when nil, as in vg's code).
 func stdSignPSS(random io.Reader, k *rsa.PrivateKey, h crypto.Hash, digest []byte, sLen int) ([]byte, error) {
 	return rsa.SignPSS(randOrDefault(random), k, h, digest, &rsa.PSSOptions{SaltLength: sLen, Hash: h})
 }
