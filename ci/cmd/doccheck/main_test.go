@@ -130,7 +130,7 @@ func TestBackendsNamed(t *testing.T) {
 	// (conformance/spec/rsa, a reference implementation) has no backends.
 	dir := filepath.Join(t.TempDir(), "rsa")
 	require.NoError(t, os.Mkdir(dir, 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "doc.go"), []byte("// Package rsa has \"generic\" and \"adx\".\npackage rsa\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "doc.go"), []byte("// Package rsa has \"generic\", \"adx\" and \"stdlib\".\npackage rsa\n"), 0o644))
 	gaps, _, err := checkDir(dir, false)
 	require.NoError(t, err)
 	assert.Empty(t, gaps)
