@@ -9,14 +9,16 @@ import (
 	"strconv"
 	"unsafe"
 
-	"github.com/vgcrypto/vg/asmgen/x86sim"
+	"github.com/vgcrypto/vg/internal/vgsim"
 )
 
 // With the build tag vgsim, the functions of
 //
 //	asm_aesni_amd64.s
 //
-// run on x86sim, the executable model of the generated assembly, which
+// run on x86sim, the executable model of the generated assembly (a binary
+// built with vgsim links it; these trampolines reach it through the seam
+// internal/vgsim), which
 // checks every call for secret branches, addresses and stores, for
 // accesses outside the memory it was given, and for secrets left in
 // registers or on the stack.
@@ -25,7 +27,7 @@ import (
 var vgsimAsmAesniSrc []byte
 
 // vgsimAsmAesni is the model's program of asm_aesni_amd64.s.
-var vgsimAsmAesni = x86sim.MustLoad("asm_aesni_amd64.s", vgsimAsmAesniSrc)
+var vgsimAsmAesni = vgsim.Load("asm_aesni_amd64.s", vgsimAsmAesniSrc)
 
 // vgsimAsmAesniCall runs one of its functions. The trampolines call it through
 // this func value, which the compiler cannot see through, so that every
@@ -43,9 +45,9 @@ func gcmInitAESNI(t *[752]byte, key *byte, keyLen int) {
 		key    *byte
 		keyLen int
 	}{t: t, key: key, keyLen: keyLen}
-	vgsimAsmAesniCall("gcmInitAESNI", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 24, Results: 24, SecretWords: 0x0},
-		x86sim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: x86sim.Secret},
-		x86sim.Region{Name: "key", Ptr: unsafe.Pointer(key), Len: uintptr(keyLen) * unsafe.Sizeof(*key), Kind: x86sim.Secret})
+	vgsimAsmAesniCall("gcmInitAESNI", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 24, Results: 24, SecretWords: 0x0},
+		vgsim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: vgsim.Secret},
+		vgsim.Region{Name: "key", Ptr: unsafe.Pointer(key), Len: uintptr(keyLen) * unsafe.Sizeof(*key), Kind: vgsim.Secret})
 }
 
 // gcmNonceAESNI sets j0 to GHASH(nonce || zero padding || 0^64 || bitlen(nonce)) for the n > 0 bytes at nonce.
@@ -58,10 +60,10 @@ func gcmNonceAESNI(t *[752]byte, nonce *byte, n int, j0 *[16]byte) {
 		n     int
 		j0    *[16]byte
 	}{t: t, nonce: nonce, n: n, j0: j0}
-	vgsimAsmAesniCall("gcmNonceAESNI", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x0},
-		x86sim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: x86sim.Secret},
-		x86sim.Region{Name: "nonce", Ptr: unsafe.Pointer(nonce), Len: uintptr(n) * unsafe.Sizeof(*nonce), Kind: x86sim.Public},
-		x86sim.Region{Name: "j0", Ptr: unsafe.Pointer(j0), Len: unsafe.Sizeof(*j0), Kind: x86sim.Output})
+	vgsimAsmAesniCall("gcmNonceAESNI", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x0},
+		vgsim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: vgsim.Secret},
+		vgsim.Region{Name: "nonce", Ptr: unsafe.Pointer(nonce), Len: uintptr(n) * unsafe.Sizeof(*nonce), Kind: vgsim.Public},
+		vgsim.Region{Name: "j0", Ptr: unsafe.Pointer(j0), Len: unsafe.Sizeof(*j0), Kind: vgsim.Output})
 }
 
 // gcmSealAESNI encrypts the n bytes at in to out (the same memory or disjoint) and sets tag to E(J0) ^ GHASH(aad, out).
@@ -79,13 +81,13 @@ func gcmSealAESNI(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byt
 		j0     *[16]byte
 		tag    *[16]byte
 	}{t: t, rounds: rounds, out: out, in: in, n: n, aad: aad, aadLen: aadLen, j0: j0, tag: tag}
-	vgsimAsmAesniCall("gcmSealAESNI", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 72, Results: 72, SecretWords: 0x0},
-		x86sim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: x86sim.Secret},
-		x86sim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(n) * unsafe.Sizeof(*out), Kind: x86sim.Output},
-		x86sim.Region{Name: "in", Ptr: unsafe.Pointer(in), Len: uintptr(n) * unsafe.Sizeof(*in), Kind: x86sim.Secret},
-		x86sim.Region{Name: "aad", Ptr: unsafe.Pointer(aad), Len: uintptr(aadLen) * unsafe.Sizeof(*aad), Kind: x86sim.Secret},
-		x86sim.Region{Name: "j0", Ptr: unsafe.Pointer(j0), Len: unsafe.Sizeof(*j0), Kind: x86sim.Public},
-		x86sim.Region{Name: "tag", Ptr: unsafe.Pointer(tag), Len: unsafe.Sizeof(*tag), Kind: x86sim.Output})
+	vgsimAsmAesniCall("gcmSealAESNI", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 72, Results: 72, SecretWords: 0x0},
+		vgsim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: vgsim.Secret},
+		vgsim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(n) * unsafe.Sizeof(*out), Kind: vgsim.Output},
+		vgsim.Region{Name: "in", Ptr: unsafe.Pointer(in), Len: uintptr(n) * unsafe.Sizeof(*in), Kind: vgsim.Secret},
+		vgsim.Region{Name: "aad", Ptr: unsafe.Pointer(aad), Len: uintptr(aadLen) * unsafe.Sizeof(*aad), Kind: vgsim.Secret},
+		vgsim.Region{Name: "j0", Ptr: unsafe.Pointer(j0), Len: unsafe.Sizeof(*j0), Kind: vgsim.Public},
+		vgsim.Region{Name: "tag", Ptr: unsafe.Pointer(tag), Len: unsafe.Sizeof(*tag), Kind: vgsim.Output})
 }
 
 // gcmSealGatherAESNI encrypts the concatenation of the count slices at pieces (textLen bytes; each piece exactly its own part of out or disjoint from out) to out and sets tag to E(J0) ^ GHASH(aad, out).
@@ -104,18 +106,18 @@ func gcmSealGatherAESNI(t *[752]byte, rounds int, out *byte, pieces *[]byte, cou
 		textLen int
 		tag     *[16]byte
 	}{t: t, rounds: rounds, out: out, pieces: pieces, count: count, aad: aad, aadLen: aadLen, j0: j0, textLen: textLen, tag: tag}
-	vgsimRegions := []x86sim.Region{
-		{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: x86sim.Secret},
-		{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(textLen) * unsafe.Sizeof(*out), Kind: x86sim.Output},
-		{Name: "pieces", Ptr: unsafe.Pointer(pieces), Len: uintptr(count) * unsafe.Sizeof(*pieces), Kind: x86sim.Public},
-		{Name: "aad", Ptr: unsafe.Pointer(aad), Len: uintptr(aadLen) * unsafe.Sizeof(*aad), Kind: x86sim.Secret},
-		{Name: "j0", Ptr: unsafe.Pointer(j0), Len: unsafe.Sizeof(*j0), Kind: x86sim.Public},
-		{Name: "tag", Ptr: unsafe.Pointer(tag), Len: unsafe.Sizeof(*tag), Kind: x86sim.Output},
+	vgsimRegions := []vgsim.Region{
+		{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: vgsim.Secret},
+		{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(textLen) * unsafe.Sizeof(*out), Kind: vgsim.Output},
+		{Name: "pieces", Ptr: unsafe.Pointer(pieces), Len: uintptr(count) * unsafe.Sizeof(*pieces), Kind: vgsim.Public},
+		{Name: "aad", Ptr: unsafe.Pointer(aad), Len: uintptr(aadLen) * unsafe.Sizeof(*aad), Kind: vgsim.Secret},
+		{Name: "j0", Ptr: unsafe.Pointer(j0), Len: unsafe.Sizeof(*j0), Kind: vgsim.Public},
+		{Name: "tag", Ptr: unsafe.Pointer(tag), Len: unsafe.Sizeof(*tag), Kind: vgsim.Output},
 	}
 	for vgsimI, vgsimP := range unsafe.Slice(pieces, count) {
-		vgsimRegions = append(vgsimRegions, x86sim.Region{Name: "pieces[" + strconv.Itoa(vgsimI) + "]", Ptr: unsafe.Pointer(unsafe.SliceData(vgsimP)), Len: uintptr(len(vgsimP)) * unsafe.Sizeof(vgsimP[0]), Kind: x86sim.Secret})
+		vgsimRegions = append(vgsimRegions, vgsim.Region{Name: "pieces[" + strconv.Itoa(vgsimI) + "]", Ptr: unsafe.Pointer(unsafe.SliceData(vgsimP)), Len: uintptr(len(vgsimP)) * unsafe.Sizeof(vgsimP[0]), Kind: vgsim.Secret})
 	}
-	vgsimAsmAesniCall("gcmSealGatherAESNI", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 80, Results: 80, SecretWords: 0x0}, vgsimRegions...)
+	vgsimAsmAesniCall("gcmSealGatherAESNI", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 80, Results: 80, SecretWords: 0x0}, vgsimRegions...)
 }
 
 // gcmOpenAESNI decrypts the n bytes at in to out and returns 1 if the tagLen (12..16) bytes at tag are the first bytes of E(J0) ^ GHASH(aad, in), else 0 (compared in constant time).
@@ -135,13 +137,13 @@ func gcmOpenAESNI(t *[752]byte, rounds int, out *byte, in *byte, n int, aad *byt
 		tagLen  int
 		vgsimR0 int
 	}{t: t, rounds: rounds, out: out, in: in, n: n, aad: aad, aadLen: aadLen, j0: j0, tag: tag, tagLen: tagLen}
-	vgsimAsmAesniCall("gcmOpenAESNI", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 88, Results: 80, SecretWords: 0x0},
-		x86sim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: x86sim.Secret},
-		x86sim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(n) * unsafe.Sizeof(*out), Kind: x86sim.Secret},
-		x86sim.Region{Name: "in", Ptr: unsafe.Pointer(in), Len: uintptr(n) * unsafe.Sizeof(*in), Kind: x86sim.Secret},
-		x86sim.Region{Name: "aad", Ptr: unsafe.Pointer(aad), Len: uintptr(aadLen) * unsafe.Sizeof(*aad), Kind: x86sim.Secret},
-		x86sim.Region{Name: "j0", Ptr: unsafe.Pointer(j0), Len: unsafe.Sizeof(*j0), Kind: x86sim.Public},
-		x86sim.Region{Name: "tag", Ptr: unsafe.Pointer(tag), Len: uintptr(tagLen) * unsafe.Sizeof(*tag), Kind: x86sim.Public})
+	vgsimAsmAesniCall("gcmOpenAESNI", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 88, Results: 80, SecretWords: 0x0},
+		vgsim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: vgsim.Secret},
+		vgsim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(n) * unsafe.Sizeof(*out), Kind: vgsim.Secret},
+		vgsim.Region{Name: "in", Ptr: unsafe.Pointer(in), Len: uintptr(n) * unsafe.Sizeof(*in), Kind: vgsim.Secret},
+		vgsim.Region{Name: "aad", Ptr: unsafe.Pointer(aad), Len: uintptr(aadLen) * unsafe.Sizeof(*aad), Kind: vgsim.Secret},
+		vgsim.Region{Name: "j0", Ptr: unsafe.Pointer(j0), Len: unsafe.Sizeof(*j0), Kind: vgsim.Public},
+		vgsim.Region{Name: "tag", Ptr: unsafe.Pointer(tag), Len: uintptr(tagLen) * unsafe.Sizeof(*tag), Kind: vgsim.Public})
 	return vgsimArgs.vgsimR0
 }
 
@@ -157,11 +159,11 @@ func gcmStreamStartAESNI(t *[752]byte, rounds int, st *[80]byte, aad *byte, aadL
 		aadLen int
 		j0     *[16]byte
 	}{t: t, rounds: rounds, st: st, aad: aad, aadLen: aadLen, j0: j0}
-	vgsimAsmAesniCall("gcmStreamStartAESNI", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 48, Results: 48, SecretWords: 0x0},
-		x86sim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: x86sim.Secret},
-		x86sim.Region{Name: "st", Ptr: unsafe.Pointer(st), Len: unsafe.Sizeof(*st), Kind: x86sim.Secret},
-		x86sim.Region{Name: "aad", Ptr: unsafe.Pointer(aad), Len: uintptr(aadLen) * unsafe.Sizeof(*aad), Kind: x86sim.Secret},
-		x86sim.Region{Name: "j0", Ptr: unsafe.Pointer(j0), Len: unsafe.Sizeof(*j0), Kind: x86sim.Public})
+	vgsimAsmAesniCall("gcmStreamStartAESNI", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 48, Results: 48, SecretWords: 0x0},
+		vgsim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: vgsim.Secret},
+		vgsim.Region{Name: "st", Ptr: unsafe.Pointer(st), Len: unsafe.Sizeof(*st), Kind: vgsim.Secret},
+		vgsim.Region{Name: "aad", Ptr: unsafe.Pointer(aad), Len: uintptr(aadLen) * unsafe.Sizeof(*aad), Kind: vgsim.Secret},
+		vgsim.Region{Name: "j0", Ptr: unsafe.Pointer(j0), Len: unsafe.Sizeof(*j0), Kind: vgsim.Public})
 }
 
 // gcmStreamEncryptAESNI encrypts the next n bytes of the stream at st from in to out; nopen is the length of the stream so far mod 16.
@@ -177,11 +179,11 @@ func gcmStreamEncryptAESNI(t *[752]byte, rounds int, st *[80]byte, out *byte, in
 		n      int
 		nopen  int
 	}{t: t, rounds: rounds, st: st, out: out, in: in, n: n, nopen: nopen}
-	vgsimAsmAesniCall("gcmStreamEncryptAESNI", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 56, Results: 56, SecretWords: 0x0},
-		x86sim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: x86sim.Secret},
-		x86sim.Region{Name: "st", Ptr: unsafe.Pointer(st), Len: unsafe.Sizeof(*st), Kind: x86sim.Secret},
-		x86sim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(n) * unsafe.Sizeof(*out), Kind: x86sim.Output},
-		x86sim.Region{Name: "in", Ptr: unsafe.Pointer(in), Len: uintptr(n) * unsafe.Sizeof(*in), Kind: x86sim.Secret})
+	vgsimAsmAesniCall("gcmStreamEncryptAESNI", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 56, Results: 56, SecretWords: 0x0},
+		vgsim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: vgsim.Secret},
+		vgsim.Region{Name: "st", Ptr: unsafe.Pointer(st), Len: unsafe.Sizeof(*st), Kind: vgsim.Secret},
+		vgsim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(n) * unsafe.Sizeof(*out), Kind: vgsim.Output},
+		vgsim.Region{Name: "in", Ptr: unsafe.Pointer(in), Len: uintptr(n) * unsafe.Sizeof(*in), Kind: vgsim.Secret})
 }
 
 // gcmStreamFinishAESNI sets tag to the tag of the stream at st (textLen bytes, the last nopen of them in the open block).
@@ -196,8 +198,8 @@ func gcmStreamFinishAESNI(t *[752]byte, st *[80]byte, nopen int, aadLen int, tex
 		textLen int
 		tag     *[16]byte
 	}{t: t, st: st, nopen: nopen, aadLen: aadLen, textLen: textLen, tag: tag}
-	vgsimAsmAesniCall("gcmStreamFinishAESNI", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 48, Results: 48, SecretWords: 0x0},
-		x86sim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: x86sim.Secret},
-		x86sim.Region{Name: "st", Ptr: unsafe.Pointer(st), Len: unsafe.Sizeof(*st), Kind: x86sim.Secret},
-		x86sim.Region{Name: "tag", Ptr: unsafe.Pointer(tag), Len: unsafe.Sizeof(*tag), Kind: x86sim.Output})
+	vgsimAsmAesniCall("gcmStreamFinishAESNI", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 48, Results: 48, SecretWords: 0x0},
+		vgsim.Region{Name: "t", Ptr: unsafe.Pointer(t), Len: unsafe.Sizeof(*t), Kind: vgsim.Secret},
+		vgsim.Region{Name: "st", Ptr: unsafe.Pointer(st), Len: unsafe.Sizeof(*st), Kind: vgsim.Secret},
+		vgsim.Region{Name: "tag", Ptr: unsafe.Pointer(tag), Len: unsafe.Sizeof(*tag), Kind: vgsim.Output})
 }

@@ -14,6 +14,7 @@ require (
 
 require (
 	github.com/vgcrypto/vg/asmgen/x86sim v0.0.0
+	github.com/vgcrypto/vg/internal v0.0.0
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
@@ -24,3 +25,5 @@ require (
 replace github.com/vgcrypto/vg/stackscratch => ../stackscratch
 
 replace github.com/vgcrypto/vg/asmgen/x86sim => ./x86sim
+
+replace github.com/vgcrypto/vg/internal => ../internal

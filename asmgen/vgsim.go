@@ -19,8 +19,10 @@ import (
 // [Generator.Trampolines] with vgsim.
 const SimTag = "vgsim"
 
-// simModule is the import path of the model.
-const simModule = "github.com/vgcrypto/vg/asmgen/x86sim"
+// simSeam is the import path of the seam the trampolines call the model
+// through: they do not import the model itself, so that the modules that
+// hold them do not require it (a test binary built with vgsim links it).
+const simSeam = "github.com/vgcrypto/vg/internal/vgsim"
 
 // SimPath returns the path of the trampolines file beside the declarations
 // file stubsPath: asm_aesni_amd64.go becomes asm_aesni_vgsim_amd64.go, and a
@@ -43,7 +45,7 @@ func SimPath(stubsPath string) string {
 // argument with its extent and kind: Public, Secret or Output; the elements
 // of SecretSlices descriptors, read in Go, each a Secret region of its own)
 // and runs the function on the model, which fails the call (panics with an
-// *x86sim.Fault) on a secret branch, address or store into public memory, on
+// *x86sim.Fault, reached through internal/vgsim) on a secret branch, address or store into public memory, on
 // an access outside the listed memory, and on a return with a secret left in
 // a vector register or the stack.
 //
@@ -77,15 +79,17 @@ func (g *Generator) Trampolines(asmName string) ([]byte, error) {
 	if slices {
 		b.WriteString("\t\"strconv\"\n")
 	}
-	fmt.Fprintf(&b, "\t\"unsafe\"\n\n\t%q\n)\n\n", simModule)
+	fmt.Fprintf(&b, "\t\"unsafe\"\n\n\t%q\n)\n\n", simSeam)
 	fmt.Fprintf(&b, "// With the build tag %s, the functions of\n//\n//\t%s\n//\n", SimTag, asmName)
-	b.WriteString("// run on x86sim, the executable model of the generated assembly, which\n")
+	b.WriteString("// run on x86sim, the executable model of the generated assembly (a binary\n")
+	b.WriteString("// built with vgsim links it; these trampolines reach it through the seam\n")
+	b.WriteString("// internal/vgsim), which\n")
 	b.WriteString("// checks every call for secret branches, addresses and stores, for\n")
 	b.WriteString("// accesses outside the memory it was given, and for secrets left in\n")
 	b.WriteString("// registers or on the stack.\n\n")
 	fmt.Fprintf(&b, "//go:embed %s\nvar %sSrc []byte\n\n", asmName, id)
 	fmt.Fprintf(&b, "// %s is the model's program of %s.\n", id, asmName)
-	fmt.Fprintf(&b, "var %s = x86sim.MustLoad(%q, %sSrc)\n\n", id, asmName, id)
+	fmt.Fprintf(&b, "var %s = vgsim.Load(%q, %sSrc)\n\n", id, asmName, id)
 	fmt.Fprintf(&b, "// %sCall runs one of its functions. The trampolines call it through\n", id)
 	b.WriteString("// this func value, which the compiler cannot see through, so that every\n")
 	b.WriteString("// pointer they pass escapes to the heap: the model holds addresses as\n")
@@ -124,7 +128,7 @@ func camel(s string) string {
 }
 
 // reservedNames may not be argument names: the trampolines use them.
-var reservedNames = map[string]bool{"unsafe": true, "x86sim": true, "strconv": true}
+var reservedNames = map[string]bool{"unsafe": true, "vgsim": true, "strconv": true}
 
 // trampoline writes fn's trampoline.
 func (g *Generator) trampoline(b *bytes.Buffer, fn *Func, id string) error {
@@ -218,7 +222,7 @@ func (g *Generator) trampoline(b *bytes.Buffer, fn *Func, id string) error {
 			kind = "Output"
 		}
 		ptr, n := extentExprs(p.name, p.typ, p.extent)
-		regions = append(regions, fmt.Sprintf("{Name: %q, Ptr: %s, Len: %s, Kind: x86sim.%s}", p.name, ptr, n, kind))
+		regions = append(regions, fmt.Sprintf("{Name: %q, Ptr: %s, Len: %s, Kind: vgsim.%s}", p.name, ptr, n, kind))
 		if p.class == classSecretSlices {
 			headers := p.name
 			if _, isSlice := p.typ.Underlying().(*types.Slice); !isSlice {
@@ -229,20 +233,20 @@ func (g *Generator) trampoline(b *bytes.Buffer, fn *Func, id string) error {
 				}
 			}
 			pieces = append(pieces, fmt.Sprintf("\tfor vgsimI, vgsimP := range %s {\n"+
-				"\t\tvgsimRegions = append(vgsimRegions, x86sim.Region{Name: %q + strconv.Itoa(vgsimI) + \"]\", "+
-				"Ptr: unsafe.Pointer(unsafe.SliceData(vgsimP)), Len: uintptr(len(vgsimP)) * unsafe.Sizeof(vgsimP[0]), Kind: x86sim.Secret})\n\t}\n",
+				"\t\tvgsimRegions = append(vgsimRegions, vgsim.Region{Name: %q + strconv.Itoa(vgsimI) + \"]\", "+
+				"Ptr: unsafe.Pointer(unsafe.SliceData(vgsimP)), Len: uintptr(len(vgsimP)) * unsafe.Sizeof(vgsimP[0]), Kind: vgsim.Secret})\n\t}\n",
 				headers, p.name+"["))
 		}
 	}
-	frame := fmt.Sprintf("x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: %d, Results: %d, SecretWords: %#x}", fn.ir.ArgumentBytes(), resultsAt, secretWords)
+	frame := fmt.Sprintf("vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: %d, Results: %d, SecretWords: %#x}", fn.ir.ArgumentBytes(), resultsAt, secretWords)
 	if len(pieces) == 0 {
 		fmt.Fprintf(b, "\t%sCall(%q, %s", id, fn.name, frame)
 		for _, r := range regions {
-			fmt.Fprintf(b, ",\n\t\tx86sim.Region%s", r)
+			fmt.Fprintf(b, ",\n\t\tvgsim.Region%s", r)
 		}
 		b.WriteString(")\n")
 	} else {
-		b.WriteString("\tvgsimRegions := []x86sim.Region{\n")
+		b.WriteString("\tvgsimRegions := []vgsim.Region{\n")
 		for _, r := range regions {
 			fmt.Fprintf(b, "\t\t%s,\n", r)
 		}

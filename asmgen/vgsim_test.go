@@ -39,22 +39,22 @@ func TestTrampolineFrameAndRegions(t *testing.T) {
 	assert.Contains(t, stubs, "Secret: key, k, pieces (slice headers public, their elements secret). Public: count, n. Output: out, tag.")
 	assert.Contains(t, sim, "//go:build amd64 && !purego && vgsim\n")
 	assert.Contains(t, sim, "//go:embed alg_ssse3_amd64.s\nvar vgsimAlgSsse3Src []byte\n")
-	assert.Contains(t, sim, `var vgsimAlgSsse3 = x86sim.MustLoad("alg_ssse3_amd64.s", vgsimAlgSsse3Src)`)
+	assert.Contains(t, sim, `var vgsimAlgSsse3 = vgsim.Load("alg_ssse3_amd64.s", vgsimAlgSsse3Src)`)
 	assert.Contains(t, sim, "var vgsimAlgSsse3Call = vgsimAlgSsse3.Call\n")
 	assert.Contains(t, sim, "func sealTSSSE3(out *byte, key *[32]byte, k uint64, pieces *[]byte, count int, tag *[16]byte, n int, flag byte) byte {\n")
 	// The result starts at the pointer-aligned end of the arguments: 57
 	// bytes of arguments, padding, the result at 64.
 	assert.Contains(t, sim, "\t\tflag    byte\n\t\t_       [7]byte\n\t\tvgsimR0 byte\n")
 	// k is word 2 of the frame.
-	assert.Contains(t, sim, `x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 65, Results: 64, SecretWords: 0x4}`)
+	assert.Contains(t, sim, `vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 65, Results: 64, SecretWords: 0x4}`)
 	for _, want := range []string{
-		`{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(n+16) * unsafe.Sizeof(*out), Kind: x86sim.Output}`,
-		`{Name: "key", Ptr: unsafe.Pointer(key), Len: unsafe.Sizeof(*key), Kind: x86sim.Secret}`,
-		`{Name: "pieces", Ptr: unsafe.Pointer(pieces), Len: uintptr(count) * unsafe.Sizeof(*pieces), Kind: x86sim.Public}`,
-		`{Name: "tag", Ptr: unsafe.Pointer(tag), Len: unsafe.Sizeof(*tag), Kind: x86sim.Output}`,
+		`{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(n+16) * unsafe.Sizeof(*out), Kind: vgsim.Output}`,
+		`{Name: "key", Ptr: unsafe.Pointer(key), Len: unsafe.Sizeof(*key), Kind: vgsim.Secret}`,
+		`{Name: "pieces", Ptr: unsafe.Pointer(pieces), Len: uintptr(count) * unsafe.Sizeof(*pieces), Kind: vgsim.Public}`,
+		`{Name: "tag", Ptr: unsafe.Pointer(tag), Len: unsafe.Sizeof(*tag), Kind: vgsim.Output}`,
 		"for vgsimI, vgsimP := range unsafe.Slice(pieces, count) {",
-		`x86sim.Region{Name: "pieces[" + strconv.Itoa(vgsimI) + "]", Ptr: unsafe.Pointer(unsafe.SliceData(vgsimP)), Len: uintptr(len(vgsimP)) * unsafe.Sizeof(vgsimP[0]), Kind: x86sim.Secret}`,
-		`vgsimAlgSsse3Call("sealTSSSE3", x86sim.Frame{`,
+		`vgsim.Region{Name: "pieces[" + strconv.Itoa(vgsimI) + "]", Ptr: unsafe.Pointer(unsafe.SliceData(vgsimP)), Len: uintptr(len(vgsimP)) * unsafe.Sizeof(vgsimP[0]), Kind: vgsim.Secret}`,
+		`vgsimAlgSsse3Call("sealTSSSE3", vgsim.Frame{`,
 		"return vgsimArgs.vgsimR0\n",
 	} {
 		assert.Contains(t, sim, want)
@@ -64,8 +64,8 @@ func TestTrampolineFrameAndRegions(t *testing.T) {
 func TestTrampolineSlices(t *testing.T) {
 	_, sim := trampolines(t, "gatherT", "func(dst []byte, srcs [][]byte)", []Option{SecretSlices("srcs"), Secret("dst")},
 		func(g *Generator, fn *Func) { fn.Ret() })
-	assert.Contains(t, sim, `{Name: "dst", Ptr: unsafe.Pointer(unsafe.SliceData(dst)), Len: uintptr(len(dst)) * unsafe.Sizeof(dst[0]), Kind: x86sim.Secret}`)
-	assert.Contains(t, sim, `{Name: "srcs", Ptr: unsafe.Pointer(unsafe.SliceData(srcs)), Len: uintptr(len(srcs)) * unsafe.Sizeof(srcs[0]), Kind: x86sim.Public}`)
+	assert.Contains(t, sim, `{Name: "dst", Ptr: unsafe.Pointer(unsafe.SliceData(dst)), Len: uintptr(len(dst)) * unsafe.Sizeof(dst[0]), Kind: vgsim.Secret}`)
+	assert.Contains(t, sim, `{Name: "srcs", Ptr: unsafe.Pointer(unsafe.SliceData(srcs)), Len: uintptr(len(srcs)) * unsafe.Sizeof(srcs[0]), Kind: vgsim.Public}`)
 	assert.Contains(t, sim, "for vgsimI, vgsimP := range srcs {")
 	assert.Contains(t, sim, "Size: 48, Results: 48, SecretWords: 0x0}")
 }

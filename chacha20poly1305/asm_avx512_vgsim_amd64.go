@@ -9,14 +9,16 @@ import (
 	"strconv"
 	"unsafe"
 
-	"github.com/vgcrypto/vg/asmgen/x86sim"
+	"github.com/vgcrypto/vg/internal/vgsim"
 )
 
 // With the build tag vgsim, the functions of
 //
 //	asm_avx512_amd64.s
 //
-// run on x86sim, the executable model of the generated assembly, which
+// run on x86sim, the executable model of the generated assembly (a binary
+// built with vgsim links it; these trampolines reach it through the seam
+// internal/vgsim), which
 // checks every call for secret branches, addresses and stores, for
 // accesses outside the memory it was given, and for secrets left in
 // registers or on the stack.
@@ -25,7 +27,7 @@ import (
 var vgsimAsmAvx512Src []byte
 
 // vgsimAsmAvx512 is the model's program of asm_avx512_amd64.s.
-var vgsimAsmAvx512 = x86sim.MustLoad("asm_avx512_amd64.s", vgsimAsmAvx512Src)
+var vgsimAsmAvx512 = vgsim.Load("asm_avx512_amd64.s", vgsimAsmAvx512Src)
 
 // vgsimAsmAvx512Call runs one of its functions. The trampolines call it through
 // this func value, which the compiler cannot see through, so that every
@@ -44,10 +46,10 @@ func xorBlocksAVX512(st *[16]uint32, dst *byte, src *byte, n int) {
 		src *byte
 		n   int
 	}{st: st, dst: dst, src: src, n: n}
-	vgsimAsmAvx512Call("xorBlocksAVX512", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x0},
-		x86sim.Region{Name: "st", Ptr: unsafe.Pointer(st), Len: unsafe.Sizeof(*st), Kind: x86sim.Secret},
-		x86sim.Region{Name: "dst", Ptr: unsafe.Pointer(dst), Len: uintptr(n) * unsafe.Sizeof(*dst), Kind: x86sim.Secret},
-		x86sim.Region{Name: "src", Ptr: unsafe.Pointer(src), Len: uintptr(n) * unsafe.Sizeof(*src), Kind: x86sim.Secret})
+	vgsimAsmAvx512Call("xorBlocksAVX512", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x0},
+		vgsim.Region{Name: "st", Ptr: unsafe.Pointer(st), Len: unsafe.Sizeof(*st), Kind: vgsim.Secret},
+		vgsim.Region{Name: "dst", Ptr: unsafe.Pointer(dst), Len: uintptr(n) * unsafe.Sizeof(*dst), Kind: vgsim.Secret},
+		vgsim.Region{Name: "src", Ptr: unsafe.Pointer(src), Len: uintptr(n) * unsafe.Sizeof(*src), Kind: vgsim.Secret})
 }
 
 // polyBlocksAVX512 absorbs the n/16 full blocks at msg into the Poly1305 state p (h, r, s); n is a multiple of 16.
@@ -59,9 +61,9 @@ func polyBlocksAVX512(p *[7]uint64, msg *byte, n int) {
 		msg *byte
 		n   int
 	}{p: p, msg: msg, n: n}
-	vgsimAsmAvx512Call("polyBlocksAVX512", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 24, Results: 24, SecretWords: 0x0},
-		x86sim.Region{Name: "p", Ptr: unsafe.Pointer(p), Len: unsafe.Sizeof(*p), Kind: x86sim.Secret},
-		x86sim.Region{Name: "msg", Ptr: unsafe.Pointer(msg), Len: uintptr(n) * unsafe.Sizeof(*msg), Kind: x86sim.Public})
+	vgsimAsmAvx512Call("polyBlocksAVX512", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 24, Results: 24, SecretWords: 0x0},
+		vgsim.Region{Name: "p", Ptr: unsafe.Pointer(p), Len: unsafe.Sizeof(*p), Kind: vgsim.Secret},
+		vgsim.Region{Name: "msg", Ptr: unsafe.Pointer(msg), Len: uintptr(n) * unsafe.Sizeof(*msg), Kind: vgsim.Public})
 }
 
 // sealShortAVX512 writes the ChaCha20-Poly1305 encryption of the first n bytes of the concatenation of srcs under key and nonce to out[:n] and its tag over ad[:adLen] and the ciphertext to out[n:n+16], for n ≤ 512; a slice may alias its own part of out exactly.
@@ -77,17 +79,17 @@ func sealShortAVX512(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n
 		ad    *byte
 		adLen int
 	}{out: out, key: key, nonce: nonce, srcs: srcs, n: n, ad: ad, adLen: adLen}
-	vgsimRegions := []x86sim.Region{
-		{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(n+16) * unsafe.Sizeof(*out), Kind: x86sim.Output},
-		{Name: "key", Ptr: unsafe.Pointer(key), Len: unsafe.Sizeof(*key), Kind: x86sim.Secret},
-		{Name: "nonce", Ptr: unsafe.Pointer(nonce), Len: unsafe.Sizeof(*nonce), Kind: x86sim.Public},
-		{Name: "srcs", Ptr: unsafe.Pointer(unsafe.SliceData(srcs)), Len: uintptr(len(srcs)) * unsafe.Sizeof(srcs[0]), Kind: x86sim.Public},
-		{Name: "ad", Ptr: unsafe.Pointer(ad), Len: uintptr(adLen) * unsafe.Sizeof(*ad), Kind: x86sim.Public},
+	vgsimRegions := []vgsim.Region{
+		{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(n+16) * unsafe.Sizeof(*out), Kind: vgsim.Output},
+		{Name: "key", Ptr: unsafe.Pointer(key), Len: unsafe.Sizeof(*key), Kind: vgsim.Secret},
+		{Name: "nonce", Ptr: unsafe.Pointer(nonce), Len: unsafe.Sizeof(*nonce), Kind: vgsim.Public},
+		{Name: "srcs", Ptr: unsafe.Pointer(unsafe.SliceData(srcs)), Len: uintptr(len(srcs)) * unsafe.Sizeof(srcs[0]), Kind: vgsim.Public},
+		{Name: "ad", Ptr: unsafe.Pointer(ad), Len: uintptr(adLen) * unsafe.Sizeof(*ad), Kind: vgsim.Public},
 	}
 	for vgsimI, vgsimP := range srcs {
-		vgsimRegions = append(vgsimRegions, x86sim.Region{Name: "srcs[" + strconv.Itoa(vgsimI) + "]", Ptr: unsafe.Pointer(unsafe.SliceData(vgsimP)), Len: uintptr(len(vgsimP)) * unsafe.Sizeof(vgsimP[0]), Kind: x86sim.Secret})
+		vgsimRegions = append(vgsimRegions, vgsim.Region{Name: "srcs[" + strconv.Itoa(vgsimI) + "]", Ptr: unsafe.Pointer(unsafe.SliceData(vgsimP)), Len: uintptr(len(vgsimP)) * unsafe.Sizeof(vgsimP[0]), Kind: vgsim.Secret})
 	}
-	vgsimAsmAvx512Call("sealShortAVX512", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 72, Results: 72, SecretWords: 0x0}, vgsimRegions...)
+	vgsimAsmAvx512Call("sealShortAVX512", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 72, Results: 72, SecretWords: 0x0}, vgsimRegions...)
 }
 
 // openShortAVX512 writes the ChaCha20 decryption of src[:n] under key and nonce to out[:n] and returns 1 if tag is the Poly1305 tag of ad[:adLen] and src[:n], 0 otherwise (compared in constant time), for n ≤ 512; out may alias src exactly.
@@ -105,13 +107,13 @@ func openShortAVX512(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int
 		tag     *[16]byte
 		vgsimR0 int
 	}{out: out, key: key, nonce: nonce, src: src, n: n, ad: ad, adLen: adLen, tag: tag}
-	vgsimAsmAvx512Call("openShortAVX512", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 72, Results: 64, SecretWords: 0x0},
-		x86sim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(n) * unsafe.Sizeof(*out), Kind: x86sim.Secret},
-		x86sim.Region{Name: "key", Ptr: unsafe.Pointer(key), Len: unsafe.Sizeof(*key), Kind: x86sim.Secret},
-		x86sim.Region{Name: "nonce", Ptr: unsafe.Pointer(nonce), Len: unsafe.Sizeof(*nonce), Kind: x86sim.Public},
-		x86sim.Region{Name: "src", Ptr: unsafe.Pointer(src), Len: uintptr(n) * unsafe.Sizeof(*src), Kind: x86sim.Secret},
-		x86sim.Region{Name: "ad", Ptr: unsafe.Pointer(ad), Len: uintptr(adLen) * unsafe.Sizeof(*ad), Kind: x86sim.Public},
-		x86sim.Region{Name: "tag", Ptr: unsafe.Pointer(tag), Len: unsafe.Sizeof(*tag), Kind: x86sim.Public})
+	vgsimAsmAvx512Call("openShortAVX512", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 72, Results: 64, SecretWords: 0x0},
+		vgsim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(n) * unsafe.Sizeof(*out), Kind: vgsim.Secret},
+		vgsim.Region{Name: "key", Ptr: unsafe.Pointer(key), Len: unsafe.Sizeof(*key), Kind: vgsim.Secret},
+		vgsim.Region{Name: "nonce", Ptr: unsafe.Pointer(nonce), Len: unsafe.Sizeof(*nonce), Kind: vgsim.Public},
+		vgsim.Region{Name: "src", Ptr: unsafe.Pointer(src), Len: uintptr(n) * unsafe.Sizeof(*src), Kind: vgsim.Secret},
+		vgsim.Region{Name: "ad", Ptr: unsafe.Pointer(ad), Len: uintptr(adLen) * unsafe.Sizeof(*ad), Kind: vgsim.Public},
+		vgsim.Region{Name: "tag", Ptr: unsafe.Pointer(tag), Len: unsafe.Sizeof(*tag), Kind: vgsim.Public})
 	return vgsimArgs.vgsimR0
 }
 
@@ -128,17 +130,17 @@ func sealLongAVX512(out *byte, key *[32]byte, nonce *[12]byte, srcs [][]byte, n 
 		ad    *byte
 		adLen int
 	}{out: out, key: key, nonce: nonce, srcs: srcs, n: n, ad: ad, adLen: adLen}
-	vgsimRegions := []x86sim.Region{
-		{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(n+16) * unsafe.Sizeof(*out), Kind: x86sim.Output},
-		{Name: "key", Ptr: unsafe.Pointer(key), Len: unsafe.Sizeof(*key), Kind: x86sim.Secret},
-		{Name: "nonce", Ptr: unsafe.Pointer(nonce), Len: unsafe.Sizeof(*nonce), Kind: x86sim.Public},
-		{Name: "srcs", Ptr: unsafe.Pointer(unsafe.SliceData(srcs)), Len: uintptr(len(srcs)) * unsafe.Sizeof(srcs[0]), Kind: x86sim.Public},
-		{Name: "ad", Ptr: unsafe.Pointer(ad), Len: uintptr(adLen) * unsafe.Sizeof(*ad), Kind: x86sim.Public},
+	vgsimRegions := []vgsim.Region{
+		{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(n+16) * unsafe.Sizeof(*out), Kind: vgsim.Output},
+		{Name: "key", Ptr: unsafe.Pointer(key), Len: unsafe.Sizeof(*key), Kind: vgsim.Secret},
+		{Name: "nonce", Ptr: unsafe.Pointer(nonce), Len: unsafe.Sizeof(*nonce), Kind: vgsim.Public},
+		{Name: "srcs", Ptr: unsafe.Pointer(unsafe.SliceData(srcs)), Len: uintptr(len(srcs)) * unsafe.Sizeof(srcs[0]), Kind: vgsim.Public},
+		{Name: "ad", Ptr: unsafe.Pointer(ad), Len: uintptr(adLen) * unsafe.Sizeof(*ad), Kind: vgsim.Public},
 	}
 	for vgsimI, vgsimP := range srcs {
-		vgsimRegions = append(vgsimRegions, x86sim.Region{Name: "srcs[" + strconv.Itoa(vgsimI) + "]", Ptr: unsafe.Pointer(unsafe.SliceData(vgsimP)), Len: uintptr(len(vgsimP)) * unsafe.Sizeof(vgsimP[0]), Kind: x86sim.Secret})
+		vgsimRegions = append(vgsimRegions, vgsim.Region{Name: "srcs[" + strconv.Itoa(vgsimI) + "]", Ptr: unsafe.Pointer(unsafe.SliceData(vgsimP)), Len: uintptr(len(vgsimP)) * unsafe.Sizeof(vgsimP[0]), Kind: vgsim.Secret})
 	}
-	vgsimAsmAvx512Call("sealLongAVX512", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 72, Results: 72, SecretWords: 0x0}, vgsimRegions...)
+	vgsimAsmAvx512Call("sealLongAVX512", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 72, Results: 72, SecretWords: 0x0}, vgsimRegions...)
 }
 
 // openLongAVX512 writes the ChaCha20 decryption of src[:n] under key and nonce to out[:n] and returns 1 if tag is the Poly1305 tag of ad[:adLen] and src[:n], 0 otherwise (compared in constant time); out may alias src exactly.
@@ -156,13 +158,13 @@ func openLongAVX512(out *byte, key *[32]byte, nonce *[12]byte, src *byte, n int,
 		tag     *[16]byte
 		vgsimR0 int
 	}{out: out, key: key, nonce: nonce, src: src, n: n, ad: ad, adLen: adLen, tag: tag}
-	vgsimAsmAvx512Call("openLongAVX512", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 72, Results: 64, SecretWords: 0x0},
-		x86sim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(n) * unsafe.Sizeof(*out), Kind: x86sim.Secret},
-		x86sim.Region{Name: "key", Ptr: unsafe.Pointer(key), Len: unsafe.Sizeof(*key), Kind: x86sim.Secret},
-		x86sim.Region{Name: "nonce", Ptr: unsafe.Pointer(nonce), Len: unsafe.Sizeof(*nonce), Kind: x86sim.Public},
-		x86sim.Region{Name: "src", Ptr: unsafe.Pointer(src), Len: uintptr(n) * unsafe.Sizeof(*src), Kind: x86sim.Secret},
-		x86sim.Region{Name: "ad", Ptr: unsafe.Pointer(ad), Len: uintptr(adLen) * unsafe.Sizeof(*ad), Kind: x86sim.Public},
-		x86sim.Region{Name: "tag", Ptr: unsafe.Pointer(tag), Len: unsafe.Sizeof(*tag), Kind: x86sim.Public})
+	vgsimAsmAvx512Call("openLongAVX512", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 72, Results: 64, SecretWords: 0x0},
+		vgsim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: uintptr(n) * unsafe.Sizeof(*out), Kind: vgsim.Secret},
+		vgsim.Region{Name: "key", Ptr: unsafe.Pointer(key), Len: unsafe.Sizeof(*key), Kind: vgsim.Secret},
+		vgsim.Region{Name: "nonce", Ptr: unsafe.Pointer(nonce), Len: unsafe.Sizeof(*nonce), Kind: vgsim.Public},
+		vgsim.Region{Name: "src", Ptr: unsafe.Pointer(src), Len: uintptr(n) * unsafe.Sizeof(*src), Kind: vgsim.Secret},
+		vgsim.Region{Name: "ad", Ptr: unsafe.Pointer(ad), Len: uintptr(adLen) * unsafe.Sizeof(*ad), Kind: vgsim.Public},
+		vgsim.Region{Name: "tag", Ptr: unsafe.Pointer(tag), Len: unsafe.Sizeof(*tag), Kind: vgsim.Public})
 	return vgsimArgs.vgsimR0
 }
 

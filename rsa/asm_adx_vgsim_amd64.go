@@ -8,14 +8,16 @@ import (
 	_ "embed"
 	"unsafe"
 
-	"github.com/vgcrypto/vg/asmgen/x86sim"
+	"github.com/vgcrypto/vg/internal/vgsim"
 )
 
 // With the build tag vgsim, the functions of
 //
 //	asm_adx_amd64.s
 //
-// run on x86sim, the executable model of the generated assembly, which
+// run on x86sim, the executable model of the generated assembly (a binary
+// built with vgsim links it; these trampolines reach it through the seam
+// internal/vgsim), which
 // checks every call for secret branches, addresses and stores, for
 // accesses outside the memory it was given, and for secrets left in
 // registers or on the stack.
@@ -24,7 +26,7 @@ import (
 var vgsimAsmAdxSrc []byte
 
 // vgsimAsmAdx is the model's program of asm_adx_amd64.s.
-var vgsimAsmAdx = x86sim.MustLoad("asm_adx_amd64.s", vgsimAsmAdxSrc)
+var vgsimAsmAdx = vgsim.Load("asm_adx_amd64.s", vgsimAsmAdxSrc)
 
 // vgsimAsmAdxCall runs one of its functions. The trampolines call it through
 // this func value, which the compiler cannot see through, so that every
@@ -46,11 +48,11 @@ func montMul8ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, y: y, m: m, m0inv: m0inv}
-	vgsimAsmAdxCall("montMul8ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
-		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(8) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
-		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(8) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
-		x86sim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(8) * unsafe.Sizeof(*y), Kind: x86sim.Secret},
-		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(8) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
+	vgsimAsmAdxCall("montMul8ADX", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
+		vgsim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(8) * unsafe.Sizeof(*z), Kind: vgsim.Secret},
+		vgsim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(8) * unsafe.Sizeof(*x), Kind: vgsim.Secret},
+		vgsim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(8) * unsafe.Sizeof(*y), Kind: vgsim.Secret},
+		vgsim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(8) * unsafe.Sizeof(*m), Kind: vgsim.Secret})
 }
 
 // montMul16ADX sets z to a value below R = 2^1024 congruent to x*y/R modulo m, for x, y < R and an odd
@@ -66,11 +68,11 @@ func montMul16ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, y: y, m: m, m0inv: m0inv}
-	vgsimAsmAdxCall("montMul16ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
-		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(16) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
-		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(16) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
-		x86sim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(16) * unsafe.Sizeof(*y), Kind: x86sim.Secret},
-		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(16) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
+	vgsimAsmAdxCall("montMul16ADX", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
+		vgsim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(16) * unsafe.Sizeof(*z), Kind: vgsim.Secret},
+		vgsim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(16) * unsafe.Sizeof(*x), Kind: vgsim.Secret},
+		vgsim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(16) * unsafe.Sizeof(*y), Kind: vgsim.Secret},
+		vgsim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(16) * unsafe.Sizeof(*m), Kind: vgsim.Secret})
 }
 
 // montMul24ADX sets z to a value below R = 2^1536 congruent to x*y/R modulo m, for x, y < R and an odd
@@ -86,11 +88,11 @@ func montMul24ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, y: y, m: m, m0inv: m0inv}
-	vgsimAsmAdxCall("montMul24ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
-		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(24) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
-		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(24) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
-		x86sim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(24) * unsafe.Sizeof(*y), Kind: x86sim.Secret},
-		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(24) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
+	vgsimAsmAdxCall("montMul24ADX", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
+		vgsim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(24) * unsafe.Sizeof(*z), Kind: vgsim.Secret},
+		vgsim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(24) * unsafe.Sizeof(*x), Kind: vgsim.Secret},
+		vgsim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(24) * unsafe.Sizeof(*y), Kind: vgsim.Secret},
+		vgsim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(24) * unsafe.Sizeof(*m), Kind: vgsim.Secret})
 }
 
 // montMul32ADX sets z to a value below R = 2^2048 congruent to x*y/R modulo m, for x, y < R and an odd
@@ -106,11 +108,11 @@ func montMul32ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, y: y, m: m, m0inv: m0inv}
-	vgsimAsmAdxCall("montMul32ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
-		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(32) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
-		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(32) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
-		x86sim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(32) * unsafe.Sizeof(*y), Kind: x86sim.Secret},
-		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(32) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
+	vgsimAsmAdxCall("montMul32ADX", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
+		vgsim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(32) * unsafe.Sizeof(*z), Kind: vgsim.Secret},
+		vgsim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(32) * unsafe.Sizeof(*x), Kind: vgsim.Secret},
+		vgsim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(32) * unsafe.Sizeof(*y), Kind: vgsim.Secret},
+		vgsim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(32) * unsafe.Sizeof(*m), Kind: vgsim.Secret})
 }
 
 // montMul48ADX sets z to a value below R = 2^3072 congruent to x*y/R modulo m, for x, y < R and an odd
@@ -126,11 +128,11 @@ func montMul48ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, y: y, m: m, m0inv: m0inv}
-	vgsimAsmAdxCall("montMul48ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
-		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(48) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
-		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(48) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
-		x86sim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(48) * unsafe.Sizeof(*y), Kind: x86sim.Secret},
-		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(48) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
+	vgsimAsmAdxCall("montMul48ADX", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
+		vgsim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(48) * unsafe.Sizeof(*z), Kind: vgsim.Secret},
+		vgsim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(48) * unsafe.Sizeof(*x), Kind: vgsim.Secret},
+		vgsim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(48) * unsafe.Sizeof(*y), Kind: vgsim.Secret},
+		vgsim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(48) * unsafe.Sizeof(*m), Kind: vgsim.Secret})
 }
 
 // montMul64ADX sets z to a value below R = 2^4096 congruent to x*y/R modulo m, for x, y < R and an odd
@@ -146,11 +148,11 @@ func montMul64ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, y: y, m: m, m0inv: m0inv}
-	vgsimAsmAdxCall("montMul64ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
-		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(64) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
-		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(64) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
-		x86sim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(64) * unsafe.Sizeof(*y), Kind: x86sim.Secret},
-		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(64) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
+	vgsimAsmAdxCall("montMul64ADX", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
+		vgsim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(64) * unsafe.Sizeof(*z), Kind: vgsim.Secret},
+		vgsim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(64) * unsafe.Sizeof(*x), Kind: vgsim.Secret},
+		vgsim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(64) * unsafe.Sizeof(*y), Kind: vgsim.Secret},
+		vgsim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(64) * unsafe.Sizeof(*m), Kind: vgsim.Secret})
 }
 
 // montMul128ADX sets z to a value below R = 2^8192 congruent to x*y/R modulo m, for x, y < R and an odd
@@ -166,11 +168,11 @@ func montMul128ADX(z *uint64, x *uint64, y *uint64, m *uint64, m0inv uint64) {
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, y: y, m: m, m0inv: m0inv}
-	vgsimAsmAdxCall("montMul128ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
-		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(128) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
-		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(128) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
-		x86sim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(128) * unsafe.Sizeof(*y), Kind: x86sim.Secret},
-		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(128) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
+	vgsimAsmAdxCall("montMul128ADX", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
+		vgsim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(128) * unsafe.Sizeof(*z), Kind: vgsim.Secret},
+		vgsim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(128) * unsafe.Sizeof(*x), Kind: vgsim.Secret},
+		vgsim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(128) * unsafe.Sizeof(*y), Kind: vgsim.Secret},
+		vgsim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(128) * unsafe.Sizeof(*m), Kind: vgsim.Secret})
 }
 
 // montSqr8ADX sets z to a value below R = 2^512 congruent to x*x/R modulo m, for x < R and an odd
@@ -184,10 +186,10 @@ func montSqr8ADX(z *uint64, x *uint64, m *uint64, m0inv uint64) {
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, m: m, m0inv: m0inv}
-	vgsimAsmAdxCall("montSqr8ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x8},
-		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(8) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
-		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(8) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
-		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(8) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
+	vgsimAsmAdxCall("montSqr8ADX", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x8},
+		vgsim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(8) * unsafe.Sizeof(*z), Kind: vgsim.Secret},
+		vgsim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(8) * unsafe.Sizeof(*x), Kind: vgsim.Secret},
+		vgsim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(8) * unsafe.Sizeof(*m), Kind: vgsim.Secret})
 }
 
 // montSqr16ADX sets z to a value below R = 2^1024 congruent to x*x/R modulo m, for x < R and an odd
@@ -201,10 +203,10 @@ func montSqr16ADX(z *uint64, x *uint64, m *uint64, m0inv uint64) {
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, m: m, m0inv: m0inv}
-	vgsimAsmAdxCall("montSqr16ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x8},
-		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(16) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
-		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(16) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
-		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(16) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
+	vgsimAsmAdxCall("montSqr16ADX", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x8},
+		vgsim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(16) * unsafe.Sizeof(*z), Kind: vgsim.Secret},
+		vgsim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(16) * unsafe.Sizeof(*x), Kind: vgsim.Secret},
+		vgsim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(16) * unsafe.Sizeof(*m), Kind: vgsim.Secret})
 }
 
 // montSqr24ADX sets z to a value below R = 2^1536 congruent to x*x/R modulo m, for x < R and an odd
@@ -218,10 +220,10 @@ func montSqr24ADX(z *uint64, x *uint64, m *uint64, m0inv uint64) {
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, m: m, m0inv: m0inv}
-	vgsimAsmAdxCall("montSqr24ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x8},
-		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(24) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
-		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(24) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
-		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(24) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
+	vgsimAsmAdxCall("montSqr24ADX", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x8},
+		vgsim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(24) * unsafe.Sizeof(*z), Kind: vgsim.Secret},
+		vgsim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(24) * unsafe.Sizeof(*x), Kind: vgsim.Secret},
+		vgsim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(24) * unsafe.Sizeof(*m), Kind: vgsim.Secret})
 }
 
 // montSqr32ADX sets z to a value below R = 2^2048 congruent to x*x/R modulo m, for x < R and an odd
@@ -235,10 +237,10 @@ func montSqr32ADX(z *uint64, x *uint64, m *uint64, m0inv uint64) {
 		m     *uint64
 		m0inv uint64
 	}{z: z, x: x, m: m, m0inv: m0inv}
-	vgsimAsmAdxCall("montSqr32ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x8},
-		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(32) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
-		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(32) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
-		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(32) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
+	vgsimAsmAdxCall("montSqr32ADX", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x8},
+		vgsim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(32) * unsafe.Sizeof(*z), Kind: vgsim.Secret},
+		vgsim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(32) * unsafe.Sizeof(*x), Kind: vgsim.Secret},
+		vgsim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(32) * unsafe.Sizeof(*m), Kind: vgsim.Secret})
 }
 
 // gather5ADX sets z[j] = table[32*j+k] for j < n (n > 0, k < 32), reading all 32*n words of table.
@@ -251,7 +253,7 @@ func gather5ADX(z *uint64, table *uint64, n int, k uint64) {
 		n     int
 		k     uint64
 	}{z: z, table: table, n: n, k: k}
-	vgsimAsmAdxCall("gather5ADX", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x8},
-		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(n) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
-		x86sim.Region{Name: "table", Ptr: unsafe.Pointer(table), Len: uintptr(32*n) * unsafe.Sizeof(*table), Kind: x86sim.Secret})
+	vgsimAsmAdxCall("gather5ADX", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x8},
+		vgsim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(n) * unsafe.Sizeof(*z), Kind: vgsim.Secret},
+		vgsim.Region{Name: "table", Ptr: unsafe.Pointer(table), Len: uintptr(32*n) * unsafe.Sizeof(*table), Kind: vgsim.Secret})
 }

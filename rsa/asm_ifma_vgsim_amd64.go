@@ -8,14 +8,16 @@ import (
 	_ "embed"
 	"unsafe"
 
-	"github.com/vgcrypto/vg/asmgen/x86sim"
+	"github.com/vgcrypto/vg/internal/vgsim"
 )
 
 // With the build tag vgsim, the functions of
 //
 //	asm_ifma_amd64.s
 //
-// run on x86sim, the executable model of the generated assembly, which
+// run on x86sim, the executable model of the generated assembly (a binary
+// built with vgsim links it; these trampolines reach it through the seam
+// internal/vgsim), which
 // checks every call for secret branches, addresses and stores, for
 // accesses outside the memory it was given, and for secrets left in
 // registers or on the stack.
@@ -24,7 +26,7 @@ import (
 var vgsimAsmIfmaSrc []byte
 
 // vgsimAsmIfma is the model's program of asm_ifma_amd64.s.
-var vgsimAsmIfma = x86sim.MustLoad("asm_ifma_amd64.s", vgsimAsmIfmaSrc)
+var vgsimAsmIfma = vgsim.Load("asm_ifma_amd64.s", vgsimAsmIfmaSrc)
 
 // vgsimAsmIfmaCall runs one of its functions. The trampolines call it through
 // this func value, which the compiler cannot see through, so that every
@@ -41,9 +43,9 @@ func toDigits20IFMA(z *uint64, x *uint64) {
 		z *uint64
 		x *uint64
 	}{z: z, x: x}
-	vgsimAsmIfmaCall("toDigits20IFMA", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
-		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(24) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
-		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(17) * unsafe.Sizeof(*x), Kind: x86sim.Secret})
+	vgsimAsmIfmaCall("toDigits20IFMA", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
+		vgsim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(24) * unsafe.Sizeof(*z), Kind: vgsim.Secret},
+		vgsim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(17) * unsafe.Sizeof(*x), Kind: vgsim.Secret})
 }
 
 // fromDigits20IFMA sets the 17 limbs z to the 20 digits x, each below 2^52.
@@ -54,9 +56,9 @@ func fromDigits20IFMA(z *uint64, x *uint64) {
 		z *uint64
 		x *uint64
 	}{z: z, x: x}
-	vgsimAsmIfmaCall("fromDigits20IFMA", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
-		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(17) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
-		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(24) * unsafe.Sizeof(*x), Kind: x86sim.Secret})
+	vgsimAsmIfmaCall("fromDigits20IFMA", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
+		vgsim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(17) * unsafe.Sizeof(*z), Kind: vgsim.Secret},
+		vgsim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(24) * unsafe.Sizeof(*x), Kind: vgsim.Secret})
 }
 
 // amm20IFMA sets z to a value congruent to x*y/R' modulo m, R' = 2^1040, for an odd m with 4m < R'
@@ -73,11 +75,11 @@ func amm20IFMA(z *uint64, x *uint64, y *uint64, m *uint64, k0 uint64) {
 		m  *uint64
 		k0 uint64
 	}{z: z, x: x, y: y, m: m, k0: k0}
-	vgsimAsmIfmaCall("amm20IFMA", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
-		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(24) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
-		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(24) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
-		x86sim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(24) * unsafe.Sizeof(*y), Kind: x86sim.Secret},
-		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(24) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
+	vgsimAsmIfmaCall("amm20IFMA", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
+		vgsim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(24) * unsafe.Sizeof(*z), Kind: vgsim.Secret},
+		vgsim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(24) * unsafe.Sizeof(*x), Kind: vgsim.Secret},
+		vgsim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(24) * unsafe.Sizeof(*y), Kind: vgsim.Secret},
+		vgsim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(24) * unsafe.Sizeof(*m), Kind: vgsim.Secret})
 }
 
 // ammDual20IFMA sets z to a value congruent to x*y/R' modulo m, R' = 2^1040, for an odd m with 4m < R'
@@ -100,15 +102,15 @@ func ammDual20IFMA(za *uint64, xa *uint64, ya *uint64, ma *uint64, k0a uint64, z
 		mb  *uint64
 		k0b uint64
 	}{za: za, xa: xa, ya: ya, ma: ma, k0a: k0a, zb: zb, xb: xb, yb: yb, mb: mb, k0b: k0b}
-	vgsimAsmIfmaCall("ammDual20IFMA", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 80, Results: 80, SecretWords: 0x210},
-		x86sim.Region{Name: "za", Ptr: unsafe.Pointer(za), Len: uintptr(24) * unsafe.Sizeof(*za), Kind: x86sim.Secret},
-		x86sim.Region{Name: "xa", Ptr: unsafe.Pointer(xa), Len: uintptr(24) * unsafe.Sizeof(*xa), Kind: x86sim.Secret},
-		x86sim.Region{Name: "ya", Ptr: unsafe.Pointer(ya), Len: uintptr(24) * unsafe.Sizeof(*ya), Kind: x86sim.Secret},
-		x86sim.Region{Name: "ma", Ptr: unsafe.Pointer(ma), Len: uintptr(24) * unsafe.Sizeof(*ma), Kind: x86sim.Secret},
-		x86sim.Region{Name: "zb", Ptr: unsafe.Pointer(zb), Len: uintptr(24) * unsafe.Sizeof(*zb), Kind: x86sim.Secret},
-		x86sim.Region{Name: "xb", Ptr: unsafe.Pointer(xb), Len: uintptr(24) * unsafe.Sizeof(*xb), Kind: x86sim.Secret},
-		x86sim.Region{Name: "yb", Ptr: unsafe.Pointer(yb), Len: uintptr(24) * unsafe.Sizeof(*yb), Kind: x86sim.Secret},
-		x86sim.Region{Name: "mb", Ptr: unsafe.Pointer(mb), Len: uintptr(24) * unsafe.Sizeof(*mb), Kind: x86sim.Secret})
+	vgsimAsmIfmaCall("ammDual20IFMA", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 80, Results: 80, SecretWords: 0x210},
+		vgsim.Region{Name: "za", Ptr: unsafe.Pointer(za), Len: uintptr(24) * unsafe.Sizeof(*za), Kind: vgsim.Secret},
+		vgsim.Region{Name: "xa", Ptr: unsafe.Pointer(xa), Len: uintptr(24) * unsafe.Sizeof(*xa), Kind: vgsim.Secret},
+		vgsim.Region{Name: "ya", Ptr: unsafe.Pointer(ya), Len: uintptr(24) * unsafe.Sizeof(*ya), Kind: vgsim.Secret},
+		vgsim.Region{Name: "ma", Ptr: unsafe.Pointer(ma), Len: uintptr(24) * unsafe.Sizeof(*ma), Kind: vgsim.Secret},
+		vgsim.Region{Name: "zb", Ptr: unsafe.Pointer(zb), Len: uintptr(24) * unsafe.Sizeof(*zb), Kind: vgsim.Secret},
+		vgsim.Region{Name: "xb", Ptr: unsafe.Pointer(xb), Len: uintptr(24) * unsafe.Sizeof(*xb), Kind: vgsim.Secret},
+		vgsim.Region{Name: "yb", Ptr: unsafe.Pointer(yb), Len: uintptr(24) * unsafe.Sizeof(*yb), Kind: vgsim.Secret},
+		vgsim.Region{Name: "mb", Ptr: unsafe.Pointer(mb), Len: uintptr(24) * unsafe.Sizeof(*mb), Kind: vgsim.Secret})
 }
 
 // gatherDual20IFMA sets za = entry ka of ta and zb = entry kb of tb (ka, kb < 32; entries of 24 words), reading every entry of both tables.
@@ -123,11 +125,11 @@ func gatherDual20IFMA(za *uint64, ta *uint64, ka uint64, zb *uint64, tb *uint64,
 		tb *uint64
 		kb uint64
 	}{za: za, ta: ta, ka: ka, zb: zb, tb: tb, kb: kb}
-	vgsimAsmIfmaCall("gatherDual20IFMA", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 48, Results: 48, SecretWords: 0x24},
-		x86sim.Region{Name: "za", Ptr: unsafe.Pointer(za), Len: uintptr(24) * unsafe.Sizeof(*za), Kind: x86sim.Secret},
-		x86sim.Region{Name: "ta", Ptr: unsafe.Pointer(ta), Len: uintptr(768) * unsafe.Sizeof(*ta), Kind: x86sim.Secret},
-		x86sim.Region{Name: "zb", Ptr: unsafe.Pointer(zb), Len: uintptr(24) * unsafe.Sizeof(*zb), Kind: x86sim.Secret},
-		x86sim.Region{Name: "tb", Ptr: unsafe.Pointer(tb), Len: uintptr(768) * unsafe.Sizeof(*tb), Kind: x86sim.Secret})
+	vgsimAsmIfmaCall("gatherDual20IFMA", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 48, Results: 48, SecretWords: 0x24},
+		vgsim.Region{Name: "za", Ptr: unsafe.Pointer(za), Len: uintptr(24) * unsafe.Sizeof(*za), Kind: vgsim.Secret},
+		vgsim.Region{Name: "ta", Ptr: unsafe.Pointer(ta), Len: uintptr(768) * unsafe.Sizeof(*ta), Kind: vgsim.Secret},
+		vgsim.Region{Name: "zb", Ptr: unsafe.Pointer(zb), Len: uintptr(24) * unsafe.Sizeof(*zb), Kind: vgsim.Secret},
+		vgsim.Region{Name: "tb", Ptr: unsafe.Pointer(tb), Len: uintptr(768) * unsafe.Sizeof(*tb), Kind: vgsim.Secret})
 }
 
 // toDigits30IFMA sets the 30 digits z (52 bits each, 2 zero lanes after them) to the 25-limb x (< 2^1560).
@@ -138,9 +140,9 @@ func toDigits30IFMA(z *uint64, x *uint64) {
 		z *uint64
 		x *uint64
 	}{z: z, x: x}
-	vgsimAsmIfmaCall("toDigits30IFMA", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
-		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(32) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
-		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(25) * unsafe.Sizeof(*x), Kind: x86sim.Secret})
+	vgsimAsmIfmaCall("toDigits30IFMA", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
+		vgsim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(32) * unsafe.Sizeof(*z), Kind: vgsim.Secret},
+		vgsim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(25) * unsafe.Sizeof(*x), Kind: vgsim.Secret})
 }
 
 // fromDigits30IFMA sets the 25 limbs z to the 30 digits x, each below 2^52.
@@ -151,9 +153,9 @@ func fromDigits30IFMA(z *uint64, x *uint64) {
 		z *uint64
 		x *uint64
 	}{z: z, x: x}
-	vgsimAsmIfmaCall("fromDigits30IFMA", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
-		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(25) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
-		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(32) * unsafe.Sizeof(*x), Kind: x86sim.Secret})
+	vgsimAsmIfmaCall("fromDigits30IFMA", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
+		vgsim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(25) * unsafe.Sizeof(*z), Kind: vgsim.Secret},
+		vgsim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(32) * unsafe.Sizeof(*x), Kind: vgsim.Secret})
 }
 
 // amm30IFMA sets z to a value congruent to x*y/R' modulo m, R' = 2^1560, for an odd m with 4m < R'
@@ -170,11 +172,11 @@ func amm30IFMA(z *uint64, x *uint64, y *uint64, m *uint64, k0 uint64) {
 		m  *uint64
 		k0 uint64
 	}{z: z, x: x, y: y, m: m, k0: k0}
-	vgsimAsmIfmaCall("amm30IFMA", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
-		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(32) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
-		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(32) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
-		x86sim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(32) * unsafe.Sizeof(*y), Kind: x86sim.Secret},
-		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(32) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
+	vgsimAsmIfmaCall("amm30IFMA", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
+		vgsim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(32) * unsafe.Sizeof(*z), Kind: vgsim.Secret},
+		vgsim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(32) * unsafe.Sizeof(*x), Kind: vgsim.Secret},
+		vgsim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(32) * unsafe.Sizeof(*y), Kind: vgsim.Secret},
+		vgsim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(32) * unsafe.Sizeof(*m), Kind: vgsim.Secret})
 }
 
 // ammDual30IFMA sets z to a value congruent to x*y/R' modulo m, R' = 2^1560, for an odd m with 4m < R'
@@ -197,15 +199,15 @@ func ammDual30IFMA(za *uint64, xa *uint64, ya *uint64, ma *uint64, k0a uint64, z
 		mb  *uint64
 		k0b uint64
 	}{za: za, xa: xa, ya: ya, ma: ma, k0a: k0a, zb: zb, xb: xb, yb: yb, mb: mb, k0b: k0b}
-	vgsimAsmIfmaCall("ammDual30IFMA", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 80, Results: 80, SecretWords: 0x210},
-		x86sim.Region{Name: "za", Ptr: unsafe.Pointer(za), Len: uintptr(32) * unsafe.Sizeof(*za), Kind: x86sim.Secret},
-		x86sim.Region{Name: "xa", Ptr: unsafe.Pointer(xa), Len: uintptr(32) * unsafe.Sizeof(*xa), Kind: x86sim.Secret},
-		x86sim.Region{Name: "ya", Ptr: unsafe.Pointer(ya), Len: uintptr(32) * unsafe.Sizeof(*ya), Kind: x86sim.Secret},
-		x86sim.Region{Name: "ma", Ptr: unsafe.Pointer(ma), Len: uintptr(32) * unsafe.Sizeof(*ma), Kind: x86sim.Secret},
-		x86sim.Region{Name: "zb", Ptr: unsafe.Pointer(zb), Len: uintptr(32) * unsafe.Sizeof(*zb), Kind: x86sim.Secret},
-		x86sim.Region{Name: "xb", Ptr: unsafe.Pointer(xb), Len: uintptr(32) * unsafe.Sizeof(*xb), Kind: x86sim.Secret},
-		x86sim.Region{Name: "yb", Ptr: unsafe.Pointer(yb), Len: uintptr(32) * unsafe.Sizeof(*yb), Kind: x86sim.Secret},
-		x86sim.Region{Name: "mb", Ptr: unsafe.Pointer(mb), Len: uintptr(32) * unsafe.Sizeof(*mb), Kind: x86sim.Secret})
+	vgsimAsmIfmaCall("ammDual30IFMA", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 80, Results: 80, SecretWords: 0x210},
+		vgsim.Region{Name: "za", Ptr: unsafe.Pointer(za), Len: uintptr(32) * unsafe.Sizeof(*za), Kind: vgsim.Secret},
+		vgsim.Region{Name: "xa", Ptr: unsafe.Pointer(xa), Len: uintptr(32) * unsafe.Sizeof(*xa), Kind: vgsim.Secret},
+		vgsim.Region{Name: "ya", Ptr: unsafe.Pointer(ya), Len: uintptr(32) * unsafe.Sizeof(*ya), Kind: vgsim.Secret},
+		vgsim.Region{Name: "ma", Ptr: unsafe.Pointer(ma), Len: uintptr(32) * unsafe.Sizeof(*ma), Kind: vgsim.Secret},
+		vgsim.Region{Name: "zb", Ptr: unsafe.Pointer(zb), Len: uintptr(32) * unsafe.Sizeof(*zb), Kind: vgsim.Secret},
+		vgsim.Region{Name: "xb", Ptr: unsafe.Pointer(xb), Len: uintptr(32) * unsafe.Sizeof(*xb), Kind: vgsim.Secret},
+		vgsim.Region{Name: "yb", Ptr: unsafe.Pointer(yb), Len: uintptr(32) * unsafe.Sizeof(*yb), Kind: vgsim.Secret},
+		vgsim.Region{Name: "mb", Ptr: unsafe.Pointer(mb), Len: uintptr(32) * unsafe.Sizeof(*mb), Kind: vgsim.Secret})
 }
 
 // gatherDual30IFMA sets za = entry ka of ta and zb = entry kb of tb (ka, kb < 32; entries of 32 words), reading every entry of both tables.
@@ -220,11 +222,11 @@ func gatherDual30IFMA(za *uint64, ta *uint64, ka uint64, zb *uint64, tb *uint64,
 		tb *uint64
 		kb uint64
 	}{za: za, ta: ta, ka: ka, zb: zb, tb: tb, kb: kb}
-	vgsimAsmIfmaCall("gatherDual30IFMA", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 48, Results: 48, SecretWords: 0x24},
-		x86sim.Region{Name: "za", Ptr: unsafe.Pointer(za), Len: uintptr(32) * unsafe.Sizeof(*za), Kind: x86sim.Secret},
-		x86sim.Region{Name: "ta", Ptr: unsafe.Pointer(ta), Len: uintptr(1024) * unsafe.Sizeof(*ta), Kind: x86sim.Secret},
-		x86sim.Region{Name: "zb", Ptr: unsafe.Pointer(zb), Len: uintptr(32) * unsafe.Sizeof(*zb), Kind: x86sim.Secret},
-		x86sim.Region{Name: "tb", Ptr: unsafe.Pointer(tb), Len: uintptr(1024) * unsafe.Sizeof(*tb), Kind: x86sim.Secret})
+	vgsimAsmIfmaCall("gatherDual30IFMA", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 48, Results: 48, SecretWords: 0x24},
+		vgsim.Region{Name: "za", Ptr: unsafe.Pointer(za), Len: uintptr(32) * unsafe.Sizeof(*za), Kind: vgsim.Secret},
+		vgsim.Region{Name: "ta", Ptr: unsafe.Pointer(ta), Len: uintptr(1024) * unsafe.Sizeof(*ta), Kind: vgsim.Secret},
+		vgsim.Region{Name: "zb", Ptr: unsafe.Pointer(zb), Len: uintptr(32) * unsafe.Sizeof(*zb), Kind: vgsim.Secret},
+		vgsim.Region{Name: "tb", Ptr: unsafe.Pointer(tb), Len: uintptr(1024) * unsafe.Sizeof(*tb), Kind: vgsim.Secret})
 }
 
 // toDigits40IFMA sets the 40 digits z (52 bits each, 0 zero lanes after them) to the 33-limb x (< 2^2080).
@@ -235,9 +237,9 @@ func toDigits40IFMA(z *uint64, x *uint64) {
 		z *uint64
 		x *uint64
 	}{z: z, x: x}
-	vgsimAsmIfmaCall("toDigits40IFMA", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
-		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(40) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
-		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(33) * unsafe.Sizeof(*x), Kind: x86sim.Secret})
+	vgsimAsmIfmaCall("toDigits40IFMA", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
+		vgsim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(40) * unsafe.Sizeof(*z), Kind: vgsim.Secret},
+		vgsim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(33) * unsafe.Sizeof(*x), Kind: vgsim.Secret})
 }
 
 // fromDigits40IFMA sets the 33 limbs z to the 40 digits x, each below 2^52.
@@ -248,9 +250,9 @@ func fromDigits40IFMA(z *uint64, x *uint64) {
 		z *uint64
 		x *uint64
 	}{z: z, x: x}
-	vgsimAsmIfmaCall("fromDigits40IFMA", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
-		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(33) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
-		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(40) * unsafe.Sizeof(*x), Kind: x86sim.Secret})
+	vgsimAsmIfmaCall("fromDigits40IFMA", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
+		vgsim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(33) * unsafe.Sizeof(*z), Kind: vgsim.Secret},
+		vgsim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(40) * unsafe.Sizeof(*x), Kind: vgsim.Secret})
 }
 
 // amm40IFMA sets z to a value congruent to x*y/R' modulo m, R' = 2^2080, for an odd m with 4m < R'
@@ -267,11 +269,11 @@ func amm40IFMA(z *uint64, x *uint64, y *uint64, m *uint64, k0 uint64) {
 		m  *uint64
 		k0 uint64
 	}{z: z, x: x, y: y, m: m, k0: k0}
-	vgsimAsmIfmaCall("amm40IFMA", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
-		x86sim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(40) * unsafe.Sizeof(*z), Kind: x86sim.Secret},
-		x86sim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(40) * unsafe.Sizeof(*x), Kind: x86sim.Secret},
-		x86sim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(40) * unsafe.Sizeof(*y), Kind: x86sim.Secret},
-		x86sim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(40) * unsafe.Sizeof(*m), Kind: x86sim.Secret})
+	vgsimAsmIfmaCall("amm40IFMA", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 40, Results: 40, SecretWords: 0x10},
+		vgsim.Region{Name: "z", Ptr: unsafe.Pointer(z), Len: uintptr(40) * unsafe.Sizeof(*z), Kind: vgsim.Secret},
+		vgsim.Region{Name: "x", Ptr: unsafe.Pointer(x), Len: uintptr(40) * unsafe.Sizeof(*x), Kind: vgsim.Secret},
+		vgsim.Region{Name: "y", Ptr: unsafe.Pointer(y), Len: uintptr(40) * unsafe.Sizeof(*y), Kind: vgsim.Secret},
+		vgsim.Region{Name: "m", Ptr: unsafe.Pointer(m), Len: uintptr(40) * unsafe.Sizeof(*m), Kind: vgsim.Secret})
 }
 
 // ammDual40IFMA sets z to a value congruent to x*y/R' modulo m, R' = 2^2080, for an odd m with 4m < R'
@@ -294,15 +296,15 @@ func ammDual40IFMA(za *uint64, xa *uint64, ya *uint64, ma *uint64, k0a uint64, z
 		mb  *uint64
 		k0b uint64
 	}{za: za, xa: xa, ya: ya, ma: ma, k0a: k0a, zb: zb, xb: xb, yb: yb, mb: mb, k0b: k0b}
-	vgsimAsmIfmaCall("ammDual40IFMA", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 80, Results: 80, SecretWords: 0x210},
-		x86sim.Region{Name: "za", Ptr: unsafe.Pointer(za), Len: uintptr(40) * unsafe.Sizeof(*za), Kind: x86sim.Secret},
-		x86sim.Region{Name: "xa", Ptr: unsafe.Pointer(xa), Len: uintptr(40) * unsafe.Sizeof(*xa), Kind: x86sim.Secret},
-		x86sim.Region{Name: "ya", Ptr: unsafe.Pointer(ya), Len: uintptr(40) * unsafe.Sizeof(*ya), Kind: x86sim.Secret},
-		x86sim.Region{Name: "ma", Ptr: unsafe.Pointer(ma), Len: uintptr(40) * unsafe.Sizeof(*ma), Kind: x86sim.Secret},
-		x86sim.Region{Name: "zb", Ptr: unsafe.Pointer(zb), Len: uintptr(40) * unsafe.Sizeof(*zb), Kind: x86sim.Secret},
-		x86sim.Region{Name: "xb", Ptr: unsafe.Pointer(xb), Len: uintptr(40) * unsafe.Sizeof(*xb), Kind: x86sim.Secret},
-		x86sim.Region{Name: "yb", Ptr: unsafe.Pointer(yb), Len: uintptr(40) * unsafe.Sizeof(*yb), Kind: x86sim.Secret},
-		x86sim.Region{Name: "mb", Ptr: unsafe.Pointer(mb), Len: uintptr(40) * unsafe.Sizeof(*mb), Kind: x86sim.Secret})
+	vgsimAsmIfmaCall("ammDual40IFMA", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 80, Results: 80, SecretWords: 0x210},
+		vgsim.Region{Name: "za", Ptr: unsafe.Pointer(za), Len: uintptr(40) * unsafe.Sizeof(*za), Kind: vgsim.Secret},
+		vgsim.Region{Name: "xa", Ptr: unsafe.Pointer(xa), Len: uintptr(40) * unsafe.Sizeof(*xa), Kind: vgsim.Secret},
+		vgsim.Region{Name: "ya", Ptr: unsafe.Pointer(ya), Len: uintptr(40) * unsafe.Sizeof(*ya), Kind: vgsim.Secret},
+		vgsim.Region{Name: "ma", Ptr: unsafe.Pointer(ma), Len: uintptr(40) * unsafe.Sizeof(*ma), Kind: vgsim.Secret},
+		vgsim.Region{Name: "zb", Ptr: unsafe.Pointer(zb), Len: uintptr(40) * unsafe.Sizeof(*zb), Kind: vgsim.Secret},
+		vgsim.Region{Name: "xb", Ptr: unsafe.Pointer(xb), Len: uintptr(40) * unsafe.Sizeof(*xb), Kind: vgsim.Secret},
+		vgsim.Region{Name: "yb", Ptr: unsafe.Pointer(yb), Len: uintptr(40) * unsafe.Sizeof(*yb), Kind: vgsim.Secret},
+		vgsim.Region{Name: "mb", Ptr: unsafe.Pointer(mb), Len: uintptr(40) * unsafe.Sizeof(*mb), Kind: vgsim.Secret})
 }
 
 // gatherDual40IFMA sets za = entry ka of ta and zb = entry kb of tb (ka, kb < 32; entries of 40 words), reading every entry of both tables.
@@ -317,9 +319,9 @@ func gatherDual40IFMA(za *uint64, ta *uint64, ka uint64, zb *uint64, tb *uint64,
 		tb *uint64
 		kb uint64
 	}{za: za, ta: ta, ka: ka, zb: zb, tb: tb, kb: kb}
-	vgsimAsmIfmaCall("gatherDual40IFMA", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 48, Results: 48, SecretWords: 0x24},
-		x86sim.Region{Name: "za", Ptr: unsafe.Pointer(za), Len: uintptr(40) * unsafe.Sizeof(*za), Kind: x86sim.Secret},
-		x86sim.Region{Name: "ta", Ptr: unsafe.Pointer(ta), Len: uintptr(1280) * unsafe.Sizeof(*ta), Kind: x86sim.Secret},
-		x86sim.Region{Name: "zb", Ptr: unsafe.Pointer(zb), Len: uintptr(40) * unsafe.Sizeof(*zb), Kind: x86sim.Secret},
-		x86sim.Region{Name: "tb", Ptr: unsafe.Pointer(tb), Len: uintptr(1280) * unsafe.Sizeof(*tb), Kind: x86sim.Secret})
+	vgsimAsmIfmaCall("gatherDual40IFMA", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 48, Results: 48, SecretWords: 0x24},
+		vgsim.Region{Name: "za", Ptr: unsafe.Pointer(za), Len: uintptr(40) * unsafe.Sizeof(*za), Kind: vgsim.Secret},
+		vgsim.Region{Name: "ta", Ptr: unsafe.Pointer(ta), Len: uintptr(1280) * unsafe.Sizeof(*ta), Kind: vgsim.Secret},
+		vgsim.Region{Name: "zb", Ptr: unsafe.Pointer(zb), Len: uintptr(40) * unsafe.Sizeof(*zb), Kind: vgsim.Secret},
+		vgsim.Region{Name: "tb", Ptr: unsafe.Pointer(tb), Len: uintptr(1280) * unsafe.Sizeof(*tb), Kind: vgsim.Secret})
 }

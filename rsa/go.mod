@@ -9,6 +9,7 @@ require (
 )
 
 require (
+	github.com/vgcrypto/vg/internal v0.0.0
 	github.com/vgcrypto/vg/stackscratch v0.0.0
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
 	golang.org/x/sys v0.50.0 // indirect
@@ -19,3 +20,5 @@ replace github.com/vgcrypto/vg/cpufeat => ../cpufeat
 replace github.com/vgcrypto/vg/asmgen/x86sim => ../asmgen/x86sim
 
 replace github.com/vgcrypto/vg/stackscratch => ../stackscratch
+
+replace github.com/vgcrypto/vg/internal => ../internal

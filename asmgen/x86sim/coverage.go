@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/vgcrypto/vg/internal/vgsim"
 )
 
 // computeBlocks finds the basic blocks of fn: an instruction starts one when
@@ -93,6 +95,19 @@ var (
 	registry   []*Program
 )
 
+// The model of the generated trampolines: vgsim.Load's programs are this
+// package's, loaded with MustLoad's bookkeeping.
+func init() {
+	vgsim.SetModel(func(file string, src []byte) (any, func(string, Frame, ...Region), error) {
+		p, err := Load(file, src)
+		if err != nil {
+			return nil, nil, err
+		}
+		register(p)
+		return p, p.Call, nil
+	})
+}
+
 // register adds p to the programs whose coverage WriteCoverage reports.
 func register(p *Program) {
 	registryMu.Lock()
@@ -112,8 +127,12 @@ type CoverageRecord struct {
 }
 
 // CoverageRecords returns the block coverage of every program loaded with
-// MustLoad in this process (the generated trampolines' programs).
+// MustLoad in this process and of every generated trampolines' program
+// (vgsim.Load), run or not.
 func CoverageRecords() []CoverageRecord {
+	for _, p := range vgsim.Programs() {
+		p.Model()
+	}
 	registryMu.Lock()
 	ps := append([]*Program(nil), registry...)
 	registryMu.Unlock()

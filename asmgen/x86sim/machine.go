@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 	"unsafe"
+
+	"github.com/vgcrypto/vg/internal/vgsim"
 )
 
 type opKind uint8
@@ -152,42 +154,24 @@ type Machine struct {
 	arena       []byte
 }
 
-// A Kind says what the memory behind a pointer argument holds.
-type Kind uint8
-
-const (
-	// Public memory holds public inputs; storing a secret byte into it is an
-	// error.
-	Public Kind = iota
-	// Secret memory holds secrets: every byte starts secret.
-	Secret
-	// Output memory receives results that the algorithm makes public
-	// (ciphertext, tags, tag-check results): it starts public and may be
-	// written with bytes computed from secrets.
-	Output
+// The argument annotations are the seam's types, which the generated
+// trampolines build without importing the model (see
+// github.com/vgcrypto/vg/internal/vgsim).
+type (
+	// A Kind says what the memory behind a pointer argument holds.
+	Kind = vgsim.Kind
+	// A Region is memory a call may read and write: [Ptr, Ptr+Len).
+	Region = vgsim.Region
+	// A Frame is a call's argument frame (see [vgsim.Frame]).
+	Frame = vgsim.Frame
 )
 
-func (k Kind) String() string {
-	switch k {
-	case Public:
-		return "public"
-	case Secret:
-		return "secret"
-	case Output:
-		return "output"
-	}
-	return fmt.Sprintf("Kind(%d)", uint8(k))
-}
-
-// A Region is memory a call may read and write: [Ptr, Ptr+Len).
-type Region struct {
-	Name string
-	Ptr  unsafe.Pointer
-	Len  uintptr
-	Kind Kind
-	// ReadOnly regions may not be written.
-	ReadOnly bool
-}
+// The kinds of memory: see [vgsim.Public], [vgsim.Secret], [vgsim.Output].
+const (
+	Public = vgsim.Public
+	Secret = vgsim.Secret
+	Output = vgsim.Output
+)
 
 // region is a merged, checked range of memory with its shadow state.
 type region struct {
@@ -292,19 +276,6 @@ const StackBelowSP = 256
 // stackExtra is room above the argument frame (the caller's frame, never
 // valid for the callee) that is not part of any region.
 const retAddr = 0x5a5a5a5a5a5a5a5a
-
-// A Frame is a call's argument frame: Size bytes at Ptr, the arguments then
-// the results, laid out as Go's ABI0 lays them out (as a Go struct with the
-// same fields, results starting at Results). The argument words whose bit is
-// set in SecretWords (bit i: bytes 8i..8i+7) hold secret values; argument
-// slots are public input (a secret stored into one is an error), result slots
-// are outputs.
-type Frame struct {
-	Ptr         unsafe.Pointer
-	Size        uintptr
-	Results     uintptr
-	SecretWords uint64
-}
 
 // Call runs the function name of p on the argument frame f with the given
 // regions, and copies the results back into the frame. It panics with a

@@ -9,14 +9,16 @@ import (
 	"strconv"
 	"unsafe"
 
-	"github.com/vgcrypto/vg/asmgen/x86sim"
+	"github.com/vgcrypto/vg/internal/vgsim"
 )
 
 // With the build tag vgsim, the functions of
 //
 //	asm_avx2_amd64.s
 //
-// run on x86sim, the executable model of the generated assembly, which
+// run on x86sim, the executable model of the generated assembly (a binary
+// built with vgsim links it; these trampolines reach it through the seam
+// internal/vgsim), which
 // checks every call for secret branches, addresses and stores, for
 // accesses outside the memory it was given, and for secrets left in
 // registers or on the stack.
@@ -25,7 +27,7 @@ import (
 var vgsimAsmAvx2Src []byte
 
 // vgsimAsmAvx2 is the model's program of asm_avx2_amd64.s.
-var vgsimAsmAvx2 = x86sim.MustLoad("asm_avx2_amd64.s", vgsimAsmAvx2Src)
+var vgsimAsmAvx2 = vgsim.Load("asm_avx2_amd64.s", vgsimAsmAvx2Src)
 
 // vgsimAsmAvx2Call runs one of its functions. The trampolines call it through
 // this func value, which the compiler cannot see through, so that every
@@ -42,14 +44,14 @@ func gatherCopyAVX2(dst []byte, srcs [][]byte) {
 		dst  []byte
 		srcs [][]byte
 	}{dst: dst, srcs: srcs}
-	vgsimRegions := []x86sim.Region{
-		{Name: "dst", Ptr: unsafe.Pointer(unsafe.SliceData(dst)), Len: uintptr(len(dst)) * unsafe.Sizeof(dst[0]), Kind: x86sim.Secret},
-		{Name: "srcs", Ptr: unsafe.Pointer(unsafe.SliceData(srcs)), Len: uintptr(len(srcs)) * unsafe.Sizeof(srcs[0]), Kind: x86sim.Public},
+	vgsimRegions := []vgsim.Region{
+		{Name: "dst", Ptr: unsafe.Pointer(unsafe.SliceData(dst)), Len: uintptr(len(dst)) * unsafe.Sizeof(dst[0]), Kind: vgsim.Secret},
+		{Name: "srcs", Ptr: unsafe.Pointer(unsafe.SliceData(srcs)), Len: uintptr(len(srcs)) * unsafe.Sizeof(srcs[0]), Kind: vgsim.Public},
 	}
 	for vgsimI, vgsimP := range srcs {
-		vgsimRegions = append(vgsimRegions, x86sim.Region{Name: "srcs[" + strconv.Itoa(vgsimI) + "]", Ptr: unsafe.Pointer(unsafe.SliceData(vgsimP)), Len: uintptr(len(vgsimP)) * unsafe.Sizeof(vgsimP[0]), Kind: x86sim.Secret})
+		vgsimRegions = append(vgsimRegions, vgsim.Region{Name: "srcs[" + strconv.Itoa(vgsimI) + "]", Ptr: unsafe.Pointer(unsafe.SliceData(vgsimP)), Len: uintptr(len(vgsimP)) * unsafe.Sizeof(vgsimP[0]), Kind: vgsim.Secret})
 	}
-	vgsimAsmAvx2Call("gatherCopyAVX2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 48, Results: 48, SecretWords: 0x0}, vgsimRegions...)
+	vgsimAsmAvx2Call("gatherCopyAVX2", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 48, Results: 48, SecretWords: 0x0}, vgsimRegions...)
 }
 
 // xorBytesAVX2 sets dst[i] = a[i] ^ b[i] for i < n.
@@ -62,10 +64,10 @@ func xorBytesAVX2(dst *byte, a *byte, b *byte, n int) {
 		b   *byte
 		n   int
 	}{dst: dst, a: a, b: b, n: n}
-	vgsimAsmAvx2Call("xorBytesAVX2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x0},
-		x86sim.Region{Name: "dst", Ptr: unsafe.Pointer(dst), Len: uintptr(n) * unsafe.Sizeof(*dst), Kind: x86sim.Secret},
-		x86sim.Region{Name: "a", Ptr: unsafe.Pointer(a), Len: uintptr(n) * unsafe.Sizeof(*a), Kind: x86sim.Secret},
-		x86sim.Region{Name: "b", Ptr: unsafe.Pointer(b), Len: uintptr(n) * unsafe.Sizeof(*b), Kind: x86sim.Secret})
+	vgsimAsmAvx2Call("xorBytesAVX2", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 32, Results: 32, SecretWords: 0x0},
+		vgsim.Region{Name: "dst", Ptr: unsafe.Pointer(dst), Len: uintptr(n) * unsafe.Sizeof(*dst), Kind: vgsim.Secret},
+		vgsim.Region{Name: "a", Ptr: unsafe.Pointer(a), Len: uintptr(n) * unsafe.Sizeof(*a), Kind: vgsim.Secret},
+		vgsim.Region{Name: "b", Ptr: unsafe.Pointer(b), Len: uintptr(n) * unsafe.Sizeof(*b), Kind: vgsim.Secret})
 }
 
 // loadPartialAVX2 sets block to the n < 16 bytes at src followed by zeros, reading nothing past src+n.
@@ -77,9 +79,9 @@ func loadPartialAVX2(block *[16]byte, src *byte, n int) {
 		src   *byte
 		n     int
 	}{block: block, src: src, n: n}
-	vgsimAsmAvx2Call("loadPartialAVX2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 24, Results: 24, SecretWords: 0x0},
-		x86sim.Region{Name: "block", Ptr: unsafe.Pointer(block), Len: unsafe.Sizeof(*block), Kind: x86sim.Secret},
-		x86sim.Region{Name: "src", Ptr: unsafe.Pointer(src), Len: uintptr(n) * unsafe.Sizeof(*src), Kind: x86sim.Secret})
+	vgsimAsmAvx2Call("loadPartialAVX2", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 24, Results: 24, SecretWords: 0x0},
+		vgsim.Region{Name: "block", Ptr: unsafe.Pointer(block), Len: unsafe.Sizeof(*block), Kind: vgsim.Secret},
+		vgsim.Region{Name: "src", Ptr: unsafe.Pointer(src), Len: uintptr(n) * unsafe.Sizeof(*src), Kind: vgsim.Secret})
 }
 
 // copyPartialAVX2 copies n < 16 bytes from src to dst through a vector register, touching nothing past either buffer.
@@ -91,9 +93,9 @@ func copyPartialAVX2(dst *byte, src *byte, n int) {
 		src *byte
 		n   int
 	}{dst: dst, src: src, n: n}
-	vgsimAsmAvx2Call("copyPartialAVX2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 24, Results: 24, SecretWords: 0x0},
-		x86sim.Region{Name: "dst", Ptr: unsafe.Pointer(dst), Len: uintptr(n) * unsafe.Sizeof(*dst), Kind: x86sim.Secret},
-		x86sim.Region{Name: "src", Ptr: unsafe.Pointer(src), Len: uintptr(n) * unsafe.Sizeof(*src), Kind: x86sim.Secret})
+	vgsimAsmAvx2Call("copyPartialAVX2", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 24, Results: 24, SecretWords: 0x0},
+		vgsim.Region{Name: "dst", Ptr: unsafe.Pointer(dst), Len: uintptr(n) * unsafe.Sizeof(*dst), Kind: vgsim.Secret},
+		vgsim.Region{Name: "src", Ptr: unsafe.Pointer(src), Len: uintptr(n) * unsafe.Sizeof(*src), Kind: vgsim.Secret})
 }
 
 // mixKeyAVX2 sets each 16-byte half of out to key's half XOR that half with its 32-bit words rotated down by one, through stack scratch.
@@ -104,9 +106,9 @@ func mixKeyAVX2(key *[32]byte, out *[32]byte) {
 		key *[32]byte
 		out *[32]byte
 	}{key: key, out: out}
-	vgsimAsmAvx2Call("mixKeyAVX2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
-		x86sim.Region{Name: "key", Ptr: unsafe.Pointer(key), Len: unsafe.Sizeof(*key), Kind: x86sim.Secret},
-		x86sim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: unsafe.Sizeof(*out), Kind: x86sim.Secret})
+	vgsimAsmAvx2Call("mixKeyAVX2", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
+		vgsim.Region{Name: "key", Ptr: unsafe.Pointer(key), Len: unsafe.Sizeof(*key), Kind: vgsim.Secret},
+		vgsim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: unsafe.Sizeof(*out), Kind: vgsim.Secret})
 }
 
 // mixKeyUnwipedAVX2 is mixKey with the wipe disabled, to prove the stackscratch harness catches what it leaves; never give it a secret.
@@ -117,9 +119,9 @@ func mixKeyUnwipedAVX2(key *[32]byte, out *[32]byte) {
 		key *[32]byte
 		out *[32]byte
 	}{key: key, out: out}
-	vgsimAsmAvx2Call("mixKeyUnwipedAVX2", x86sim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
-		x86sim.Region{Name: "key", Ptr: unsafe.Pointer(key), Len: unsafe.Sizeof(*key), Kind: x86sim.Public},
-		x86sim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: unsafe.Sizeof(*out), Kind: x86sim.Public})
+	vgsimAsmAvx2Call("mixKeyUnwipedAVX2", vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: 16, Results: 16, SecretWords: 0x0},
+		vgsim.Region{Name: "key", Ptr: unsafe.Pointer(key), Len: unsafe.Sizeof(*key), Kind: vgsim.Public},
+		vgsim.Region{Name: "out", Ptr: unsafe.Pointer(out), Len: unsafe.Sizeof(*out), Kind: vgsim.Public})
 }
 
 // partialMaxAVX2 is the longest input loadPartialAVX2 and copyPartialAVX2

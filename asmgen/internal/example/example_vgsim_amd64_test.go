@@ -21,7 +21,7 @@ func TestModelStackProof(t *testing.T) {
 		name   string
 		prog   *x86sim.Program
 		suffix string
-	}{{"sse2", vgsimAsmSse2, "SSE2"}, {"avx2", vgsimAsmAvx2, "AVX2"}} {
+	}{{"sse2", vgsimAsmSse2.Model().(*x86sim.Program), "SSE2"}, {"avx2", vgsimAsmAvx2.Model().(*x86sim.Program), "AVX2"}} {
 		t.Run(c.name, func(t *testing.T) {
 			key, out := new([32]byte), new([32]byte)
 			_, err := rand.Read(key[:])

@@ -11,10 +11,10 @@ require (
 )
 
 require (
-	github.com/vgcrypto/vg/asmgen/x86sim v0.0.0 // indirect
 	github.com/vgcrypto/vg/internal v0.0.0 // indirect
 	github.com/vgcrypto/vg/stackscratch v0.0.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	golang.org/x/crypto v0.59.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 )
 
