@@ -1,24 +1,26 @@
 #!/usr/bin/env bash
 # ci/quickstart.sh: follows the README's install recipe and runs each of its
-# quick starts from an empty folder, as a new user would, against this
-# checkout. ci/test runs it.
+# quick starts from an empty folder, as a new user would, with vg's modules
+# fetched by go get from a module proxy of the recorded releases
+# (ci/userenv.sh). ci/test runs it.
 #
 #	ci/quickstart.sh [DIR]
 #
 # DIR (made when missing) must be empty; by default a temporary folder,
 # removed afterwards. The README is the source: the shell block after the
-# line "<!-- quickstart: install -->" is run with VG set to this checkout,
-# then every Go block after a line "<!-- quickstart: NAME -->" is written to
-# main.go in that folder and run with go run . (one program at a time, as a
-# reader trying each one). Nothing is typed twice, so the README's code is the
-# code that runs. With GOARCH and VG_TEST_EMULATOR set (ci/test's arm64
-# step: GOARCH=arm64, VG_TEST_EMULATOR=qemu-aarch64), the programs are built
-# for that GOARCH and run under the emulator. It needs Go and the modules vg requires (golang.org/x/sys,
-# golang.org/x/crypto): through the Go module proxy, or offline from the
-# module cache with GOPROXY=off once a build of vg has filled it. It prints
-# each command and each program's output, and fails on the first error or
-# when a program's output lacks what the README says it prints (a comment
-# "// Prints: TEXT" in the block; every such TEXT must be in the output).
+# line "<!-- quickstart: install -->" is run in DIR/user, then every Go block
+# after a line "<!-- quickstart: NAME -->" is written to main.go in that
+# folder and run with go run . (one program at a time, as a reader trying
+# each one). Nothing is typed twice, so the README's code is the code that
+# runs. With GOARCH and VG_TEST_EMULATOR set (ci/test's arm64 step:
+# GOARCH=arm64, VG_TEST_EMULATOR=qemu-aarch64), the programs are built for
+# that GOARCH and run under the emulator. It needs Go, git (the proxy is made
+# from the history) and the modules vg requires (golang.org/x/sys,
+# golang.org/x/crypto): from the module cache or the Go module proxy. It
+# prints each command and each program's output, and fails on the first
+# error or when a program's output lacks what the README says it prints (a
+# comment "// Prints: TEXT" in the block; every such TEXT must be in the
+# output).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -54,17 +56,17 @@ if [ -z "$install" ] || [ -z "$names" ]; then
 	exit 1
 fi
 
-# The user's environment, not vg's: no workspace of vg's, no -mod flags.
-unset GOWORK
-export GOFLAGS=
-export VG="$root"
-cd "$dir"
-echo "quickstart: in the empty folder $dir, with VG=$VG ($(go version | cut -d' ' -f3), GOPROXY=$(go env GOPROXY))"
+# The user's environment, not vg's: vg's releases from a module proxy.
+. "$root/ci/userenv.sh"
+vg_user_env "$dir"
+mkdir "$dir/user"
+cd "$dir/user"
+echo "quickstart: in the empty folder $dir/user ($(go version | cut -d' ' -f3), GOPROXY=$GOPROXY)"
 echo "$install" | sed 's/^/$ /'
 bash -euo pipefail -c "$install" 2>&1
 # The recipe ends inside the new module's folder: the last cd of the block.
 app=$(echo "$install" | sed -n 's/^mkdir \([^ &]*\).*/\1/p' | tail -n1)
-cd "$dir/$app"
+cd "$dir/user/$app"
 
 for name in $names; do
 	code=$(block "$name")

@@ -31,6 +31,7 @@ const (
 	Output
 )
 
+// String returns the kind's name: public, secret or output.
 func (k Kind) String() string {
 	switch k {
 	case Public:
