@@ -7,7 +7,7 @@
 //	release tags      create the git tag of every recorded release that lacks one
 //
 // The released modules are the roots (aesgcm, chacha20poly1305, rsa, cpufeat,
-// stackscratch and the cpufeat command) and every vg module they require. A
+// stackscratch) and every vg module they require. A
 // release is one line of ci/releases.txt: module directory, version, commit
 // and the module's content hash (go.sum's h1: of the module zip made from that
 // commit). The tags (aesgcm/v0.1.0, ...) are made from that file, which is
@@ -44,7 +44,9 @@ const recordsFile = "ci/releases.txt"
 
 // roots are the module directories users import; what they require is
 // released with them.
-var roots = []string{"aesgcm", "chacha20poly1305", "rsa", "cpufeat", "stackscratch", "cpufeat/cmd/cpufeat"}
+// cpufeat/cmd/cpufeat is not one: go run and go install of pkg@version refuse
+// a module whose go.mod has replace directives, which the checkout needs.
+var roots = []string{"aesgcm", "chacha20poly1305", "rsa", "cpufeat", "stackscratch"}
 
 func main() {
 	flag.Usage = func() {
