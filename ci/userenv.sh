@@ -22,7 +22,8 @@ vg_user_env() {
 		upstream=off
 	fi
 	mkdir -p "$dir/proxy" "$dir/modcache"
-	(cd "$root" && go run ./ci/cmd/release proxy "$dir/proxy") || return 1
+	# The tool runs here, whatever GOARCH the programs are built for.
+	(cd "$root" && env -u GOARCH -u GOOS go run ./ci/cmd/release proxy "$dir/proxy") || return 1
 	export GOWORK=off
 	export GOFLAGS="-mod=mod -modcacherw"
 	export GOPROXY="file://$dir/proxy,file://$cache/cache/download,$upstream"

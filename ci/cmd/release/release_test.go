@@ -66,6 +66,16 @@ func (s *scratch) open() *repo {
 	return r
 }
 
+// recordByHand records a release of HEAD with its true hash, as a careless
+// edit of the record would, bypassing the plan.
+func (s *scratch) recordByHand(dir, version string) {
+	head := s.git("rev-parse", "HEAD")
+	r := s.open()
+	h, err := r.hashAt(dir, version, head)
+	require.NoError(s.t, err)
+	require.NoError(s.t, r.appendRecords([]record{{dir: dir, version: version, commit: head, hash: h}}))
+}
+
 // release runs release -w and returns what it printed.
 func (s *scratch) release() string {
 	var out bytes.Buffer
@@ -177,13 +187,8 @@ func TestCheckCatchesSmallStep(t *testing.T) {
 	s.release()
 	s.write("a/a.go", strings.Replace(s.read("a/a.go"), "func F() int { return 1 }\n", "", 1))
 	s.commit("a: no F")
-	// Record a patch release by hand, as a careless edit of the record would.
-	head := s.git("rev-parse", "HEAD")
-	r := s.open()
-	h, err := r.hashAt("a", "v0.1.1", head)
-	require.NoError(t, err)
-	require.NoError(t, r.appendRecords([]record{{dir: "a", version: "v0.1.1", commit: head, hash: h}}))
-	err = s.check()
+	s.recordByHand("a", "v0.1.1")
+	err := s.check()
 	require.ErrorContains(t, err, "a v0.1.1: incompatible API change since v0.1.0 needs a larger step")
 	assert.Contains(t, err.Error(), "F: removed")
 }
@@ -193,11 +198,7 @@ func TestCheckCatchesUnreleasedRequirement(t *testing.T) {
 	s.release()
 	s.write("b/go.mod", strings.Replace(s.read("b/go.mod"), "a v0.1.0", "a v0.9.0", 1))
 	s.commit("b: requires a version of a that was never released")
-	head := s.git("rev-parse", "HEAD")
-	r := s.open()
-	h, err := r.hashAt("b", "v0.1.1", head)
-	require.NoError(t, err)
-	require.NoError(t, r.appendRecords([]record{{dir: "b", version: "v0.1.1", commit: head, hash: h}}))
+	s.recordByHand("b", "v0.1.1")
 	require.ErrorContains(t, s.check(), "b v0.1.1: its go.mod requires a v0.9.0, a version never released")
 }
 
