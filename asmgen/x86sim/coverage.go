@@ -96,7 +96,7 @@ var (
 )
 
 // The model of the generated trampolines: vgsim.Load's programs are this
-// package's, loaded with MustLoad's bookkeeping.
+// package's, each registered for coverage.
 func init() {
 	vgsim.SetModel(func(file string, src []byte) (any, func(string, Frame, ...Region), error) {
 		p, err := Load(file, src)
@@ -126,9 +126,8 @@ type CoverageRecord struct {
 	Hit   bool   `json:"hit"`
 }
 
-// CoverageRecords returns the block coverage of every program loaded with
-// MustLoad in this process and of every generated trampolines' program
-// (vgsim.Load), run or not.
+// CoverageRecords returns the block coverage of every program of the
+// generated trampolines (vgsim.Load) in this process, run or not.
 func CoverageRecords() []CoverageRecord {
 	for _, p := range vgsim.Programs() {
 		p.Model()

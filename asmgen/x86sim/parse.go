@@ -65,18 +65,6 @@ func Load(file string, src []byte) (*Program, error) {
 	return p, nil
 }
 
-// MustLoad is Load that panics on error; for package-level variables of
-// generated trampolines.
-// The program is registered for [CoverageRecords].
-func MustLoad(file string, src []byte) *Program {
-	p, err := Load(file, src)
-	if err != nil {
-		panic(err)
-	}
-	register(p)
-	return p
-}
-
 // Add parses another file into p.
 func (p *Program) Add(file string, src []byte) error {
 	var cur *Func

@@ -46,9 +46,12 @@ func (k Kind) String() string {
 
 // A Region is memory a call may read and write: [Ptr, Ptr+Len).
 type Region struct {
+	// Name is the argument's name, in the model's reports.
 	Name string
-	Ptr  unsafe.Pointer
-	Len  uintptr
+	// Ptr and Len are the memory's address and length in bytes.
+	Ptr unsafe.Pointer
+	Len uintptr
+	// Kind is what the memory holds.
 	Kind Kind
 	// ReadOnly regions may not be written.
 	ReadOnly bool
@@ -61,9 +64,12 @@ type Region struct {
 // slots are public input (a secret stored into one is an error), result slots
 // are outputs.
 type Frame struct {
-	Ptr         unsafe.Pointer
-	Size        uintptr
-	Results     uintptr
+	// Ptr is the frame's address, Size its length in bytes.
+	Ptr  unsafe.Pointer
+	Size uintptr
+	// Results is the offset of the first result.
+	Results uintptr
+	// SecretWords has bit i set when argument bytes 8i..8i+7 are secret.
 	SecretWords uint64
 }
 

@@ -166,8 +166,6 @@ func (r *repo) closure(rootDirs []string) ([]string, error) {
 	return order, nil
 }
 
-func (r *repo) isReleased(dir string) bool { return slices.Contains(r.released, dir) }
-
 // readRecords parses ci/releases.txt at HEAD's working tree: lines
 // "dir version commit hash", # comments and blank lines ignored.
 func (r *repo) readRecords() ([]record, error) {
