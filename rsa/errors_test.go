@@ -5,10 +5,12 @@ import (
 	"crypto/md5"
 	stdrsa "crypto/rsa"
 	"crypto/sha256"
+	"crypto/x509"
 	"encoding/pem"
 	"math/big"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/vgcrypto/vg/rsa"
@@ -132,8 +134,30 @@ func TestErrorTexts(t *testing.T) {
 		{pemKey("EC PRIVATE KEY"),
 			`rsa: unsupported PEM block type "EC PRIVATE KEY" (want "RSA PRIVATE KEY" or "PRIVATE KEY")`},
 		{second(rsa.ParsePEMPrivateKey([]byte("not PEM"))), "rsa: no PEM block found"},
+		{pemKey("CERTIFICATE"),
+			`rsa: no private key PEM block found (want "RSA PRIVATE KEY" or "PRIVATE KEY"; found ["CERTIFICATE"])`},
+		{pemKey("ENCRYPTED PRIVATE KEY"),
+			`rsa: the "ENCRYPTED PRIVATE KEY" PEM block is encrypted; encrypted PEM keys are not supported (decrypt the key first)`},
+		{second(rsa.ParsePEMPrivateKey(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: []byte{0},
+			Headers: map[string]string{"Proc-Type": "4,ENCRYPTED", "DEK-Info": "AES-128-CBC,000102030405060708090A0B0C0D0E0F"}}))),
+			`rsa: the "RSA PRIVATE KEY" PEM block is encrypted; encrypted PEM keys are not supported (decrypt the key first)`},
 	} {
 		require.EqualError(t, c.err, c.want)
+	}
+
+	// A body that is not DER: crypto/x509's error, wrapped and named.
+	for _, c := range []struct {
+		typ, want string
+		parse     func([]byte) (any, error)
+	}{
+		{"RSA PRIVATE KEY", "rsa: parsing a PKCS #1 private key: ", func(b []byte) (any, error) { return x509.ParsePKCS1PrivateKey(b) }},
+		{"PRIVATE KEY", "rsa: parsing a PKCS #8 private key: ", x509.ParsePKCS8PrivateKey},
+	} {
+		_, x509Err := c.parse([]byte{0})
+		require.Error(t, x509Err)
+		err := pemKey(c.typ)
+		require.EqualError(t, err, c.want+x509Err.Error())
+		assert.ErrorIs(t, err, x509Err, "crypto/x509's error stays in the chain")
 	}
 }
 

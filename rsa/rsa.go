@@ -598,22 +598,23 @@ func newPrimeModulus(pv []uint64, n *modulus, wn int) *modulus {
 }
 
 // ParsePKCS1PrivateKey parses a PKCS #1 RSAPrivateKey in DER form (with
-// crypto/x509) and prepares it like NewPrivateKey.
+// crypto/x509) and prepares it like NewPrivateKey. A parse error wraps
+// crypto/x509's.
 func ParsePKCS1PrivateKey(der []byte, opts ...Option) (*PrivateKey, error) {
 	k, err := x509.ParsePKCS1PrivateKey(der)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("rsa: parsing a PKCS #1 private key: %w", err)
 	}
 	return NewPrivateKey(k, opts...)
 }
 
 // ParsePKCS8PrivateKey parses a PKCS #8 PrivateKeyInfo in DER form (with
 // crypto/x509), which must hold an RSA key, and prepares it like
-// NewPrivateKey.
+// NewPrivateKey. A parse error wraps crypto/x509's.
 func ParsePKCS8PrivateKey(der []byte, opts ...Option) (*PrivateKey, error) {
 	k, err := x509.ParsePKCS8PrivateKey(der)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("rsa: parsing a PKCS #8 private key: %w", err)
 	}
 	rk, ok := k.(*rsa.PrivateKey)
 	if !ok {
@@ -622,21 +623,38 @@ func ParsePKCS8PrivateKey(der []byte, opts ...Option) (*PrivateKey, error) {
 	return NewPrivateKey(rk, opts...)
 }
 
-// ParsePEMPrivateKey parses the first PEM block of data: "RSA PRIVATE KEY"
-// (PKCS #1) or "PRIVATE KEY" (PKCS #8), and prepares it like NewPrivateKey.
+// ParsePEMPrivateKey parses the first private-key PEM block of data, "RSA
+// PRIVATE KEY" (PKCS #1) or "PRIVATE KEY" (PKCS #8), and prepares it like
+// NewPrivateKey. Blocks that hold no private key, such as the CERTIFICATE
+// blocks of a file that bundles a chain with its key, are skipped. Encrypted
+// keys ("ENCRYPTED PRIVATE KEY", or a PKCS #1 block with a Proc-Type
+// ENCRYPTED header) are refused: decrypt them first.
 func ParsePEMPrivateKey(data []byte, opts ...Option) (*PrivateKey, error) {
-	block, _ := pem.Decode(data)
-	if block == nil {
-		return nil, errors.New("rsa: no PEM block found")
-	}
-	switch block.Type {
-	case "RSA PRIVATE KEY":
-		return ParsePKCS1PrivateKey(block.Bytes, opts...)
-	case "PRIVATE KEY":
-		return ParsePKCS8PrivateKey(block.Bytes, opts...)
-	default:
+	var skipped []string
+	for rest := data; ; {
+		var block *pem.Block
+		block, rest = pem.Decode(rest)
+		if block == nil {
+			break
+		}
+		if !strings.HasSuffix(block.Type, "PRIVATE KEY") {
+			skipped = append(skipped, block.Type)
+			continue
+		}
+		switch {
+		case block.Type == "ENCRYPTED PRIVATE KEY" || strings.Contains(block.Headers["Proc-Type"], "ENCRYPTED"):
+			return nil, fmt.Errorf("rsa: the %q PEM block is encrypted; encrypted PEM keys are not supported (decrypt the key first)", block.Type)
+		case block.Type == "RSA PRIVATE KEY":
+			return ParsePKCS1PrivateKey(block.Bytes, opts...)
+		case block.Type == "PRIVATE KEY":
+			return ParsePKCS8PrivateKey(block.Bytes, opts...)
+		}
 		return nil, fmt.Errorf("rsa: unsupported PEM block type %q (want \"RSA PRIVATE KEY\" or \"PRIVATE KEY\")", block.Type)
 	}
+	if len(skipped) == 0 {
+		return nil, errors.New("rsa: no PEM block found")
+	}
+	return nil, fmt.Errorf("rsa: no private key PEM block found (want \"RSA PRIVATE KEY\" or \"PRIVATE KEY\"; found %q)", skipped)
 }
 
 // Public returns the public key as a *crypto/rsa.PublicKey, so crypto/tls

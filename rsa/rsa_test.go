@@ -290,6 +290,13 @@ func TestParse(t *testing.T) {
 	p, err = rsa.ParsePEMPrivateKey(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: pkcs8}))
 	require.NoError(t, err)
 	privs = append(privs, p)
+	// A file that bundles a certificate before its key: the certificate is
+	// skipped.
+	bundle := append(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: []byte{0x30, 0}}),
+		pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: pkcs1})...)
+	p, err = rsa.ParsePEMPrivateKey(bundle)
+	require.NoError(t, err)
+	privs = append(privs, p)
 	for _, p := range privs {
 		got, err := p.Sign(nil, d[:], crypto.SHA256)
 		require.NoError(t, err)
