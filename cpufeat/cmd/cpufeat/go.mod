@@ -7,7 +7,7 @@ require (
 	github.com/vgcrypto/vg/aesgcm v0.1.1
 	github.com/vgcrypto/vg/chacha20poly1305 v0.1.1
 	github.com/vgcrypto/vg/cpufeat v0.1.0
-	github.com/vgcrypto/vg/rsa v0.1.1
+	github.com/vgcrypto/vg/rsa v0.1.2
 )
 
 require (
