@@ -25,8 +25,11 @@
 //   - "all": everything detected;
 //   - "none": nothing beyond the amd64 baseline (sse2; nothing off amd64),
 //     so every algorithm uses its portable backend;
-//   - otherwise a comma-separated list of feature names, intersected with
-//     [Detected]. Spaces around names are ignored.
+//   - otherwise a comma-separated list of feature names, each with the
+//     features it implies ([Implied]: avx2 brings avx, adx brings bmi2), and
+//     configuration names ([Configs]: aesni, avx2-adx, ... as the cpufeat
+//     command prints them), intersected with [Detected]. Spaces around names
+//     are ignored.
 //
 // A name cpufeat does not know makes the override invalid. The variable is read
 // once, when the package is initialised. An invalid override never breaks a
@@ -233,22 +236,82 @@ func ApplyOverride(value string, detected Set) (Set, error) {
 	case "none":
 		return baseline & detected, nil
 	}
+	want, bad := parseWords(value)
+	if len(bad) > 0 {
+		return (want | baseline) & detected, fmt.Errorf("cpufeat: %s=%q: unknown feature name %s (valid: all, none, %s; or a configuration: %s)",
+			EnvVar, value, strings.Join(bad, ", "), strings.Join(featureNames[:], ", "), strings.Join(listConfigNames(), ", "))
+	}
+	return (want | baseline) & detected, nil
+}
+
+// parseWords returns the features a comma-separated list of feature and
+// configuration names asks for, each feature with what it implies, and
+// the quoted words it does not know.
+func parseWords(value string) (Set, []string) {
 	var want Set
 	var bad []string
 	for _, word := range strings.Split(value, ",") {
 		word = strings.TrimSpace(word)
-		f, err := ParseFeature(word)
-		if err != nil {
-			bad = append(bad, fmt.Sprintf("%q", word))
+		if f, err := ParseFeature(word); err == nil {
+			want |= Implied(f)
 			continue
 		}
-		want |= Of(f)
+		if c, ok := listConfig(word); ok {
+			s, _ := parseWords(c.Value)
+			want |= s
+			continue
+		}
+		bad = append(bad, fmt.Sprintf("%q", word))
 	}
-	if len(bad) > 0 {
-		return (want | baseline) & detected, fmt.Errorf("cpufeat: %s=%q: unknown feature name %s (valid: all, none, %s)",
-			EnvVar, value, strings.Join(bad, ", "), strings.Join(featureNames[:], ", "))
+	return want, bad
+}
+
+// Implied returns f with the features it brings into an override: those
+// every declared backend that requires f also requires, again for each of
+// them, so that a name alone enables a backend that uses it (avx2 brings
+// avx; adx brings bmi2; vaes brings avx, avx2 and vpclmulqdq). A feature no
+// backend requires brings nothing.
+func Implied(f Feature) Set {
+	s := Of(f)
+	for grown := true; grown; {
+		grown = false
+		for _, g := range s.Features() {
+			common, used := allFeatures, false
+			for _, b := range backends {
+				if b.Requires.Has(g) {
+					common &= b.Requires
+					used = true
+				}
+			}
+			if add := common &^ s; used && add != 0 {
+				s |= add
+				grown = true
+			}
+		}
 	}
-	return (want | baseline) & detected, nil
+	return s
+}
+
+// listConfig returns the configuration named name whose value is a list of
+// names (all and none are values of their own, not list words).
+func listConfig(name string) (Config, bool) {
+	for _, c := range configs {
+		if c.Name == name && c.Value != "all" && c.Value != "none" {
+			return c, true
+		}
+	}
+	return Config{}, false
+}
+
+// listConfigNames returns the names listConfig accepts.
+func listConfigNames() []string {
+	var names []string
+	for _, c := range configs {
+		if _, ok := listConfig(c.Name); ok {
+			names = append(names, c.Name)
+		}
+	}
+	return names
 }
 
 var (

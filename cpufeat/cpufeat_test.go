@@ -33,7 +33,7 @@ func TestOverrideUnknownName(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `"bogus"`)
 	assert.Contains(t, err.Error(), "avx512ifma", "the message lists the valid names")
-	assert.Equal(t, Of(AVX2)|baseline, s, "an invalid override enables what its valid names allow")
+	assert.Equal(t, Of(AVX, AVX2)|baseline, s, "an invalid override enables what its valid names allow")
 
 	s, err = ApplyOverride("bogus", Of(SSE2, AVX2))
 	require.Error(t, err)
@@ -43,6 +43,80 @@ func TestOverrideUnknownName(t *testing.T) {
 	require.Error(t, err, "an empty word is not a feature")
 	_, err = ApplyOverride("AES", all)
 	require.Error(t, err)
+}
+
+// TestImplied checks, against the backend table read by hand, what a name
+// brings with it.
+func TestImplied(t *testing.T) {
+	for f, want := range map[Feature]Set{
+		AVX2:       Of(AVX, AVX2),
+		ADX:        Of(BMI2, ADX),
+		VAES:       Of(AVX, AVX2, VAES, VPCLMULQDQ),
+		PCLMULQDQ:  Of(AES, PCLMULQDQ),
+		AVX512F:    Of(AVX, AVX2, AVX512F, AVX512VL, BMI2),
+		AVX512IFMA: Of(AVX, AVX2, AVX512F, AVX512VL, AVX512IFMA, BMI2, ADX),
+		SSSE3:      Of(SSSE3),
+		AES:        Of(AES, PCLMULQDQ), // vaes-avx2 does not require it
+		SSE41:      Of(SSE41),
+		AVX512DQ:   Of(AVX512DQ), // no backend requires it
+		StdAES:     Of(StdAES),
+	} {
+		assert.Equal(t, want, Implied(f), "Implied(%s)", f)
+	}
+}
+
+// TestOverrideNameAloneSelects: a single feature name enables a backend that
+// uses it, as the README's examples expect.
+func TestOverrideNameAloneSelects(t *testing.T) {
+	all := Set(1<<numFeatures - 1)
+	for _, c := range []struct {
+		value   string
+		alg     Algorithm
+		backend string
+	}{
+		{"avx2", ChaCha20Poly1305, "avx2"},
+		{"adx", RSA, "adx"},
+		{"vaes", AESGCM, "vaes-avx2"},
+		{"avx512ifma", RSA, "ifma"},
+	} {
+		s, err := ApplyOverride(c.value, all)
+		require.NoError(t, err)
+		var names []string
+		for _, b := range Backends(c.alg) {
+			names = append(names, b.Name)
+		}
+		assert.Equal(t, c.backend, selectBackend(c.alg, names, s, false).Name, "%s=%s", EnvVar, c.value)
+	}
+}
+
+// TestOverrideConfigNames: the configuration names the cpufeat command
+// prints are values too, alone or in a list, and every configuration's
+// value already holds what its names imply, so the test matrix enables
+// exactly the features it lists.
+func TestOverrideConfigNames(t *testing.T) {
+	all := Set(1<<numFeatures - 1)
+	s, err := ApplyOverride("avx2-adx", all)
+	require.NoError(t, err)
+	assert.Equal(t, Of(SSE2, AVX, AVX2, BMI2, ADX), s)
+	s, err = ApplyOverride("aesni, stdlib", all)
+	require.NoError(t, err)
+	assert.Equal(t, Of(SSE2, SSSE3, AES, PCLMULQDQ, StdAES, StdChaCha20, StdRSA), s)
+	_, err = ApplyOverride("ssse3,none", all)
+	require.ErrorContains(t, err, `unknown feature name "none"`, "none and all are whole values, not list words")
+	assert.Contains(t, err.Error(), "or a configuration: ssse3, aesni, aesni-avx, avx2-adx, vaes-avx2, avx512-noifma, stdlib")
+
+	for _, c := range Configs() {
+		if c.Value == "all" || c.Value == "none" {
+			continue
+		}
+		literal := baseline
+		for _, word := range strings.Split(c.Value, ",") {
+			f, err := ParseFeature(word)
+			require.NoError(t, err)
+			literal |= Of(f)
+		}
+		assert.Equal(t, literal, c.Set(all), "config %s enables more than it lists", c.Name)
+	}
 }
 
 func TestOverrideNone(t *testing.T) {

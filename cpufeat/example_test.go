@@ -33,12 +33,13 @@ func ExampleBackends() {
 }
 
 // What VG_CPU_FEATURES enables on a machine with a given set of features:
-// never more than the machine has. The baseline (sse2 on amd64, nothing
+// never more than the machine has. A name brings what it implies (avx2
+// brings avx), and a configuration name stands for its list. The baseline (sse2 on amd64, nothing
 // in a purego build) stays enabled whatever the value; the example prints
 // what is enabled beyond it.
 func ExampleApplyOverride() {
 	detected := cpufeat.Of(cpufeat.SSE2, cpufeat.SSSE3, cpufeat.AVX, cpufeat.AVX2)
-	for _, value := range []string{"", "none", "ssse3", "avx,avx2,avx512f", "avx3"} {
+	for _, value := range []string{"", "none", "ssse3", "avx2", "avx2-adx", "avx,avx2,avx512f", "avx3"} {
 		enabled, err := cpufeat.ApplyOverride(value, detected)
 		fmt.Printf("%q: %s (%v)\n", value, enabled.Without(cpufeat.Of(cpufeat.SSE2)), err)
 	}
@@ -46,8 +47,10 @@ func ExampleApplyOverride() {
 	// "": ssse3,avx,avx2 (<nil>)
 	// "none": none (<nil>)
 	// "ssse3": ssse3 (<nil>)
+	// "avx2": avx,avx2 (<nil>)
+	// "avx2-adx": avx,avx2 (<nil>)
 	// "avx,avx2,avx512f": avx,avx2 (<nil>)
-	// "avx3": none (cpufeat: VG_CPU_FEATURES="avx3": unknown feature name "avx3" (valid: all, none, sse2, ssse3, sse41, avx, avx2, bmi1, bmi2, adx, aes, pclmulqdq, vaes, vpclmulqdq, avx512f, avx512bw, avx512dq, avx512vl, avx512ifma, avx512vbmi, stdaes, stdchacha20, stdrsa))
+	// "avx3": none (cpufeat: VG_CPU_FEATURES="avx3": unknown feature name "avx3" (valid: all, none, sse2, ssse3, sse41, avx, avx2, bmi1, bmi2, adx, aes, pclmulqdq, vaes, vpclmulqdq, avx512f, avx512bw, avx512dq, avx512vl, avx512ifma, avx512vbmi, stdaes, stdchacha20, stdrsa; or a configuration: ssse3, aesni, aesni-avx, avx2-adx, vaes-avx2, avx512-noifma, stdlib))
 }
 
 // The backend a module chooses for a set of enabled features, among the
