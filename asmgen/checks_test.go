@@ -729,7 +729,7 @@ func TestScratchPointerStaysInScratch(t *testing.T) {
 }
 
 // The flows below are the blind spots a mutation campaign found in the
-// checks (issue 19): each is a failing-on-purpose test beside the version
+// checks: each is a failing-on-purpose test beside the version
 // that must pass.
 
 func TestBelowSPTaint(t *testing.T) {

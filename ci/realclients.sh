@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # ci/realclients.sh: the test suites of real programs, first as published, then
 # with vg swapped in for the AEADs they use, then again under
-# VG_CPU_FEATURES=none (vg's portable backends). ci/test runs it (issue 25,
-# item 10).
+# VG_CPU_FEATURES=none (vg's portable backends). ci/test runs it.
 #
 #	ci/realclients.sh [NAME-REGEXP]
 #

@@ -332,8 +332,8 @@ func cloneKey(k *stdrsa.PrivateKey, keep bool) *stdrsa.PrivateKey {
 func TestKeyValidation(t *testing.T) {
 	std := testKey(t, 2048)
 	one := big.NewInt(1)
-	// The three keys of issue 25 that crypto/rsa rejects and vg used to
-	// accept, built by hand (validate_test.go has their boundaries).
+	// The three kinds of key that crypto/rsa rejects and vg once accepted,
+	// built by hand (validate_test.go has their boundaries).
 	p, qs := fermatPrimes(big.NewInt(2))
 	closePrimes := handKey(p, qs[0], 65537)
 	largeE := handKey(std.Primes[0], std.Primes[1], int(nextPrime(big.NewInt(1<<31+1), false).Int64()))

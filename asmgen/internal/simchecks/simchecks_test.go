@@ -255,7 +255,7 @@ func TestKeyLeftInVectorRegister(t *testing.T) {
 
 // A secret re-declared Public: the model trusts the annotation for taint,
 // but a test that names its secret buffer has the call refused before it
-// runs (issue 19, item 3).
+// runs.
 func TestSecretDeclaredPublic(t *testing.T) {
 	key := new([64]byte)
 	for i := range key {

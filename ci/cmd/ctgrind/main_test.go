@@ -186,8 +186,9 @@ func TestUndecodableOneLine(t *testing.T) {
 		uncoveredWhy("evex", res))
 }
 
-// TestUndecodableAdvice checks the line for the case of issue 34: RDTSCP
-// in the Go runtime, where the fix is GODEBUG.
+// TestUndecodableAdvice checks the line for RDTSCP in the Go runtime (a
+// host whose CPUID hides it, such as some Zen 5 VMs), where the fix is
+// GODEBUG.
 func TestUndecodableAdvice(t *testing.T) {
 	u := &Undecodable{Addr: 0x46b2a0, Fn: "runtime.cputicks.abi0", Bytes: []byte{0x0f, 0x01, 0xf9, 0x48, 0xc1}}
 	assert.Equal(t, "valgrind cannot decode RDTSCP at 0x46b2a0 in runtime.cputicks.abi0 (bytes 0f 01 f9 48 c1), where the test binary stopped; "+

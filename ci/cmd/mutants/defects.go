@@ -77,7 +77,7 @@ var mutants = []Mutant{
 	},
 	{
 		Name: "rsa-scalar-lie", Kind: "annotation lie (scalar)",
-		What: "gather5ADX declares its window index k Public and loads table[k] directly: the defect that escaped every layer before issue 27",
+		What: "gather5ADX declares its window index k Public and loads table[k] directly: a defect that once escaped every layer",
 		Edits: []Edit{
 			{adx, `asmgen.Secret("z", "table", "k"), asmgen.Public("n")`, `asmgen.Secret("z", "table"), asmgen.Public("n", "k")`},
 			directIndex,

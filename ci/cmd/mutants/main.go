@@ -24,8 +24,8 @@
 //   - the model under valgrind's memcheck (ci/cmd/ctgrind -model only), the
 //     cross-check of scalar annotations against the caller: rsa's
 //     gather5ADX with its window index k declared Public and read as a
-//     direct index table[k] (the defect that escaped every layer before
-//     issue 27), aesgcm's gcmSeal with a length its Go glue derives from the
+//     direct index table[k] (a defect that once escaped every layer),
+//     aesgcm's gcmSeal with a length its Go glue derives from the
 //     key table, chacha20poly1305's sealShortAVX512 with an AD length
 //     derived from the key. The model takes its secrets from memcheck and
 //     fails the call naming the argument.

@@ -23,7 +23,7 @@ func mutant(t *testing.T, name string) Mutant {
 }
 
 // TestEveryKindSeeded: the set has a defect of each kind a check claims to
-// catch, and the scalar annotation lie in each algorithm (issue 27).
+// catch, and the scalar annotation lie in each algorithm.
 func TestEveryKindSeeded(t *testing.T) {
 	kinds := map[string]int{}
 	algs := map[string]bool{}
