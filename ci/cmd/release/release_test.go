@@ -55,6 +55,13 @@ func (s *scratch) read(name string) string {
 	return string(data)
 }
 
+// edit replaces the first old in a file with new; old must be there.
+func (s *scratch) edit(name, old, new string) {
+	text := s.read(name)
+	require.Contains(s.t, text, old)
+	s.write(name, strings.Replace(text, old, new, 1))
+}
+
 func (s *scratch) commit(msg string) {
 	s.git("add", "-A")
 	s.git("commit", "-q", "-m", msg)
@@ -170,13 +177,13 @@ func TestChangedModuleNeedsRelease(t *testing.T) {
 	require.NoError(t, s.check())
 
 	// A change that adds nothing to the API is a patch.
-	s.write("a/a.go", strings.Replace(s.read("a/a.go"), "return 3", "return 4", 1))
+	s.edit("a/a.go", "return 3", "return 4")
 	s.commit("a: G returns 4")
 	assert.Contains(t, s.release(), "a                      v0.2.0  -> v0.2.1  no API change")
 	require.NoError(t, s.check())
 
 	// A removal is incompatible: at v0 the minor step.
-	s.write("a/a.go", strings.Replace(s.read("a/a.go"), "func F() int { return 1 }\n", "", 1))
+	s.edit("a/a.go", "func F() int { return 1 }\n", "")
 	s.commit("a: no F")
 	assert.Contains(t, s.release(), "a                      v0.2.1  -> v0.3.0  incompatible API change")
 	require.NoError(t, s.check())
@@ -185,7 +192,7 @@ func TestChangedModuleNeedsRelease(t *testing.T) {
 func TestCheckCatchesSmallStep(t *testing.T) {
 	s := newScratch(t)
 	s.release()
-	s.write("a/a.go", strings.Replace(s.read("a/a.go"), "func F() int { return 1 }\n", "", 1))
+	s.edit("a/a.go", "func F() int { return 1 }\n", "")
 	s.commit("a: no F")
 	s.recordByHand("a", "v0.1.1")
 	err := s.check()
@@ -196,7 +203,7 @@ func TestCheckCatchesSmallStep(t *testing.T) {
 func TestCheckCatchesUnreleasedRequirement(t *testing.T) {
 	s := newScratch(t)
 	s.release()
-	s.write("b/go.mod", strings.Replace(s.read("b/go.mod"), "a v0.1.0", "a v0.9.0", 1))
+	s.edit("b/go.mod", "a v0.1.0", "a v0.9.0")
 	s.commit("b: requires a version of a that was never released")
 	s.recordByHand("b", "v0.1.1")
 	require.ErrorContains(t, s.check(), "b v0.1.1: its go.mod requires a v0.9.0, a version never released")
