@@ -1,0 +1,262 @@
+package sym
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// An Atom is a value the canonical form treats as opaque: a variable, or an
+// operation on canonical words. Atoms are interned by their [Ctx]: one
+// operation on the same arguments is one atom.
+type Atom struct {
+	id   uint32
+	w    int
+	op   string
+	name string // a variable's name
+	args []*Word
+}
+
+// Width is the atom's width in bits.
+func (a *Atom) Width() int { return a.w }
+
+// Op is the atom's operation: "var" for a variable.
+func (a *Atom) Op() string { return a.op }
+
+// Name is a variable's name.
+func (a *Atom) Name() string { return a.name }
+
+// Args are an operation's arguments.
+func (a *Atom) Args() []*Word { return a.args }
+
+// String names the atom: a variable by its name, an operation by its
+// operation and number (Describe prints its arguments).
+func (a *Atom) String() string {
+	if a.op == "var" {
+		return a.name
+	}
+	return fmt.Sprintf("%s#%d", a.op, a.id)
+}
+
+// Describe prints the atom's operation and arguments, and theirs, depth
+// levels down.
+func (a *Atom) Describe(depth int) string {
+	if a.op == "var" || depth <= 0 {
+		return a.String()
+	}
+	var as []string
+	for _, x := range a.args {
+		s := x.String()
+		for _, b := range x.atoms() {
+			if b.op != "var" && depth > 1 {
+				s += " where " + b.Describe(depth-1)
+			}
+		}
+		as = append(as, s)
+	}
+	return fmt.Sprintf("%s = %s%d(%s)", a, a.op, a.w, strings.Join(as, ", "))
+}
+
+// A Ctx interns atoms: words built from atoms of one Ctx compare with
+// [Equal]; words from two contexts never share atoms.
+type Ctx struct {
+	atoms map[string]*Atom
+	vars  map[string]*Atom
+	next  uint32
+}
+
+// NewCtx returns an empty context.
+func NewCtx() *Ctx { return &Ctx{atoms: map[string]*Atom{}, vars: map[string]*Atom{}} }
+
+// Atoms is how many atoms c holds.
+func (c *Ctx) Atoms() int { return len(c.atoms) + len(c.vars) }
+
+func (c *Ctx) intern(op string, w int, args []*Word) *Word {
+	k := make([]byte, 0, 64)
+	k = append(k, op...)
+	k = append(k, '/')
+	k = strconv.AppendInt(k, int64(w), 10)
+	for _, a := range args {
+		k = append(k, '/')
+		k = append(k, a.Key()...)
+	}
+	a := c.atoms[string(k)]
+	if a == nil {
+		c.next++
+		a = &Atom{id: c.next, w: w, op: op, args: args}
+		c.atoms[string(k)] = a
+	}
+	return a.word()
+}
+
+func (a *Atom) word() *Word { return mk([]seg{{w: a.w, xs: []slice{{a, 0}}}}) }
+
+// Var is the w-bit variable name; the same name is the same variable (and
+// must keep its width).
+func (c *Ctx) Var(name string, w int) *Word {
+	a := c.vars[name]
+	if a == nil {
+		c.next++
+		a = &Atom{id: c.next, w: w, op: "var", name: name}
+		c.vars[name] = a
+	} else if a.w != w {
+		panic(fmt.Sprintf("sym: variable %s is %d bits, not %d", name, a.w, w))
+	}
+	return a.word()
+}
+
+// Add is the sum of words of one width, modulo 2^width.
+func (c *Ctx) Add(ws ...*Word) *Word {
+	w := ws[0].w
+	sum := new(big.Int)
+	var args []*Word
+	var flat func(x *Word)
+	flat = func(x *Word) {
+		if x.w != w {
+			panic(fmt.Sprintf("sym: adding %d-bit and %d-bit words", w, x.w))
+		}
+		if v, ok := x.Value(); ok {
+			sum.Add(sum, v)
+			return
+		}
+		if a := x.Atom(); a != nil && a.op == "add" {
+			for _, y := range a.args {
+				flat(y)
+			}
+			return
+		}
+		args = append(args, x)
+	}
+	for _, x := range ws {
+		flat(x)
+	}
+	sum.And(sum, mask(w))
+	if sum.Sign() != 0 {
+		args = append(args, ConstBig(w, sum))
+	}
+	switch len(args) {
+	case 0:
+		return Zero(w)
+	case 1:
+		return args[0]
+	}
+	slices.SortFunc(args, func(a, b *Word) int { return strings.Compare(a.Key(), b.Key()) })
+	return c.intern("add", w, args)
+}
+
+// Neg is the two's complement negation.
+func (c *Ctx) Neg(x *Word) *Word { return c.Add(Not(x), Const(x.w, 1)) }
+
+// Sub is a - b modulo 2^width.
+func (c *Ctx) Sub(a, b *Word) *Word { return c.Add(a, c.Neg(b)) }
+
+// constRuns calls f for each maximal run of equal bits of a constant piece.
+func constRuns(s seg, f func(lo, w int, one bool)) {
+	at := 0
+	for at < s.w {
+		bit := s.c != nil && s.c.Bit(at) == 1
+		end := at + 1
+		for end < s.w && (s.c != nil && s.c.Bit(end) == 1) == bit {
+			end++
+		}
+		f(at, end-at, bit)
+		at = end
+	}
+}
+
+// Or is the bitwise OR of two words of one width. Where one side is a
+// constant the result is exact (x|0 = x, x|1 = 1), so OR of disjoint
+// shifted parts is their concatenation; elsewhere it is an atom.
+func (c *Ctx) Or(a, b *Word) *Word { return c.logic("or", a, b, true) }
+
+// And is the bitwise AND of two words of one width, exact where one side is
+// a constant.
+func (c *Ctx) And(a, b *Word) *Word { return c.logic("and", a, b, false) }
+
+func (c *Ctx) logic(op string, a, b *Word, isOr bool) *Word {
+	var out []seg
+	pieces([]*Word{a, b}, func(w int, ss []seg) {
+		x, y := ss[0], ss[1]
+		if len(x.xs) > 0 && len(y.xs) == 0 {
+			x, y = y, x
+		}
+		if len(x.xs) == 0 {
+			constRuns(x, func(lo, n int, one bool) {
+				switch {
+				case one == isOr: // x|1 = 1, x&0 = 0
+					out = append(out, x.cut(lo, n))
+				default: // x|0 = x, x&1 = x
+					out = append(out, y.cut(lo, n))
+				}
+			})
+			return
+		}
+		xw, yw := mk([]seg{x}), mk([]seg{y})
+		if Equal(xw, yw) {
+			out = append(out, x)
+			return
+		}
+		if xw.Key() > yw.Key() {
+			xw, yw = yw, xw
+		}
+		out = append(out, c.intern(op, w, []*Word{xw, yw}).segs...)
+	})
+	return mk(out)
+}
+
+// Eval is x's value when each variable has the value vars returns for it
+// (taken modulo 2^width). It follows the definitions, not the canonical
+// form's rules, so tests can check one against the other.
+func Eval(x *Word, vars func(name string) *big.Int) *big.Int {
+	memo := map[*Atom]*big.Int{}
+	return eval(x, vars, memo)
+}
+
+func eval(x *Word, vars func(string) *big.Int, memo map[*Atom]*big.Int) *big.Int {
+	r := new(big.Int)
+	at := 0
+	for _, s := range x.segs {
+		v := new(big.Int)
+		if s.c != nil {
+			v.Set(s.c)
+		}
+		for _, sl := range s.xs {
+			av := evalAtom(sl.a, vars, memo)
+			v.Xor(v, new(big.Int).And(new(big.Int).Rsh(av, uint(sl.lo)), mask(s.w)))
+		}
+		r.Or(r, v.Lsh(v, uint(at)))
+		at += s.w
+	}
+	return r
+}
+
+func evalAtom(a *Atom, vars func(string) *big.Int, memo map[*Atom]*big.Int) *big.Int {
+	if v, ok := memo[a]; ok {
+		return v
+	}
+	var v *big.Int
+	args := make([]*big.Int, len(a.args))
+	for i, x := range a.args {
+		args[i] = eval(x, vars, memo)
+	}
+	switch a.op {
+	case "var":
+		v = new(big.Int).Set(vars(a.name))
+	case "add":
+		v = new(big.Int)
+		for _, x := range args {
+			v.Add(v, x)
+		}
+	case "or":
+		v = new(big.Int).Or(args[0], args[1])
+	case "and":
+		v = new(big.Int).And(args[0], args[1])
+	default:
+		panic(fmt.Sprintf("sym: no way to evaluate %s", a.op))
+	}
+	v.And(v, mask(a.w))
+	memo[a] = v
+	return v
+}

@@ -1,0 +1,128 @@
+package sym
+
+import (
+	"fmt"
+	"math/big"
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// A pair is a word and the value its definition gives under one assignment,
+// computed with math/big and math/bits alone.
+type pair struct {
+	w *Word
+	v *big.Int
+}
+
+// TestRulesAgreeWithDefinitions builds random expressions over 32- and
+// 64-bit variables with every constructor and checks that each canonical
+// word evaluates to the value the plain definition of its operations gives.
+func TestRulesAgreeWithDefinitions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for round := 0; round < 200; round++ {
+		c := NewCtx()
+		vals := map[string]*big.Int{}
+		var pool []pair
+		for i := 0; i < 4; i++ {
+			w := []int{32, 64}[i%2]
+			name := fmt.Sprintf("v%d", i)
+			v := new(big.Int).SetUint64(rng.Uint64())
+			v.And(v, mask(w))
+			vals[name] = v
+			pool = append(pool, pair{c.Var(name, w), v})
+		}
+		pick := func(w int) pair {
+			for {
+				p := pool[rng.IntN(len(pool))]
+				if p.w.Width() == w {
+					return p
+				}
+			}
+		}
+		for step := 0; step < 60; step++ {
+			w := []int{32, 64}[rng.IntN(2)]
+			a, b := pick(w), pick(w)
+			var r pair
+			switch rng.IntN(12) {
+			case 0:
+				r = pair{c.Add(a.w, b.w), new(big.Int).And(new(big.Int).Add(a.v, b.v), mask(w))}
+			case 1:
+				r = pair{Xor(a.w, b.w), new(big.Int).Xor(a.v, b.v)}
+			case 2:
+				r = pair{c.Or(a.w, b.w), new(big.Int).Or(a.v, b.v)}
+			case 3:
+				r = pair{c.And(a.w, b.w), new(big.Int).And(a.v, b.v)}
+			case 4:
+				k := rng.IntN(w)
+				r = pair{a.w.RotateLeft(k), rotl(a.v, k, w)}
+			case 5:
+				k := rng.IntN(w + 1)
+				r = pair{a.w.Shl(k), new(big.Int).And(new(big.Int).Lsh(a.v, uint(k)), mask(w))}
+			case 6:
+				k := rng.IntN(w + 1)
+				r = pair{a.w.Shr(k), new(big.Int).Rsh(a.v, uint(k))}
+			case 7:
+				// Swap the halves through Extract and Concat.
+				h := w / 2
+				r = pair{Concat(a.w.Extract(h, h), a.w.Extract(0, h)), rotl(a.v, h, w)}
+			case 8:
+				k := rng.Uint64() & (1<<uint(min(w, 63)) - 1)
+				r = pair{c.Add(a.w, Const(w, k)), new(big.Int).And(new(big.Int).Add(a.v, new(big.Int).SetUint64(k)), mask(w))}
+			case 9:
+				m := new(big.Int).SetUint64(rng.Uint64())
+				m.And(m, mask(w))
+				r = pair{c.And(a.w, ConstBig(w, m)), new(big.Int).And(a.v, m)}
+			case 10:
+				r = pair{Not(a.w), new(big.Int).Xor(a.v, mask(w))}
+			case 11:
+				r = pair{c.Sub(a.w, b.w), new(big.Int).And(new(big.Int).Sub(new(big.Int).Add(a.v, new(big.Int).Lsh(big.NewInt(1), uint(w))), b.v), mask(w))}
+			}
+			got := Eval(r.w, func(n string) *big.Int { return vals[n] })
+			require.Zero(t, got.Cmp(r.v), "round %d step %d: %s evaluates to %#x, want %#x", round, step, r.w, got, r.v)
+			pool = append(pool, r)
+		}
+	}
+}
+
+func rotl(v *big.Int, k, w int) *big.Int {
+	if w == 32 {
+		return new(big.Int).SetUint64(uint64(bits.RotateLeft32(uint32(v.Uint64()), k)))
+	}
+	return new(big.Int).SetUint64(bits.RotateLeft64(v.Uint64(), k))
+}
+
+// TestCanonical checks identities the proofs rely on: two ways of writing
+// one value give the same word.
+func TestCanonical(t *testing.T) {
+	c := NewCtx()
+	x, y, z := c.Var("x", 32), c.Var("y", 32), c.Var("z", 32)
+	for _, e := range []struct {
+		what string
+		a, b *Word
+	}{
+		{"rotation as shifts", x.RotateLeft(12), c.Or(x.Shl(12), x.Shr(20))},
+		{"rotation as a byte shuffle", x.RotateLeft(8), Concat(x.Extract(24, 8), x.Extract(0, 8), x.Extract(8, 8), x.Extract(16, 8))},
+		{"rotations compose", x.RotateLeft(7).RotateLeft(25), x},
+		{"addition commutes", c.Add(x, y), c.Add(y, x)},
+		{"addition associates", c.Add(c.Add(x, y), z), c.Add(x, c.Add(y, z))},
+		{"constants fold", c.Add(c.Add(x, Const(32, 1)), Const(32, 1)), c.Add(x, Const(32, 2))},
+		{"xor cancels", Xor(Xor(x, y), y), x},
+		{"xor by bytes", Concat(Xor(x.Extract(0, 8), y.Extract(0, 8)), Xor(x, y).Extract(8, 24)), Xor(x, y)},
+		{"64-bit xor of 32-bit halves", Xor(Concat(x, y), Concat(z, x)), Concat(Xor(x, z), Xor(y, x))},
+	} {
+		require.True(t, Equal(e.a, e.b), "%s: %s and %s", e.what, e.a, e.b)
+	}
+	for _, e := range []struct {
+		what string
+		a, b *Word
+	}{
+		{"different rotations", x.RotateLeft(8), x.RotateLeft(16)},
+		{"addition is not xor", c.Add(x, y), Xor(x, y)},
+		{"a 64-bit add is not two 32-bit ones", c.Add(Concat(x, y), Const(64, 1)), Concat(c.Add(x, Const(32, 1)), y)},
+	} {
+		require.False(t, Equal(e.a, e.b), "%s", e.what)
+	}
+}

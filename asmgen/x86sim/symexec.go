@@ -1,0 +1,760 @@
+package x86sim
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+	"unsafe"
+
+	"github.com/vgcrypto/vg/asmgen/x86sim/sym"
+)
+
+// Symbolic mode: the same parsed functions run over values of package sym
+// (bit-vector words in canonical form) instead of bytes, so that one run
+// computes a function's outputs for every value of the inputs a caller made
+// variables. Addresses, branch conditions and loop counts must come out as
+// constants: vg's functions take them from public lengths only, and a run
+// whose control flow depends on a variable is refused, not guessed.
+//
+// Each instruction form has symbolic semantics of its own (symOps); the
+// tests check them against the concrete model on random states
+// (TestSymbolicAgreesWithModel), and general-register instructions whose
+// operands are all constants run the concrete model's own semantics.
+
+// A SymMem is memory a symbolic call may access: its bytes, each an 8-bit
+// word, which the call updates in place.
+type SymMem struct {
+	Name     string
+	Bytes    []*sym.Word
+	ReadOnly bool
+}
+
+// A SymArg is one 8-byte word of a symbolic call's argument frame: a pointer
+// to Mem (at byte Off), or the 64-bit Word.
+type SymArg struct {
+	Mem  *SymMem
+	Off  int
+	Word *sym.Word
+}
+
+// A SymResult is what a symbolic call returned.
+type SymResult struct {
+	// Results are the argument frame's bytes from the first result slot on.
+	Results []*sym.Word
+	// Steps is how many instructions ran.
+	Steps int
+}
+
+// A SymError is a symbolic run the model refused: control flow or an
+// address that depends on a variable, an instruction form without symbolic
+// semantics, or an access outside every region.
+type SymError struct {
+	Func string
+	Line int
+	Inst string
+	Msg  string
+}
+
+func (e *SymError) Error() string {
+	return fmt.Sprintf("x86sim: symbolic %s (line %d: %s): %s", e.Func, e.Line, e.Inst, e.Msg)
+}
+
+type symRegion struct {
+	name     string
+	base     uint64
+	bytes    []*sym.Word
+	readOnly bool
+}
+
+type symMachine struct {
+	ctx *sym.Ctx
+	p   *Program
+	fn  *Func
+	pc  int
+	gp  [16]*sym.Word
+	vec [32]*sym.Word
+	k   [8]*sym.Word
+	// fl are the flags, nil where unknown (set from a variable).
+	fl      [nFlags]*sym.Word
+	regions []*symRegion
+	fp      uint64
+	jumped  bool
+}
+
+func (m *symMachine) failf(format string, args ...any) {
+	e := &SymError{Func: m.fn.Name, Msg: fmt.Sprintf(format, args...)}
+	if m.pc >= 0 && m.pc < len(m.fn.insts) {
+		e.Line = m.fn.insts[m.pc].line
+		e.Inst = m.fn.insts[m.pc].String()
+	}
+	panic(e)
+}
+
+const (
+	symMemBase   = 0x100000000000
+	symMemStride = 0x100000000
+	symStackBase = 0x700000000000
+)
+
+// RunSymbolic runs the function name on an argument frame of args (8 bytes
+// each, in order; the slots after them are the results) with ctx's words.
+// Every register starts as a variable ("entry.AX", "entry.Z3", ...), the
+// stack below the arguments as variables ("stack+i"), and the DATA tables as
+// their constants.
+func (p *Program) RunSymbolic(ctx *sym.Ctx, name string, args []SymArg) (res *SymResult, err error) {
+	fn := p.funcs[name]
+	if fn == nil {
+		return nil, fmt.Errorf("x86sim: no function %s", name)
+	}
+	if 8*len(args) > fn.Args {
+		return nil, fmt.Errorf("x86sim: %s takes %d bytes of arguments, given %d", name, fn.Args, 8*len(args))
+	}
+	m := &symMachine{ctx: ctx, p: p, fn: fn, pc: -1}
+	bp := 0
+	if fn.Frame > 0 {
+		bp = 8
+	}
+	argAt := StackBelowSP + fn.Frame + bp + 8
+	stack := &symRegion{name: "stack", base: symStackBase, bytes: make([]*sym.Word, argAt+fn.Args)}
+	for i := range stack.bytes[:argAt] {
+		stack.bytes[i] = ctx.Var(fmt.Sprintf("stack+%d", i), 8)
+	}
+	m.fp = symStackBase + uint64(argAt)
+	mems := map[*SymMem]uint64{}
+	for i, a := range args {
+		w := a.Word
+		if a.Mem != nil {
+			base, ok := mems[a.Mem]
+			if !ok {
+				base = symMemBase + uint64(len(mems))*symMemStride
+				mems[a.Mem] = base
+				m.regions = append(m.regions, &symRegion{name: a.Mem.Name, base: base, bytes: a.Mem.Bytes, readOnly: a.Mem.ReadOnly})
+			}
+			w = sym.Const(64, base+uint64(a.Off))
+		}
+		if w == nil || w.Width() != 64 {
+			return nil, fmt.Errorf("x86sim: argument %d of %s is neither memory nor a 64-bit word", i, name)
+		}
+		copy(stack.bytes[argAt+8*i:], w.Bytes())
+	}
+	for i := argAt + 8*len(args); i < argAt+fn.Args; i++ {
+		stack.bytes[i] = sym.Zero(8)
+	}
+	m.regions = append(m.regions, stack)
+	m.regions = append(m.regions, p.symData()...)
+	for i := range m.gp {
+		m.gp[i] = ctx.Var("entry."+gpNames[i], 64)
+	}
+	m.gp[rSP] = sym.Const(64, symStackBase+StackBelowSP)
+	for i := range m.vec {
+		m.vec[i] = ctx.Var(fmt.Sprintf("entry.Z%d", i), 512)
+	}
+	for i := range m.k {
+		m.k[i] = ctx.Var(fmt.Sprintf("entry.K%d", i), 64)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(*SymError)
+			if !ok {
+				panic(r)
+			}
+			err = e
+		}
+	}()
+	steps := m.run()
+	return &SymResult{Results: stack.bytes[argAt+8*len(args):], Steps: steps}, nil
+}
+
+// symData is the DATA tables as constant regions at the addresses the
+// concrete model reads them from.
+func (p *Program) symData() []*symRegion {
+	var rs []*symRegion
+	for _, d := range p.dataRegions() {
+		r := &symRegion{name: strings.TrimSuffix(d.names[0], "<>(SB)"), base: d.base, readOnly: true}
+		for _, b := range unsafe.Slice((*byte)(d.ptr), d.end-d.base) {
+			r.bytes = append(r.bytes, sym.Const(8, uint64(b)))
+		}
+		rs = append(rs, r)
+	}
+	return rs
+}
+
+func (m *symMachine) run() int {
+	insts := m.fn.insts
+	steps := 0
+	m.pc = 0
+	for {
+		if m.pc >= len(insts) {
+			m.failf("ran past the last instruction without RET")
+		}
+		in := &insts[m.pc]
+		steps++
+		if steps > 1<<24 {
+			m.failf("more than %d steps", 1<<24)
+		}
+		if in.op == "RET" {
+			return steps
+		}
+		m.jumped = false
+		m.step(in)
+		if m.jumped {
+			m.pc = in.target
+		} else {
+			m.pc++
+		}
+	}
+}
+
+func (m *symMachine) step(in *inst) {
+	if f := symOps[in.op]; f != nil {
+		f(m, in)
+		return
+	}
+	if gpConcreteOps[in.op] || in.target >= 0 {
+		m.concreteGP(in)
+		return
+	}
+	m.failf("no symbolic semantics for %s", in.op)
+}
+
+// gpConcreteOps are the general-register instructions that run with the
+// concrete model's semantics when their operands are constants.
+var gpConcreteOps = map[string]bool{}
+
+func init() {
+	for _, op := range []string{"ADD", "SUB", "CMP", "DEC", "INC", "AND", "OR", "XOR", "TEST", "SHR", "SHL", "SAR", "NEG", "NOT", "MOV"} {
+		for _, s := range []string{"Q", "L"} {
+			gpConcreteOps[op+s] = true
+		}
+	}
+}
+
+// concreteGP runs a general-register instruction (no memory operand) whose
+// register operands and read flags are constants on a scratch concrete
+// machine, and takes back every register and flag it wrote.
+func (m *symMachine) concreteGP(in *inst) {
+	if in.target >= 0 && in.op != "JMP" {
+		for _, f := range condFlags[in.cond] {
+			if m.fl[f] == nil {
+				m.failf("branch on a flag that is not a constant")
+			}
+		}
+	}
+	var regs [16]uint64
+	var known [16]bool
+	for i, w := range m.gp {
+		regs[i], known[i] = w.Uint64()
+	}
+	for _, a := range in.args {
+		switch {
+		case a.kind == kMem:
+			m.failf("memory operand on the concrete path")
+		case a.kind == kReg && a.cls == cGP && !known[a.reg]:
+			m.failf("register %s is not a constant", gpNames[a.reg])
+		case a.kind == kReg && a.cls != cGP:
+			m.failf("%s operand", a)
+		}
+	}
+	// Two runs, unknown flags false then true: a flag that differs between
+	// them was not written.
+	var out [2]*Machine
+	for r := range out {
+		s := &Machine{fn: m.fn, pc: m.pc}
+		s.gp = regs
+		for f := range m.fl {
+			if m.fl[f] != nil {
+				v, _ := m.fl[f].Uint64()
+				s.fl[f] = v != 0
+			} else {
+				s.fl[f] = r == 1
+			}
+		}
+		func() {
+			defer func() {
+				if e := recover(); e != nil {
+					if f, ok := e.(*Fault); ok {
+						m.failf("%s", f.Msg)
+					}
+					panic(e)
+				}
+			}()
+			in.exec(s, in)
+		}()
+		out[r] = s
+	}
+	for i := range regs {
+		if out[0].gp[i] != out[1].gp[i] {
+			m.failf("%s depends on an unknown flag", gpNames[i])
+		}
+		if !known[i] && out[0].gp[i] == regs[i] {
+			continue
+		}
+		if !known[i] || out[0].gp[i] != regs[i] {
+			m.gp[i] = sym.Const(64, out[0].gp[i])
+		}
+	}
+	for f := range m.fl {
+		if out[0].fl[f] == out[1].fl[f] {
+			m.fl[f] = sym.Const(1, map[bool]uint64{true: 1}[out[0].fl[f]])
+		}
+	}
+	if (out[0].pc == -2) != (out[1].pc == -2) {
+		m.failf("branch depends on an unknown flag")
+	}
+	m.jumped = out[0].pc == -2
+}
+
+// Memory.
+
+func (m *symMachine) addr(o *operand) uint64 {
+	if o.sym != nil {
+		for _, r := range m.regions {
+			if r.name == o.sym.name && r.readOnly {
+				return r.base + uint64(o.disp)
+			}
+		}
+		m.failf("no DATA %s", o.sym.name)
+	}
+	if o.fp {
+		return m.fp + uint64(o.disp)
+	}
+	a := uint64(o.disp)
+	if o.base >= 0 {
+		v, ok := m.gp[o.base].Uint64()
+		if !ok {
+			m.failf("address from %s, which is not a constant", gpNames[o.base])
+		}
+		a += v
+	}
+	if o.index >= 0 {
+		v, ok := m.gp[o.index].Uint64()
+		if !ok {
+			m.failf("address from index %s, which is not a constant", gpNames[o.index])
+		}
+		a += v * uint64(o.scale)
+	}
+	return a
+}
+
+func (m *symMachine) region(a uint64, n int, write bool) (*symRegion, int) {
+	for _, r := range m.regions {
+		if a >= r.base && a+uint64(n) <= r.base+uint64(len(r.bytes)) {
+			if write && r.readOnly {
+				m.failf("write to read-only %s", r.name)
+			}
+			return r, int(a - r.base)
+		}
+	}
+	m.failf("%d-byte access at %#x outside every region", n, a)
+	return nil, 0
+}
+
+func (m *symMachine) load(a uint64, n int) *sym.Word {
+	r, off := m.region(a, n, false)
+	return sym.Concat(r.bytes[off : off+n]...)
+}
+
+func (m *symMachine) store(a uint64, v *sym.Word) {
+	r, off := m.region(a, v.Width()/8, true)
+	copy(r.bytes[off:], v.Bytes())
+}
+
+// Operands.
+
+// read is the low n bytes of a register, memory or immediate operand.
+func (m *symMachine) read(o *operand, n int) *sym.Word {
+	switch o.kind {
+	case kImm:
+		return sym.Const(8*n, uint64(o.imm))
+	case kMem:
+		return m.load(m.addr(o), n)
+	case kReg:
+		switch o.cls {
+		case cGP:
+			if n > 8 {
+				return m.gp[o.reg].ZeroExtend(8 * n)
+			}
+			return m.gp[o.reg].Extract(0, 8*n)
+		case cVec:
+			return m.vec[o.reg].Extract(0, 8*n)
+		case cK:
+			return m.k[o.reg].Extract(0, 8*n)
+		}
+	}
+	m.failf("operand %s", o)
+	return nil
+}
+
+// readB is read with an EVEX embedded broadcast of esize-byte elements.
+func (m *symMachine) readB(in *inst, o *operand, n, esize int) *sym.Word {
+	if !in.bcst || o.kind != kMem {
+		return m.read(o, n)
+	}
+	e := m.load(m.addr(o), esize)
+	parts := make([]*sym.Word, n/esize)
+	for i := range parts {
+		parts[i] = e
+	}
+	return sym.Concat(parts...)
+}
+
+// writeGP writes a general-register or memory destination of width n bytes:
+// 32-bit register writes zero the upper half, 8- and 16-bit ones keep it.
+func (m *symMachine) writeGP(o *operand, v *sym.Word) {
+	n := v.Width() / 8
+	switch {
+	case o.kind == kMem:
+		m.store(m.addr(o), v)
+	case o.kind == kReg && o.cls == cGP:
+		switch n {
+		case 8:
+			m.gp[o.reg] = v
+		case 4:
+			m.gp[o.reg] = v.ZeroExtend(64)
+		default:
+			m.gp[o.reg] = sym.Concat(v, m.gp[o.reg].Extract(8*n, 64-8*n))
+		}
+	default:
+		m.failf("destination %s", o)
+	}
+}
+
+// vwrite writes the low n bytes of a vector result: legacy SSE keeps the
+// register's bits above them, VEX and EVEX zero them; under an EVEX write
+// mask of esize-byte elements, disabled elements keep the destination's or
+// become zero, and in memory are not written.
+func (m *symMachine) vwrite(in *inst, o *operand, v *sym.Word, esize int) {
+	n := v.Width() / 8
+	if in.kmask != 0 {
+		k, ok := m.k[in.kmask].Uint64()
+		if !ok {
+			m.failf("write mask K%d is not a constant", in.kmask)
+		}
+		old := m.read(o, n)
+		es := v.Lanes(8 * esize)
+		os := old.Lanes(8 * esize)
+		for i := range es {
+			if k>>i&1 == 0 {
+				if in.zeroing {
+					es[i] = sym.Zero(8 * esize)
+				} else {
+					es[i] = os[i]
+				}
+			}
+		}
+		if o.kind == kMem {
+			a := m.addr(o)
+			for i := range es {
+				if k>>i&1 != 0 {
+					m.store(a+uint64(i*esize), es[i])
+				}
+			}
+			return
+		}
+		v = sym.Concat(es...)
+	}
+	switch {
+	case o.kind == kMem:
+		m.store(m.addr(o), v)
+	case o.kind == kReg && o.cls == cVec:
+		if in.vex {
+			m.vec[o.reg] = v.ZeroExtend(512)
+		} else {
+			m.vec[o.reg] = sym.Concat(v, m.vec[o.reg].Extract(8*n, 512-8*n))
+		}
+	default:
+		m.failf("vector destination %s", o)
+	}
+}
+
+// vops splits a vector instruction's operands as vbinary does: an optional
+// immediate, the second source (register or memory), the first source (the
+// destination for legacy SSE) and the destination.
+func vops(in *inst) (imm int, s2, s1, d *operand) {
+	a := in.args
+	if a[0].kind == kImm {
+		imm = int(uint8(a[0].imm))
+		a = a[1:]
+	}
+	d = &in.args[len(in.args)-1]
+	s2 = &a[0]
+	s1 = d
+	if in.vex && len(a) >= 3 {
+		s1 = &in.args[len(in.args)-2]
+	}
+	return
+}
+
+func mapLanes(x *sym.Word, bits int, f func(i int, e *sym.Word) *sym.Word) *sym.Word {
+	es := x.Lanes(bits)
+	for i := range es {
+		es[i] = f(i, es[i])
+	}
+	return sym.Concat(es...)
+}
+
+func zipLanes(a, b *sym.Word, bits int, f func(x, y *sym.Word) *sym.Word) *sym.Word {
+	as, bs := a.Lanes(bits), b.Lanes(bits)
+	for i := range as {
+		as[i] = f(as[i], bs[i])
+	}
+	return sym.Concat(as...)
+}
+
+// symOps are the symbolic semantics, by mnemonic.
+var symOps = map[string]func(m *symMachine, in *inst){}
+
+func esizeOf(op string) int {
+	switch {
+	case strings.HasSuffix(op, "64"), strings.HasSuffix(op, "Q"):
+		return 8
+	case strings.HasSuffix(op, "32"), strings.HasSuffix(op, "D"), strings.HasSuffix(op, "L"):
+		return 4
+	}
+	return 1
+}
+
+func init() {
+	for _, op := range []string{"MOVOU", "MOVOA", "MOVUPS", "MOVAPS", "VMOVDQU", "VMOVDQA", "VMOVDQU32", "VMOVDQU64", "VMOVDQA32", "VMOVDQA64"} {
+		es := esizeOf(op)
+		if !strings.HasSuffix(op, "32") && !strings.HasSuffix(op, "64") {
+			es = 1
+		}
+		symOps[op] = func(m *symMachine, in *inst) {
+			m.vwrite(in, &in.args[1], m.read(&in.args[0], in.w), es)
+		}
+	}
+	bitwise := func(f func(m *symMachine, a, b *sym.Word) *sym.Word) func(m *symMachine, in *inst) {
+		return func(m *symMachine, in *inst) {
+			_, s2, s1, d := vops(in)
+			es := esizeOf(in.op)
+			m.vwrite(in, d, f(m, m.read(s1, in.w), m.readB(in, s2, in.w, es)), es)
+		}
+	}
+	for _, op := range []string{"PXOR", "VPXOR", "VPXORD", "VPXORQ", "XORPS", "VXORPS"} {
+		symOps[op] = bitwise(func(_ *symMachine, a, b *sym.Word) *sym.Word { return sym.Xor(a, b) })
+	}
+	for _, op := range []string{"POR", "VPOR", "VPORD", "VPORQ"} {
+		symOps[op] = bitwise(func(m *symMachine, a, b *sym.Word) *sym.Word { return m.ctx.Or(a, b) })
+	}
+	for _, op := range []string{"PAND", "VPAND", "VPANDD", "VPANDQ"} {
+		symOps[op] = bitwise(func(m *symMachine, a, b *sym.Word) *sym.Word { return m.ctx.And(a, b) })
+	}
+	for _, op := range []string{"PANDN", "VPANDN", "VPANDND", "VPANDNQ"} {
+		symOps[op] = bitwise(func(m *symMachine, a, b *sym.Word) *sym.Word { return m.ctx.And(sym.Not(a), b) })
+	}
+	for _, a := range []struct {
+		sse, v string
+		es     int
+	}{{"PADDL", "VPADDD", 4}, {"PADDQ", "VPADDQ", 8}} {
+		es := a.es
+		f := func(m *symMachine, in *inst) {
+			_, s2, s1, d := vops(in)
+			r := zipLanes(m.read(s1, in.w), m.readB(in, s2, in.w, es), 8*es, func(x, y *sym.Word) *sym.Word { return m.ctx.Add(x, y) })
+			m.vwrite(in, d, r, es)
+		}
+		symOps[a.sse], symOps[a.v] = f, f
+	}
+	// Shifts and rotates by an immediate: "$imm, x" (SSE) or "$imm, src, dst".
+	for _, s := range []struct {
+		sse, v string
+		es     int
+		f      func(x *sym.Word, k int) *sym.Word
+	}{
+		{"PSLLL", "VPSLLD", 4, (*sym.Word).Shl}, {"PSRLL", "VPSRLD", 4, (*sym.Word).Shr},
+		{"PSLLQ", "VPSLLQ", 8, (*sym.Word).Shl}, {"PSRLQ", "VPSRLQ", 8, (*sym.Word).Shr},
+		{"", "VPROLD", 4, (*sym.Word).RotateLeft}, {"", "VPROLQ", 8, (*sym.Word).RotateLeft},
+	} {
+		s := s
+		f := func(m *symMachine, in *inst) {
+			if in.args[0].kind != kImm {
+				m.failf("shift count not an immediate")
+			}
+			k := int(uint8(in.args[0].imm))
+			src := &in.args[1]
+			d := &in.args[len(in.args)-1]
+			r := mapLanes(m.readB(in, src, in.w, s.es), 8*s.es, func(_ int, e *sym.Word) *sym.Word { return s.f(e, k) })
+			m.vwrite(in, d, r, s.es)
+		}
+		if s.sse != "" {
+			symOps[s.sse] = f
+		}
+		symOps[s.v] = f
+	}
+	pshufd := func(m *symMachine, in *inst) {
+		imm, s2, _, d := vops(in)
+		x := m.readB(in, s2, in.w, 4).Lanes(32)
+		r := make([]*sym.Word, len(x))
+		for l := 0; l < len(x); l += 4 {
+			for i := 0; i < 4; i++ {
+				r[l+i] = x[l+imm>>(2*i)&3]
+			}
+		}
+		m.vwrite(in, d, sym.Concat(r...), 4)
+	}
+	symOps["PSHUFD"], symOps["VPSHUFD"] = pshufd, pshufd
+	pshufb := func(m *symMachine, in *inst) {
+		_, ctl, s1, d := vops(in)
+		c, ok := m.read(ctl, in.w).Value()
+		if !ok {
+			m.failf("shuffle control is not a constant")
+		}
+		x := m.read(s1, in.w).Bytes()
+		r := make([]*sym.Word, len(x))
+		for i := range r {
+			b := new(big.Int).Rsh(c, uint(8*i)).Uint64() & 0xff
+			if b&0x80 != 0 {
+				r[i] = sym.Zero(8)
+			} else {
+				r[i] = x[i&^15+int(b&15)]
+			}
+		}
+		m.vwrite(in, d, sym.Concat(r...), 1)
+	}
+	symOps["PSHUFB"], symOps["VPSHUFB"] = pshufb, pshufb
+	for _, u := range []struct {
+		sse, v string
+		es     int
+		hi     bool
+	}{
+		{"PUNPCKLLQ", "VPUNPCKLDQ", 4, false}, {"PUNPCKLQDQ", "VPUNPCKLQDQ", 8, false},
+		{"PUNPCKHLQ", "VPUNPCKHDQ", 4, true}, {"PUNPCKHQDQ", "VPUNPCKHQDQ", 8, true},
+	} {
+		u := u
+		f := func(m *symMachine, in *inst) {
+			_, s2, s1, d := vops(in)
+			a, b := m.read(s1, in.w).Lanes(8*u.es), m.readB(in, s2, in.w, u.es).Lanes(8*u.es)
+			per := 16 / u.es
+			base := 0
+			if u.hi {
+				base = per / 2
+			}
+			r := make([]*sym.Word, len(a))
+			for l := 0; l < len(a); l += per {
+				for i := 0; i < per/2; i++ {
+					r[l+2*i], r[l+2*i+1] = a[l+base+i], b[l+base+i]
+				}
+			}
+			m.vwrite(in, d, sym.Concat(r...), u.es)
+		}
+		symOps[u.sse], symOps[u.v] = f, f
+	}
+	symOps["VPERM2I128"] = func(m *symMachine, in *inst) {
+		imm, s2, s1, d := vops(in)
+		src := [2][]*sym.Word{m.read(s1, 32).Lanes(128), m.read(s2, 32).Lanes(128)}
+		r := make([]*sym.Word, 2)
+		for j := range r {
+			c := imm >> (4 * j)
+			if c&8 != 0 {
+				r[j] = sym.Zero(128)
+			} else {
+				r[j] = src[c>>1&1][c&1]
+			}
+		}
+		m.vwrite(in, d, sym.Concat(r...), 1)
+	}
+	for _, op := range []string{"VSHUFI32X4", "VSHUFI64X2"} {
+		es := 4
+		if strings.HasSuffix(op, "X2") {
+			es = 8
+		}
+		symOps[op] = func(m *symMachine, in *inst) {
+			imm, s2, s1, d := vops(in)
+			a, b := m.read(s1, in.w).Lanes(128), m.readB(in, s2, in.w, es).Lanes(128)
+			nl := len(a)
+			bits, mk := 2, 3
+			if nl == 2 {
+				bits, mk = 1, 1
+			}
+			r := make([]*sym.Word, nl)
+			for j := range r {
+				s := a
+				if j >= nl/2 {
+					s = b
+				}
+				r[j] = s[imm>>(bits*j)&mk]
+			}
+			m.vwrite(in, d, sym.Concat(r...), es)
+		}
+	}
+	symOps["VBROADCASTI128"] = func(m *symMachine, in *inst) {
+		x := m.read(&in.args[0], 16)
+		m.vwrite(in, &in.args[1], sym.Concat(x, x), 1)
+	}
+	for _, b := range []struct {
+		op string
+		es int
+	}{{"VPBROADCASTD", 4}, {"VPBROADCASTQ", 8}} {
+		es := b.es
+		symOps[b.op] = func(m *symMachine, in *inst) {
+			x := m.read(&in.args[0], es)
+			n := in.args[1].size
+			parts := make([]*sym.Word, n/es)
+			for i := range parts {
+				parts[i] = x
+			}
+			m.vwrite(in, &in.args[1], sym.Concat(parts...), es)
+		}
+	}
+	symOps["VZEROUPPER"] = func(m *symMachine, in *inst) {
+		for i := 0; i < 16; i++ {
+			m.vec[i] = m.vec[i].Extract(0, 128).ZeroExtend(512)
+		}
+	}
+	// General registers, symbolic where an operand is: moves, and ADD and
+	// XOR with unknown flags after them.
+	for _, mv := range []struct {
+		op string
+		n  int
+	}{{"MOVQ", 8}, {"MOVL", 4}} {
+		n := mv.n
+		symOps[mv.op] = func(m *symMachine, in *inst) {
+			if in.args[0].kind == kReg && in.args[0].cls == cVec || in.args[1].kind == kReg && in.args[1].cls == cVec {
+				// MOVQ between general and vector registers.
+				v := m.read(&in.args[0], n)
+				if in.args[1].cls == cVec {
+					in2 := *in
+					in2.vex = true
+					m.vwrite(&in2, &in.args[1], v.ZeroExtend(128), 1)
+					return
+				}
+				m.writeGP(&in.args[1], v)
+				return
+			}
+			m.writeGP(&in.args[1], m.read(&in.args[0], n))
+		}
+	}
+	for _, a := range []struct {
+		op string
+		n  int
+		f  func(m *symMachine, a, b *sym.Word) *sym.Word
+	}{
+		{"ADDL", 4, func(m *symMachine, a, b *sym.Word) *sym.Word { return m.ctx.Add(a, b) }},
+		{"ADDQ", 8, func(m *symMachine, a, b *sym.Word) *sym.Word { return m.ctx.Add(a, b) }},
+		{"XORL", 4, func(_ *symMachine, a, b *sym.Word) *sym.Word { return sym.Xor(a, b) }},
+		{"XORQ", 8, func(_ *symMachine, a, b *sym.Word) *sym.Word { return sym.Xor(a, b) }},
+	} {
+		a := a
+		symOps[a.op] = func(m *symMachine, in *inst) {
+			if in.args[1].kind != kMem {
+				allConst := true
+				for _, o := range in.args {
+					if o.kind == kReg {
+						if _, ok := m.gp[o.reg].Uint64(); !ok {
+							allConst = false
+						}
+					}
+				}
+				if allConst {
+					m.concreteGP(in)
+					return
+				}
+			}
+			m.writeGP(&in.args[1], a.f(m, m.read(&in.args[1], a.n), m.read(&in.args[0], a.n)))
+			m.fl = [nFlags]*sym.Word{}
+		}
+	}
+	symOps["LEAQ"] = func(m *symMachine, in *inst) {
+		m.writeGP(&in.args[1], sym.Const(64, m.addr(&in.args[0])))
+	}
+}

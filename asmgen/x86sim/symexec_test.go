@@ -1,0 +1,92 @@
+package x86sim
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vgcrypto/vg/asmgen/x86sim/sym"
+)
+
+const symTestSrc = `
+DATA rot8<>+0(SB)/8, $0x0605040702010003
+DATA rot8<>+8(SB)/8, $0x0e0d0c0f0a09080b
+GLOBL rot8<>(SB), RODATA|NOPTR, $16
+
+// func rot(p *[16]byte, n int)
+TEXT ·rot(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), AX
+	MOVQ n+8(FP), CX
+	MOVOU (AX), X0
+loop:
+	MOVOU X0, X1
+	PSLLL $0x0c, X0
+	PSRLL $0x14, X1
+	POR X1, X0
+	PSHUFB rot8<>+0(SB), X0
+	PSHUFD $0x39, X0, X0
+	DECQ CX
+	JNZ loop
+	MOVOU X0, (AX)
+	RET
+`
+
+// TestRunSymbolic runs a loop of rotations and a lane rotation over a
+// variable block and checks the words it leaves against ones built
+// directly: rotations by 12 and 8 (20 in all) and a dword rotation, n times.
+func TestRunSymbolic(t *testing.T) {
+	p, err := Load("rot.s", []byte(symTestSrc))
+	require.NoError(t, err)
+	for _, n := range []int{1, 3} {
+		ctx := sym.NewCtx()
+		mem := &SymMem{Name: "p"}
+		for i := 0; i < 16; i++ {
+			mem.Bytes = append(mem.Bytes, ctx.Var("b"+string(rune('a'+i)), 8))
+		}
+		lanes := sym.Concat(mem.Bytes...).Lanes(32)
+		_, err := p.RunSymbolic(ctx, "rot", []SymArg{{Mem: mem}, {Word: sym.Const(64, uint64(n))}})
+		require.NoError(t, err)
+		for r := 0; r < n; r++ {
+			for i := range lanes {
+				lanes[i] = lanes[i].RotateLeft(20)
+			}
+			lanes = append(lanes[1:], lanes[0])
+		}
+		require.True(t, sym.Equal(sym.Concat(lanes...), sym.Concat(mem.Bytes...)), "n=%d: %s", n, sym.Concat(mem.Bytes...))
+	}
+}
+
+// TestRunSymbolicRefusesVariableControl: a loop count from a variable is
+// refused, not guessed.
+func TestRunSymbolicRefusesVariableControl(t *testing.T) {
+	p, err := Load("rot.s", []byte(symTestSrc))
+	require.NoError(t, err)
+	ctx := sym.NewCtx()
+	mem := &SymMem{Name: "p", Bytes: sym.Zero(128).Bytes()}
+	_, err = p.RunSymbolic(ctx, "rot", []SymArg{{Mem: mem}, {Word: ctx.Var("n", 64)}})
+	require.ErrorContains(t, err, "not a constant")
+}
+
+// TestCheckSymbolicCatchesWrongSemantics: CheckSymbolic passes on the
+// semantics as they are and fails when one is wrong (PSHUFD reading its
+// immediate's fields in the wrong order).
+func TestCheckSymbolicCatchesWrongSemantics(t *testing.T) {
+	p, err := Load("rot.s", []byte(symTestSrc))
+	require.NoError(t, err)
+	n, err := p.CheckSymbolic("rot", 8, 1)
+	require.NoError(t, err)
+	require.Equal(t, 10, n)
+
+	good := symOps["PSHUFD"]
+	defer func() { symOps["PSHUFD"] = good }()
+	symOps["PSHUFD"] = func(m *symMachine, in *inst) {
+		imm, s2, _, d := vops(in)
+		x := m.read(s2, in.w).Lanes(32)
+		r := make([]*sym.Word, len(x))
+		for i := range r {
+			r[i] = x[imm>>(2*(3-i))&3]
+		}
+		m.vwrite(in, d, sym.Concat(r...), 4)
+	}
+	_, err = p.CheckSymbolic("rot", 8, 1)
+	require.ErrorContains(t, err, "PSHUFD")
+}
