@@ -24,20 +24,54 @@ const (
 	TagSize    = 16
 )
 
+// A Word is the 32-bit modular arithmetic the block function is written in:
+// [U32] computes with it; a symbolic word (x86sim's symbolic mode) runs the
+// same code to prove an implementation equal to it for every input.
+type Word[W any] interface {
+	// Add is the sum modulo 2³².
+	Add(W) W
+	// AddUint32 adds a constant modulo 2³².
+	AddUint32(uint32) W
+	// Xor is the bitwise XOR.
+	Xor(W) W
+	// RotateLeft rotates towards the high bits by k.
+	RotateLeft(k int) W
+}
+
+// U32 is a uint32 as a [Word].
+type U32 uint32
+
+// Add is the sum modulo 2³².
+func (a U32) Add(b U32) U32 { return a + b }
+
+// AddUint32 adds k modulo 2³².
+func (a U32) AddUint32(k uint32) U32 { return a + U32(k) }
+
+// Xor is a XOR b.
+func (a U32) Xor(b U32) U32 { return a ^ b }
+
+// RotateLeft is a rotated left by k bits.
+func (a U32) RotateLeft(k int) U32 { return U32(bits.RotateLeft32(uint32(a), k)) }
+
 // QuarterRound is the ChaCha quarter round of RFC 8439 section 2.1.
 func QuarterRound(a, b, c, d uint32) (uint32, uint32, uint32, uint32) {
-	a += b
-	d ^= a
-	d = bits.RotateLeft32(d, 16)
-	c += d
-	b ^= c
-	b = bits.RotateLeft32(b, 12)
-	a += b
-	d ^= a
-	d = bits.RotateLeft32(d, 8)
-	c += d
-	b ^= c
-	b = bits.RotateLeft32(b, 7)
+	w, x, y, z := quarterRound(U32(a), U32(b), U32(c), U32(d))
+	return uint32(w), uint32(x), uint32(y), uint32(z)
+}
+
+func quarterRound[W Word[W]](a, b, c, d W) (W, W, W, W) {
+	a = a.Add(b)
+	d = d.Xor(a)
+	d = d.RotateLeft(16)
+	c = c.Add(d)
+	b = b.Xor(c)
+	b = b.RotateLeft(12)
+	a = a.Add(b)
+	d = d.Xor(a)
+	d = d.RotateLeft(8)
+	c = c.Add(d)
+	b = b.Xor(c)
+	b = b.RotateLeft(7)
 	return a, b, c, d
 }
 
@@ -59,8 +93,8 @@ func initialState(key []byte, counter uint32, nonce []byte) [16]uint32 {
 
 // innerBlock is one double round: four column rounds then four diagonal
 // rounds (section 2.3.1).
-func innerBlock(s *[16]uint32) {
-	qr := func(a, b, c, d int) { s[a], s[b], s[c], s[d] = QuarterRound(s[a], s[b], s[c], s[d]) }
+func innerBlock[W Word[W]](s *[16]W) {
+	qr := func(a, b, c, d int) { s[a], s[b], s[c], s[d] = quarterRound(s[a], s[b], s[c], s[d]) }
 	qr(0, 4, 8, 12)
 	qr(1, 5, 9, 13)
 	qr(2, 6, 10, 14)
@@ -71,19 +105,52 @@ func innerBlock(s *[16]uint32) {
 	qr(3, 4, 9, 14)
 }
 
-// Block is the ChaCha20 block function of section 2.3: twenty rounds over
-// the state, the initial state added word by word, serialized little-endian.
-func Block(key []byte, counter uint32, nonce []byte) [64]byte {
-	state := initialState(key, counter, nonce)
+// BlockWords is the ChaCha20 block function of section 2.3 on a state of
+// sixteen words: twenty rounds, then the initial state added word by word.
+// The block's bytes are the result's words, little-endian.
+func BlockWords[W Word[W]](state [16]W) [16]W {
 	working := state
 	for i := 0; i < 10; i++ {
 		innerBlock(&working)
 	}
+	for i := range working {
+		working[i] = working[i].Add(state[i])
+	}
+	return working
+}
+
+// Block is the ChaCha20 block function of section 2.3: twenty rounds over
+// the state, the initial state added word by word, serialized little-endian.
+func Block(key []byte, counter uint32, nonce []byte) [64]byte {
+	var state [16]U32
+	for i, w := range initialState(key, counter, nonce) {
+		state[i] = U32(w)
+	}
 	var out [64]byte
-	for i := range state {
-		binary.LittleEndian.PutUint32(out[4*i:], working[i]+state[i])
+	for i, w := range BlockWords(state) {
+		binary.LittleEndian.PutUint32(out[4*i:], uint32(w))
 	}
 	return out
+}
+
+// XORBlocksWords is the encryption of section 2.4 over whole blocks, in
+// words: block j of text, as sixteen little-endian words, XORed with the
+// block function of state with its counter word (12) advanced by j. It also
+// returns the state with the counter advanced past the text.
+func XORBlocksWords[W Word[W]](state [16]W, text [][16]W) (out [][16]W, next [16]W) {
+	for j, block := range text {
+		s := state
+		s[12] = s[12].AddUint32(uint32(j))
+		ks := BlockWords(s)
+		var o [16]W
+		for i := range o {
+			o[i] = block[i].Xor(ks[i])
+		}
+		out = append(out, o)
+	}
+	next = state
+	next[12] = next[12].AddUint32(uint32(len(text)))
+	return out, next
 }
 
 // Encrypt is ChaCha20 encryption of section 2.4: block j of the text is
@@ -204,13 +271,16 @@ func Open(key, nonce, sealed, aad []byte) ([]byte, error) {
 // 2.2: the ChaCha20 state with the 16-byte nonce in words 12 to 15, twenty
 // rounds, no final addition, and words 0-3 and 12-15 serialized.
 func HChaCha20(key, nonce16 []byte) [32]byte {
-	s := initialState(key, binary.LittleEndian.Uint32(nonce16[0:]), nonce16[4:16])
+	var s [16]U32
+	for i, w := range initialState(key, binary.LittleEndian.Uint32(nonce16[0:]), nonce16[4:16]) {
+		s[i] = U32(w)
+	}
 	for i := 0; i < 10; i++ {
 		innerBlock(&s)
 	}
 	var out [32]byte
-	for i, w := range []uint32{s[0], s[1], s[2], s[3], s[12], s[13], s[14], s[15]} {
-		binary.LittleEndian.PutUint32(out[4*i:], w)
+	for i, w := range []U32{s[0], s[1], s[2], s[3], s[12], s[13], s[14], s[15]} {
+		binary.LittleEndian.PutUint32(out[4*i:], uint32(w))
 	}
 	return out
 }

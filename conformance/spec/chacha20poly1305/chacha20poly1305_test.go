@@ -1,7 +1,9 @@
 package chacha20poly1305
 
 import (
+	"encoding/binary"
 	"encoding/hex"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -141,4 +143,44 @@ func TestXAEAD(t *testing.T) {
 	pt, err := OpenX(key, nonce, sealed, aad)
 	require.NoError(t, err)
 	assert.Equal(t, sunscreen, pt)
+}
+
+// XORBlocksWords, the word-level form the proofs run symbolically, is
+// Encrypt on whole blocks, counter wrap included.
+func TestXORBlocksWordsIsEncrypt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, counter := range []uint32{0, 1, 0xfffffffe, rng.Uint32()} {
+		var key [32]byte
+		var nonce [12]byte
+		text := make([]byte, 64*3)
+		for _, b := range [][]byte{key[:], nonce[:], text} {
+			for i := range b {
+				b[i] = byte(rng.Uint32())
+			}
+		}
+		var state [16]U32
+		state[0], state[1], state[2], state[3] = 0x61707865, 0x3320646e, 0x79622d32, 0x6b206574
+		for i := 0; i < 8; i++ {
+			state[4+i] = U32(binary.LittleEndian.Uint32(key[4*i:]))
+		}
+		state[12] = U32(counter)
+		for i := 0; i < 3; i++ {
+			state[13+i] = U32(binary.LittleEndian.Uint32(nonce[4*i:]))
+		}
+		words := make([][16]U32, len(text)/64)
+		for j := range words {
+			for i := range words[j] {
+				words[j][i] = U32(binary.LittleEndian.Uint32(text[64*j+4*i:]))
+			}
+		}
+		out, next := XORBlocksWords(state, words)
+		var got []byte
+		for _, o := range out {
+			for _, w := range o {
+				got = binary.LittleEndian.AppendUint32(got, uint32(w))
+			}
+		}
+		require.Equal(t, Encrypt(key[:], counter, nonce[:], text), got, "counter %#x", counter)
+		require.Equal(t, U32(counter+3), next[12])
+	}
 }
