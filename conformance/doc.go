@@ -13,7 +13,9 @@
 //     of place, gather and stream slice shapes; reports the first
 //     disagreement with its exact input);
 //   - aeadtest: the crypto/cipher.AEAD contract suite every AEAD backend runs;
-//   - cmd/conformance: the conformance runner, the README's main command.
+//   - cmd/conformance: the conformance runner, the README's main command;
+//   - prove and cmd/prove: proofs that generated functions equal the
+//     specification for every input (x86sim's symbolic mode against spec/).
 //
 // The tests of this package run every Wycheproof file, the contract suite and
 // the agreement driver on every backend that aesgcm, chacha20poly1305 and rsa

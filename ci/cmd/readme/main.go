@@ -20,6 +20,10 @@
 // and this command refuses to run in another build. What runs on a given
 // CPU is printed at run time by go run ./cpufeat/cmd/cpufeat instead.
 //
+// "prove ARGS" is the standard output of go run ./conformance/cmd/prove
+// -list ARGS: the table of the generated functions the proofs cover (-md
+// MODULE for one module's, -md all for a summary per backend).
+//
 // "benchcmp ARGS" is the standard output of go run ./ci/cmd/benchcmp ARGS,
 // for example the markdown speed tables of a committed results file
 // (benchcmp -load ci/results/....txt -pair '*=stdlib' -md -). When ARGS has
@@ -216,8 +220,23 @@ func (g *generator) generate(spec string) (string, error) {
 		return backendsTable(declaredBackends())
 	case len(words) > 1 && words[0] == "benchcmp":
 		return g.runBenchcmp(words[1:])
+	case len(words) >= 1 && words[0] == "prove":
+		return g.runProve(words[1:])
 	}
-	return "", fmt.Errorf("unknown generated part %q (want backends, or benchcmp ARGS)", spec)
+	return "", fmt.Errorf("unknown generated part %q (want backends, benchcmp ARGS or prove ARGS)", spec)
+}
+
+// runProve returns the output of go run ./conformance/cmd/prove -list ARGS
+// in the root: the table of what the proofs cover, without running them.
+func (g *generator) runProve(args []string) (string, error) {
+	cmd := exec.Command("go", append([]string{"run", "./conformance/cmd/prove", "-list"}, args...)...)
+	cmd.Dir = g.root
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("prove -list %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return stdout.String(), nil
 }
 
 // splitArgs splits s on spaces, keeping single-quoted text together.
