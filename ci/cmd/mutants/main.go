@@ -367,6 +367,39 @@ func model(alg, check, pkg, run string) Layer {
 	}
 }
 
+// proofOnly is the layer of the proofs (go run ./conformance/cmd/prove),
+// for defects the tests are unlikely to find: after alg is regenerated, the
+// module's tests (every backend this CPU runs), the conformance tests of
+// the module and its fuzzer (fuzz for fuzzTime) must all pass, and the
+// proof of fn must fail. A test that catches the defect makes the layer
+// report it as not a defect only a proof finds.
+func proofOnly(alg, fuzz, conformanceRun, fn string) Layer {
+	return Layer{
+		Name: fmt.Sprintf("the proofs (go run ./conformance/cmd/prove -run '%s'), with go test -short ./%s, its conformance tests and %s passing", fn, alg, fuzz),
+		Run: func(root string) (string, bool) {
+			return regenerated(root, alg, func() (string, bool) {
+				var all strings.Builder
+				for _, c := range [][]string{
+					{"go", "test", "-count=1", "-short", "./" + alg},
+					{"go", "test", "-count=1", "-short", "-run", conformanceRun, "./conformance"},
+					{"go", "test", "-run", "^$", "-fuzz", "^" + fuzz + "$", "-fuzztime", fuzzTime, "./" + alg},
+				} {
+					out, failed := command(root, ".", nil, c[0], c[1:]...)
+					all.WriteString(out)
+					if failed {
+						return all.String() + "\nmutants: the tests caught this defect: it is not one only a proof finds", false
+					}
+				}
+				out, failed := command(root, ".", nil, "go", "run", "./conformance/cmd/prove", "-run", "^"+fn+"$")
+				return all.String() + "mutants: every test passed\n" + out, failed
+			})
+		},
+	}
+}
+
+// fuzzTime is how long proofOnly runs the module's fuzzer.
+const fuzzTime = "20s"
+
 // modelUnderMemcheck is the layer of the model under valgrind's memcheck,
 // which checks scalar annotations against the callers: the CTGrind tests of
 // pkg on backend, on the model, must fail.
