@@ -10,50 +10,63 @@ import (
 )
 
 // CheckSymbolic checks the symbolic semantics of every instruction of the
-// function name against the concrete model: for each distinct instruction,
-// trials random states (registers, flags, and the memory its operands
-// address), run once by the concrete model and once symbolically over
-// variables, must agree on every register, known flag, memory byte and
-// branch, the symbolic results evaluated under the random values. Half the
-// trials give the general registers as constants (the concrete-operand
-// path), half as variables. A trial either side refuses (a misaligned
-// access, a variable where the symbolic mode needs a constant) is skipped;
-// an instruction every trial skipped is reported in the error, so that a
-// proof never rests on semantics no trial exercised. Instructions with
-// argument-frame operands are left to the proofs, which read the frame
-// themselves. It returns how many instructions it checked.
-func (p *Program) CheckSymbolic(name string, trials int, seed uint64) (int, error) {
-	fn := p.funcs[name]
-	if fn == nil {
-		return 0, fmt.Errorf("x86sim: no function %s", name)
-	}
+// functions names against the concrete model: for each distinct instruction
+// (once, however many of the functions have it), trials random states
+// (registers, flags, and the memory its operands address), run once by the
+// concrete model and once symbolically over variables, must agree on every
+// register, known flag, memory byte and branch, the symbolic results
+// evaluated under the random values. The trials vary what is a variable:
+// the vector registers and the general ones; the vector registers with the
+// general ones constants; one vector operand alone (operands such as a
+// shuffle control must be constants); nothing. A trial either side refuses
+// (a misaligned access, a variable where the symbolic mode needs a
+// constant) is skipped; an instruction every trial skipped is reported in
+// the error, so that a proof never rests on semantics no trial exercised.
+// Instructions with argument-frame operands are left to the proofs, which
+// read the frame themselves. It returns how many instructions it checked.
+func (p *Program) CheckSymbolic(trials int, seed uint64, names ...string) (int, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	seen := map[string]bool{}
 	n := 0
-	for pc := range fn.insts {
-		in := &fn.insts[pc]
-		key := in.String()
-		if in.op == "RET" || seen[key] || usesFrame(in) {
-			continue
+	for _, name := range names {
+		fn := p.funcs[name]
+		if fn == nil {
+			return n, fmt.Errorf("x86sim: no function %s", name)
 		}
-		seen[key] = true
-		ran := 0
-		for t := 0; t < trials; t++ {
-			ok, err := p.checkInst(fn, pc, rng, t%2 == 0)
-			if err != nil {
-				return n, fmt.Errorf("x86sim: symbolic semantics of %s (%s line %d) disagree with the model: %v", key, name, in.line, err)
+		for pc := range fn.insts {
+			in := &fn.insts[pc]
+			key := in.String()
+			if in.op == "RET" || seen[key] || usesFrame(in) {
+				continue
 			}
-			if ok {
-				ran++
+			seen[key] = true
+			ran := 0
+			for t := 0; t < trials; t++ {
+				ok, err := p.checkInst(fn, pc, rng, t)
+				if err != nil {
+					return n, fmt.Errorf("x86sim: symbolic semantics of %s (%s line %d) disagree with the model: %v", key, name, in.line, err)
+				}
+				if ok {
+					ran++
+				}
 			}
+			if ran == 0 {
+				return n, fmt.Errorf("x86sim: symbolic semantics of %s (%s line %d): no trial ran", key, name, in.line)
+			}
+			n++
 		}
-		if ran == 0 {
-			return n, fmt.Errorf("x86sim: symbolic semantics of %s (%s line %d): no trial ran", key, name, in.line)
-		}
-		n++
 	}
 	return n, nil
 }
+
+// memNames are the names of the variables of checkInst's memory bytes.
+var memNames = func() []string {
+	n := make([]string, 256)
+	for i := range n {
+		n[i] = fmt.Sprintf("mem%d", i)
+	}
+	return n
+}()
 
 func usesFrame(in *inst) bool {
 	for _, a := range in.args {
@@ -74,9 +87,27 @@ func leBig(b []byte) *big.Int {
 
 // checkInst runs one trial of instruction pc of fn; ok is false when a side
 // refused it.
-func (p *Program) checkInst(fn *Func, pc int, rng *rand.Rand, gpConst bool) (ok bool, err error) {
+func (p *Program) checkInst(fn *Func, pc int, rng *rand.Rand, trial int) (ok bool, err error) {
+	gpConst := trial%4 != 1
+	// varVec is the vector register that is a variable: -1 all, -2 none.
+	varVec := -1
+	switch trial % 4 {
+	case 2:
+		var regs []int
+		for _, a := range fn.insts[pc].args {
+			if a.kind == kReg && a.cls == cVec {
+				regs = append(regs, int(a.reg))
+			}
+		}
+		varVec = -2
+		if len(regs) > 0 {
+			varVec = regs[(trial/4)%len(regs)]
+		}
+	case 3:
+		varVec = -2
+	}
 	in := &fn.insts[pc]
-	const size, at = 256, 64
+	size, at := len(memNames), uint64(64)
 	raw := make([]byte, size+64)
 	off := int((64 - uintptr(unsafe.Pointer(&raw[0]))%64) % 64)
 	buf := raw[off : off+size]
@@ -122,7 +153,7 @@ func (p *Program) checkInst(fn *Func, pc int, rng *rand.Rand, gpConst bool) (ok 
 	}
 	init := *m
 	m.fn, m.pc = fn, pc
-	m.regions = append(m.mergeRegions([]Region{{Name: "memory", Ptr: unsafe.Pointer(&buf[0]), Len: size, Kind: Public}}), p.dataRegions()...)
+	m.regions = append(m.mergeRegions([]Region{{Name: "memory", Ptr: unsafe.Pointer(&buf[0]), Len: uintptr(size), Kind: Public}}), p.dataRegions()...)
 	if cap(m.hit) < len(fn.insts) {
 		m.hit = make([]bool, len(fn.insts))
 	}
@@ -147,7 +178,7 @@ func (p *Program) checkInst(fn *Func, pc int, rng *rand.Rand, gpConst bool) (ok 
 	s := &symMachine{ctx: ctx, p: p, fn: fn, pc: pc}
 	mem := &symRegion{name: "memory", base: base, bytes: make([]*sym.Word, size)}
 	for i := range mem.bytes {
-		mem.bytes[i] = ctx.Var(fmt.Sprintf("mem%d", i), 8)
+		mem.bytes[i] = ctx.Var(memNames[i], 8)
 	}
 	s.regions = append([]*symRegion{mem}, p.symData()...)
 	vals := map[string]*big.Int{}
@@ -161,9 +192,13 @@ func (p *Program) checkInst(fn *Func, pc int, rng *rand.Rand, gpConst bool) (ok 
 		}
 	}
 	for i := range s.vec {
-		name := fmt.Sprintf("Z%d", i)
-		s.vec[i] = ctx.Var(name, 512)
-		vals[name] = leBig(init.vec[i][:])
+		if varVec == -1 || varVec == i {
+			name := fmt.Sprintf("Z%d", i)
+			s.vec[i] = ctx.Var(name, 512)
+			vals[name] = leBig(init.vec[i][:])
+		} else {
+			s.vec[i] = sym.ConstBig(512, leBig(init.vec[i][:]))
+		}
 	}
 	for i := range s.k {
 		s.k[i] = sym.Const(64, init.k[i])
@@ -172,8 +207,10 @@ func (p *Program) checkInst(fn *Func, pc int, rng *rand.Rand, gpConst bool) (ok 
 		s.fl[f] = sym.Const(1, map[bool]uint64{true: 1}[init.fl[f]])
 	}
 	for i, b := range before {
-		vals[fmt.Sprintf("mem%d", i)] = big.NewInt(int64(b))
+		vals[memNames[i]] = big.NewInt(int64(b))
 	}
+	gp0, vec0 := s.gp, s.vec
+	mem0 := append([]*sym.Word(nil), mem.bytes...)
 	refused := func() (r bool) {
 		defer func() {
 			if e := recover(); e != nil {
@@ -190,12 +227,26 @@ func (p *Program) checkInst(fn *Func, pc int, rng *rand.Rand, gpConst bool) (ok 
 		return false, nil
 	}
 	get := func(name string) *big.Int { return vals[name] }
+	// A register or byte the symbolic step left as it was must be as it
+	// was on the model too; the others are evaluated.
 	for i := range s.gp {
+		if s.gp[i] == gp0[i] {
+			if m.gp[i] != init.gp[i] {
+				return false, fmt.Errorf("%s: symbolic unchanged, model %#x from %#x", gpNames[i], m.gp[i], init.gp[i])
+			}
+			continue
+		}
 		if got, want := sym.Eval(s.gp[i], get), new(big.Int).SetUint64(m.gp[i]); got.Cmp(want) != 0 {
 			return false, fmt.Errorf("%s: symbolic %#x, model %#x", gpNames[i], got, want)
 		}
 	}
 	for i := range s.vec {
+		if s.vec[i] == vec0[i] {
+			if m.vec[i] != init.vec[i] {
+				return false, fmt.Errorf("Z%d: symbolic unchanged, model changed", i)
+			}
+			continue
+		}
 		if got, want := sym.Eval(s.vec[i], get), leBig(m.vec[i][:]); got.Cmp(want) != 0 {
 			return false, fmt.Errorf("Z%d: symbolic %#x, model %#x", i, got, want)
 		}
@@ -214,6 +265,12 @@ func (p *Program) checkInst(fn *Func, pc int, rng *rand.Rand, gpConst bool) (ok 
 		}
 	}
 	for i, w := range mem.bytes {
+		if w == mem0[i] {
+			if buf[i] != before[i] {
+				return false, fmt.Errorf("memory byte %d: symbolic unchanged, model %#x from %#x", i, buf[i], before[i])
+			}
+			continue
+		}
 		if got := sym.Eval(w, get); got.Uint64() != uint64(buf[i]) {
 			return false, fmt.Errorf("memory byte %d: symbolic %#x, model %#x", i, got, buf[i])
 		}

@@ -242,7 +242,13 @@ func (m *symMachine) concreteGP(in *inst) {
 	}
 	var regs [16]uint64
 	var known [16]bool
+	// A compare or test writes no register and reads only its operand
+	// width, which may be a constant part of a register.
+	cmp := strings.HasPrefix(in.op, "CMP") || strings.HasPrefix(in.op, "TEST")
 	for i, w := range m.gp {
+		if cmp && in.w > 0 && in.w < 8 {
+			w = m.ctx.Low(w, 8*in.w)
+		}
 		regs[i], known[i] = w.Uint64()
 	}
 	for _, a := range in.args {
@@ -283,6 +289,9 @@ func (m *symMachine) concreteGP(in *inst) {
 		out[r] = s
 	}
 	for i := range regs {
+		if cmp {
+			break
+		}
 		if out[0].gp[i] != out[1].gp[i] {
 			m.failf("%s depends on an unknown flag", gpNames[i])
 		}
@@ -374,7 +383,7 @@ func (m *symMachine) read(o *operand, n int) *sym.Word {
 			if n > 8 {
 				return m.gp[o.reg].ZeroExtend(8 * n)
 			}
-			return m.gp[o.reg].Extract(0, 8*n)
+			return m.ctx.Low(m.gp[o.reg], 8*n)
 		case cVec:
 			return m.vec[o.reg].Extract(0, 8*n)
 		case cK:
@@ -396,6 +405,25 @@ func (m *symMachine) readB(in *inst, o *operand, n, esize int) *sym.Word {
 		parts[i] = e
 	}
 	return sym.Concat(parts...)
+}
+
+// maskedLoad reads the elements of memory operand o that in's write mask
+// enables, zero elsewhere.
+func (m *symMachine) maskedLoad(in *inst, o *operand, n, esize int) *sym.Word {
+	k, ok := m.k[in.kmask].Uint64()
+	if !ok {
+		m.failf("write mask K%d is not a constant", in.kmask)
+	}
+	a := m.addr(o)
+	es := make([]*sym.Word, n/esize)
+	for i := range es {
+		if k>>i&1 != 0 {
+			es[i] = m.load(a+uint64(i*esize), esize)
+		} else {
+			es[i] = sym.Zero(8 * esize)
+		}
+	}
+	return sym.Concat(es...)
 }
 
 // writeGP writes a general-register or memory destination of width n bytes:
@@ -430,18 +458,7 @@ func (m *symMachine) vwrite(in *inst, o *operand, v *sym.Word, esize int) {
 		if !ok {
 			m.failf("write mask K%d is not a constant", in.kmask)
 		}
-		old := m.read(o, n)
 		es := v.Lanes(8 * esize)
-		os := old.Lanes(8 * esize)
-		for i := range es {
-			if k>>i&1 == 0 {
-				if in.zeroing {
-					es[i] = sym.Zero(8 * esize)
-				} else {
-					es[i] = os[i]
-				}
-			}
-		}
 		if o.kind == kMem {
 			a := m.addr(o)
 			for i := range es {
@@ -450,6 +467,16 @@ func (m *symMachine) vwrite(in *inst, o *operand, v *sym.Word, esize int) {
 				}
 			}
 			return
+		}
+		os := m.read(o, n).Lanes(8 * esize)
+		for i := range es {
+			if k>>i&1 == 0 {
+				if in.zeroing {
+					es[i] = sym.Zero(8 * esize)
+				} else {
+					es[i] = os[i]
+				}
+			}
 		}
 		v = sym.Concat(es...)
 	}
@@ -515,13 +542,22 @@ func esizeOf(op string) int {
 }
 
 func init() {
-	for _, op := range []string{"MOVOU", "MOVOA", "MOVUPS", "MOVAPS", "VMOVDQU", "VMOVDQA", "VMOVDQU32", "VMOVDQU64", "VMOVDQA32", "VMOVDQA64"} {
-		es := esizeOf(op)
-		if !strings.HasSuffix(op, "32") && !strings.HasSuffix(op, "64") {
-			es = 1
+	for _, op := range []string{"MOVOU", "MOVOA", "MOVUPS", "MOVAPS", "VMOVDQU", "VMOVDQA", "VMOVDQU8", "VMOVDQU32", "VMOVDQU64", "VMOVDQA32", "VMOVDQA64"} {
+		es := 1
+		switch {
+		case strings.HasSuffix(op, "32"):
+			es = 4
+		case strings.HasSuffix(op, "64"):
+			es = 8
 		}
 		symOps[op] = func(m *symMachine, in *inst) {
-			m.vwrite(in, &in.args[1], m.read(&in.args[0], in.w), es)
+			src := &in.args[0]
+			if in.kmask != 0 && src.kind == kMem {
+				// A masked load reads only the enabled elements.
+				m.vwrite(in, &in.args[1], m.maskedLoad(in, src, in.w, es), es)
+				return
+			}
+			m.vwrite(in, &in.args[1], m.read(src, in.w), es)
 		}
 	}
 	bitwise := func(f func(m *symMachine, a, b *sym.Word) *sym.Word) func(m *symMachine, in *inst) {
@@ -700,61 +736,5 @@ func init() {
 		for i := 0; i < 16; i++ {
 			m.vec[i] = m.vec[i].Extract(0, 128).ZeroExtend(512)
 		}
-	}
-	// General registers, symbolic where an operand is: moves, and ADD and
-	// XOR with unknown flags after them.
-	for _, mv := range []struct {
-		op string
-		n  int
-	}{{"MOVQ", 8}, {"MOVL", 4}} {
-		n := mv.n
-		symOps[mv.op] = func(m *symMachine, in *inst) {
-			if in.args[0].kind == kReg && in.args[0].cls == cVec || in.args[1].kind == kReg && in.args[1].cls == cVec {
-				// MOVQ between general and vector registers.
-				v := m.read(&in.args[0], n)
-				if in.args[1].cls == cVec {
-					in2 := *in
-					in2.vex = true
-					m.vwrite(&in2, &in.args[1], v.ZeroExtend(128), 1)
-					return
-				}
-				m.writeGP(&in.args[1], v)
-				return
-			}
-			m.writeGP(&in.args[1], m.read(&in.args[0], n))
-		}
-	}
-	for _, a := range []struct {
-		op string
-		n  int
-		f  func(m *symMachine, a, b *sym.Word) *sym.Word
-	}{
-		{"ADDL", 4, func(m *symMachine, a, b *sym.Word) *sym.Word { return m.ctx.Add(a, b) }},
-		{"ADDQ", 8, func(m *symMachine, a, b *sym.Word) *sym.Word { return m.ctx.Add(a, b) }},
-		{"XORL", 4, func(_ *symMachine, a, b *sym.Word) *sym.Word { return sym.Xor(a, b) }},
-		{"XORQ", 8, func(_ *symMachine, a, b *sym.Word) *sym.Word { return sym.Xor(a, b) }},
-	} {
-		a := a
-		symOps[a.op] = func(m *symMachine, in *inst) {
-			if in.args[1].kind != kMem {
-				allConst := true
-				for _, o := range in.args {
-					if o.kind == kReg {
-						if _, ok := m.gp[o.reg].Uint64(); !ok {
-							allConst = false
-						}
-					}
-				}
-				if allConst {
-					m.concreteGP(in)
-					return
-				}
-			}
-			m.writeGP(&in.args[1], a.f(m, m.read(&in.args[1], a.n), m.read(&in.args[0], a.n)))
-			m.fl = [nFlags]*sym.Word{}
-		}
-	}
-	symOps["LEAQ"] = func(m *symMachine, in *inst) {
-		m.writeGP(&in.args[1], sym.Const(64, m.addr(&in.args[0])))
 	}
 }

@@ -72,7 +72,7 @@ func TestRunSymbolicRefusesVariableControl(t *testing.T) {
 func TestCheckSymbolicCatchesWrongSemantics(t *testing.T) {
 	p, err := Load("rot.s", []byte(symTestSrc))
 	require.NoError(t, err)
-	n, err := p.CheckSymbolic("rot", 8, 1)
+	n, err := p.CheckSymbolic(8, 1, "rot")
 	require.NoError(t, err)
 	require.Equal(t, 10, n)
 
@@ -87,6 +87,6 @@ func TestCheckSymbolicCatchesWrongSemantics(t *testing.T) {
 		}
 		m.vwrite(in, d, sym.Concat(r...), 4)
 	}
-	_, err = p.CheckSymbolic("rot", 8, 1)
+	_, err = p.CheckSymbolic(8, 1, "rot")
 	require.ErrorContains(t, err, "PSHUFD")
 }

@@ -17,6 +17,8 @@ type Atom struct {
 	op   string
 	name string // a variable's name
 	args []*Word
+	// fn computes an operation the caller named (Ctx.Apply), for Eval.
+	fn func(args []*big.Int) *big.Int
 }
 
 // Width is the atom's width in bits.
@@ -63,32 +65,56 @@ func (a *Atom) Describe(depth int) string {
 // [Equal]; words from two contexts never share atoms.
 type Ctx struct {
 	atoms map[string]*Atom
+	words map[string]*Word
 	vars  map[string]*Atom
 	next  uint32
 }
 
 // NewCtx returns an empty context.
-func NewCtx() *Ctx { return &Ctx{atoms: map[string]*Atom{}, vars: map[string]*Atom{}} }
+func NewCtx() *Ctx {
+	return &Ctx{atoms: map[string]*Atom{}, words: map[string]*Word{}, vars: map[string]*Atom{}}
+}
 
 // Atoms is how many atoms c holds.
 func (c *Ctx) Atoms() int { return len(c.atoms) + len(c.vars) }
 
 func (c *Ctx) intern(op string, w int, args []*Word) *Word {
-	k := make([]byte, 0, 64)
+	return c.internFn(op, w, args, nil)
+}
+
+func (c *Ctx) internFn(op string, w int, args []*Word, fn func([]*big.Int) *big.Int) *Word {
+	// The key names the arguments by the numbers of their interned
+	// copies: short, however large the arguments are.
+	k := make([]byte, 0, 16+8*len(args))
 	k = append(k, op...)
 	k = append(k, '/')
 	k = strconv.AppendInt(k, int64(w), 10)
-	for _, a := range args {
+	for i, a := range args {
+		args[i] = c.canon(a)
 		k = append(k, '/')
-		k = append(k, a.Key()...)
+		k = strconv.AppendUint(k, uint64(args[i].id), 10)
 	}
 	a := c.atoms[string(k)]
 	if a == nil {
 		c.next++
-		a = &Atom{id: c.next, w: w, op: op, args: args}
+		a = &Atom{id: c.next, w: w, op: op, args: args, fn: fn}
 		c.atoms[string(k)] = a
 	}
 	return a.word()
+}
+
+// canon returns the interned copy of x, which carries a number.
+func (c *Ctx) canon(x *Word) *Word {
+	if x.id != 0 {
+		return x
+	}
+	if y := c.words[x.Key()]; y != nil {
+		return y
+	}
+	c.next++
+	x.id = c.next
+	c.words[x.Key()] = x
+	return x
 }
 
 func (a *Atom) word() *Word { return mk([]seg{{w: a.w, xs: []slice{{a, 0}}}}) }
@@ -133,6 +159,11 @@ func (c *Ctx) Add(ws ...*Word) *Word {
 		flat(x)
 	}
 	sum.And(sum, mask(w))
+	if len(args) == 1 {
+		if r := c.addConst(args[0], sum); r != nil {
+			return r
+		}
+	}
 	if sum.Sign() != 0 {
 		args = append(args, ConstBig(w, sum))
 	}
@@ -146,11 +177,74 @@ func (c *Ctx) Add(ws ...*Word) *Word {
 	return c.intern("add", w, args)
 }
 
+// addConst is x + k where x has constant bits at either end, written so
+// that the constant bits stay constants: constant low bits c (j of them)
+// give (c + k) mod 2^j below the sum of the rest and the carry; constant
+// high bits absorb a k that is zero below them (modulo the width). Two
+// computations of one counter, bumped in its constant byte or carried into
+// its variable ones, so meet in one form. Otherwise nil.
+func (c *Ctx) addConst(x *Word, k *big.Int) *Word {
+	w := x.w
+	if k.Sign() == 0 {
+		return x
+	}
+	if s := x.segs[0]; len(s.xs) == 0 && s.w < w {
+		j := s.w
+		low := new(big.Int).And(k, mask(j))
+		if s.c != nil {
+			low.Add(low, s.c)
+		}
+		high := new(big.Int).Rsh(k, uint(j))
+		high.Add(high, new(big.Int).Rsh(low, uint(j)))
+		return Concat(ConstBig(j, low), c.Add(x.Extract(j, w-j), ConstBig(w-j, high.And(high, mask(w-j)))))
+	}
+	if s := x.segs[len(x.segs)-1]; len(s.xs) == 0 && s.w < w {
+		h := w - s.w
+		if k.TrailingZeroBits() >= uint(h) {
+			v := new(big.Int).Rsh(k, uint(h))
+			if s.c != nil {
+				v.Add(v, s.c)
+			}
+			return Concat(x.Extract(0, h), ConstBig(s.w, v.And(v, mask(s.w))))
+		}
+	}
+	return nil
+}
+
+// Low is the low k bits of x, with a sum's low bits written as the sum of
+// its arguments' low bits (a carry only moves up), so that a 32-bit
+// counter advanced in a 64-bit register reads back as the 32-bit sum.
+func (c *Ctx) Low(x *Word, k int) *Word {
+	y := x.Extract(0, k)
+	if len(y.segs) != 1 || y.segs[0].c != nil || len(y.segs[0].xs) != 1 {
+		return y
+	}
+	if sl := y.segs[0].xs[0]; sl.lo == 0 && sl.a.op == "add" && k < sl.a.w {
+		args := make([]*Word, len(sl.a.args))
+		for i, a := range sl.a.args {
+			args[i] = c.Low(a, k)
+		}
+		return c.Add(args...)
+	}
+	return y
+}
+
 // Neg is the two's complement negation.
 func (c *Ctx) Neg(x *Word) *Word { return c.Add(Not(x), Const(x.w, 1)) }
 
 // Sub is a - b modulo 2^width.
 func (c *Ctx) Sub(a, b *Word) *Word { return c.Add(a, c.Neg(b)) }
+
+// Apply is the w-bit result of the operation op (which must not be one of
+// this package's own: var, add, or, and) on args, an atom: two applications
+// are equal when op and the arguments are. fn computes it for [Eval].
+func (c *Ctx) Apply(op string, w int, fn func(args []*big.Int) *big.Int, args ...*Word) *Word {
+	switch op {
+	case "var", "add", "or", "and":
+		panic("sym: Apply of the built-in operation " + op)
+	}
+	return c.internFn(op, w, args, fn)
+}
 
 // constRuns calls f for each maximal run of equal bits of a constant piece.
 func constRuns(s seg, f func(lo, w int, one bool)) {
@@ -254,7 +348,7 @@ func evalAtom(a *Atom, vars func(string) *big.Int, memo map[*Atom]*big.Int) *big
 	case "and":
 		v = new(big.Int).And(args[0], args[1])
 	default:
-		panic(fmt.Sprintf("sym: no way to evaluate %s", a.op))
+		v = a.fn(args)
 	}
 	v.And(v, mask(a.w))
 	memo[a] = v

@@ -59,6 +59,8 @@ type Word struct {
 	w    int
 	segs []seg
 	key  string
+	// id numbers the copy a Ctx interned (0: not interned).
+	id uint32
 }
 
 // Width is the word's width in bits.
@@ -124,6 +126,12 @@ func xorSlices(a, b []slice) []slice {
 // cut is bits [lo, lo+w) of segment s.
 func (s seg) cut(lo, w int) seg {
 	r := seg{w: w, c: bitsOf(s.c, lo, w)}
+	if lo == 0 {
+		// Slices start where the segment does: share them (they are
+		// never changed in place).
+		r.xs = s.xs
+		return r
+	}
 	if len(s.xs) > 0 {
 		r.xs = make([]slice, len(s.xs))
 		for i, x := range s.xs {
@@ -431,4 +439,50 @@ func (x *Word) Describe(depth int) string {
 		}
 	}
 	return s
+}
+
+// Diff describes where two words first differ ("" when they are equal): the
+// first bits whose descriptions differ, followed down through atoms of one
+// operation to the deepest pair of arguments that differ, so that a failed
+// proof names the step where code and specification part.
+func Diff(a, b *Word) string {
+	if Equal(a, b) {
+		return ""
+	}
+	if a.w != b.w {
+		return fmt.Sprintf("widths %d and %d", a.w, b.w)
+	}
+	var out string
+	at := 0
+	pieces([]*Word{a, b}, func(w int, ss []seg) {
+		defer func() { at += w }()
+		if out != "" {
+			return
+		}
+		x, y := mk([]seg{ss[0]}), mk([]seg{ss[1]})
+		if Equal(x, y) {
+			return
+		}
+		out = fmt.Sprintf("bits %d..%d: %s against %s", at, at+w-1, x, y)
+		sx, sy := ss[0], ss[1]
+		if len(sx.xs) != len(sy.xs) {
+			return
+		}
+		for i := range sx.xs {
+			p, q := sx.xs[i].a, sy.xs[i].a
+			if p == q {
+				continue
+			}
+			if p.op != q.op || p.op == "var" || len(p.args) != len(q.args) {
+				return
+			}
+			for j := range p.args {
+				if d := Diff(p.args[j], q.args[j]); d != "" {
+					out = fmt.Sprintf("%s, argument %d of %s: %s", p, j, p.op, d)
+					return
+				}
+			}
+		}
+	})
+	return out
 }

@@ -46,7 +46,21 @@ func TestRulesAgreeWithDefinitions(t *testing.T) {
 			w := []int{32, 64}[rng.IntN(2)]
 			a, b := pick(w), pick(w)
 			var r pair
-			switch rng.IntN(12) {
+			switch rng.IntN(14) {
+			case 13:
+				// A sum with constant bits at either end.
+				k := rng.Uint64() & (1<<uint(min(w, 63)) - 1)
+				lo, hi := uint64(rng.IntN(256)), uint64(rng.IntN(256))
+				v := Concat(Const(8, lo), a.w.Extract(8, w-16), Const(8, hi))
+				vv := new(big.Int).And(a.v, new(big.Int).Lsh(mask(w-16), 8))
+				vv.Or(vv, new(big.Int).SetUint64(lo)).Or(vv, new(big.Int).Lsh(new(big.Int).SetUint64(hi), uint(w-8)))
+				r = pair{c.Add(v, Const(w, k)), new(big.Int).And(new(big.Int).Add(vv, new(big.Int).SetUint64(k)), mask(w))}
+			case 12:
+				if w == 64 {
+					r = pair{c.Low(c.Add(a.w, b.w), 32).ZeroExtend(64), new(big.Int).And(new(big.Int).Add(a.v, b.v), mask(32))}
+				} else {
+					r = pair{c.Low(a.w, 16).ZeroExtend(32), new(big.Int).And(a.v, mask(16))}
+				}
 			case 0:
 				r = pair{c.Add(a.w, b.w), new(big.Int).And(new(big.Int).Add(a.v, b.v), mask(w))}
 			case 1:
@@ -110,6 +124,11 @@ func TestCanonical(t *testing.T) {
 		{"addition associates", c.Add(c.Add(x, y), z), c.Add(x, c.Add(y, z))},
 		{"constants fold", c.Add(c.Add(x, Const(32, 1)), Const(32, 1)), c.Add(x, Const(32, 2))},
 		{"xor cancels", Xor(Xor(x, y), y), x},
+		{"the low byte of a sum in a wider word", c.Low(Concat(c.Add(x, Const(32, 0x1ff)), y), 8), c.Add(x.Extract(0, 8), Const(8, 0xff))},
+		{"the low half of a wide sum", c.Low(c.Add(Concat(x, Zero(32)), Const(64, 8)), 32), c.Add(x, Const(32, 8))},
+		{"a big-endian counter bumped in its constant byte", c.Add(Concat(x.Extract(0, 24), Const(8, 0xec)), Const(32, 3<<24)), Concat(x.Extract(0, 24), Const(8, 0xef))},
+		{"a little-endian counter's constant low byte, no carry", c.Add(Concat(Const(8, 0xec), x.Extract(8, 24)), Const(32, 3)), Concat(Const(8, 0xef), x.Extract(8, 24))},
+		{"steps that carry meet one sum", c.Add(c.Add(Concat(Const(8, 0xfe), x.Extract(8, 24)), Const(32, 1)), Const(32, 1)), c.Add(Concat(Const(8, 0xfe), x.Extract(8, 24)), Const(32, 2))},
 		{"xor by bytes", Concat(Xor(x.Extract(0, 8), y.Extract(0, 8)), Xor(x, y).Extract(8, 24)), Xor(x, y)},
 		{"64-bit xor of 32-bit halves", Xor(Concat(x, y), Concat(z, x)), Concat(Xor(x, z), Xor(y, x))},
 	} {

@@ -1,0 +1,490 @@
+package x86sim
+
+import (
+	"math/big"
+	"math/bits"
+	"strings"
+
+	"github.com/vgcrypto/vg/asmgen/x86sim/sym"
+)
+
+// The symbolic semantics of AES rounds, carry-less products, the byte and
+// lane moves around them, and the general-register instructions that
+// prepare counters, tails and lengths. Each mirrors the concrete one in the
+// file named beside it; CheckSymbolic compares the two.
+
+// AESRound is one AES encryption round without its round key (ShiftRows,
+// SubBytes, MixColumns) of a 128-bit word, an atom of ctx: AESENC computes
+// it XORed with the key. Specifications build their rounds with it, so that
+// equal states give the same atom in the code and in the specification.
+func AESRound(ctx *sym.Ctx, state *sym.Word) *sym.Word {
+	return ctx.Apply("aes.round", 128, func(a []*big.Int) *big.Int {
+		return aesOnBig(a[0], func(st [16]byte) [16]byte { return mixColumns(subBytes(shiftRows(st), &sbox)) })
+	}, state)
+}
+
+// AESFinalRound is the last AES round without its key (ShiftRows,
+// SubBytes), as AESENCLAST computes it before the XOR.
+func AESFinalRound(ctx *sym.Ctx, state *sym.Word) *sym.Word {
+	return ctx.Apply("aes.final", 128, func(a []*big.Int) *big.Int {
+		return aesOnBig(a[0], func(st [16]byte) [16]byte { return subBytes(shiftRows(st), &sbox) })
+	}, state)
+}
+
+func aesOnBig(x *big.Int, f func([16]byte) [16]byte) *big.Int {
+	var st [16]byte
+	b := x.FillBytes(make([]byte, 16))
+	for i := range st {
+		st[i] = b[15-i]
+	}
+	st = f(st)
+	return leBig(st[:])
+}
+
+// clmulWord is the carry-less product of two 64-bit words, 128 bits wide:
+// exact (an XOR of shifted copies) when either is a constant, else an atom.
+func clmulWord(ctx *sym.Ctx, a, b *sym.Word) *sym.Word {
+	if _, ok := a.Value(); ok {
+		a, b = b, a
+	}
+	if c, ok := b.Uint64(); ok {
+		r := sym.Zero(128)
+		wide := a.ZeroExtend(128)
+		for c != 0 {
+			i := bits.TrailingZeros64(c)
+			r = sym.Xor(r, wide.Shl(i))
+			c &= c - 1
+		}
+		return r
+	}
+	return ctx.Apply("clmul", 128, func(v []*big.Int) *big.Int {
+		hi, lo := clmul64(v[0].Uint64(), v[1].Uint64())
+		return new(big.Int).Or(new(big.Int).Lsh(new(big.Int).SetUint64(hi), 64), new(big.Int).SetUint64(lo))
+	}, a, b)
+}
+
+func init() {
+	// aes.go: per 128-bit lane, round(s1 lane) ^ s2 lane.
+	for op, round := range map[string]func(*sym.Ctx, *sym.Word) *sym.Word{"AESENC": AESRound, "AESENCLAST": AESFinalRound} {
+		f := func(m *symMachine, in *inst) {
+			_, s2, s1, d := vops(in)
+			r := zipLanes(m.read(s1, in.w), m.read(s2, in.w), 128, func(x, k *sym.Word) *sym.Word { return sym.Xor(round(m.ctx, x), k) })
+			m.vwrite(in, d, r, 1)
+		}
+		symOps[op], symOps["V"+op] = f, f
+	}
+	// clmul.go: per lane, the qword of s1 imm bit 0 selects times the
+	// qword of s2 imm bit 4 selects.
+	clmul := func(m *symMachine, in *inst) {
+		imm, s2, s1, d := vops(in)
+		a, b := m.read(s1, in.w).Lanes(64), m.read(s2, in.w).Lanes(64)
+		r := make([]*sym.Word, 0, len(a)/2)
+		for l := 0; l < len(a); l += 2 {
+			r = append(r, clmulWord(m.ctx, a[l+imm&1], b[l+imm>>4&1]))
+		}
+		m.vwrite(in, d, sym.Concat(r...), 1)
+	}
+	symOps["PCLMULQDQ"], symOps["VPCLMULQDQ"] = clmul, clmul
+	// vec_shift.go: whole-lane byte shifts.
+	for _, op := range []string{"PSLLDQ", "PSRLDQ", "VPSLLDQ", "VPSRLDQ"} {
+		left := strings.Contains(op, "LL")
+		symOps[op] = func(m *symMachine, in *inst) {
+			k := 8 * min(int(uint8(in.args[0].imm)), 16)
+			src, d := &in.args[1], &in.args[len(in.args)-1]
+			r := mapLanes(m.read(src, in.w), 128, func(_ int, l *sym.Word) *sym.Word {
+				if left {
+					return l.Shl(k)
+				}
+				return l.Shr(k)
+			})
+			m.vwrite(in, d, r, 1)
+		}
+	}
+	// vec_logic.go: VPTERNLOGD $imm, s2, s1, dst: bit = imm[dst<<2 | s1<<1 | s2].
+	ternlog := func(m *symMachine, in *inst) {
+		imm, s2, s1, d := vops(in)
+		es := esizeOf(in.op)
+		m.vwrite(in, d, ternary(m.ctx, uint8(imm), m.read(d, in.w), m.read(s1, in.w), m.readB(in, s2, in.w, es)), es)
+	}
+	symOps["VPTERNLOGD"], symOps["VPTERNLOGQ"] = ternlog, ternlog
+	// vec_shuf.go: VPERMQ $imm, src, dst within each 256-bit half; VPERMQ
+	// table, idx, dst with a constant index.
+	symOps["VPERMQ"] = func(m *symMachine, in *inst) {
+		if in.args[0].kind == kImm {
+			imm := int(uint8(in.args[0].imm))
+			x := m.read(&in.args[1], in.w).Lanes(64)
+			r := make([]*sym.Word, len(x))
+			for h := 0; h < len(x); h += 4 {
+				for i := 0; i < 4; i++ {
+					r[h+i] = x[h+imm>>(2*i)&3]
+				}
+			}
+			m.vwrite(in, &in.args[2], sym.Concat(r...), 8)
+			return
+		}
+		_, tbl, idx, d := vops(in)
+		iv, ok := m.read(idx, in.w).Value()
+		if !ok {
+			m.failf("permute index is not a constant")
+		}
+		t := m.readB(in, tbl, in.w, 8).Lanes(64)
+		r := make([]*sym.Word, len(t))
+		for i := range r {
+			r[i] = t[int(new(big.Int).Rsh(iv, uint(64*i)).Uint64())&(len(t)-1)]
+		}
+		m.vwrite(in, d, sym.Concat(r...), 8)
+	}
+	// VPINSRQ $imm, r/m64, s1, dst.
+	symOps["VPINSRQ"] = func(m *symMachine, in *inst) {
+		q := m.read(&in.args[1], 8)
+		x := m.read(&in.args[2], 16).Lanes(64)
+		x[in.args[0].imm&1] = q
+		m.vwrite(in, &in.args[3], sym.Concat(x...), 8)
+	}
+	// Extracts and inserts of 128- and 256-bit blocks.
+	for _, b := range []struct {
+		op  string
+		blk int
+	}{{"VEXTRACTI128", 16}, {"VEXTRACTI32X4", 16}, {"VEXTRACTI64X2", 16}, {"VEXTRACTI32X8", 32}, {"VEXTRACTI64X4", 32}} {
+		blk := b.blk
+		symOps[b.op] = func(m *symMachine, in *inst) {
+			src := m.read(&in.args[1], in.args[1].size)
+			n := src.Width() / (8 * blk)
+			k := int(in.args[0].imm) & (n - 1)
+			m.vwrite(in, &in.args[2], src.Extract(8*blk*k, 8*blk), 1)
+		}
+	}
+	for _, b := range []struct {
+		op  string
+		blk int
+	}{{"VINSERTI128", 16}, {"VINSERTI32X4", 16}, {"VINSERTI64X2", 16}, {"VINSERTI32X8", 32}, {"VINSERTI64X4", 32}} {
+		blk := b.blk
+		symOps[b.op] = func(m *symMachine, in *inst) {
+			n := in.args[3].size
+			x := m.read(&in.args[2], n).Lanes(8 * blk)
+			x[int(in.args[0].imm)&(len(x)-1)] = m.read(&in.args[1], blk)
+			m.vwrite(in, &in.args[3], sym.Concat(x...), 1)
+		}
+	}
+	for _, op := range []string{"VBROADCASTI32X4", "VBROADCASTI64X2"} {
+		symOps[op] = func(m *symMachine, in *inst) {
+			x := m.read(&in.args[0], 16)
+			parts := make([]*sym.Word, in.args[1].size/16)
+			for i := range parts {
+				parts[i] = x
+			}
+			m.vwrite(in, &in.args[1], sym.Concat(parts...), 4)
+		}
+	}
+	// vec_mov.go: MOVHPS m64, x loads the high qword; MOVHPS x, m64 stores
+	// it.
+	symOps["MOVHPS"] = func(m *symMachine, in *inst) {
+		if in.args[1].kind == kMem {
+			m.store(m.addr(&in.args[1]), m.read(&in.args[0], 16).Extract(64, 64))
+			return
+		}
+		x := m.read(&in.args[1], 16)
+		m.vwrite(in, &in.args[1], sym.Concat(x.Extract(0, 64), m.read(&in.args[0], 8)), 1)
+	}
+	// MOVQ and VMOVQ between general registers, memory and the low qword of
+	// an xmm register (zeroing the rest of the lane; VMOVQ also above it).
+	movq := func(m *symMachine, in *inst) {
+		src, dst := &in.args[0], &in.args[1]
+		if dst.kind == kReg && dst.cls == cVec {
+			m.vwrite(in, dst, m.read(src, 8).ZeroExtend(128), 1)
+			return
+		}
+		m.writeGP(dst, m.read(src, 8))
+	}
+	symOps["MOVQ"], symOps["VMOVQ"] = movq, movq
+	for _, mv := range []struct {
+		op   string
+		n    int
+		zext bool
+	}{{"MOVL", 4, false}, {"MOVW", 2, false}, {"MOVB", 1, false}, {"MOVBQZX", 1, true}, {"MOVWQZX", 2, true}, {"MOVBLZX", 1, true}, {"MOVWLZX", 2, true}} {
+		mv := mv
+		symOps[mv.op] = func(m *symMachine, in *inst) {
+			v := m.read(&in.args[0], mv.n)
+			if mv.zext {
+				v = v.ZeroExtend(64)
+			}
+			m.writeGP(&in.args[1], v)
+		}
+	}
+	// gp.go, symbolic where an operand is: arithmetic and logic with the
+	// flags unknown after it; with constant register operands the concrete
+	// model runs it, flags and all.
+	for _, a := range []struct {
+		op string
+		n  int
+		f  func(m *symMachine, a, b *sym.Word) *sym.Word
+	}{
+		{"ADDL", 4, func(m *symMachine, a, b *sym.Word) *sym.Word { return m.ctx.Add(a, b) }},
+		{"ADDQ", 8, func(m *symMachine, a, b *sym.Word) *sym.Word { return m.ctx.Add(a, b) }},
+		{"SUBL", 4, func(m *symMachine, a, b *sym.Word) *sym.Word { return m.ctx.Sub(a, b) }},
+		{"SUBQ", 8, func(m *symMachine, a, b *sym.Word) *sym.Word { return m.ctx.Sub(a, b) }},
+		{"XORL", 4, func(_ *symMachine, a, b *sym.Word) *sym.Word { return sym.Xor(a, b) }},
+		{"XORQ", 8, func(_ *symMachine, a, b *sym.Word) *sym.Word { return sym.Xor(a, b) }},
+		{"ANDL", 4, func(m *symMachine, a, b *sym.Word) *sym.Word { return m.ctx.And(a, b) }},
+		{"ANDQ", 8, func(m *symMachine, a, b *sym.Word) *sym.Word { return m.ctx.And(a, b) }},
+		{"ORL", 4, func(m *symMachine, a, b *sym.Word) *sym.Word { return m.ctx.Or(a, b) }},
+		{"ORQ", 8, func(m *symMachine, a, b *sym.Word) *sym.Word { return m.ctx.Or(a, b) }},
+	} {
+		a := a
+		symOps[a.op] = func(m *symMachine, in *inst) {
+			if m.constGP(in) {
+				m.concreteGP(in)
+				return
+			}
+			m.writeGP(&in.args[1], a.f(m, m.read(&in.args[1], a.n), m.read(&in.args[0], a.n)))
+			m.fl = [nFlags]*sym.Word{}
+		}
+	}
+	for _, u := range []struct {
+		op string
+		n  int
+		f  func(m *symMachine, x *sym.Word, k int) *sym.Word
+	}{
+		{"NEGQ", 8, func(m *symMachine, x *sym.Word, _ int) *sym.Word { return m.ctx.Neg(x) }},
+		{"NEGL", 4, func(m *symMachine, x *sym.Word, _ int) *sym.Word { return m.ctx.Neg(x) }},
+		{"BSWAPQ", 8, func(_ *symMachine, x *sym.Word, _ int) *sym.Word { return reverseBytes(x) }},
+		{"BSWAPL", 4, func(_ *symMachine, x *sym.Word, _ int) *sym.Word { return reverseBytes(x) }},
+		{"SHLQ", 8, func(_ *symMachine, x *sym.Word, k int) *sym.Word { return x.Shl(k & 63) }},
+		{"SHRQ", 8, func(_ *symMachine, x *sym.Word, k int) *sym.Word { return x.Shr(k & 63) }},
+		{"SHLL", 4, func(_ *symMachine, x *sym.Word, k int) *sym.Word { return x.Shl(k & 31) }},
+		{"SHRL", 4, func(_ *symMachine, x *sym.Word, k int) *sym.Word { return x.Shr(k & 31) }},
+	} {
+		u := u
+		symOps[u.op] = func(m *symMachine, in *inst) {
+			if m.constGP(in) {
+				m.concreteGP(in)
+				return
+			}
+			d, k := &in.args[len(in.args)-1], 0
+			if len(in.args) == 2 {
+				if in.args[0].kind != kImm {
+					m.failf("shift count not an immediate")
+				}
+				k = int(in.args[0].imm)
+			}
+			if strings.HasPrefix(u.op, "BSWAP") {
+				// BSWAP leaves the flags as they were.
+				m.writeGP(d, u.f(m, m.read(d, u.n), k))
+				return
+			}
+			m.writeGP(d, u.f(m, m.read(d, u.n), k))
+			m.fl = [nFlags]*sym.Word{}
+		}
+	}
+	// LEAQ and LEAL: the address as a sum, symbolic when a register is.
+	for _, op := range []string{"LEAQ", "LEAL"} {
+		n := 8
+		if op == "LEAL" {
+			n = 4
+		}
+		symOps[op] = func(m *symMachine, in *inst) {
+			o := &in.args[0]
+			if o.sym != nil || o.fp {
+				m.writeGP(&in.args[1], sym.Const(64, m.addr(o)).Extract(0, 8*n))
+				return
+			}
+			terms := []*sym.Word{sym.Const(64, uint64(o.disp))}
+			if o.base >= 0 {
+				terms = append(terms, m.gp[o.base])
+			}
+			if o.index >= 0 {
+				terms = append(terms, m.gp[o.index].Shl(bits.TrailingZeros8(o.scale)))
+			}
+			m.writeGP(&in.args[1], m.ctx.Low(m.ctx.Add(terms...), 8*n))
+		}
+	}
+	// Opmask registers (vec_mask.go): moves from general registers, XOR.
+	for _, k := range []struct {
+		op string
+		n  int
+	}{{"KMOVQ", 8}, {"KMOVD", 4}, {"KMOVW", 2}, {"KMOVB", 1}} {
+		n := k.n
+		symOps[k.op] = func(m *symMachine, in *inst) {
+			v := m.read(&in.args[0], n)
+			switch d := &in.args[1]; {
+			case d.kind == kReg && d.cls == cK:
+				m.k[d.reg] = v.ZeroExtend(64)
+			case d.kind == kReg && d.cls == cGP:
+				m.gp[d.reg] = v.ZeroExtend(64)
+			default:
+				m.store(m.addr(d), v)
+			}
+		}
+	}
+	for _, k := range []struct {
+		op string
+		n  int
+	}{{"KXORQ", 8}, {"KXORD", 4}, {"KXORW", 2}, {"KXORB", 1}} {
+		n := k.n
+		symOps[k.op] = func(m *symMachine, in *inst) {
+			m.k[in.args[2].reg] = sym.Xor(m.read(&in.args[0], n), m.read(&in.args[1], n)).ZeroExtend(64)
+		}
+	}
+	for _, op := range []string{"BZHIQ", "BZHIL", "CMPB", "CMPW", "TESTL", "TESTB"} {
+		gpConcreteOps[op] = true
+	}
+	// The tag comparison (vec_int.go, vec_mask.go, gp.go): byte equality as
+	// atoms, PMOVMSKB's sign bits, CMPL's zero flag, SETEQ and SETNE.
+	eqBytes := func(m *symMachine, a, b *sym.Word) []*sym.Word {
+		as, bs := a.Bytes(), b.Bytes()
+		for i := range as {
+			as[i] = eq8(m.ctx, as[i], bs[i])
+		}
+		return as
+	}
+	pcmpeqb := func(m *symMachine, in *inst) {
+		_, s2, s1, d := vops(in)
+		eq := eqBytes(m, m.read(s1, in.w), m.read(s2, in.w))
+		if d.kind == kReg && d.cls == cK {
+			for i := range eq {
+				eq[i] = eq[i].Extract(0, 1)
+			}
+			m.k[d.reg] = sym.Concat(eq...).ZeroExtend(64)
+			return
+		}
+		m.vwrite(in, d, sym.Concat(eq...), 1)
+	}
+	symOps["PCMPEQB"], symOps["VPCMPEQB"] = pcmpeqb, pcmpeqb
+	pmovmskb := func(m *symMachine, in *inst) {
+		x := m.read(&in.args[0], in.args[0].size).Bytes()
+		for i := range x {
+			x[i] = x[i].Extract(7, 1)
+		}
+		m.gp[in.args[1].reg] = sym.Concat(x...).ZeroExtend(64)
+	}
+	symOps["PMOVMSKB"], symOps["VPMOVMSKB"] = pmovmskb, pmovmskb
+	symOps["CMPL"] = func(m *symMachine, in *inst) {
+		if m.constGP(in) {
+			m.concreteGP(in)
+			return
+		}
+		// CMPL a, b compares a with b: ZF is their equality; the other
+		// flags are left unknown.
+		m.fl = [nFlags]*sym.Word{}
+		m.fl[fZF] = eq8(m.ctx, m.read(&in.args[0], 4), m.read(&in.args[1], 4)).Extract(0, 1)
+	}
+	for _, op := range []string{"SETEQ", "SETNE"} {
+		ne := op == "SETNE"
+		symOps[op] = func(m *symMachine, in *inst) {
+			z := m.fl[fZF]
+			if z == nil {
+				m.failf("%s of an unknown zero flag", op)
+			}
+			if ne {
+				z = sym.Not(z)
+			}
+			m.writeGP(&in.args[0], z.ZeroExtend(8))
+		}
+	}
+}
+
+// eq8 is 0xff when a == b, else 0: a constant when both are, an atom (its
+// arguments in canonical order) otherwise.
+func eq8(ctx *sym.Ctx, a, b *sym.Word) *sym.Word {
+	if x, ok := a.Value(); ok {
+		if y, ok := b.Value(); ok {
+			if x.Cmp(y) == 0 {
+				return sym.Const(8, 0xff)
+			}
+			return sym.Zero(8)
+		}
+	}
+	if a.Key() > b.Key() {
+		a, b = b, a
+	}
+	return ctx.Apply("eq", 8, func(v []*big.Int) *big.Int {
+		if v[0].Cmp(v[1]) == 0 {
+			return big.NewInt(0xff)
+		}
+		return new(big.Int)
+	}, a, b)
+}
+
+// constGP reports whether every general register an instruction names is a
+// constant and it has no memory operand, so the concrete model can run it.
+func (m *symMachine) constGP(in *inst) bool {
+	for _, o := range in.args {
+		switch {
+		case o.kind == kMem:
+			return false
+		case o.kind == kReg && o.cls == cGP:
+			if _, ok := m.gp[o.reg].Uint64(); !ok {
+				return false
+			}
+		case o.kind == kReg:
+			return false
+		}
+	}
+	return true
+}
+
+func reverseBytes(x *sym.Word) *sym.Word {
+	b := x.Bytes()
+	for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
+		b[i], b[j] = b[j], b[i]
+	}
+	return sym.Concat(b...)
+}
+
+// ternary is VPTERNLOG's function imm of (a, b, c), bit = imm[a<<2 | b<<1 |
+// c]: an XOR of the inputs and a constant when imm is affine, else a sum of
+// products.
+func ternary(ctx *sym.Ctx, imm uint8, a, b, c *sym.Word) *sym.Word {
+	f := func(i int) int { return int(imm>>i) & 1 }
+	// Affine: f(x) = f(0) ^ (f(4)^f(0))·a ^ (f(2)^f(0))·b ^ (f(1)^f(0))·c
+	// for every x.
+	affine := true
+	for x := 0; x < 8; x++ {
+		v := f(0)
+		for i, bit := range []int{4, 2, 1} {
+			_ = i
+			if x&bit != 0 {
+				v ^= f(bit) ^ f(0)
+			}
+		}
+		if v != f(x) {
+			affine = false
+		}
+	}
+	w := a.Width()
+	ones := sym.Not(sym.Zero(w))
+	if affine {
+		r := sym.Zero(w)
+		if f(0) == 1 {
+			r = ones
+		}
+		for _, t := range []struct {
+			bit int
+			x   *sym.Word
+		}{{4, a}, {2, b}, {1, c}} {
+			if f(t.bit) != f(0) {
+				r = sym.Xor(r, t.x)
+			}
+		}
+		return r
+	}
+	r := sym.Zero(w)
+	for x := 0; x < 8; x++ {
+		if f(x) == 0 {
+			continue
+		}
+		term := ones
+		for _, t := range []struct {
+			bit int
+			v   *sym.Word
+		}{{4, a}, {2, b}, {1, c}} {
+			lit := t.v
+			if x&t.bit == 0 {
+				lit = sym.Not(lit)
+			}
+			term = ctx.And(term, lit)
+		}
+		r = ctx.Or(r, term)
+	}
+	return r
+}
