@@ -80,39 +80,95 @@ func expandKey(key []byte) [][16]byte {
 	return rks
 }
 
-// encryptBlock is Cipher (FIPS 197 section 5.1). The state byte of row r,
-// column c is s[4*c+r].
-func encryptBlock(rks [][16]byte, in [16]byte) [16]byte {
-	s := in
-	addRoundKey := func(rk [16]byte) {
-		for i := range s {
-			s[i] ^= rk[i]
+// A Block is the 128-bit value the cipher and the counter mode are written
+// over: [Bytes16] computes with it; a symbolic block (x86sim's symbolic mode)
+// runs the same code to prove an implementation equal to it.
+type Block[B any] interface {
+	// Xor is the bitwise XOR (AddRoundKey, and the keystream's).
+	Xor(B) B
+	// Round is SubBytes, ShiftRows and MixColumns (FIPS 197 sections
+	// 5.1.1-5.1.3), then AddRoundKey(rk).
+	Round(rk B) B
+	// FinalRound is SubBytes and ShiftRows, then AddRoundKey(rk).
+	FinalRound(rk B) B
+	// Inc32 is inc32 (SP 800-38D section 6.2) applied k times: the last 32
+	// bits, big-endian, plus k modulo 2^32.
+	Inc32(k uint32) B
+}
+
+// Bytes16 is a block as bytes, the state byte of row r, column c at
+// 4*c+r (FIPS 197 section 3.4).
+type Bytes16 [16]byte
+
+// Xor is a XOR b.
+func (a Bytes16) Xor(b Bytes16) Bytes16 {
+	for i := range a {
+		a[i] ^= b[i]
+	}
+	return a
+}
+
+// subShift is SubBytes then ShiftRows: s'[r][c] = S(s[r][(c+r) mod 4]).
+func (a Bytes16) subShift() Bytes16 {
+	var t Bytes16
+	for r := 0; r < 4; r++ {
+		for c := 0; c < 4; c++ {
+			t[4*c+r] = sbox[a[4*((c+r)%4)+r]]
 		}
 	}
-	addRoundKey(rks[0])
-	nr := len(rks) - 1
-	for round := 1; round <= nr; round++ {
-		for i := range s { // SubBytes
-			s[i] = sbox[s[i]]
-		}
-		var t [16]byte // ShiftRows: s'[r][c] = s[r][(c+r) mod 4]
+	return t
+}
+
+// Round is a full round with the round key rk.
+func (a Bytes16) Round(rk Bytes16) Bytes16 {
+	s := a.subShift()
+	for c := 0; c < 4; c++ { // MixColumns
+		col := [4]byte{s[4*c], s[4*c+1], s[4*c+2], s[4*c+3]}
 		for r := 0; r < 4; r++ {
-			for c := 0; c < 4; c++ {
-				t[4*c+r] = s[4*((c+r)%4)+r]
-			}
+			s[4*c+r] = gfMul8(col[r], 2) ^ gfMul8(col[(r+1)%4], 3) ^ col[(r+2)%4] ^ col[(r+3)%4]
 		}
-		s = t
-		if round != nr { // MixColumns
-			for c := 0; c < 4; c++ {
-				a := [4]byte{s[4*c], s[4*c+1], s[4*c+2], s[4*c+3]}
-				for r := 0; r < 4; r++ {
-					s[4*c+r] = gfMul8(a[r], 2) ^ gfMul8(a[(r+1)%4], 3) ^ a[(r+2)%4] ^ a[(r+3)%4]
-				}
-			}
-		}
-		addRoundKey(rks[round])
 	}
-	return s
+	return s.Xor(rk)
+}
+
+// FinalRound is the last round, without MixColumns.
+func (a Bytes16) FinalRound(rk Bytes16) Bytes16 { return a.subShift().Xor(rk) }
+
+// Inc32 adds k to the last four bytes as a big-endian number.
+func (a Bytes16) Inc32(k uint32) Bytes16 {
+	c := uint32(a[12])<<24 | uint32(a[13])<<16 | uint32(a[14])<<8 | uint32(a[15])
+	c += k
+	a[12], a[13], a[14], a[15] = byte(c>>24), byte(c>>16), byte(c>>8), byte(c)
+	return a
+}
+
+// Cipher is FIPS 197 section 5.1 with the round keys rks (Nr+1 of them).
+func Cipher[B Block[B]](rks []B, in B) B {
+	s := in.Xor(rks[0])
+	nr := len(rks) - 1
+	for round := 1; round < nr; round++ {
+		s = s.Round(rks[round])
+	}
+	return s.FinalRound(rks[nr])
+}
+
+// GCTRBlocks is GCTR (SP 800-38D Algorithm 3) over whole blocks: block i of
+// x XORed with the cipher of icb advanced i times by inc32.
+func GCTRBlocks[B Block[B]](rks []B, icb B, x []B) []B {
+	y := make([]B, len(x))
+	for i := range x {
+		y[i] = x[i].Xor(Cipher(rks, icb.Inc32(uint32(i))))
+	}
+	return y
+}
+
+// encryptBlock is Cipher on bytes.
+func encryptBlock(rks [][16]byte, in [16]byte) [16]byte {
+	b := make([]Bytes16, len(rks))
+	for i, rk := range rks {
+		b[i] = rk
+	}
+	return Cipher(b, Bytes16(in))
 }
 
 // EncryptBlock encrypts one block with AES under key (16, 24 or 32 bytes).
