@@ -69,7 +69,7 @@ func XORBlocks(p *x86sim.Program, fn string, blocks int) error {
 				for k := 0; k < 4; k++ {
 					at := 64*j + 4*i + k
 					if want, got := w.w.Extract(8*k, 8), dst.Bytes[at]; !sym.Equal(want, got) {
-						return fmt.Errorf("%s, %d blocks (%s): dst[%d] is %s, the specification's %s", fn, blocks, what, at, short(got.Describe(1)), short(want.Describe(1)))
+						return fmt.Errorf("%s, %d blocks (%s): dst[%d] differs from the specification's: %s", fn, blocks, what, at, short(sym.Diff(got, want)))
 					}
 				}
 			}
@@ -94,8 +94,8 @@ func XORBlocks(p *x86sim.Program, fn string, blocks int) error {
 
 // short cuts a description to a readable length.
 func short(s string) string {
-	if len(s) > 600 {
-		return s[:600] + " ..."
+	if len(s) > 1500 {
+		return s[:1500] + " ..."
 	}
 	return s
 }

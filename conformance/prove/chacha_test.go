@@ -36,7 +36,7 @@ func TestSemanticsAgree(t *testing.T) {
 		require.NoError(t, err)
 		p, err := x86sim.Load(c.file, src)
 		require.NoError(t, err)
-		n, err := p.CheckSymbolic(c.fn, 4, 2)
+		n, err := p.CheckSymbolic(4, 2, c.fn)
 		require.NoError(t, err)
 		t.Logf("%s: %d instructions", c.fn, n)
 	}

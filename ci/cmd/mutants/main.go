@@ -369,21 +369,28 @@ func model(alg, check, pkg, run string) Layer {
 
 // proofOnly is the layer of the proofs (go run ./conformance/cmd/prove),
 // for defects the tests are unlikely to find: after alg is regenerated, the
-// module's tests (every backend this CPU runs), the conformance tests of
-// the module and its fuzzer (fuzz for fuzzTime) must all pass, and the
-// proof of fn must fail. A test that catches the defect makes the layer
-// report it as not a defect only a proof finds.
-func proofOnly(alg, fuzz, conformanceRun, fn string) Layer {
+// module's tests (every backend this CPU runs, and with model every backend
+// on the model too), the conformance tests of the module and its fuzzer
+// (fuzz for fuzzTime) must all pass, and the proof of fn must fail. A test
+// that catches the defect makes the layer report it as not a defect only a
+// proof finds.
+func proofOnly(alg, fuzz, conformanceRun, fn string, model bool) Layer {
+	tests := [][]string{
+		{"go", "test", "-count=1", "-short", "./" + alg},
+		{"go", "test", "-count=1", "-short", "-run", conformanceRun, "./conformance"},
+		{"go", "test", "-run", "^$", "-fuzz", "^" + fuzz + "$", "-fuzztime", fuzzTime, "./" + alg},
+	}
+	name := fmt.Sprintf("go test -short ./%s", alg)
+	if model {
+		tests = append(tests, []string{"env", "VG_CPU_FEATURES=all", "go", "test", "-count=1", "-short", "-tags", "vgsim", "./" + alg})
+		name += " (natively and, every backend, on the model)"
+	}
 	return Layer{
-		Name: fmt.Sprintf("the proofs (go run ./conformance/cmd/prove -run '%s'), with go test -short ./%s, its conformance tests and %s passing", fn, alg, fuzz),
+		Name: fmt.Sprintf("the proofs (go run ./conformance/cmd/prove -run '%s'), with %s, its conformance tests and %s passing", fn, name, fuzz),
 		Run: func(root string) (string, bool) {
 			return regenerated(root, alg, func() (string, bool) {
 				var all strings.Builder
-				for _, c := range [][]string{
-					{"go", "test", "-count=1", "-short", "./" + alg},
-					{"go", "test", "-count=1", "-short", "-run", conformanceRun, "./conformance"},
-					{"go", "test", "-run", "^$", "-fuzz", "^" + fuzz + "$", "-fuzztime", fuzzTime, "./" + alg},
-				} {
+				for _, c := range tests {
 					out, failed := command(root, ".", nil, c[0], c[1:]...)
 					all.WriteString(out)
 					if failed {

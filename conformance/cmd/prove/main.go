@@ -19,6 +19,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"runtime/debug"
 	"strings"
 
 	"github.com/vgcrypto/vg/conformance/prove"
@@ -30,6 +31,9 @@ func main() {
 	list := flag.Bool("list", false, "print the table without running the proofs")
 	md := flag.String("md", "", "with -list: the markdown table of `module`'s functions, or with \"all\" a summary per backend")
 	flag.Parse()
+	// The symbolic runs allocate many small, long-lived words: collect
+	// less often (the machines have memory to spare).
+	debug.SetGCPercent(400)
 	if err := main1(os.Stdout, *root, *run, *list, *md); err != nil {
 		fmt.Fprintf(os.Stderr, "prove: %v\n", err)
 		os.Exit(1)
@@ -51,71 +55,44 @@ func main1(w io.Writer, root, run string, list bool, md string) error {
 	if err != nil {
 		return err
 	}
-	// The proofs run two at a time (ci/test's machines have two cores).
-	results := make([]chan prove.Result, len(rows))
-	sem := make(chan struct{}, 2)
-	for i, r := range rows {
-		if r.Proof != nil && re.MatchString(r.Func) {
-			results[i] = make(chan prove.Result, 1)
-			go func() {
-				sem <- struct{}{}
-				results[i] <- prove.Run(root, r.Proof)
-				<-sem
-			}()
-		}
-	}
-	failed := 0
-	fmt.Fprintf(w, "%-18s %-12s %-22s %-10s %8s  %s\n", "module", "backend", "function", "status", "time", "covers")
-	for i, r := range rows {
-		status, t, covers := "not covered", "", ""
-		if results[i] != nil {
-			res := <-results[i]
-			status, t, covers = "proven", fmt.Sprintf("%.1fs", res.Time.Seconds()), fmt.Sprintf("%s (%d instructions checked against the model)", r.Proof.Covers, res.Checked)
-			if res.Err != nil {
-				status, covers = "FAILED", res.Err.Error()
-				failed++
-			}
-		} else if r.Proof != nil {
-			status = "skipped"
-		}
-		fmt.Fprintf(w, "%-18s %-12s %-22s %-10s %8s  %s\n", r.Module, r.Backend, r.Func, status, t, covers)
-	}
-	if failed > 0 {
-		return fmt.Errorf("%d proofs failed", failed)
-	}
-	return nil
+	return runAll(w, root, rows, re)
 }
 
-// table prints the rows of module (all with -md "") as markdown: proven
-// functions with what they cover, then the others in one line per backend.
+// table prints the rows of module as markdown: per backend, the proven
+// functions grouped by what their proofs cover, then the others.
 func table(w io.Writer, rows []prove.Row, module string) error {
-	fmt.Fprintln(w, "| backend | function | proven equal to the specification for |")
+	fmt.Fprintln(w, "| backend | functions | proven equal to the specification for |")
 	fmt.Fprintln(w, "| --- | --- | --- |")
-	var rest []string
-	last := ""
-	flush := func() {
-		if len(rest) > 0 {
-			fmt.Fprintf(w, "| %s | %s | not yet covered |\n", last, strings.Join(rest, ", "))
-			rest = nil
-		}
-	}
 	found := false
-	for _, r := range rows {
-		if module != "" && r.Module != module {
-			continue
+	for i := 0; i < len(rows); {
+		j := i
+		for j < len(rows) && rows[j].File == rows[i].File {
+			j++
 		}
-		found = true
-		if r.Backend != last {
-			flush()
-			last = r.Backend
+		if rows[i].Module == module {
+			found = true
+			var covers []string
+			funcs := map[string][]string{}
+			var rest []string
+			for _, r := range rows[i:j] {
+				if r.Proof == nil {
+					rest = append(rest, "`"+r.Func+"`")
+					continue
+				}
+				if funcs[r.Proof.Covers] == nil {
+					covers = append(covers, r.Proof.Covers)
+				}
+				funcs[r.Proof.Covers] = append(funcs[r.Proof.Covers], "`"+r.Func+"`")
+			}
+			for _, c := range covers {
+				fmt.Fprintf(w, "| %s | %s | %s |\n", rows[i].Backend, strings.Join(funcs[c], ", "), c)
+			}
+			if len(rest) > 0 {
+				fmt.Fprintf(w, "| %s | %s | not yet covered |\n", rows[i].Backend, strings.Join(rest, ", "))
+			}
 		}
-		if r.Proof == nil {
-			rest = append(rest, "`"+r.Func+"`")
-			continue
-		}
-		fmt.Fprintf(w, "| %s | `%s` | every state and text, %s |\n", r.Backend, r.Func, r.Proof.Covers)
+		i = j
 	}
-	flush()
 	if !found {
 		return fmt.Errorf("no generated functions of module %q", module)
 	}
@@ -132,8 +109,12 @@ func summary(w io.Writer, rows []prove.Row) error {
 		var proven []string
 		rest := 0
 		for ; j < len(rows) && rows[j].File == rows[i].File; j++ {
-			if rows[j].Proof != nil {
-				proven = append(proven, "`"+rows[j].Func+"`")
+			if pr := rows[j].Proof; pr != nil {
+				f := "`" + rows[j].Func + "`"
+				if pr.Part != "" {
+					f += " (" + pr.Part + ")"
+				}
+				proven = append(proven, f)
 			} else {
 				rest++
 			}

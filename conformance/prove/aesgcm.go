@@ -1,0 +1,129 @@
+package prove
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/vgcrypto/vg/asmgen/x86sim"
+	"github.com/vgcrypto/vg/asmgen/x86sim/sym"
+	spec "github.com/vgcrypto/vg/conformance/spec/aesgcm"
+)
+
+// block is a symbolic 128-bit block as the specification's spec.Block: byte
+// i of the block is bits 8i..8i+7, as a vector register holds memory.
+type block struct {
+	ctx *sym.Ctx
+	w   *sym.Word
+}
+
+func (a block) Xor(b block) block { return block{a.ctx, sym.Xor(a.w, b.w)} }
+
+func (a block) Round(rk block) block {
+	return block{a.ctx, sym.Xor(x86sim.AESRound(a.ctx, a.w), rk.w)}
+}
+
+func (a block) FinalRound(rk block) block {
+	return block{a.ctx, sym.Xor(x86sim.AESFinalRound(a.ctx, a.w), rk.w)}
+}
+
+func (a block) Inc32(k uint32) block {
+	b := a.w.Bytes()
+	c := sym.Concat(b[15], b[14], b[13], b[12]) // the big-endian counter as a word
+	c = a.ctx.Add(c, sym.Const(32, uint64(k)))
+	cb := c.Bytes()
+	return block{a.ctx, sym.Concat(a.w.Extract(0, 96), cb[3], cb[2], cb[1], cb[0])}
+}
+
+// blocks reads bytes as blocks, the last padded with zero bytes.
+func blocks(ctx *sym.Ctx, b []*sym.Word) []block {
+	var out []block
+	for i := 0; i < len(b); i += 16 {
+		var bs []*sym.Word
+		for j := i; j < i+16; j++ {
+			if j < len(b) {
+				bs = append(bs, b[j])
+			} else {
+				bs = append(bs, sym.Zero(8))
+			}
+		}
+		out = append(out, block{ctx, sym.Concat(bs...)})
+	}
+	return out
+}
+
+// gcmTableSize is the size of the key table every backend's functions take
+// (*[752]byte): the round keys first.
+const gcmTableSize = 752
+
+// GCMCiphertext proves the text half of an AES-GCM seal or open function
+// with the signature func(t *[752]byte, rounds int, out, in *byte, n int,
+// aad *byte, aadLen int, j0 *[16]byte, tag ...): for every key table (its
+// round keys, as the code reads them), J0, text and additional data, out[:n]
+// is in[:n] XORed with GCTR from inc32(J0) (spec.GCTRBlocks), with out
+// apart from in and out == in. The tag is not compared: the GHASH half is
+// not covered yet. open is true for the open functions, whose tag argument
+// is a pointer and a length.
+//
+// J0 is public, and the widest backends branch on its last byte (whether
+// the low byte of the counter can carry within a pass): when the run with
+// J0 a variable is refused for a branch, the proof is made once for each of
+// the 256 values of that byte, the other fifteen variables. It reports
+// whether it had to.
+func GCMCiphertext(p *x86sim.Program, fn string, rounds, n, aadLen int, open bool) (perLastByte bool, err error) {
+	for _, alias := range []bool{false, true} {
+		err := gcmCiphertext(p, fn, rounds, n, aadLen, open, alias, -1)
+		var se *x86sim.SymError
+		if errors.As(err, &se) && strings.Contains(se.Msg, "not a constant") {
+			perLastByte = true
+			for c := 0; c < 256; c++ {
+				if err = gcmCiphertext(p, fn, rounds, n, aadLen, open, alias, c); err != nil {
+					return true, fmt.Errorf("J0[15] = %#x: %w", c, err)
+				}
+			}
+		}
+		if err != nil {
+			return perLastByte, err
+		}
+	}
+	return perLastByte, nil
+}
+
+func gcmCiphertext(p *x86sim.Program, fn string, rounds, n, aadLen int, open, alias bool, lastByte int) error {
+	ctx := sym.NewCtx()
+	t := &x86sim.SymMem{Name: "t", Bytes: vars(ctx, "t", gcmTableSize)}
+	in := &x86sim.SymMem{Name: "in", Bytes: vars(ctx, "in", n)}
+	out := &x86sim.SymMem{Name: "out", Bytes: vars(ctx, "out", n)}
+	if alias {
+		out = in
+	}
+	aad := &x86sim.SymMem{Name: "aad", Bytes: vars(ctx, "aad", aadLen)}
+	j0 := &x86sim.SymMem{Name: "j0", Bytes: vars(ctx, "j0", 16)}
+	if lastByte >= 0 {
+		j0.Bytes[15] = sym.Const(8, uint64(lastByte))
+	}
+	tag := &x86sim.SymMem{Name: "tag", Bytes: vars(ctx, "tag", 16)}
+	inBytes := append([]*sym.Word(nil), in.Bytes...)
+	j0Bytes := append([]*sym.Word(nil), j0.Bytes...)
+	args := []x86sim.SymArg{{Mem: t}, {Word: sym.Const(64, uint64(rounds))}, {Mem: out}, {Mem: in},
+		{Word: sym.Const(64, uint64(n))}, {Mem: aad}, {Word: sym.Const(64, uint64(aadLen))}, {Mem: j0}, {Mem: tag}}
+	if open {
+		args = append(args, x86sim.SymArg{Word: sym.Const(64, 16)})
+	}
+	if _, err := p.RunSymbolic(ctx, fn, args); err != nil {
+		return err
+	}
+	rks := blocks(ctx, t.Bytes[:16*(rounds+1)])
+	icb := blocks(ctx, j0Bytes)[0].Inc32(1)
+	want := spec.GCTRBlocks(rks, icb, blocks(ctx, inBytes))
+	what := "out apart from in"
+	if alias {
+		what = "out == in"
+	}
+	for i := 0; i < n; i++ {
+		if w, got := want[i/16].w.Extract(8*(i%16), 8), out.Bytes[i]; !sym.Equal(w, got) {
+			return fmt.Errorf("%s, %d rounds, n=%d, aadLen=%d (%s): out[%d] differs from the specification's: %s", fn, rounds, n, aadLen, what, i, short(sym.Diff(got, w)))
+		}
+	}
+	return nil
+}

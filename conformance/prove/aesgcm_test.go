@@ -1,0 +1,67 @@
+package prove
+
+import (
+	"math/big"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vgcrypto/vg/asmgen/x86sim"
+	"github.com/vgcrypto/vg/asmgen/x86sim/sym"
+	spec "github.com/vgcrypto/vg/conformance/spec/aesgcm"
+)
+
+// TestAESRoundIsTheSpecification ties the atoms the proofs share to the
+// standard: the model's AES round and final round, which the probes check
+// against AESENC and AESENCLAST on the CPU, equal the specification's
+// FIPS 197 rounds on random states.
+func TestAESRoundIsTheSpecification(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	ctx := sym.NewCtx()
+	x := ctx.Var("x", 128)
+	round, final := x86sim.AESRound(ctx, x), x86sim.AESFinalRound(ctx, x)
+	for i := 0; i < 1000; i++ {
+		var s spec.Bytes16
+		for j := range s {
+			s[j] = byte(rng.Uint32())
+		}
+		le := make([]byte, 16)
+		for j := range le {
+			le[j] = s[15-j]
+		}
+		val := func(string) *big.Int { return new(big.Int).SetBytes(le) }
+		for _, c := range []struct {
+			w    *sym.Word
+			want spec.Bytes16
+		}{{round, s.Round(spec.Bytes16{})}, {final, s.FinalRound(spec.Bytes16{})}} {
+			got := sym.Eval(c.w, val).FillBytes(make([]byte, 16))
+			for j := range got[:8] {
+				got[j], got[15-j] = got[15-j], got[j]
+			}
+			require.Equal(t, c.want[:], got)
+		}
+	}
+}
+
+func TestGCMCiphertext(t *testing.T) {
+	for _, c := range []struct{ file, seal, open string }{
+		{"../../aesgcm/asm_aesni_amd64.s", "gcmSealAESNI", "gcmOpenAESNI"},
+		{"../../aesgcm/asm_aesni_avx_amd64.s", "gcmSealAESNIAVX", "gcmOpenAESNIAVX"},
+		{"../../aesgcm/asm_vaes_avx2_amd64.s", "gcmSealVAESAVX2", "gcmOpenVAESAVX2"},
+		{"../../aesgcm/asm_vaes_avx512_amd64.s", "gcmSealVAESAVX512", "gcmOpenVAESAVX512"},
+	} {
+		src, err := os.ReadFile(c.file)
+		require.NoError(t, err)
+		p, err := x86sim.Load(c.file, src)
+		require.NoError(t, err)
+		// A few lengths here; the proof step (go run ./conformance/cmd/prove)
+		// runs every length Proofs lists.
+		for _, n := range []int{0, 17, 100} {
+			_, err := GCMCiphertext(p, c.seal, 10, n, 5, false)
+			require.NoError(t, err, "%s n=%d", c.seal, n)
+			_, err = GCMCiphertext(p, c.open, 10, n, 5, true)
+			require.NoError(t, err, "%s n=%d", c.open, n)
+		}
+	}
+}
