@@ -27,6 +27,18 @@ type SymMem struct {
 	Name     string
 	Bytes    []*sym.Word
 	ReadOnly bool
+	// Pointers are addresses of other memory the call may access, stored
+	// in Bytes (8 bytes each, little-endian) when the call starts: slice
+	// headers, for example.
+	Pointers []SymPointer
+}
+
+// A SymPointer is the address of Mem's byte Off, stored at byte At of the
+// memory that lists it.
+type SymPointer struct {
+	At  int
+	Mem *SymMem
+	Off int
 }
 
 // A SymArg is one 8-byte word of a symbolic call's argument frame: a pointer
@@ -121,16 +133,23 @@ func (p *Program) RunSymbolic(ctx *sym.Ctx, name string, args []SymArg) (res *Sy
 	}
 	m.fp = symStackBase + uint64(argAt)
 	mems := map[*SymMem]uint64{}
+	var place func(mem *SymMem) uint64
+	place = func(mem *SymMem) uint64 {
+		base, ok := mems[mem]
+		if !ok {
+			base = symMemBase + uint64(len(mems))*symMemStride
+			mems[mem] = base
+			m.regions = append(m.regions, &symRegion{name: mem.Name, base: base, bytes: mem.Bytes, readOnly: mem.ReadOnly})
+			for _, p := range mem.Pointers {
+				copy(mem.Bytes[p.At:p.At+8], sym.Const(64, place(p.Mem)+uint64(p.Off)).Bytes())
+			}
+		}
+		return base
+	}
 	for i, a := range args {
 		w := a.Word
 		if a.Mem != nil {
-			base, ok := mems[a.Mem]
-			if !ok {
-				base = symMemBase + uint64(len(mems))*symMemStride
-				mems[a.Mem] = base
-				m.regions = append(m.regions, &symRegion{name: a.Mem.Name, base: base, bytes: a.Mem.Bytes, readOnly: a.Mem.ReadOnly})
-			}
-			w = sym.Const(64, base+uint64(a.Off))
+			w = sym.Const(64, place(a.Mem)+uint64(a.Off))
 		}
 		if w == nil || w.Width() != 64 {
 			return nil, fmt.Errorf("x86sim: argument %d of %s is neither memory nor a 64-bit word", i, name)

@@ -219,10 +219,6 @@ func init() {
 		n  int
 		f  func(m *symMachine, a, b *sym.Word) *sym.Word
 	}{
-		{"ADDL", 4, func(m *symMachine, a, b *sym.Word) *sym.Word { return m.ctx.Add(a, b) }},
-		{"ADDQ", 8, func(m *symMachine, a, b *sym.Word) *sym.Word { return m.ctx.Add(a, b) }},
-		{"SUBL", 4, func(m *symMachine, a, b *sym.Word) *sym.Word { return m.ctx.Sub(a, b) }},
-		{"SUBQ", 8, func(m *symMachine, a, b *sym.Word) *sym.Word { return m.ctx.Sub(a, b) }},
 		{"XORL", 4, func(_ *symMachine, a, b *sym.Word) *sym.Word { return sym.Xor(a, b) }},
 		{"XORQ", 8, func(_ *symMachine, a, b *sym.Word) *sym.Word { return sym.Xor(a, b) }},
 		{"ANDL", 4, func(m *symMachine, a, b *sym.Word) *sym.Word { return m.ctx.And(a, b) }},
@@ -272,7 +268,26 @@ func init() {
 				m.writeGP(d, u.f(m, m.read(d, u.n), k))
 				return
 			}
-			m.writeGP(d, u.f(m, m.read(d, u.n), k))
+			x := m.read(d, u.n)
+			r := u.f(m, x, k)
+			m.writeGP(d, r)
+			if strings.HasPrefix(u.op, "SH") {
+				w := 8 * u.n
+				k &= w - 1
+				if k == 0 {
+					return // a zero count changes no flag
+				}
+				// CF is the last bit shifted out; ZF and SF are the
+				// result's; OF is defined for a count of 1 only.
+				m.fl = [nFlags]*sym.Word{}
+				if strings.HasPrefix(u.op, "SHR") {
+					m.fl[fCF] = x.Extract(k-1, 1)
+				} else {
+					m.fl[fCF] = x.Extract(w-k, 1)
+				}
+				m.setZS(r)
+				return
+			}
 			m.fl = [nFlags]*sym.Word{}
 		}
 	}

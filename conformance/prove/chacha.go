@@ -99,3 +99,84 @@ func short(s string) string {
 	}
 	return s
 }
+
+// ChaChaText proves the text half of a ChaCha20-Poly1305 seal or open
+// function with the signature func(out, key *[32]byte, nonce *[12]byte,
+// text, n int, ad *byte, adLen int, ...): for every key, nonce, text,
+// additional data (and tag, for open), out[:n] is the text XORed with the
+// ChaCha20 keystream from block 1 (spec.XORBlocksWords on the state of key,
+// counter 1 and nonce), with out apart from the text and out == the text.
+// An open function's text is src *byte, and it takes tag *[16]byte; a seal
+// function's is srcs [][]byte, given as one slice here. The tag and the
+// tag check (Poly1305) are not compared.
+func ChaChaText(p *x86sim.Program, fn string, n, adLen int, open bool) error {
+	for _, alias := range []bool{false, true} {
+		ctx := sym.NewCtx()
+		key := &x86sim.SymMem{Name: "key", Bytes: vars(ctx, "key", 32)}
+		nonce := &x86sim.SymMem{Name: "nonce", Bytes: vars(ctx, "nonce", 12)}
+		src := &x86sim.SymMem{Name: "src", Bytes: vars(ctx, "src", n)}
+		outLen := n
+		if !open {
+			outLen += 16 // seal writes the tag after the text
+		}
+		out := &x86sim.SymMem{Name: "out", Bytes: vars(ctx, "out", outLen)}
+		if alias {
+			if open {
+				out = src
+			} else {
+				src = &x86sim.SymMem{Name: "src", Bytes: out.Bytes[:n]}
+			}
+		}
+		ad := &x86sim.SymMem{Name: "ad", Bytes: vars(ctx, "ad", adLen)}
+		srcIn := append([]*sym.Word(nil), src.Bytes...)
+		keyIn := append([]*sym.Word(nil), key.Bytes...)
+		nonceIn := append([]*sym.Word(nil), nonce.Bytes...)
+		args := []x86sim.SymArg{{Mem: out}, {Mem: key}, {Mem: nonce}}
+		if open {
+			tag := &x86sim.SymMem{Name: "tag", Bytes: vars(ctx, "tag", 16)}
+			args = append(args, x86sim.SymArg{Mem: src}, x86sim.SymArg{Word: sym.Const(64, uint64(n))},
+				x86sim.SymArg{Mem: ad}, x86sim.SymArg{Word: sym.Const(64, uint64(adLen))}, x86sim.SymArg{Mem: tag})
+		} else {
+			// srcs: one slice header (pointer, length, capacity) in a
+			// one-element array; the text in place in out when aliased.
+			hdr := &x86sim.SymMem{Name: "srcs", Bytes: append(sym.Zero(64).Bytes(), append(sym.Const(64, uint64(n)).Bytes(), sym.Const(64, uint64(n)).Bytes()...)...)}
+			if alias {
+				hdr.Pointers = []x86sim.SymPointer{{At: 0, Mem: out}}
+			} else {
+				hdr.Pointers = []x86sim.SymPointer{{At: 0, Mem: src}}
+			}
+			args = append(args, x86sim.SymArg{Mem: hdr}, x86sim.SymArg{Word: sym.Const(64, 1)}, x86sim.SymArg{Word: sym.Const(64, 1)},
+				x86sim.SymArg{Word: sym.Const(64, uint64(n))}, x86sim.SymArg{Mem: ad}, x86sim.SymArg{Word: sym.Const(64, uint64(adLen))})
+		}
+		if _, err := p.RunSymbolic(ctx, fn, args); err != nil {
+			return err
+		}
+		var state [16]word
+		for i, c := range spec.Sigma {
+			state[i] = word{ctx, sym.Const(32, uint64(c))}
+		}
+		for i := 0; i < 8; i++ {
+			state[4+i] = word{ctx, sym.Concat(keyIn[4*i : 4*i+4]...)}
+		}
+		state[12] = word{ctx, sym.Const(32, 1)}
+		for i := 0; i < 3; i++ {
+			state[13+i] = word{ctx, sym.Concat(nonceIn[4*i : 4*i+4]...)}
+		}
+		padded := append(srcIn, make([]*sym.Word, (64-n%64)%64)...)
+		for i := n; i < len(padded); i++ {
+			padded[i] = sym.Zero(8)
+		}
+		want, _ := spec.XORBlocksWords(state, leWords(ctx, padded))
+		what := "out apart from the text"
+		if alias {
+			what = "out == the text"
+		}
+		for i := 0; i < n; i++ {
+			w := want[i/64][i%64/4].w.Extract(8*(i%4), 8)
+			if got := out.Bytes[i]; !sym.Equal(w, got) {
+				return fmt.Errorf("%s, n=%d, adLen=%d (%s): out[%d] differs from the specification's: %s", fn, n, adLen, what, i, short(sym.Diff(got, w)))
+			}
+		}
+	}
+	return nil
+}

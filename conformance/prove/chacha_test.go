@@ -41,3 +41,20 @@ func TestSemanticsAgree(t *testing.T) {
 		t.Logf("%s: %d instructions", c.fn, n)
 	}
 }
+
+func TestChaChaText(t *testing.T) {
+	for _, c := range []struct{ file, seal, open string }{
+		{"../../chacha20poly1305/asm_ssse3_amd64.s", "sealShortSSSE3", "openShortSSSE3"},
+		{"../../chacha20poly1305/asm_avx2_amd64.s", "sealShortAVX2", "openShortAVX2"},
+		{"../../chacha20poly1305/asm_avx512_amd64.s", "sealShortAVX512", "openShortAVX512"},
+	} {
+		src, err := os.ReadFile(c.file)
+		require.NoError(t, err)
+		p, err := x86sim.Load(c.file, src)
+		require.NoError(t, err)
+		for _, n := range []int{0, 1, 64, 100} {
+			require.NoError(t, ChaChaText(p, c.seal, n, 13, false), "%s %d", c.seal, n)
+			require.NoError(t, ChaChaText(p, c.open, n, 13, true), "%s %d", c.open, n)
+		}
+	}
+}

@@ -75,12 +75,15 @@ func quarterRound[W Word[W]](a, b, c, d W) (W, W, W, W) {
 	return a, b, c, d
 }
 
+// Sigma is the state's constant row, "expand 32-byte k" (section 2.3).
+var Sigma = [4]uint32{0x61707865, 0x3320646e, 0x79622d32, 0x6b206574}
+
 // initialState is the ChaCha20 state of section 2.3: the four constant
 // words, the key as eight little-endian words, the block counter and the
 // nonce as three words.
 func initialState(key []byte, counter uint32, nonce []byte) [16]uint32 {
 	var s [16]uint32
-	s[0], s[1], s[2], s[3] = 0x61707865, 0x3320646e, 0x79622d32, 0x6b206574
+	copy(s[:4], Sigma[:])
 	for i := 0; i < 8; i++ {
 		s[4+i] = binary.LittleEndian.Uint32(key[4*i:])
 	}
