@@ -90,3 +90,38 @@ func TestCheckSymbolicCatchesWrongSemantics(t *testing.T) {
 	_, err = p.CheckSymbolic(8, 1, "rot")
 	require.ErrorContains(t, err, "PSHUFD")
 }
+
+const symCarrySrc = `
+// func carry(p *[4]uint64)
+TEXT ·carry(SB), NOSPLIT, $0-8
+	MOVQ    p+0(FP), BX
+	MOVQ    (BX), AX
+	MULQ    8(BX)
+	ADDQ    16(BX), AX
+	ADCQ    $0x00, DX
+	SUBQ    24(BX), AX
+	SBBQ    $0x00, DX
+	MOVQ    DX, CX
+	SHRQ    $0x02, CX
+	CMOVQNE AX, DX
+	CMPQ    AX, DX
+	CMOVQHI CX, AX
+	MOVQ    $0x05, SI
+	IMULQ   AX, SI
+	TESTQ   SI, DX
+	CMOVQEQ SI, CX
+	MOVQ    AX, (BX)
+	MOVQ    CX, 8(BX)
+	MOVQ    DX, 16(BX)
+	RET
+`
+
+// TestCheckSymbolicCarries checks the carry-chain, product and
+// conditional-move semantics against the model.
+func TestCheckSymbolicCarries(t *testing.T) {
+	p, err := Load("carry.s", []byte(symCarrySrc))
+	require.NoError(t, err)
+	n, err := p.CheckSymbolic(64, 3, "carry")
+	require.NoError(t, err)
+	require.Equal(t, 18, n)
+}

@@ -172,17 +172,11 @@ func init() {
 		m.writeGP(&in.args[1], lo)
 		m.writeGP(&in.args[2], hi)
 	}
-	// IMULQ src, dst and IMULQ $imm, src, dst: the low 64 bits of the
-	// product (the same signed or not).
+	// IMULQ src, dst: the low 64 bits of the product (the same signed or
+	// not).
 	symOps["IMULQ"] = func(m *symMachine, in *inst) {
-		var a, b *sym.Word
-		d := &in.args[len(in.args)-1]
-		if len(in.args) == 3 {
-			a, b = sym.Const(64, uint64(in.args[0].imm)), m.read(&in.args[1], 8)
-		} else {
-			a, b = m.read(&in.args[0], 8), m.read(d, 8)
-		}
-		m.writeGP(d, mulWide(m.ctx, a, b).Extract(0, 64))
+		d := &in.args[1]
+		m.writeGP(d, mulWide(m.ctx, m.read(&in.args[0], 8), m.read(d, 8)).Extract(0, 64))
 		m.fl = [nFlags]*sym.Word{}
 	}
 	// CMOVQcc src, dst.
