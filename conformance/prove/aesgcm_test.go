@@ -3,7 +3,6 @@ package prove
 import (
 	"math/big"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -45,23 +44,18 @@ func TestAESRoundIsTheSpecification(t *testing.T) {
 }
 
 func TestGCMCiphertext(t *testing.T) {
-	for _, c := range []struct{ file, seal, open string }{
-		{"../../aesgcm/asm_aesni_amd64.s", "gcmSealAESNI", "gcmOpenAESNI"},
-		{"../../aesgcm/asm_aesni_avx_amd64.s", "gcmSealAESNIAVX", "gcmOpenAESNIAVX"},
-		{"../../aesgcm/asm_vaes_avx2_amd64.s", "gcmSealVAESAVX2", "gcmOpenVAESAVX2"},
-		{"../../aesgcm/asm_vaes_avx512_amd64.s", "gcmSealVAESAVX512", "gcmOpenVAESAVX512"},
+	for _, b := range []struct{ file, suffix string }{
+		{"aesgcm/asm_aesni_amd64.s", "AESNI"},
+		{"aesgcm/asm_aesni_avx_amd64.s", "AESNIAVX"},
+		{"aesgcm/asm_vaes_avx2_amd64.s", "VAESAVX2"},
+		{"aesgcm/asm_vaes_avx512_amd64.s", "VAESAVX512"},
 	} {
-		src, err := os.ReadFile(c.file)
-		require.NoError(t, err)
-		p, err := x86sim.Load(c.file, src)
-		require.NoError(t, err)
-		// A few lengths here; the proof step (go run ./conformance/cmd/prove)
-		// runs every length Proofs lists.
+		p := program(t, b.file)
 		for _, n := range []int{0, 17, 100} {
-			_, err := GCMCiphertext(p, c.seal, 10, n, 5, false)
-			require.NoError(t, err, "%s n=%d", c.seal, n)
-			_, err = GCMCiphertext(p, c.open, 10, n, 5, true)
-			require.NoError(t, err, "%s n=%d", c.open, n)
+			_, err := GCMCiphertext(p, "gcmSeal"+b.suffix, 10, n, 5, false)
+			require.NoError(t, err, "%s n=%d", b.suffix, n)
+			_, err = GCMCiphertext(p, "gcmOpen"+b.suffix, 10, n, 5, true)
+			require.NoError(t, err, "%s n=%d", b.suffix, n)
 		}
 	}
 }

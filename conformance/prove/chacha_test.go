@@ -1,60 +1,48 @@
 package prove
 
 import (
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"github.com/vgcrypto/vg/asmgen/x86sim"
 )
 
+// program loads a generated file of the checkout (relative to its root).
+func program(t *testing.T, file string) *x86sim.Program {
+	p, err := Load("../..", file)
+	require.NoError(t, err)
+	return p
+}
+
+// chachaBackends are the generated ChaCha20-Poly1305 files and their
+// functions' suffix.
+var chachaBackends = []struct{ file, suffix string }{
+	{"chacha20poly1305/asm_ssse3_amd64.s", "SSSE3"},
+	{"chacha20poly1305/asm_avx2_amd64.s", "AVX2"},
+	{"chacha20poly1305/asm_avx512_amd64.s", "AVX512"},
+}
+
+// The tests prove at a few lengths; the proof step (go run
+// ./conformance/cmd/prove) runs every length Proofs lists.
+
 func TestXORBlocks(t *testing.T) {
-	for _, c := range []struct{ file, fn string }{
-		{"../../chacha20poly1305/asm_ssse3_amd64.s", "xorBlocksSSSE3"},
-		{"../../chacha20poly1305/asm_avx2_amd64.s", "xorBlocksAVX2"},
-		{"../../chacha20poly1305/asm_avx512_amd64.s", "xorBlocksAVX512"},
-	} {
-		src, err := os.ReadFile(c.file)
+	for _, b := range chachaBackends {
+		p, fn := program(t, b.file), "xorBlocks"+b.suffix
+		n, err := p.CheckSymbolic(4, 2, fn)
 		require.NoError(t, err)
-		p, err := x86sim.Load(c.file, src)
-		require.NoError(t, err)
-		// A few counts here; the proof step (go run ./conformance/cmd/prove)
-		// runs every count Proofs lists.
-		for _, b := range []int{0, 1, 5} {
-			require.NoError(t, XORBlocks(p, c.fn, b), "%s %d", c.fn, b)
+		t.Logf("%s: %d instructions agree with the model", fn, n)
+		for _, k := range []int{0, 1, 5} {
+			require.NoError(t, XORBlocks(p, fn, k), "%s %d", fn, k)
 		}
 	}
 }
 
-func TestSemanticsAgree(t *testing.T) {
-	for _, c := range []struct{ file, fn string }{
-		{"../../chacha20poly1305/asm_ssse3_amd64.s", "xorBlocksSSSE3"},
-		{"../../chacha20poly1305/asm_avx2_amd64.s", "xorBlocksAVX2"},
-		{"../../chacha20poly1305/asm_avx512_amd64.s", "xorBlocksAVX512"},
-	} {
-		src, err := os.ReadFile(c.file)
-		require.NoError(t, err)
-		p, err := x86sim.Load(c.file, src)
-		require.NoError(t, err)
-		n, err := p.CheckSymbolic(4, 2, c.fn)
-		require.NoError(t, err)
-		t.Logf("%s: %d instructions", c.fn, n)
-	}
-}
-
 func TestChaChaText(t *testing.T) {
-	for _, c := range []struct{ file, seal, open string }{
-		{"../../chacha20poly1305/asm_ssse3_amd64.s", "sealShortSSSE3", "openShortSSSE3"},
-		{"../../chacha20poly1305/asm_avx2_amd64.s", "sealShortAVX2", "openShortAVX2"},
-		{"../../chacha20poly1305/asm_avx512_amd64.s", "sealShortAVX512", "openShortAVX512"},
-	} {
-		src, err := os.ReadFile(c.file)
-		require.NoError(t, err)
-		p, err := x86sim.Load(c.file, src)
-		require.NoError(t, err)
+	for _, b := range chachaBackends {
+		p := program(t, b.file)
 		for _, n := range []int{0, 1, 64, 100} {
-			require.NoError(t, ChaChaText(p, c.seal, n, 13, false), "%s %d", c.seal, n)
-			require.NoError(t, ChaChaText(p, c.open, n, 13, true), "%s %d", c.open, n)
+			require.NoError(t, ChaChaText(p, "sealShort"+b.suffix, n, 13, false), "%s %d", b.suffix, n)
+			require.NoError(t, ChaChaText(p, "openShort"+b.suffix, n, 13, true), "%s %d", b.suffix, n)
 		}
 	}
 }
