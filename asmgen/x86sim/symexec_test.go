@@ -110,6 +110,9 @@ TEXT ·carry(SB), NOSPLIT, $0-8
 	IMULQ   AX, SI
 	TESTQ   SI, DX
 	CMOVQEQ SI, CX
+	CMPQ    BX, $0x10
+	CMOVQLT BX, CX
+	CMOVQGE BX, DX
 	MOVQ    AX, (BX)
 	MOVQ    CX, 8(BX)
 	MOVQ    DX, 16(BX)
@@ -123,5 +126,5 @@ func TestCheckSymbolicCarries(t *testing.T) {
 	require.NoError(t, err)
 	n, err := p.CheckSymbolic(64, 3, "carry")
 	require.NoError(t, err)
-	require.Equal(t, 18, n)
+	require.Equal(t, 21, n)
 }

@@ -80,6 +80,14 @@ func (m *symMachine) condition(cc string) *sym.Word {
 		return m.ctx.And(sym.Not(m.flag(fCF)), sym.Not(m.flag(fZF)))
 	case "LS":
 		return m.ctx.Or(m.flag(fCF), m.flag(fZF))
+	case "LT":
+		return sym.Xor(m.flag(fSF), m.flag(fOF))
+	case "GE":
+		return sym.Not(sym.Xor(m.flag(fSF), m.flag(fOF)))
+	case "LE":
+		return m.ctx.Or(m.flag(fZF), sym.Xor(m.flag(fSF), m.flag(fOF)))
+	case "GT":
+		return m.ctx.And(sym.Not(m.flag(fZF)), sym.Not(sym.Xor(m.flag(fSF), m.flag(fOF))))
 	case "MI":
 		return m.flag(fSF)
 	case "PL":
@@ -180,7 +188,7 @@ func init() {
 		m.fl = [nFlags]*sym.Word{}
 	}
 	// CMOVQcc src, dst.
-	for _, cc := range []string{"EQ", "NE", "CS", "LO", "CC", "HS", "HI", "LS", "MI", "PL"} {
+	for _, cc := range []string{"EQ", "NE", "CS", "LO", "CC", "HS", "HI", "LS", "LT", "GE", "LE", "GT", "MI", "PL"} {
 		cc := cc
 		symOps["CMOVQ"+cc] = func(m *symMachine, in *inst) {
 			c := m.condition(cc)

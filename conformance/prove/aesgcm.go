@@ -71,13 +71,22 @@ const gcmTableSize = 752
 // the 256 values of that byte, the other fifteen variables. It reports
 // whether it had to.
 func GCMCiphertext(p *x86sim.Program, fn string, rounds, n, aadLen int, open bool) (perLastByte bool, err error) {
+	return perJ0(func(alias bool, lastByte int) error {
+		return gcmText(p, fn, rounds, []int{n}, aadLen, open, false, alias, lastByte)
+	})
+}
+
+// perJ0 runs a proof with out apart from the text and out == the text,
+// each with J0's last byte a variable or, when that run is refused for a
+// branch on a variable, once for each of its 256 values.
+func perJ0(run func(alias bool, lastByte int) error) (perLastByte bool, err error) {
 	for _, alias := range []bool{false, true} {
-		err := gcmCiphertext(p, fn, rounds, n, aadLen, open, alias, -1)
+		err := run(alias, -1)
 		var se *x86sim.SymError
 		if errors.As(err, &se) && strings.Contains(se.Msg, "not a constant") {
 			perLastByte = true
 			for c := 0; c < 256; c++ {
-				if err = gcmCiphertext(p, fn, rounds, n, aadLen, open, alias, c); err != nil {
+				if err = run(alias, c); err != nil {
 					return true, fmt.Errorf("J0[15] = %#x: %w", c, err)
 				}
 			}
@@ -89,7 +98,26 @@ func GCMCiphertext(p *x86sim.Program, fn string, rounds, n, aadLen int, open boo
 	return perLastByte, nil
 }
 
-func gcmCiphertext(p *x86sim.Program, fn string, rounds, n, aadLen int, open, alias bool, lastByte int) error {
+// GCMGatherText proves the text half of an AES-GCM gather seal, func(t
+// *[752]byte, rounds int, out *byte, pieces *[]byte, count int, aad *byte,
+// aadLen int, j0 *[16]byte, textLen int, tag *[16]byte), as GCMCiphertext
+// does a seal's, for the concatenation of pieces of the lengths shape: with
+// the pieces apart from out, and each piece its own part of out.
+func GCMGatherText(p *x86sim.Program, fn string, rounds int, shape []int, aadLen int) (perLastByte bool, err error) {
+	return perJ0(func(alias bool, lastByte int) error {
+		return gcmText(p, fn, rounds, shape, aadLen, false, true, alias, lastByte)
+	})
+}
+
+// gcmText runs one proof of a seal, open or gather seal (gather) of texts of
+// the lengths shape (one for seal and open), out apart from the text or the
+// same memory (alias), J0's last byte a variable (lastByte < 0) or that
+// constant.
+func gcmText(p *x86sim.Program, fn string, rounds int, shape []int, aadLen int, open, gather, alias bool, lastByte int) error {
+	n := 0
+	for _, l := range shape {
+		n += l
+	}
 	ctx := sym.NewCtx()
 	t := &x86sim.SymMem{Name: "t", Bytes: vars(ctx, "t", gcmTableSize)}
 	in := &x86sim.SymMem{Name: "in", Bytes: vars(ctx, "in", n)}
@@ -105,10 +133,28 @@ func gcmCiphertext(p *x86sim.Program, fn string, rounds, n, aadLen int, open, al
 	tag := &x86sim.SymMem{Name: "tag", Bytes: vars(ctx, "tag", 16)}
 	inBytes := append([]*sym.Word(nil), in.Bytes...)
 	j0Bytes := append([]*sym.Word(nil), j0.Bytes...)
-	args := []x86sim.SymArg{{Mem: t}, {Word: sym.Const(64, uint64(rounds))}, {Mem: out}, {Mem: in},
-		{Word: sym.Const(64, uint64(n))}, {Mem: aad}, {Word: sym.Const(64, uint64(aadLen))}, {Mem: j0}, {Mem: tag}}
-	if open {
-		args = append(args, x86sim.SymArg{Word: sym.Const(64, 16)})
+	var args []x86sim.SymArg
+	if gather {
+		// The pieces: slice headers of consecutive parts of in (which is
+		// out when aliased).
+		hdr := &x86sim.SymMem{Name: "pieces"}
+		off := 0
+		for i, l := range shape {
+			hdr.Bytes = append(hdr.Bytes, sym.Zero(64).Bytes()...)
+			hdr.Bytes = append(hdr.Bytes, sym.Const(64, uint64(l)).Bytes()...)
+			hdr.Bytes = append(hdr.Bytes, sym.Const(64, uint64(l)).Bytes()...)
+			hdr.Pointers = append(hdr.Pointers, x86sim.SymPointer{At: 24 * i, Mem: in, Off: off})
+			off += l
+		}
+		args = []x86sim.SymArg{{Mem: t}, {Word: sym.Const(64, uint64(rounds))}, {Mem: out}, {Mem: hdr},
+			{Word: sym.Const(64, uint64(len(shape)))}, {Mem: aad}, {Word: sym.Const(64, uint64(aadLen))}, {Mem: j0},
+			{Word: sym.Const(64, uint64(n))}, {Mem: tag}}
+	} else {
+		args = []x86sim.SymArg{{Mem: t}, {Word: sym.Const(64, uint64(rounds))}, {Mem: out}, {Mem: in},
+			{Word: sym.Const(64, uint64(n))}, {Mem: aad}, {Word: sym.Const(64, uint64(aadLen))}, {Mem: j0}, {Mem: tag}}
+		if open {
+			args = append(args, x86sim.SymArg{Word: sym.Const(64, 16)})
+		}
 	}
 	if _, err := p.RunSymbolic(ctx, fn, args); err != nil {
 		return err
@@ -122,7 +168,7 @@ func gcmCiphertext(p *x86sim.Program, fn string, rounds, n, aadLen int, open, al
 	}
 	for i := 0; i < n; i++ {
 		if w, got := want[i/16].w.Extract(8*(i%16), 8), out.Bytes[i]; !sym.Equal(w, got) {
-			return fmt.Errorf("%s, %d rounds, n=%d, aadLen=%d (%s): out[%d] differs from the specification's: %s", fn, rounds, n, aadLen, what, i, short(sym.Diff(got, w)))
+			return fmt.Errorf("%s, %d rounds, n=%d %v, aadLen=%d (%s): out[%d] differs from the specification's: %s", fn, rounds, n, shape, aadLen, what, i, short(sym.Diff(got, w)))
 		}
 	}
 	return nil

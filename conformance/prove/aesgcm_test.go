@@ -59,3 +59,11 @@ func TestGCMCiphertext(t *testing.T) {
 		}
 	}
 }
+
+func TestGCMGatherText(t *testing.T) {
+	p := program(t, "aesgcm/asm_aesni_amd64.s")
+	for _, shape := range [][]int{{}, {17}, {5, 12, 100}} {
+		_, err := GCMGatherText(p, "gcmSealGatherAESNI", 10, shape, 5)
+		require.NoError(t, err, "%v", shape)
+	}
+}
