@@ -199,6 +199,56 @@ func mulBlocks(x, y [16]byte) [16]byte {
 	return z
 }
 
+// Mul is X·Y in GF(2^128) (Algorithm 1).
+func Mul(x, y [16]byte) [16]byte { return mulBlocks(x, y) }
+
+// A HashBlock is the 128-bit value GHASH is written over when one operand
+// of each product is a constant: [Bytes16] computes with it; a symbolic
+// block proves code equal to it.
+type HashBlock[B any] interface {
+	// Xor is the bitwise XOR.
+	Xor(B) B
+	// Select is v where bit i of the block (SP 800-38D's bit order: bit 0
+	// is the most significant bit of byte 0) is 1, and zero where it is 0.
+	Select(i int, v [16]byte) B
+}
+
+// Select is v if bit i of a is 1, else zero.
+func (a Bytes16) Select(i int, v [16]byte) Bytes16 {
+	if a[i/8]>>(7-i%8)&1 == 1 {
+		return v
+	}
+	return Bytes16{}
+}
+
+// MulConst is x·y in GF(2^128) for a constant y: Algorithm 1, the sum over
+// the bits of x of y·x^i.
+func MulConst[B HashBlock[B]](x B, y [16]byte) B {
+	z := x.Select(0, [16]byte{})
+	v := y
+	for i := 0; i < 128; i++ {
+		z = z.Xor(x.Select(i, v))
+		v = mulBlocks(v, [16]byte{0: 0x40}) // v·x (the element x is bit 1)
+	}
+	return z
+}
+
+// GHASHExpanded is GHASH_H (Algorithm 2) of the blocks x written out as
+// the sum of X_i·H^(m-i+1) (m blocks), with H^k given as powers[k-1].
+func GHASHExpanded[B HashBlock[B]](powers [][16]byte, x []B) B {
+	m := len(x)
+	var y B
+	for i, b := range x {
+		t := MulConst(b, powers[m-1-i])
+		if i == 0 {
+			y = t
+		} else {
+			y = y.Xor(t)
+		}
+	}
+	return y
+}
+
 // ghash is GHASH_H (SP 800-38D Algorithm 2) of x padded with zeros to a
 // whole number of blocks.
 func ghash(h [16]byte, y [16]byte, x []byte) [16]byte {

@@ -120,3 +120,28 @@ func TestGCTRBlocksIsGCTR(t *testing.T) {
 		require.Equal(t, gctr(rks, icb, x), got, "counter %#x", last)
 	}
 }
+
+// GHASHExpanded, the form the proofs run symbolically, is GHASH: the sum
+// of the blocks times the powers of H equals Algorithm 2's chain.
+func TestGHASHExpandedIsGHASH(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for m := 1; m <= 17; m += 4 {
+		var h [16]byte
+		x := make([]byte, 16*m)
+		for _, b := range [][]byte{h[:], x} {
+			for i := range b {
+				b[i] = byte(rng.Uint32())
+			}
+		}
+		powers := [][16]byte{h}
+		for len(powers) < m {
+			powers = append(powers, Mul(powers[len(powers)-1], h))
+		}
+		blocks := make([]Bytes16, m)
+		for i := range blocks {
+			blocks[i] = Bytes16(x[16*i:])
+		}
+		got := GHASHExpanded(powers, blocks)
+		require.Equal(t, ghash(h, [16]byte{}, x), [16]byte(got), "%d blocks", m)
+	}
+}
