@@ -173,3 +173,102 @@ func gcmText(p *x86sim.Program, fn string, rounds int, shape []int, aadLen int, 
 	}
 	return nil
 }
+
+// The stream state's layout (aesgcm's asmStream.st): the next counter block
+// byte-reflected, and the keystream of the block left open.
+const (
+	stCtr = 16
+	stKS  = 48
+	stLen = 80
+)
+
+// GCMStreamText proves the text half of an AES-GCM stream step, func(t
+// *[752]byte, rounds int, st *[80]byte, out, in *byte, n, nopen int): for
+// every round-key table, stream state and text, out[:n] is in[:n] XORed
+// with the stream's keystream: the rest of the open block's keystream in st
+// (from byte nopen, when nopen > 0), then the cipher of the counter blocks
+// from st's next one on (spec.GCTRBlocks); out apart from in and out == in.
+// The state's hash is not compared.
+func GCMStreamText(p *x86sim.Program, fn string, rounds, n, nopen int) error {
+	for _, alias := range []bool{false, true} {
+		ctx := sym.NewCtx()
+		t := &x86sim.SymMem{Name: "t", Bytes: vars(ctx, "t", gcmTableSize)}
+		st := &x86sim.SymMem{Name: "st", Bytes: vars(ctx, "st", stLen)}
+		in := &x86sim.SymMem{Name: "in", Bytes: vars(ctx, "in", n)}
+		out := &x86sim.SymMem{Name: "out", Bytes: vars(ctx, "out", n)}
+		if alias {
+			out = in
+		}
+		inBytes := append([]*sym.Word(nil), in.Bytes...)
+		stBytes := append([]*sym.Word(nil), st.Bytes...)
+		_, err := p.RunSymbolic(ctx, fn, []x86sim.SymArg{{Mem: t}, {Word: sym.Const(64, uint64(rounds))}, {Mem: st},
+			{Mem: out}, {Mem: in}, {Word: sym.Const(64, uint64(n))}, {Word: sym.Const(64, uint64(nopen))}})
+		if err != nil {
+			return err
+		}
+		// The keystream: the open block's rest, then counter blocks.
+		var ks []*sym.Word
+		if nopen > 0 {
+			ks = append(ks, stBytes[stKS+nopen:stKS+16]...)
+		}
+		ctr := make([]*sym.Word, 16)
+		for i := range ctr {
+			ctr[i] = stBytes[stCtr+15-i]
+		}
+		rks := blocks(ctx, t.Bytes[:16*(rounds+1)])
+		fresh := (max(n-len(ks), 0) + 15) / 16
+		zeros := make([]block, fresh)
+		for i := range zeros {
+			zeros[i] = block{ctx, sym.Zero(128)}
+		}
+		for _, b := range spec.GCTRBlocks(rks, blocks(ctx, ctr)[0], zeros) {
+			ks = append(ks, b.w.Bytes()...)
+		}
+		what := "out apart from in"
+		if alias {
+			what = "out == in"
+		}
+		for i := 0; i < n; i++ {
+			w := sym.Xor(inBytes[i], ks[i])
+			if got := out.Bytes[i]; !sym.Equal(w, got) {
+				return fmt.Errorf("%s, %d rounds, n=%d, nopen=%d (%s): out[%d] differs from the specification's: %s", fn, rounds, n, nopen, what, i, short(sym.Diff(got, w)))
+			}
+		}
+	}
+	return nil
+}
+
+// stMask is where the stream state holds E(J0).
+const stMask = 32
+
+// GCMStreamStart proves the counter half of an AES-GCM stream start,
+// func(t *[752]byte, rounds int, st *[80]byte, aad *byte, aadLen int, j0
+// *[16]byte): for every round-key table, J0, state and additional data, the
+// state's next counter block is inc32(J0) (byte-reflected) and its mask is
+// E(J0) (spec.Cipher). The hash of the additional data is not compared.
+func GCMStreamStart(p *x86sim.Program, fn string, rounds, aadLen int) error {
+	ctx := sym.NewCtx()
+	t := &x86sim.SymMem{Name: "t", Bytes: vars(ctx, "t", gcmTableSize)}
+	st := &x86sim.SymMem{Name: "st", Bytes: vars(ctx, "st", stLen)}
+	aad := &x86sim.SymMem{Name: "aad", Bytes: vars(ctx, "aad", aadLen)}
+	j0 := &x86sim.SymMem{Name: "j0", Bytes: vars(ctx, "j0", 16)}
+	j0Bytes := append([]*sym.Word(nil), j0.Bytes...)
+	_, err := p.RunSymbolic(ctx, fn, []x86sim.SymArg{{Mem: t}, {Word: sym.Const(64, uint64(rounds))}, {Mem: st},
+		{Mem: aad}, {Word: sym.Const(64, uint64(aadLen))}, {Mem: j0}})
+	if err != nil {
+		return err
+	}
+	rks := blocks(ctx, t.Bytes[:16*(rounds+1)])
+	j := blocks(ctx, j0Bytes)[0]
+	ctr := j.Inc32(1).w.Bytes()
+	mask := spec.Cipher(rks, j).w.Bytes()
+	for i := 0; i < 16; i++ {
+		if got, want := st.Bytes[stCtr+i], ctr[15-i]; !sym.Equal(got, want) {
+			return fmt.Errorf("%s, %d rounds, aadLen=%d: counter byte %d differs from the specification's: %s", fn, rounds, aadLen, i, short(sym.Diff(got, want)))
+		}
+		if got, want := st.Bytes[stMask+i], mask[i]; !sym.Equal(got, want) {
+			return fmt.Errorf("%s, %d rounds, aadLen=%d: E(J0) byte %d differs from the specification's: %s", fn, rounds, aadLen, i, short(sym.Diff(got, want)))
+		}
+	}
+	return nil
+}

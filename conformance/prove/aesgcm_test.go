@@ -67,3 +67,13 @@ func TestGCMGatherText(t *testing.T) {
 		require.NoError(t, err, "%v", shape)
 	}
 }
+
+func TestGCMStreamText(t *testing.T) {
+	for _, b := range gcmBackends {
+		p := program(t, b.file)
+		for _, c := range [][2]int{{0, 0}, {17, 0}, {5, 3}, {40, 15}} {
+			require.NoError(t, GCMStreamText(p, "gcmStreamEncrypt"+b.suffix, 10, c[0], c[1]), "%s n=%d nopen=%d", b.suffix, c[0], c[1])
+		}
+		require.NoError(t, GCMStreamStart(p, "gcmStreamStart"+b.suffix, 10, 17), b.suffix)
+	}
+}
