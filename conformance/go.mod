@@ -13,7 +13,7 @@ require (
 )
 
 require (
-	github.com/vgcrypto/vg/aesgcm v0.1.5
+	github.com/vgcrypto/vg/aesgcm v0.1.6
 	github.com/vgcrypto/vg/asmgen/x86sim v0.3.1
 	github.com/vgcrypto/vg/chacha20poly1305 v0.1.5
 	github.com/vgcrypto/vg/cpufeat v0.2.1
