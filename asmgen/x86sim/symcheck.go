@@ -59,14 +59,21 @@ func (p *Program) CheckSymbolic(trials int, seed uint64, names ...string) (int, 
 	return n, nil
 }
 
-// memNames are the names of the variables of checkInst's memory bytes.
-var memNames = func() []string {
-	n := make([]string, 256)
-	for i := range n {
-		n[i] = fmt.Sprintf("mem%d", i)
+// The names of checkInst's variables: memory bytes, general and vector
+// registers.
+var (
+	memNames = names("mem%d", 256)
+	gpNamesV = names("R%d", 16)
+	vecNames = names("Z%d", 32)
+)
+
+func names(format string, n int) []string {
+	r := make([]string, n)
+	for i := range r {
+		r[i] = fmt.Sprintf(format, i)
 	}
-	return n
-}()
+	return r
+}
 
 func usesFrame(in *inst) bool {
 	for _, a := range in.args {
@@ -186,14 +193,14 @@ func (p *Program) checkInst(fn *Func, pc int, rng *rand.Rand, trial int) (ok boo
 		if gpConst || addrReg[i] {
 			s.gp[i] = sym.Const(64, init.gp[i])
 		} else {
-			name := fmt.Sprintf("R%d", i)
+			name := gpNamesV[i]
 			s.gp[i] = ctx.Var(name, 64)
 			vals[name] = new(big.Int).SetUint64(init.gp[i])
 		}
 	}
 	for i := range s.vec {
 		if varVec == -1 || varVec == i {
-			name := fmt.Sprintf("Z%d", i)
+			name := vecNames[i]
 			s.vec[i] = ctx.Var(name, 512)
 			vals[name] = leBig(init.vec[i][:])
 		} else {

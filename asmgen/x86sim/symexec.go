@@ -49,14 +49,6 @@ type SymArg struct {
 	Word *sym.Word
 }
 
-// A SymResult is what a symbolic call returned.
-type SymResult struct {
-	// Results are the argument frame's bytes from the first result slot on.
-	Results []*sym.Word
-	// Steps is how many instructions ran.
-	Steps int
-}
-
 // A SymError is a symbolic run the model refused: control flow or an
 // address that depends on a variable, an instruction form without symbolic
 // semantics, or an access outside every region.
@@ -109,11 +101,12 @@ const (
 )
 
 // RunSymbolic runs the function name on an argument frame of args (8 bytes
-// each, in order; the slots after them are the results) with ctx's words.
+// each, in order; the slots after them are the results) with ctx's words,
+// and returns the result slots' bytes.
 // Every register starts as a variable ("entry.AX", "entry.Z3", ...), the
 // stack below the arguments as variables ("stack+i"), and the DATA tables as
 // their constants.
-func (p *Program) RunSymbolic(ctx *sym.Ctx, name string, args []SymArg) (res *SymResult, err error) {
+func (p *Program) RunSymbolic(ctx *sym.Ctx, name string, args []SymArg) (results []*sym.Word, err error) {
 	fn := p.funcs[name]
 	if fn == nil {
 		return nil, fmt.Errorf("x86sim: no function %s", name)
@@ -180,8 +173,8 @@ func (p *Program) RunSymbolic(ctx *sym.Ctx, name string, args []SymArg) (res *Sy
 			err = e
 		}
 	}()
-	steps := m.run()
-	return &SymResult{Results: stack.bytes[argAt+8*len(args):], Steps: steps}, nil
+	m.run()
+	return stack.bytes[argAt+8*len(args):], nil
 }
 
 // symData is the DATA tables as constant regions at the addresses the
@@ -198,7 +191,7 @@ func (p *Program) symData() []*symRegion {
 	return rs
 }
 
-func (m *symMachine) run() int {
+func (m *symMachine) run() {
 	insts := m.fn.insts
 	steps := 0
 	m.pc = 0
@@ -212,7 +205,7 @@ func (m *symMachine) run() int {
 			m.failf("more than %d steps", 1<<24)
 		}
 		if in.op == "RET" {
-			return steps
+			return
 		}
 		m.jumped = false
 		m.step(in)
@@ -422,6 +415,15 @@ func (m *symMachine) readB(in *inst, o *operand, n, esize int) *sym.Word {
 	parts := make([]*sym.Word, n/esize)
 	for i := range parts {
 		parts[i] = e
+	}
+	return sym.Concat(parts...)
+}
+
+// repeat is n copies of x side by side.
+func repeat(x *sym.Word, n int) *sym.Word {
+	parts := make([]*sym.Word, n)
+	for i := range parts {
+		parts[i] = x
 	}
 	return sym.Concat(parts...)
 }
@@ -732,23 +734,13 @@ func init() {
 			m.vwrite(in, d, sym.Concat(r...), es)
 		}
 	}
-	symOps["VBROADCASTI128"] = func(m *symMachine, in *inst) {
-		x := m.read(&in.args[0], 16)
-		m.vwrite(in, &in.args[1], sym.Concat(x, x), 1)
-	}
 	for _, b := range []struct {
 		op string
 		es int
 	}{{"VPBROADCASTD", 4}, {"VPBROADCASTQ", 8}} {
 		es := b.es
 		symOps[b.op] = func(m *symMachine, in *inst) {
-			x := m.read(&in.args[0], es)
-			n := in.args[1].size
-			parts := make([]*sym.Word, n/es)
-			for i := range parts {
-				parts[i] = x
-			}
-			m.vwrite(in, &in.args[1], sym.Concat(parts...), es)
+			m.vwrite(in, &in.args[1], repeat(m.read(&in.args[0], es), in.args[1].size/es), es)
 		}
 	}
 	symOps["VZEROUPPER"] = func(m *symMachine, in *inst) {

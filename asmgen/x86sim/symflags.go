@@ -97,15 +97,6 @@ func (m *symMachine) condition(cc string) *sym.Word {
 	return nil
 }
 
-// spread is the 1-bit c repeated to w bits.
-func spread(c *sym.Word, w int) *sym.Word {
-	parts := make([]*sym.Word, w)
-	for i := range parts {
-		parts[i] = c
-	}
-	return sym.Concat(parts...)
-}
-
 func init() {
 	// Sums and differences with the carry in and out: ADD, ADC, SUB, SBB,
 	// CMP (flags only). With constant operands the concrete model runs
@@ -201,7 +192,7 @@ func init() {
 				}
 				return
 			}
-			mask := spread(c, 64)
+			mask := repeat(c, 64)
 			m.writeGP(&in.args[1], sym.Xor(dst, m.ctx.And(mask, sym.Xor(src, dst))))
 		}
 	}

@@ -166,14 +166,11 @@ func init() {
 			m.vwrite(in, &in.args[3], sym.Concat(x...), 1)
 		}
 	}
-	for _, op := range []string{"VBROADCASTI32X4", "VBROADCASTI64X2"} {
+	// Block broadcasts (VEX VBROADCASTI128, and the EVEX forms that take a
+	// write mask of their element size).
+	for op, es := range map[string]int{"VBROADCASTI128": 1, "VBROADCASTI32X4": 4, "VBROADCASTI64X2": 8} {
 		symOps[op] = func(m *symMachine, in *inst) {
-			x := m.read(&in.args[0], 16)
-			parts := make([]*sym.Word, in.args[1].size/16)
-			for i := range parts {
-				parts[i] = x
-			}
-			m.vwrite(in, &in.args[1], sym.Concat(parts...), 4)
+			m.vwrite(in, &in.args[1], repeat(m.read(&in.args[0], 16), in.args[1].size/16), es)
 		}
 	}
 	// vec_mov.go: MOVHPS m64, x loads the high qword; MOVHPS x, m64 stores
@@ -236,19 +233,17 @@ func init() {
 			m.fl = [nFlags]*sym.Word{}
 		}
 	}
+	// NEG and BSWAP: NEG leaves the flags unknown, BSWAP untouched.
 	for _, u := range []struct {
-		op string
-		n  int
-		f  func(m *symMachine, x *sym.Word, k int) *sym.Word
+		op      string
+		n       int
+		f       func(m *symMachine, x *sym.Word) *sym.Word
+		noFlags bool
 	}{
-		{"NEGQ", 8, func(m *symMachine, x *sym.Word, _ int) *sym.Word { return m.ctx.Neg(x) }},
-		{"NEGL", 4, func(m *symMachine, x *sym.Word, _ int) *sym.Word { return m.ctx.Neg(x) }},
-		{"BSWAPQ", 8, func(_ *symMachine, x *sym.Word, _ int) *sym.Word { return reverseBytes(x) }},
-		{"BSWAPL", 4, func(_ *symMachine, x *sym.Word, _ int) *sym.Word { return reverseBytes(x) }},
-		{"SHLQ", 8, func(_ *symMachine, x *sym.Word, k int) *sym.Word { return x.Shl(k & 63) }},
-		{"SHRQ", 8, func(_ *symMachine, x *sym.Word, k int) *sym.Word { return x.Shr(k & 63) }},
-		{"SHLL", 4, func(_ *symMachine, x *sym.Word, k int) *sym.Word { return x.Shl(k & 31) }},
-		{"SHRL", 4, func(_ *symMachine, x *sym.Word, k int) *sym.Word { return x.Shr(k & 31) }},
+		{"NEGQ", 8, func(m *symMachine, x *sym.Word) *sym.Word { return m.ctx.Neg(x) }, false},
+		{"NEGL", 4, func(m *symMachine, x *sym.Word) *sym.Word { return m.ctx.Neg(x) }, false},
+		{"BSWAPQ", 8, func(_ *symMachine, x *sym.Word) *sym.Word { return reverseBytes(x) }, true},
+		{"BSWAPL", 4, func(_ *symMachine, x *sym.Word) *sym.Word { return reverseBytes(x) }, true},
 	} {
 		u := u
 		symOps[u.op] = func(m *symMachine, in *inst) {
@@ -256,39 +251,43 @@ func init() {
 				m.concreteGP(in)
 				return
 			}
-			d, k := &in.args[len(in.args)-1], 0
-			if len(in.args) == 2 {
-				if in.args[0].kind != kImm {
-					m.failf("shift count not an immediate")
-				}
-				k = int(in.args[0].imm)
+			m.writeGP(&in.args[0], u.f(m, m.read(&in.args[0], u.n)))
+			if !u.noFlags {
+				m.fl = [nFlags]*sym.Word{}
 			}
-			if strings.HasPrefix(u.op, "BSWAP") {
-				// BSWAP leaves the flags as they were.
-				m.writeGP(d, u.f(m, m.read(d, u.n), k))
+		}
+	}
+	// Shifts by an immediate: CF is the last bit shifted out, ZF and SF the
+	// result's; OF is defined for a count of 1 only; a zero count changes
+	// no flag.
+	for _, sh := range []struct {
+		op   string
+		n    int
+		left bool
+	}{{"SHLQ", 8, true}, {"SHRQ", 8, false}, {"SHLL", 4, true}, {"SHRL", 4, false}} {
+		sh := sh
+		symOps[sh.op] = func(m *symMachine, in *inst) {
+			if m.constGP(in) {
+				m.concreteGP(in)
 				return
 			}
-			x := m.read(d, u.n)
-			r := u.f(m, x, k)
-			m.writeGP(d, r)
-			if strings.HasPrefix(u.op, "SH") {
-				w := 8 * u.n
-				k &= w - 1
-				if k == 0 {
-					return // a zero count changes no flag
-				}
-				// CF is the last bit shifted out; ZF and SF are the
-				// result's; OF is defined for a count of 1 only.
-				m.fl = [nFlags]*sym.Word{}
-				if strings.HasPrefix(u.op, "SHR") {
-					m.fl[fCF] = x.Extract(k-1, 1)
-				} else {
-					m.fl[fCF] = x.Extract(w-k, 1)
-				}
-				m.setZS(r)
+			if in.args[0].kind != kImm {
+				m.failf("shift count not an immediate")
+			}
+			w := 8 * sh.n
+			k := int(in.args[0].imm) & (w - 1)
+			x := m.read(&in.args[1], sh.n)
+			r, out := x.Shr(k), x.Extract(max(k-1, 0), 1)
+			if sh.left {
+				r, out = x.Shl(k), x.Extract(w-max(k, 1), 1)
+			}
+			m.writeGP(&in.args[1], r)
+			if k == 0 {
 				return
 			}
 			m.fl = [nFlags]*sym.Word{}
+			m.fl[fCF] = out
+			m.setZS(r)
 		}
 	}
 	// LEAQ and LEAL: the address as a sum, symbolic when a register is.

@@ -21,44 +21,13 @@ type Atom struct {
 	fn func(args []*big.Int) *big.Int
 }
 
-// Width is the atom's width in bits.
-func (a *Atom) Width() int { return a.w }
-
-// Op is the atom's operation: "var" for a variable.
-func (a *Atom) Op() string { return a.op }
-
-// Name is a variable's name.
-func (a *Atom) Name() string { return a.name }
-
-// Args are an operation's arguments.
-func (a *Atom) Args() []*Word { return a.args }
-
 // String names the atom: a variable by its name, an operation by its
-// operation and number (Describe prints its arguments).
+// operation and number.
 func (a *Atom) String() string {
 	if a.op == "var" {
 		return a.name
 	}
 	return fmt.Sprintf("%s#%d", a.op, a.id)
-}
-
-// Describe prints the atom's operation and arguments, and theirs, depth
-// levels down.
-func (a *Atom) Describe(depth int) string {
-	if a.op == "var" || depth <= 0 {
-		return a.String()
-	}
-	var as []string
-	for _, x := range a.args {
-		s := x.String()
-		for _, b := range x.atoms() {
-			if b.op != "var" && depth > 1 {
-				s += " where " + b.Describe(depth-1)
-			}
-		}
-		as = append(as, s)
-	}
-	return fmt.Sprintf("%s = %s%d(%s)", a, a.op, a.w, strings.Join(as, ", "))
 }
 
 // A Ctx interns atoms: words built from atoms of one Ctx compare with
@@ -74,9 +43,6 @@ type Ctx struct {
 func NewCtx() *Ctx {
 	return &Ctx{atoms: map[string]*Atom{}, words: map[string]*Word{}, vars: map[string]*Atom{}}
 }
-
-// Atoms is how many atoms c holds.
-func (c *Ctx) Atoms() int { return len(c.atoms) + len(c.vars) }
 
 func (c *Ctx) intern(op string, w int, args []*Word) *Word {
 	return c.internFn(op, w, args, nil)

@@ -36,7 +36,6 @@ package sym
 import (
 	"fmt"
 	"math/big"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -417,29 +416,6 @@ func (x *Word) String() string {
 	return "(" + strings.Join(parts, " . ") + ")"
 }
 
-// atoms lists the atoms x slices, each once.
-func (x *Word) atoms() []*Atom {
-	var r []*Atom
-	for _, s := range x.segs {
-		for _, sl := range s.xs {
-			if !slices.Contains(r, sl.a) {
-				r = append(r, sl.a)
-			}
-		}
-	}
-	return r
-}
-
-// Describe prints the word and the atoms it slices, depth levels down.
-func (x *Word) Describe(depth int) string {
-	s := x.String()
-	for _, a := range x.atoms() {
-		if a.op != "var" {
-			s += "\n  " + a.Describe(depth)
-		}
-	}
-	return s
-}
 
 // Diff describes where two words first differ ("" when they are equal): the
 // first bits whose descriptions differ, followed down through atoms of one
