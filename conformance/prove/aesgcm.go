@@ -161,15 +161,12 @@ func gcmText(p *x86sim.Program, fn string, rounds int, shape []int, aadLen int, 
 	}
 	rks := blocks(ctx, t.Bytes[:16*(rounds+1)])
 	icb := blocks(ctx, j0Bytes)[0].Inc32(1)
-	want := spec.GCTRBlocks(rks, icb, blocks(ctx, inBytes))
-	what := "out apart from in"
-	if alias {
-		what = "out == in"
+	var want []*sym.Word
+	for _, b := range spec.GCTRBlocks(rks, icb, blocks(ctx, inBytes)) {
+		want = append(want, b.w.Bytes()...)
 	}
-	for i := 0; i < n; i++ {
-		if w, got := want[i/16].w.Extract(8*(i%16), 8), out.Bytes[i]; !sym.Equal(w, got) {
-			return fmt.Errorf("%s, %d rounds, n=%d %v, aadLen=%d (%s): out[%d] differs from the specification's: %s", fn, rounds, n, shape, aadLen, what, i, short(sym.Diff(got, w)))
-		}
+	if err := sameBytes("out", out.Bytes, want[:n]); err != nil {
+		return fmt.Errorf("%s, %d rounds, n=%d %v, aadLen=%d (%s): %w", fn, rounds, n, shape, aadLen, arrangement(alias, "out", "in"), err)
 	}
 	return nil
 }
@@ -211,10 +208,7 @@ func GCMStreamText(p *x86sim.Program, fn string, rounds, n, nopen int) error {
 		if nopen > 0 {
 			ks = append(ks, stBytes[stKS+nopen:stKS+16]...)
 		}
-		ctr := make([]*sym.Word, 16)
-		for i := range ctr {
-			ctr[i] = stBytes[stCtr+15-i]
-		}
+		ctr := reverseBytes(stBytes[stCtr : stCtr+16])
 		rks := blocks(ctx, t.Bytes[:16*(rounds+1)])
 		fresh := (max(n-len(ks), 0) + 15) / 16
 		zeros := make([]block, fresh)
@@ -224,18 +218,24 @@ func GCMStreamText(p *x86sim.Program, fn string, rounds, n, nopen int) error {
 		for _, b := range spec.GCTRBlocks(rks, blocks(ctx, ctr)[0], zeros) {
 			ks = append(ks, b.w.Bytes()...)
 		}
-		what := "out apart from in"
-		if alias {
-			what = "out == in"
+		want := make([]*sym.Word, n)
+		for i := range want {
+			want[i] = sym.Xor(inBytes[i], ks[i])
 		}
-		for i := 0; i < n; i++ {
-			w := sym.Xor(inBytes[i], ks[i])
-			if got := out.Bytes[i]; !sym.Equal(w, got) {
-				return fmt.Errorf("%s, %d rounds, n=%d, nopen=%d (%s): out[%d] differs from the specification's: %s", fn, rounds, n, nopen, what, i, short(sym.Diff(got, w)))
-			}
+		if err := sameBytes("out", out.Bytes, want); err != nil {
+			return fmt.Errorf("%s, %d rounds, n=%d, nopen=%d (%s): %w", fn, rounds, n, nopen, arrangement(alias, "out", "in"), err)
 		}
 	}
 	return nil
+}
+
+// reverseBytes is b in reverse order (a byte-reflected block and the block).
+func reverseBytes(b []*sym.Word) []*sym.Word {
+	r := make([]*sym.Word, len(b))
+	for i, x := range b {
+		r[len(b)-1-i] = x
+	}
+	return r
 }
 
 // stMask is where the stream state holds E(J0).
@@ -260,15 +260,12 @@ func GCMStreamStart(p *x86sim.Program, fn string, rounds, aadLen int) error {
 	}
 	rks := blocks(ctx, t.Bytes[:16*(rounds+1)])
 	j := blocks(ctx, j0Bytes)[0]
-	ctr := j.Inc32(1).w.Bytes()
-	mask := spec.Cipher(rks, j).w.Bytes()
-	for i := 0; i < 16; i++ {
-		if got, want := st.Bytes[stCtr+i], ctr[15-i]; !sym.Equal(got, want) {
-			return fmt.Errorf("%s, %d rounds, aadLen=%d: counter byte %d differs from the specification's: %s", fn, rounds, aadLen, i, short(sym.Diff(got, want)))
-		}
-		if got, want := st.Bytes[stMask+i], mask[i]; !sym.Equal(got, want) {
-			return fmt.Errorf("%s, %d rounds, aadLen=%d: E(J0) byte %d differs from the specification's: %s", fn, rounds, aadLen, i, short(sym.Diff(got, want)))
-		}
+	ctr := reverseBytes(j.Inc32(1).w.Bytes())
+	if err := sameBytes("counter", st.Bytes[stCtr:], ctr); err != nil {
+		return fmt.Errorf("%s, %d rounds, aadLen=%d: %w", fn, rounds, aadLen, err)
+	}
+	if err := sameBytes("E(J0)", st.Bytes[stMask:], spec.Cipher(rks, j).w.Bytes()); err != nil {
+		return fmt.Errorf("%s, %d rounds, aadLen=%d: %w", fn, rounds, aadLen, err)
 	}
 	return nil
 }

@@ -60,44 +60,29 @@ func XORBlocks(p *x86sim.Program, fn string, blocks int) error {
 		}
 		state := leWords(ctx, stIn)[0]
 		out, next := spec.XORBlocksWords(state, leWords(ctx, srcIn))
-		what := "dst and src apart"
-		if alias {
-			what = "dst == src"
-		}
-		for j, o := range out {
-			for i, w := range o {
-				for k := 0; k < 4; k++ {
-					at := 64*j + 4*i + k
-					if want, got := w.w.Extract(8*k, 8), dst.Bytes[at]; !sym.Equal(want, got) {
-						return fmt.Errorf("%s, %d blocks (%s): dst[%d] differs from the specification's: %s", fn, blocks, what, at, short(sym.Diff(got, want)))
-					}
-				}
+		what := fmt.Sprintf("%s, %d blocks (%s)", fn, blocks, arrangement(alias, "dst", "src"))
+		var want, wantSt []*sym.Word
+		for _, o := range out {
+			for _, w := range o {
+				want = append(want, w.w.Bytes()...)
 			}
 		}
-		for i, w := range next {
-			for k := 0; k < 4; k++ {
-				if want, got := w.w.Extract(8*k, 8), st.Bytes[4*i+k]; !sym.Equal(want, got) {
-					return fmt.Errorf("%s, %d blocks (%s): st byte %d is %v after the call, the specification's %v", fn, blocks, what, 4*i+k, got, want)
-				}
-			}
+		for _, w := range next {
+			wantSt = append(wantSt, w.w.Bytes()...)
+		}
+		if err := sameBytes("dst", dst.Bytes, want); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		if err := sameBytes("st", st.Bytes, wantSt); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
 		}
 		if !alias {
-			for i := range srcIn {
-				if !sym.Equal(srcIn[i], src.Bytes[i]) {
-					return fmt.Errorf("%s, %d blocks: src[%d] written", fn, blocks, i)
-				}
+			if err := sameBytes("src", src.Bytes, srcIn); err != nil {
+				return fmt.Errorf("%s: %w", what, err)
 			}
 		}
 	}
 	return nil
-}
-
-// short cuts a description to a readable length.
-func short(s string) string {
-	if len(s) > 1500 {
-		return s[:1500] + " ..."
-	}
-	return s
 }
 
 // ChaChaText proves the text half of a ChaCha20-Poly1305 seal or open
@@ -166,16 +151,15 @@ func ChaChaText(p *x86sim.Program, fn string, n, adLen int, open bool) error {
 		for i := n; i < len(padded); i++ {
 			padded[i] = sym.Zero(8)
 		}
-		want, _ := spec.XORBlocksWords(state, leWords(ctx, padded))
-		what := "out apart from the text"
-		if alias {
-			what = "out == the text"
-		}
-		for i := 0; i < n; i++ {
-			w := want[i/64][i%64/4].w.Extract(8*(i%4), 8)
-			if got := out.Bytes[i]; !sym.Equal(w, got) {
-				return fmt.Errorf("%s, n=%d, adLen=%d (%s): out[%d] differs from the specification's: %s", fn, n, adLen, what, i, short(sym.Diff(got, w)))
+		blocks, _ := spec.XORBlocksWords(state, leWords(ctx, padded))
+		var want []*sym.Word
+		for _, o := range blocks {
+			for _, w := range o {
+				want = append(want, w.w.Bytes()...)
 			}
+		}
+		if err := sameBytes("out", out.Bytes, want[:n]); err != nil {
+			return fmt.Errorf("%s, n=%d, adLen=%d (%s): %w", fn, n, adLen, arrangement(alias, "out", "the text"), err)
 		}
 	}
 	return nil

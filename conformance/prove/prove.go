@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"github.com/vgcrypto/vg/asmgen/x86sim"
+	"github.com/vgcrypto/vg/asmgen/x86sim/sym"
 )
 
 // A Proof is one generated function proven equal to its specification.
@@ -272,6 +273,31 @@ func Proofs() []Proof {
 		}
 	}
 	return ps
+}
+
+// sameBytes compares the bytes a function left with the specification's,
+// the first len(want), and names the first that differs (as what[i]) with
+// where the two part (sym.Diff).
+func sameBytes(what string, got, want []*sym.Word) error {
+	for i := range want {
+		if !sym.Equal(got[i], want[i]) {
+			d := sym.Diff(got[i], want[i])
+			if len(d) > 1500 {
+				d = d[:1500] + " ..."
+			}
+			return fmt.Errorf("%s[%d] differs from the specification's: %s", what, i, d)
+		}
+	}
+	return nil
+}
+
+// arrangement names a run's memory: the output apart from its input, or
+// the same memory.
+func arrangement(alias bool, out, in string) string {
+	if alias {
+		return out + " == " + in
+	}
+	return out + " apart from " + in
 }
 
 // A Row is one function of a generated file and what is proven of it.
