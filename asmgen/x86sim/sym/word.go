@@ -416,7 +416,6 @@ func (x *Word) String() string {
 	return "(" + strings.Join(parts, " . ") + ")"
 }
 
-
 // Diff describes where two words first differ ("" when they are equal): the
 // first bits whose descriptions differ, followed down through atoms of one
 // operation to the deepest pair of arguments that differ, so that a failed
