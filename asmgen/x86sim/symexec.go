@@ -621,6 +621,7 @@ func init() {
 		{"PSLLL", "VPSLLD", 4, (*sym.Word).Shl}, {"PSRLL", "VPSRLD", 4, (*sym.Word).Shr},
 		{"PSLLQ", "VPSLLQ", 8, (*sym.Word).Shl}, {"PSRLQ", "VPSRLQ", 8, (*sym.Word).Shr},
 		{"", "VPROLD", 4, (*sym.Word).RotateLeft}, {"", "VPROLQ", 8, (*sym.Word).RotateLeft},
+		{"PSRAL", "VPSRAD", 4, sar},
 	} {
 		s := s
 		f := func(m *symMachine, in *inst) {
@@ -748,4 +749,17 @@ func init() {
 			m.vec[i] = m.vec[i].Extract(0, 128).ZeroExtend(512)
 		}
 	}
+}
+
+// sar is x shifted right by k with copies of its sign bit shifted in (a
+// count of the width or more fills it with the sign).
+func sar(x *sym.Word, k int) *sym.Word {
+	w := x.Width()
+	k = min(k, w-1)
+	parts := []*sym.Word{x.Extract(k, w-k)}
+	sign := x.Extract(w-1, 1)
+	for i := 0; i < k; i++ {
+		parts = append(parts, sign)
+	}
+	return sym.Concat(parts...)
 }

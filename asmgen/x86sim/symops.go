@@ -290,6 +290,33 @@ func init() {
 			m.setZS(r)
 		}
 	}
+	// Rotates by an immediate change CF and OF only (left unknown here: no
+	// generated code reads them after a rotate).
+	for _, ro := range []struct {
+		op   string
+		n    int
+		left bool
+	}{{"ROLQ", 8, true}, {"RORQ", 8, false}, {"ROLL", 4, true}, {"RORL", 4, false}} {
+		ro := ro
+		symOps[ro.op] = func(m *symMachine, in *inst) {
+			if m.constGP(in) {
+				m.concreteGP(in)
+				return
+			}
+			if in.args[0].kind != kImm {
+				m.failf("rotate count not an immediate")
+			}
+			w := 8 * ro.n
+			k := int(in.args[0].imm) & (w - 1)
+			if !ro.left {
+				k = (w - k) % w
+			}
+			m.writeGP(&in.args[1], m.read(&in.args[1], ro.n).RotateLeft(k))
+			if int(in.args[0].imm)&(w-1) != 0 {
+				m.fl[fCF], m.fl[fOF] = nil, nil
+			}
+		}
+	}
 	// LEAQ and LEAL: the address as a sum, symbolic when a register is.
 	for _, op := range []string{"LEAQ", "LEAL"} {
 		n := 8

@@ -125,6 +125,10 @@ func (c *Ctx) Add(ws ...*Word) *Word {
 		flat(x)
 	}
 	sum.And(sum, mask(w))
+	if len(args) == 2 && sum.Sign() == 0 && Equal(args[0], args[1]) {
+		// x + x doubles x: a shift, as PADDQ x, x does it.
+		return args[0].Shl(1)
+	}
 	if len(args) == 1 {
 		if r := c.addConst(args[0], sum); r != nil {
 			return r
@@ -320,3 +324,16 @@ func evalAtom(a *Atom, vars func(string) *big.Int, memo map[*Atom]*big.Int) *big
 	memo[a] = v
 	return v
 }
+
+// ID numbers the atom within its Ctx: distinct atoms have distinct numbers.
+func (a *Atom) ID() uint32 { return a.id }
+
+// Op is the atom's operation ("var" for a variable, else the operation its
+// constructor or [Ctx.Apply] named).
+func (a *Atom) Op() string { return a.op }
+
+// Args are the operation's arguments (none for a variable).
+func (a *Atom) Args() []*Word { return a.args }
+
+// Width is the atom's width in bits.
+func (a *Atom) Width() int { return a.w }

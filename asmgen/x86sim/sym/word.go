@@ -461,3 +461,36 @@ func Diff(a, b *Word) string {
 	})
 	return out
 }
+
+// An AtomBit is bit Bit of the atom Atom.
+type AtomBit struct {
+	// Atom is the atom, Bit the bit of it (0 the lowest).
+	Atom *Atom
+	Bit  int
+}
+
+// BitTerms is bit i of x as the canonical form holds it: the constant bit
+// one XORed with the atom bits terms (sorted by atom number, then bit).
+// Analyses above the canonical form (the GF(2) polynomials of a GHASH proof)
+// read words through it.
+func (x *Word) BitTerms(i int) (one bool, terms []AtomBit) {
+	if i < 0 || i >= x.w {
+		panic(fmt.Sprintf("sym: bit %d of a %d-bit word", i, x.w))
+	}
+	at := 0
+	for _, s := range x.segs {
+		if i < at+s.w {
+			off := i - at
+			if s.c != nil {
+				one = s.c.Bit(off) == 1
+			}
+			terms = make([]AtomBit, len(s.xs))
+			for k, sl := range s.xs {
+				terms[k] = AtomBit{sl.a, sl.lo + off}
+			}
+			return one, terms
+		}
+		at += s.w
+	}
+	panic("unreachable")
+}

@@ -19,7 +19,8 @@ type pair struct {
 
 // TestRulesAgreeWithDefinitions builds random expressions over 32- and
 // 64-bit variables with every constructor and checks that each canonical
-// word evaluates to the value the plain definition of its operations gives.
+// word evaluates to the value the plain definition of its operations gives,
+// and that BitTerms reads a random bit of it back.
 func TestRulesAgreeWithDefinitions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	for round := 0; round < 200; round++ {
@@ -96,6 +97,17 @@ func TestRulesAgreeWithDefinitions(t *testing.T) {
 			}
 			got := Eval(r.w, func(n string) *big.Int { return vals[n] })
 			require.Zero(t, got.Cmp(r.v), "round %d step %d: %s evaluates to %#x, want %#x", round, step, r.w, got, r.v)
+			// BitTerms reads the same value back, bit by bit.
+			i := rng.IntN(w)
+			one, terms := r.w.BitTerms(i)
+			bit := uint(0)
+			if one {
+				bit = 1
+			}
+			for _, tm := range terms {
+				bit ^= Eval(tm.Atom.word(), func(n string) *big.Int { return vals[n] }).Bit(tm.Bit)
+			}
+			require.Equal(t, r.v.Bit(i), bit, "round %d step %d: bit %d of %s through BitTerms", round, step, i, r.w)
 			pool = append(pool, r)
 		}
 	}
@@ -121,6 +133,7 @@ func TestCanonical(t *testing.T) {
 		{"rotation as a byte shuffle", x.RotateLeft(8), Concat(x.Extract(24, 8), x.Extract(0, 8), x.Extract(8, 8), x.Extract(16, 8))},
 		{"rotations compose", x.RotateLeft(7).RotateLeft(25), x},
 		{"addition commutes", c.Add(x, y), c.Add(y, x)},
+		{"a word plus itself is doubled", c.Add(x, x), x.Shl(1)},
 		{"addition associates", c.Add(c.Add(x, y), z), c.Add(x, c.Add(y, z))},
 		{"constants fold", c.Add(c.Add(x, Const(32, 1)), Const(32, 1)), c.Add(x, Const(32, 2))},
 		{"xor cancels", Xor(Xor(x, y), y), x},
