@@ -49,29 +49,66 @@ func gfMul8(a, b byte) byte {
 	return p
 }
 
-// expandKey is KeyExpansion (FIPS 197 section 5.2); it returns Nr+1 round
-// keys of 16 bytes.
-func expandKey(key []byte) [][16]byte {
-	nk := len(key) / 4
-	nr := nk + 6
-	w := make([][4]byte, 4*(nr+1))
-	for i := 0; i < nk; i++ {
-		copy(w[i][:], key[4*i:])
-	}
+// A KeyWord is the 32-bit word KeyExpansion is written over: [Bytes4]
+// computes with it; a symbolic word runs the same code to prove an
+// implementation's key schedule equal to it.
+type KeyWord[W any] interface {
+	// Xor is the bitwise XOR.
+	Xor(W) W
+	// SubWord applies the S-box to each byte (FIPS 197 section 5.2).
+	SubWord() W
+	// RotWord is the cyclic permutation [a0,a1,a2,a3] -> [a1,a2,a3,a0].
+	RotWord() W
+	// XorRcon XORs rcon into the first byte: Rcon[i] = [rcon,0,0,0].
+	XorRcon(rcon byte) W
+}
+
+// Bytes4 is a key schedule word as its four bytes, a0 first.
+type Bytes4 [4]byte
+
+// Xor is a XOR b.
+func (a Bytes4) Xor(b Bytes4) Bytes4 {
+	return Bytes4{a[0] ^ b[0], a[1] ^ b[1], a[2] ^ b[2], a[3] ^ b[3]}
+}
+
+// SubWord is S(a0), S(a1), S(a2), S(a3).
+func (a Bytes4) SubWord() Bytes4 { return Bytes4{sbox[a[0]], sbox[a[1]], sbox[a[2]], sbox[a[3]]} }
+
+// RotWord is a1, a2, a3, a0.
+func (a Bytes4) RotWord() Bytes4 { return Bytes4{a[1], a[2], a[3], a[0]} }
+
+// XorRcon is a0 XOR rcon, a1, a2, a3.
+func (a Bytes4) XorRcon(rcon byte) Bytes4 { a[0] ^= rcon; return a }
+
+// KeyExpansion is FIPS 197 section 5.2 on the key's Nk words: it returns
+// the 4·(Nr+1) words of the schedule, Nr = Nk + 6.
+func KeyExpansion[W KeyWord[W]](key []W) []W {
+	nk := len(key)
+	w := make([]W, 4*(nk+7))
+	copy(w, key)
 	rcon := byte(1)
 	for i := nk; i < len(w); i++ {
 		t := w[i-1]
 		if i%nk == 0 {
-			t = [4]byte{sbox[t[1]] ^ rcon, sbox[t[2]], sbox[t[3]], sbox[t[0]]}
+			t = t.RotWord().SubWord().XorRcon(rcon)
 			rcon = gfMul8(rcon, 2)
 		} else if nk > 6 && i%nk == 4 {
-			t = [4]byte{sbox[t[0]], sbox[t[1]], sbox[t[2]], sbox[t[3]]}
+			t = t.SubWord()
 		}
-		for j := 0; j < 4; j++ {
-			w[i][j] = w[i-nk][j] ^ t[j]
-		}
+		w[i] = w[i-nk].Xor(t)
 	}
-	rks := make([][16]byte, nr+1)
+	return w
+}
+
+// expandKey is KeyExpansion on bytes; it returns Nr+1 round keys of 16
+// bytes.
+func expandKey(key []byte) [][16]byte {
+	words := make([]Bytes4, len(key)/4)
+	for i := range words {
+		copy(words[i][:], key[4*i:])
+	}
+	w := KeyExpansion(words)
+	rks := make([][16]byte, len(w)/4)
 	for r := range rks {
 		for c := 0; c < 4; c++ {
 			copy(rks[r][4*c:], w[4*r+c][:])
