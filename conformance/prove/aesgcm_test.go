@@ -44,17 +44,13 @@ func TestAESRoundIsTheSpecification(t *testing.T) {
 }
 
 func TestGCMCiphertext(t *testing.T) {
-	for _, b := range []struct{ file, suffix string }{
-		{"aesgcm/asm_aesni_amd64.s", "AESNI"},
-		{"aesgcm/asm_aesni_avx_amd64.s", "AESNIAVX"},
-		{"aesgcm/asm_vaes_avx2_amd64.s", "VAESAVX2"},
-		{"aesgcm/asm_vaes_avx512_amd64.s", "VAESAVX512"},
-	} {
+	for _, b := range gcmBackends {
 		p := program(t, b.file)
+		l := gcmLayout{npow: b.npow}
 		for _, n := range []int{0, 17, 100} {
-			_, err := GCMCiphertext(p, "gcmSeal"+b.suffix, 10, n, 5, false)
+			_, err := GCMCiphertext(p, "gcmSeal"+b.suffix, l, 10, n, 5, false, EveryTag)
 			require.NoError(t, err, "%s n=%d", b.suffix, n)
-			_, err = GCMCiphertext(p, "gcmOpen"+b.suffix, 10, n, 5, true)
+			_, err = GCMCiphertext(p, "gcmOpen"+b.suffix, l, 10, n, 5, true, EveryTag)
 			require.NoError(t, err, "%s n=%d", b.suffix, n)
 		}
 	}
@@ -63,7 +59,7 @@ func TestGCMCiphertext(t *testing.T) {
 func TestGCMGatherText(t *testing.T) {
 	p := program(t, "aesgcm/asm_aesni_amd64.s")
 	for _, shape := range [][]int{{}, {17}, {5, 12, 100}} {
-		_, err := GCMGatherText(p, "gcmSealGatherAESNI", 10, shape, 5)
+		_, err := GCMGatherText(p, "gcmSealGatherAESNI", gcmLayout{npow: 16}, 10, shape, 5, EveryTag)
 		require.NoError(t, err, "%v", shape)
 	}
 }
@@ -71,9 +67,13 @@ func TestGCMGatherText(t *testing.T) {
 func TestGCMStreamText(t *testing.T) {
 	for _, b := range gcmBackends {
 		p := program(t, b.file)
-		for _, c := range [][2]int{{0, 0}, {17, 0}, {5, 3}, {40, 15}} {
-			require.NoError(t, GCMStreamText(p, "gcmStreamEncrypt"+b.suffix, 10, c[0], c[1]), "%s n=%d nopen=%d", b.suffix, c[0], c[1])
+		l := gcmLayout{npow: b.npow}
+		for _, c := range [][2]int{{0, 0}, {17, 0}, {5, 3}, {13, 3}, {40, 15}, {100, 1}} {
+			require.NoError(t, GCMStreamText(p, "gcmStreamEncrypt"+b.suffix, l, 10, c[0], c[1], true), "%s n=%d nopen=%d", b.suffix, c[0], c[1])
 		}
-		require.NoError(t, GCMStreamStart(p, "gcmStreamStart"+b.suffix, 10, 17), b.suffix)
+		require.NoError(t, GCMStreamStart(p, "gcmStreamStart"+b.suffix, l, 10, 17), b.suffix)
+		for _, c := range [][3]int{{0, 0, 0}, {0, 13, 32}, {5, 13, 37}, {15, 0, 15}} {
+			require.NoError(t, GCMStreamFinish(p, "gcmStreamFinish"+b.suffix, l, c[0], c[1], c[2]), "%s %v", b.suffix, c)
+		}
 	}
 }

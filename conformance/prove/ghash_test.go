@@ -1,12 +1,14 @@
 package prove
 
 import (
+	"math/big"
 	"math/rand/v2"
 	"testing"
 	"unsafe"
 
 	"github.com/stretchr/testify/require"
 	"github.com/vgcrypto/vg/asmgen/x86sim"
+	"github.com/vgcrypto/vg/asmgen/x86sim/sym"
 	spec "github.com/vgcrypto/vg/conformance/spec/aesgcm"
 )
 
@@ -51,6 +53,50 @@ func TestTableLayout(t *testing.T) {
 			require.Equal(t, k[:], table[layout.kar(m):layout.kar(m)+16], "%s H^%d Karatsuba", b.suffix, m)
 			require.Equal(t, pw, decPower(e))
 			pw = spec.Mul(pw, h)
+		}
+	}
+}
+
+// TestGHASHProofs runs the GHASH proofs at a few lengths (the proof step
+// runs them all) and shows that they fail where the code and the
+// specification part: a nonce hashed with the wrong length, a table
+// assumed to hold fewer powers than it does.
+func TestGHASHProofs(t *testing.T) {
+	for _, b := range gcmBackends {
+		p := program(t, b.file)
+		l := gcmLayout{npow: b.npow}
+		for _, n := range []int{1, 12, 17, 100} {
+			require.NoError(t, GCMNonce(p, "gcmNonce"+b.suffix, l, n), "%s n=%d", b.suffix, n)
+		}
+	}
+	p := program(t, "aesgcm/asm_vaes_avx2_amd64.s")
+	require.NoError(t, GCMInit(p, "gcmInitVAESAVX2", gcmLayout{npow: 8}, 16))
+	require.ErrorContains(t, GCMInit(p, "gcmInitVAESAVX2", gcmLayout{npow: 7}, 16), "H^1")
+	require.ErrorContains(t, gcmNonce(p, "gcmNonceVAESAVX2", gcmLayout{npow: 8}, 20, 21), "differs from the specification's")
+}
+
+// TestSubWordIsTheSpecification ties the key schedule's SubWord as the
+// proofs write it (an AES final round's atom of the broadcast word) to the
+// specification's S-box on random words.
+func TestSubWordIsTheSpecification(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	ctx := sym.NewCtx()
+	w := keyWord{ctx, ctx.Var("w", 32)}
+	sub, rot := w.SubWord(), w.RotWord()
+	for i := 0; i < 1000; i++ {
+		var b spec.Bytes4
+		for j := range b {
+			b[j] = byte(rng.Uint32())
+		}
+		val := func(string) *big.Int {
+			return big.NewInt(int64(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24))
+		}
+		for _, c := range []struct {
+			w    *sym.Word
+			want spec.Bytes4
+		}{{sub.w, b.SubWord()}, {rot.w, b.RotWord()}} {
+			v := sym.Eval(c.w, val).Uint64()
+			require.Equal(t, c.want, spec.Bytes4{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)})
 		}
 	}
 }

@@ -22,7 +22,18 @@
 //     against the plain definitions of its operations on random values;
 //   - the specification: conformance/spec, written from the standards and
 //     checked against their test vectors; the word form a proof runs
-//     (XORBlocksWords) is checked against the byte form (Encrypt).
+//     (XORBlocksWords, KeyExpansion) is checked against the byte form;
+//   - the atoms both sides share: x86sim's AES round and final round equal
+//     the specification's FIPS 197 rounds on random states, and the key
+//     schedule's SubWord as a final round's atom equals the S-box
+//     (TestAESRoundIsTheSpecification, TestSubWordIsTheSpecification);
+//   - for GHASH (gf2.go): that GF(2^128) multiplication is bilinear, so that
+//     spec.Mul on basis vectors is all of it; that Horner's rule may be
+//     regrouped, y_t = y_s·H^(t-s) + Σ b_i·H^(t-i+1), when the table holds
+//     H's powers (the proofs take the table's entries as independent
+//     variables, so hold for every table, the real one among them, which
+//     the gcmInit proofs show to hold H's powers); and the model's "eq"
+//     atom (a byte compare's result), checked like any instruction.
 package prove
 
 import (
@@ -132,37 +143,60 @@ type gcmLong struct {
 	perLastByte     bool
 }
 
-func gcmProof(backend, file, fn string, open bool, long gcmLong) Proof {
-	covers := fmt.Sprintf("out[:n] = in[:n] XOR GCTR from inc32(J0), for every round-key table, J0, text and 13 bytes of additional data, out apart from in and out == in: n in %s with AES-128, -192 and -256 (and n = 100 with no additional data); ", countList(gcmShort))
-	if long.perLastByte {
-		covers += fmt.Sprintf("n in %s with AES-128 and -256, for each value of J0's last byte where the code branches on it. ", countList(long.lengths))
-	} else {
-		covers += fmt.Sprintf("n in %s with every key size. ", countList(long.lengths))
+// gcmTagBytes are the values of J0's last byte at which a proof that runs
+// per value of it compares the tag: 0x01, every 12-byte nonce's, and 0xff,
+// whose counter carries out of the byte at once.
+var gcmTagBytes = []int{0x01, 0xff}
+
+// gcmTagText says what a seal's proof covers of its tag.
+const gcmTagText = "tag = E(J0) XOR GHASH_H(additional data, ciphertext) for every H (the table holding its powers, as gcmInit writes them)"
+
+func gcmProof(backend, file, fn string, l gcmLayout, open bool, long gcmLong) Proof {
+	what := "out[:n] = in[:n] XOR GCTR from inc32(J0) and " + gcmTagText
+	part := ""
+	if open {
+		what = "out[:n] = in[:n] XOR GCTR from inc32(J0), and the result is 1 exactly when the 16-byte tag given equals E(J0) XOR GHASH_H(additional data, in) for every H (the table holding its powers, as gcmInit writes them), else 0"
+		part = "16-byte tags"
 	}
-	covers += "The tag (GHASH) is not covered yet"
+	covers := fmt.Sprintf("%s, for every round-key table, J0, text and 13 bytes of additional data, out apart from in and out == in: n in %s with AES-128, -192 and -256, the tag with AES-128 and -256 (and n = 100 with no additional data); ", what, countList(gcmShort))
+	if long.perLastByte {
+		covers += fmt.Sprintf("n in %s with AES-128 and -256, for each value of J0's last byte where the code branches on it, the tag with AES-128 at J0[15] = 0x01 and 0xff", countList(long.lengths))
+	} else {
+		covers += fmt.Sprintf("n in %s with every key size, the tag with AES-128", countList(long.lengths))
+	}
 	return Proof{
-		Module: "aesgcm", Backend: backend, File: "aesgcm/" + file, Func: fn, Covers: covers, Part: "the text, not the tag",
+		Module: "aesgcm", Backend: backend, File: "aesgcm/" + file, Func: fn, Covers: covers, Part: part,
 		Run: func(p *x86sim.Program, fn string) error {
-			check := func(rounds, n, aadLen int, perLastByte bool) error {
-				per, err := GCMCiphertext(p, fn, rounds, n, aadLen, open)
+			check := func(rounds, n, aadLen int, perLastByte bool, tag TagAt) error {
+				per, err := GCMCiphertext(p, fn, l, rounds, n, aadLen, open, tag)
 				if err == nil && per && !perLastByte {
 					err = fmt.Errorf("%s, n=%d: the code branches on J0's last byte, which the proof's list does not say", fn, n)
 				}
 				return err
 			}
 			for _, rounds := range gcmRounds {
+				// The tag hashes the cipher's output whatever its rounds:
+				// AES-192 adds nothing to it the other two do not.
+				tag := EveryTag
+				if rounds == 12 {
+					tag = NoTag
+				}
 				for _, n := range gcmShort {
-					if err := check(rounds, n, 13, false); err != nil {
+					if err := check(rounds, n, 13, false, tag); err != nil {
 						return err
 					}
 				}
-				if err := check(rounds, 100, 0, false); err != nil {
+				if err := check(rounds, 100, 0, false, tag); err != nil {
 					return err
 				}
 			}
 			for _, rounds := range long.rounds {
+				tag := NoTag
+				if rounds == 10 {
+					tag = TagAtBytes(gcmTagBytes...)
+				}
 				for _, n := range long.lengths {
-					if err := check(rounds, n, 13, long.perLastByte); err != nil {
+					if err := check(rounds, n, 13, long.perLastByte, tag); err != nil {
 						return err
 					}
 				}
@@ -175,18 +209,22 @@ func gcmProof(backend, file, fn string, open bool, long gcmLong) Proof {
 // gcmShapes are the piece lengths the gather proofs take.
 var gcmShapes = [][]int{{}, {1}, {17}, {0, 16, 0}, {5, 12, 100}, {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, {15, 17, 33}, {100, 200, 700}, {256, 44}}
 
-func gcmGatherProof(backend, file, fn string) Proof {
+func gcmGatherProof(backend, file, fn string, l gcmLayout) Proof {
 	var ss []string
 	for _, s := range gcmShapes {
 		ss = append(ss, fmt.Sprint(s))
 	}
 	return Proof{
-		Module: "aesgcm", Backend: backend, File: "aesgcm/" + file, Func: fn, Part: "the text, not the tag",
-		Covers: fmt.Sprintf("out = the pieces' concatenation XOR GCTR from inc32(J0), for every round-key table, J0, text and 13 bytes of additional data, the pieces apart from out and each its own part of out: pieces of lengths %s, AES-128 and -256, each value of J0's last byte where the code branches on it. The tag (GHASH) is not covered yet", strings.Join(ss, ", ")),
+		Module: "aesgcm", Backend: backend, File: "aesgcm/" + file, Func: fn,
+		Covers: fmt.Sprintf("out = the pieces' concatenation XOR GCTR from inc32(J0) and %s, for every round-key table, J0, text and 13 bytes of additional data, the pieces apart from out and each its own part of out: pieces of lengths %s, AES-128 and -256, each value of J0's last byte where the code branches on it; the tag with AES-128 (at J0[15] = 0x01 and 0xff where the code branches on it)", gcmTagText, strings.Join(ss, ", ")),
 		Run: func(p *x86sim.Program, fn string) error {
 			for _, rounds := range []int{10, 14} {
+				tag := NoTag
+				if rounds == 10 {
+					tag = TagAtBytes(gcmTagBytes...)
+				}
 				for _, shape := range gcmShapes {
-					if _, err := GCMGatherText(p, fn, rounds, shape, 13); err != nil {
+					if _, err := GCMGatherText(p, fn, l, rounds, shape, 13, tag); err != nil {
 						return err
 					}
 				}
@@ -200,18 +238,18 @@ func gcmGatherProof(backend, file, fn string) Proof {
 var gcmStreamSteps = [][2]int{{0, 0}, {1, 0}, {15, 0}, {16, 0}, {17, 0}, {100, 0}, {256, 0}, {300, 0}, {1000, 0},
 	{1, 1}, {14, 1}, {15, 1}, {16, 1}, {100, 1}, {300, 1}, {1, 15}, {2, 15}, {17, 15}, {300, 15}}
 
-func gcmStreamProof(backend, file, fn string) Proof {
+func gcmStreamProof(backend, file, fn string, l gcmLayout) Proof {
 	var ss []string
 	for _, c := range gcmStreamSteps {
 		ss = append(ss, fmt.Sprintf("%d/%d", c[0], c[1]))
 	}
 	return Proof{
-		Module: "aesgcm", Backend: backend, File: "aesgcm/" + file, Func: fn, Part: "the text, not the hash",
-		Covers: fmt.Sprintf("out[:n] = in[:n] XOR the stream's keystream (the open block's rest in the state, then GCTR from the state's counter), for every round-key table, stream state and text, out apart from in and out == in, AES-128 and -256: n/nopen in {%s}. The state's hash is not covered yet", strings.Join(ss, ", ")),
+		Module: "aesgcm", Backend: backend, File: "aesgcm/" + file, Func: fn,
+		Covers: fmt.Sprintf("out[:n] = in[:n] XOR the stream's keystream (the open block's rest in the state, then GCTR from the state's counter); the state's hash GHASH_H continued over the whole blocks of the open block's bytes then out[:n]; the open block the bytes left over: for every H (the table holding its powers), round-key table, stream state (its open block zero past nopen, as every stream function leaves it) and text, out apart from in and out == in, AES-128 and -256 (the hash and open block with AES-128): n/nopen in {%s}", strings.Join(ss, ", ")),
 		Run: func(p *x86sim.Program, fn string) error {
 			for _, rounds := range []int{10, 14} {
 				for _, c := range gcmStreamSteps {
-					if err := GCMStreamText(p, fn, rounds, c[0], c[1]); err != nil {
+					if err := GCMStreamText(p, fn, l, rounds, c[0], c[1], rounds == 10); err != nil {
 						return err
 					}
 				}
@@ -221,16 +259,72 @@ func gcmStreamProof(backend, file, fn string) Proof {
 	}
 }
 
-func gcmStreamStartProof(backend, file, fn string) Proof {
+func gcmStreamStartProof(backend, file, fn string, l gcmLayout) Proof {
 	return Proof{
-		Module: "aesgcm", Backend: backend, File: "aesgcm/" + file, Func: fn, Part: "the counter and E(J0), not the hash",
-		Covers: "the state's next counter block is inc32(J0) and its mask E(J0), for every round-key table, J0, state and additional data of 0, 1, 16, 17 and 100 bytes, AES-128, -192 and -256. The hash of the additional data is not covered yet",
+		Module: "aesgcm", Backend: backend, File: "aesgcm/" + file, Func: fn,
+		Covers: "the state's next counter block is inc32(J0), its mask E(J0), its hash GHASH_H of the additional data and its open block zero, for every H (the table holding its powers), round-key table, J0, state and additional data of 0, 1, 16, 17, 100 and 300 bytes, AES-128, -192 and -256",
 		Run: func(p *x86sim.Program, fn string) error {
 			for _, rounds := range gcmRounds {
-				for _, aadLen := range []int{0, 1, 16, 17, 100} {
-					if err := GCMStreamStart(p, fn, rounds, aadLen); err != nil {
+				for _, aadLen := range []int{0, 1, 16, 17, 100, 300} {
+					if err := GCMStreamStart(p, fn, l, rounds, aadLen); err != nil {
 						return err
 					}
+				}
+			}
+			return nil
+		},
+	}
+}
+
+// gcmFinishCases are the (nopen, aadLen, textLen) the stream finish proofs
+// take.
+var gcmFinishCases = [][3]int{{0, 0, 0}, {0, 13, 32}, {1, 0, 1}, {5, 13, 37}, {15, 16, 1000}, {0, 1 << 20, 1 << 30}}
+
+func gcmStreamFinishProof(backend, file, fn string, l gcmLayout) Proof {
+	var ss []string
+	for _, c := range gcmFinishCases {
+		ss = append(ss, fmt.Sprintf("%d/%d/%d", c[0], c[1], c[2]))
+	}
+	return Proof{
+		Module: "aesgcm", Backend: backend, File: "aesgcm/" + file, Func: fn,
+		Covers: fmt.Sprintf("tag = E(J0) (the state's mask) XOR GHASH_H continued from the state's hash over the open block and the lengths block, for every H (the table holding its powers) and stream state (its open block zero past nopen): nopen/aadLen/textLen in {%s}", strings.Join(ss, ", ")),
+		Run: func(p *x86sim.Program, fn string) error {
+			for _, c := range gcmFinishCases {
+				if err := GCMStreamFinish(p, fn, l, c[0], c[1], c[2]); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+}
+
+func gcmInitProof(backend, file, fn string, l gcmLayout) Proof {
+	return Proof{
+		Module: "aesgcm", Backend: backend, File: "aesgcm/" + file, Func: fn,
+		Covers: fmt.Sprintf("the round keys are KeyExpansion of the key, and with H the cipher of the zero block under them the table holds H^1..H^%d (each times x^-1, byte-reflected) and their Karatsuba halves, for every key of 16, 24 and 32 bytes", l.npow),
+		Run: func(p *x86sim.Program, fn string) error {
+			for _, n := range []int{16, 24, 32} {
+				if err := GCMInit(p, fn, l, n); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+}
+
+// gcmNonceLengths are the nonce lengths the nonce hash proofs take.
+var gcmNonceLengths = []int{1, 8, 12, 15, 16, 17, 32, 64, 100, 128, 255, 256, 300}
+
+func gcmNonceProof(backend, file, fn string, l gcmLayout) Proof {
+	return Proof{
+		Module: "aesgcm", Backend: backend, File: "aesgcm/" + file, Func: fn,
+		Covers: fmt.Sprintf("j0 = GHASH_H(the nonce, zero padded, then 0^64 || its length in bits), for every H (the table holding its powers) and nonce: n in %s", countList(gcmNonceLengths)),
+		Run: func(p *x86sim.Program, fn string) error {
+			for _, n := range gcmNonceLengths {
+				if err := GCMNonce(p, fn, l, n); err != nil {
+					return err
 				}
 			}
 			return nil
@@ -244,16 +338,18 @@ func Proofs() []Proof {
 	long := gcmLong{lengths: []int{256, 257, 300, 512, 1000}, rounds: gcmRounds}
 	for _, b := range []struct {
 		backend, file, suffix string
+		l                     gcmLayout
 		long                  gcmLong
 	}{
-		{"aesni", "asm_aesni_amd64.s", "AESNI", long},
-		{"aesni-avx", "asm_aesni_avx_amd64.s", "AESNIAVX", long},
-		{"vaes-avx2", "asm_vaes_avx2_amd64.s", "VAESAVX2", long},
-		{"vaes-avx512", "asm_vaes_avx512_amd64.s", "VAESAVX512", gcmLong{lengths: []int{256, 300, 1000}, rounds: []int{10, 14}, perLastByte: true}},
+		{"aesni", "asm_aesni_amd64.s", "AESNI", gcmLayout{16}, long},
+		{"aesni-avx", "asm_aesni_avx_amd64.s", "AESNIAVX", gcmLayout{16}, long},
+		{"vaes-avx2", "asm_vaes_avx2_amd64.s", "VAESAVX2", gcmLayout{8}, long},
+		{"vaes-avx512", "asm_vaes_avx512_amd64.s", "VAESAVX512", gcmLayout{16}, gcmLong{lengths: []int{256, 300, 1000}, rounds: []int{10, 14}, perLastByte: true}},
 	} {
-		ps = append(ps, gcmProof(b.backend, b.file, "gcmSeal"+b.suffix, false, b.long), gcmProof(b.backend, b.file, "gcmOpen"+b.suffix, true, b.long),
-			gcmGatherProof(b.backend, b.file, "gcmSealGather"+b.suffix), gcmStreamStartProof(b.backend, b.file, "gcmStreamStart"+b.suffix),
-			gcmStreamProof(b.backend, b.file, "gcmStreamEncrypt"+b.suffix))
+		ps = append(ps, gcmInitProof(b.backend, b.file, "gcmInit"+b.suffix, b.l), gcmProof(b.backend, b.file, "gcmSeal"+b.suffix, b.l, false, b.long), gcmProof(b.backend, b.file, "gcmOpen"+b.suffix, b.l, true, b.long),
+			gcmGatherProof(b.backend, b.file, "gcmSealGather"+b.suffix, b.l), gcmStreamStartProof(b.backend, b.file, "gcmStreamStart"+b.suffix, b.l),
+			gcmStreamProof(b.backend, b.file, "gcmStreamEncrypt"+b.suffix, b.l), gcmStreamFinishProof(b.backend, b.file, "gcmStreamFinish"+b.suffix, b.l),
+			gcmNonceProof(b.backend, b.file, "gcmNonce"+b.suffix, b.l))
 	}
 	short := []int{0, 1, 15, 16, 17, 63, 64, 65, 100, 127, 128}
 	for _, b := range []struct {
