@@ -123,7 +123,14 @@ func summary(w io.Writer, rows []prove.Row) error {
 		if p == "" {
 			p = "none yet"
 		}
-		fmt.Fprintf(w, "| %s | `%s` | %s | %d functions |\n", rows[i].Module, rows[i].Backend, p, rest)
+		left := "none"
+		switch {
+		case rest == 1:
+			left = "1 function"
+		case rest > 1:
+			left = fmt.Sprintf("%d functions", rest)
+		}
+		fmt.Fprintf(w, "| %s | `%s` | %s | %s |\n", rows[i].Module, rows[i].Backend, p, left)
 		i = j
 	}
 	return nil
