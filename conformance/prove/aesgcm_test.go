@@ -44,6 +44,7 @@ func TestAESRoundIsTheSpecification(t *testing.T) {
 }
 
 func TestGCMCiphertext(t *testing.T) {
+	long(t)
 	for _, b := range gcmBackends {
 		p := program(t, b.file)
 		l := gcmLayout{npow: b.npow}
@@ -57,6 +58,7 @@ func TestGCMCiphertext(t *testing.T) {
 }
 
 func TestGCMGatherText(t *testing.T) {
+	long(t)
 	p := program(t, "aesgcm/asm_aesni_amd64.s")
 	for _, shape := range [][]int{{}, {17}, {5, 12, 100}} {
 		_, err := GCMGatherText(p, "gcmSealGatherAESNI", gcmLayout{npow: 16}, 10, shape, 5, EveryTag)
@@ -65,6 +67,7 @@ func TestGCMGatherText(t *testing.T) {
 }
 
 func TestGCMStreamText(t *testing.T) {
+	long(t)
 	for _, b := range gcmBackends {
 		p := program(t, b.file)
 		l := gcmLayout{npow: b.npow}

@@ -8,6 +8,16 @@ import (
 )
 
 // program loads a generated file of the checkout (relative to its root).
+// long skips a test that runs proofs under -short: the proof step (go run
+// ./conformance/cmd/prove) runs them all, and the test matrix's -short runs
+// (a configuration each, the model, arm64 under emulation) would only run
+// the same symbolic code again.
+func long(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs proofs: the proof step and the full test run cover it")
+	}
+}
+
 func program(t *testing.T, file string) *x86sim.Program {
 	p, err := Load("../..", file)
 	require.NoError(t, err)
@@ -26,6 +36,7 @@ var chachaBackends = []struct{ file, suffix string }{
 // ./conformance/cmd/prove) runs every length Proofs lists.
 
 func TestXORBlocks(t *testing.T) {
+	long(t)
 	for _, b := range chachaBackends {
 		p, fn := program(t, b.file), "xorBlocks"+b.suffix
 		n, err := p.CheckSymbolic(4, 2, fn)
@@ -38,6 +49,7 @@ func TestXORBlocks(t *testing.T) {
 }
 
 func TestChaChaText(t *testing.T) {
+	long(t)
 	for _, b := range chachaBackends {
 		p := program(t, b.file)
 		for _, n := range []int{0, 1, 64, 100} {

@@ -62,6 +62,7 @@ func TestTableLayout(t *testing.T) {
 // specification part: a nonce hashed with the wrong length, a table
 // assumed to hold fewer powers than it does.
 func TestGHASHProofs(t *testing.T) {
+	long(t)
 	for _, b := range gcmBackends {
 		p := program(t, b.file)
 		l := gcmLayout{npow: b.npow}
