@@ -149,13 +149,7 @@ func gcmText(p *x86sim.Program, fn string, c gcmCase, alias bool, lastByte int) 
 	for _, l := range shape {
 		n += l
 	}
-	ctx := sym.NewCtx()
-	t := &x86sim.SymMem{Name: "t", Bytes: vars(ctx, "t", gcmTableSize)}
-	x := newExpander(nil)
-	powers, err := tablePowers(x, t.Bytes, l)
-	if err != nil {
-		return err
-	}
+	ctx, t, x, powers := keyedTable(l)
 	in := &x86sim.SymMem{Name: "in", Bytes: vars(ctx, "in", n)}
 	out := &x86sim.SymMem{Name: "out", Bytes: vars(ctx, "out", n)}
 	if alias {
@@ -274,13 +268,7 @@ func streamState(ctx *sym.Ctx, nopen int) *x86sim.SymMem {
 // compared when hash is true.
 func GCMStreamText(p *x86sim.Program, fn string, l gcmLayout, rounds, n, nopen int, hash bool) error {
 	for _, alias := range []bool{false, true} {
-		ctx := sym.NewCtx()
-		t := &x86sim.SymMem{Name: "t", Bytes: vars(ctx, "t", gcmTableSize)}
-		x := newExpander(nil)
-		powers, err := tablePowers(x, t.Bytes, l)
-		if err != nil {
-			return err
-		}
+		ctx, t, x, powers := keyedTable(l)
 		st := streamState(ctx, nopen)
 		in := &x86sim.SymMem{Name: "in", Bytes: vars(ctx, "in", n)}
 		out := &x86sim.SymMem{Name: "out", Bytes: vars(ctx, "out", n)}
@@ -289,7 +277,7 @@ func GCMStreamText(p *x86sim.Program, fn string, l gcmLayout, rounds, n, nopen i
 		}
 		inBytes := append([]*sym.Word(nil), in.Bytes...)
 		stBytes := append([]*sym.Word(nil), st.Bytes...)
-		_, err = p.RunSymbolic(ctx, fn, []x86sim.SymArg{{Mem: t}, {Word: sym.Const(64, uint64(rounds))}, {Mem: st},
+		_, err := p.RunSymbolic(ctx, fn, []x86sim.SymArg{{Mem: t}, {Word: sym.Const(64, uint64(rounds))}, {Mem: st},
 			{Mem: out}, {Mem: in}, {Word: sym.Const(64, uint64(n))}, {Word: sym.Const(64, uint64(nopen))}})
 		if err != nil {
 			return err
@@ -367,19 +355,13 @@ func reverseBytes(b []*sym.Word) []*sym.Word {
 // mask E(J0) (spec.Cipher), its hash GHASH_H of the additional data
 // (byte-reflected) and its open block zero.
 func GCMStreamStart(p *x86sim.Program, fn string, l gcmLayout, rounds, aadLen int) error {
-	ctx := sym.NewCtx()
-	t := &x86sim.SymMem{Name: "t", Bytes: vars(ctx, "t", gcmTableSize)}
-	x := newExpander(nil)
-	powers, err := tablePowers(x, t.Bytes, l)
-	if err != nil {
-		return err
-	}
+	ctx, t, x, powers := keyedTable(l)
 	st := &x86sim.SymMem{Name: "st", Bytes: vars(ctx, "st", stLen)}
 	aad := &x86sim.SymMem{Name: "aad", Bytes: vars(ctx, "aad", aadLen)}
 	j0 := &x86sim.SymMem{Name: "j0", Bytes: vars(ctx, "j0", 16)}
 	j0Bytes := append([]*sym.Word(nil), j0.Bytes...)
 	aadBytes := append([]*sym.Word(nil), aad.Bytes...)
-	_, err = p.RunSymbolic(ctx, fn, []x86sim.SymArg{{Mem: t}, {Word: sym.Const(64, uint64(rounds))}, {Mem: st},
+	_, err := p.RunSymbolic(ctx, fn, []x86sim.SymArg{{Mem: t}, {Word: sym.Const(64, uint64(rounds))}, {Mem: st},
 		{Mem: aad}, {Word: sym.Const(64, uint64(aadLen))}, {Mem: j0}})
 	if err != nil {
 		return err
@@ -419,17 +401,11 @@ func GCMStreamStart(p *x86sim.Program, fn string, l gcmLayout, rounds, aadLen in
 // state's mask) XOR GHASH_H continued from the state's hash over the open
 // block (when nopen > 0) and the lengths block.
 func GCMStreamFinish(p *x86sim.Program, fn string, l gcmLayout, nopen, aadLen, textLen int) error {
-	ctx := sym.NewCtx()
-	t := &x86sim.SymMem{Name: "t", Bytes: vars(ctx, "t", gcmTableSize)}
-	x := newExpander(nil)
-	powers, err := tablePowers(x, t.Bytes, l)
-	if err != nil {
-		return err
-	}
+	ctx, t, x, powers := keyedTable(l)
 	st := streamState(ctx, nopen)
 	tag := &x86sim.SymMem{Name: "tag", Bytes: vars(ctx, "tag", 16)}
 	stBytes := append([]*sym.Word(nil), st.Bytes...)
-	_, err = p.RunSymbolic(ctx, fn, []x86sim.SymArg{{Mem: t}, {Mem: st}, {Word: sym.Const(64, uint64(nopen))},
+	_, err := p.RunSymbolic(ctx, fn, []x86sim.SymArg{{Mem: t}, {Mem: st}, {Word: sym.Const(64, uint64(nopen))},
 		{Word: sym.Const(64, uint64(aadLen))}, {Word: sym.Const(64, uint64(textLen))}, {Mem: tag}})
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"sync"
 
 	"github.com/vgcrypto/vg/asmgen/x86sim"
 	"github.com/vgcrypto/vg/asmgen/x86sim/sym"
@@ -209,42 +210,45 @@ func (g *ghashChain) final(x *expander, got, mask *sym.Word) error {
 	return nil
 }
 
-// tablePowers builds the key table's power entries from variables: each
-// H^m's entry the variables t[pow(m)...], its Karatsuba half their XOR, as
-// every gcmInit writes them (TestTableLayout); it returns the powers as
-// elements, H^m = decPower(entry).
-func tablePowers(x *expander, t []*sym.Word, l gcmLayout) ([]elem, error) {
-	// decPower is linear: its value on each bit of the entry.
-	var cols [128][16]byte
-	for q := range cols {
-		var e [16]byte
-		e[q/8] = 1 << (q % 8)
-		cols[q] = decPower(e)
-	}
+// keyedTable is a proof's context, a key table of variables but for each
+// power's Karatsuba half, the XOR of the power's halves as every gcmInit
+// writes it (TestTableLayout), and an expander with the powers as elements:
+// H^m = decPower(the entry at pow(m)).
+func keyedTable(l gcmLayout) (*sym.Ctx, *x86sim.SymMem, *expander, []elem) {
+	ctx := sym.NewCtx()
+	t := &x86sim.SymMem{Name: "t", Bytes: vars(ctx, "t", gcmTableSize)}
+	x := newExpander(nil)
 	var powers []elem
 	for m := 1; m <= l.npow; m++ {
 		at, kat := l.pow(m), l.kar(m)
 		for i := 0; i < 8; i++ {
-			k := sym.Xor(t[at+i], t[at+i+8])
-			t[kat+i], t[kat+i+8] = k, k
+			k := sym.Xor(t.Bytes[at+i], t.Bytes[at+i+8])
+			t.Bytes[kat+i], t.Bytes[kat+i+8] = k, k
 		}
-		entry := sym.Concat(t[at : at+16]...)
+		// decPower, bit by bit: the entry's bits are variables.
 		var p elem
-		for q := range cols {
-			b, err := x.bit(entry, q)
-			if err != nil {
-				return nil, err
-			}
+		for q, col := range decPowerCols() {
+			v := poly{mono(0, x.id(sym.AtomBit{Atom: t.Bytes[at+q/8].Atom(), Bit: q % 8}))}
 			for k := 0; k < 128; k++ {
-				if cols[q][k/8]>>(7-k%8)&1 == 1 {
-					p[k] = xorPoly(p[k], b)
+				if col[k/8]>>(7-k%8)&1 == 1 {
+					p[k] = xorPoly(p[k], v)
 				}
 			}
 		}
 		powers = append(powers, p)
 	}
-	return powers, nil
+	return ctx, t, x, powers
 }
+
+// decPowerCols is decPower on each bit of an entry (it is linear).
+var decPowerCols = sync.OnceValue(func() (cols [128][16]byte) {
+	for q := range cols {
+		var e [16]byte
+		e[q/8] = 1 << (q % 8)
+		cols[q] = decPower(e)
+	}
+	return cols
+})
 
 // lengthsBlock is len(a)·8 || len(c)·8, 64 bits each, big-endian.
 func lengthsBlock(aadLen, textLen int) *sym.Word {
@@ -277,13 +281,7 @@ func GCMNonce(p *x86sim.Program, fn string, l gcmLayout, n int) error {
 // gcmNonce is GCMNonce with the specification told the nonce is specLen
 // bytes (n, but for the tests that show a proof failing).
 func gcmNonce(p *x86sim.Program, fn string, l gcmLayout, n, specLen int) error {
-	ctx := sym.NewCtx()
-	t := &x86sim.SymMem{Name: "t", Bytes: vars(ctx, "t", gcmTableSize)}
-	x := newExpander(nil)
-	powers, err := tablePowers(x, t.Bytes, l)
-	if err != nil {
-		return err
-	}
+	ctx, t, x, powers := keyedTable(l)
 	nonce := &x86sim.SymMem{Name: "nonce", Bytes: vars(ctx, "nonce", n)}
 	j0 := &x86sim.SymMem{Name: "j0", Bytes: vars(ctx, "j0", 16)}
 	hashed := append(hashWords(ctx, nonce.Bytes), lengthsBlock(0, specLen))
@@ -510,12 +508,7 @@ func GCMInit(p *x86sim.Program, fn string, l gcmLayout, keyLen int) error {
 	}
 	c := &powerChain{h: he, max: l.npow}
 	x.chain = c
-	var cols [128][16]byte
-	for q := range cols {
-		var e [16]byte
-		e[q/8] = 1 << (q % 8)
-		cols[q] = decPower(e)
-	}
+	cols := decPowerCols()
 	for m := 1; m <= l.npow; m++ {
 		at, kat := l.pow(m), l.kar(m)
 		for i := 0; i < 8; i++ {
