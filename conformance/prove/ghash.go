@@ -198,6 +198,9 @@ func (g *ghashChain) final(x *expander, got, mask *sym.Word) error {
 		s = mn
 	}
 	n := len(g.blocks)
+	if s >= n {
+		return fmt.Errorf("the hash is written over y%d, not a state before the last of its %d blocks", s, n)
+	}
 	if n-s > len(g.powers) {
 		return fmt.Errorf("the hash is %d blocks on from the last state the code was shown to hold (y%d), more than the table's %d powers", n-s, s, len(g.powers))
 	}
