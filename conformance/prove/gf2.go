@@ -269,6 +269,9 @@ func (x *expander) clmul(a *sym.Atom) ([]poly, error) {
 	if r, ok := x.memo[a]; ok {
 		return r, nil
 	}
+	if args := a.Args(); len(args) != 2 || args[0].Width() != 64 || args[1].Width() != 64 || a.Width() != 128 {
+		return nil, fmt.Errorf("a clmul atom of %d arguments, %d bits, is not the model's 64×64-bit product", len(args), a.Width())
+	}
 	var ops [2][]poly
 	for k, w := range a.Args() {
 		ps, err := x.bits(w)
@@ -504,7 +507,7 @@ func eliminate(bits *elem, linear bool) *echelon {
 				combo[1] ^= e.combos[j][1]
 			}
 		}
-		if !e.pivotable(r[len(r)-1]) {
+		if len(r) == 0 || !e.pivotable(r[len(r)-1]) {
 			continue // a sum of earlier bits, up to a rest
 		}
 		pivot := r[len(r)-1]
