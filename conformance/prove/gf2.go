@@ -301,27 +301,14 @@ func (x *expander) clmul(a *sym.Atom) ([]poly, error) {
 // of the value the chain names that ps are a linear combination of (plus a
 // linear rest).
 func (x *expander) linearize(ps []poly) ([]poly, error) {
-	var base []uint32
-	absSeen := map[int]bool{}
 	quad, dense := false, false
 	_, always := x.chain.(linearChain)
-	note := func(b uint32) {
-		if mn, ok := x.absOf[b]; ok {
-			absSeen[mn] = true
-		} else {
-			base = append(base, b)
-		}
-	}
 	for _, p := range ps {
 		if len(p) > 16 || always && len(p) > 1 {
 			dense = true
 		}
-		for _, m := range p {
-			if quadratic(m) {
-				quad = true
-				note(uint32(m >> 32))
-				note(uint32(m))
-			}
+		if !p.linear() {
+			quad = true
 		}
 	}
 	if !quad && dense {
@@ -334,14 +321,8 @@ func (x *expander) linearize(ps []poly) ([]poly, error) {
 		if !ok {
 			return ps, nil
 		}
-		for _, p := range ps {
-			for _, m := range p {
-				if m != one {
-					note(uint32(m))
-				}
-			}
-		}
-		if out, ok, err := x.substitute(ps, lc.linearCandidates(x, sortedKeys(absSeen), base)); ok || err != nil {
+		abs, base := x.mentions(ps, false)
+		if out, ok, err := x.substitute(ps, lc.linearCandidates(x, abs, base)); ok || err != nil {
 			return out, err
 		}
 		return ps, nil
@@ -349,11 +330,37 @@ func (x *expander) linearize(ps []poly) ([]poly, error) {
 	if !quad {
 		return ps, nil
 	}
-	cands := x.chain.candidates(x, ps, sortedKeys(absSeen), base)
+	abs, base := x.mentions(ps, true)
+	cands := x.chain.candidates(x, ps, abs, base)
 	if out, ok, err := x.substitute(ps, cands); ok || err != nil {
 		return out, err
 	}
 	return nil, fmt.Errorf("a product's operand (%d bits) is of degree two and none of the %d values the specification names for it (%v)", len(ps), len(cands), candidateKeys(cands))
+}
+
+// mentions are the abstractions (by meaning, sorted) and the other base
+// bits that ps's monomials name: their quadratic monomials only, when
+// quadOnly.
+func (x *expander) mentions(ps []poly, quadOnly bool) (abs []int, base []uint32) {
+	seen := map[int]bool{}
+	for _, p := range ps {
+		for _, m := range p {
+			if m == one || quadOnly && !quadratic(m) {
+				continue
+			}
+			for _, b := range []uint32{uint32(m >> 32), uint32(m)} {
+				if b == 0 {
+					continue
+				}
+				if mn, ok := x.absOf[b]; ok {
+					seen[mn] = true
+				} else {
+					base = append(base, b)
+				}
+			}
+		}
+	}
+	return sortedKeys(seen), base
 }
 
 // A linearChain also names the values a dense linear operand may be.

@@ -163,8 +163,6 @@ func (g *ghashChain) state(x *expander, s, t int) candidate {
 // number of blocks, mask a block linear in its inputs, nil for none).
 func (g *ghashChain) final(x *expander, got, mask *sym.Word) error {
 	var ps elem
-	var base []uint32
-	absSeen := map[int]bool{}
 	for k := range ps {
 		p, err := x.bit(got, specBit(k))
 		if err != nil {
@@ -178,24 +176,14 @@ func (g *ghashChain) final(x *expander, got, mask *sym.Word) error {
 			p = xorPoly(p, m)
 		}
 		ps[k] = p
-		for _, m := range p {
-			if quadratic(m) {
-				for _, b := range []uint32{uint32(m >> 32), uint32(m)} {
-					if mn, ok := x.absOf[b]; ok {
-						absSeen[mn] = true
-					} else {
-						base = append(base, b)
-					}
-				}
-			}
-		}
 	}
-	if len(absSeen) > 1 {
-		return fmt.Errorf("the hash mixes %d intermediate states", len(absSeen))
+	abs, _ := x.mentions(ps[:], true)
+	if len(abs) > 1 {
+		return fmt.Errorf("the hash mixes %d intermediate states", len(abs))
 	}
 	s := 0
-	for mn := range absSeen {
-		s = mn
+	if len(abs) == 1 {
+		s = abs[0]
 	}
 	n := len(g.blocks)
 	if s >= n {
@@ -228,16 +216,8 @@ func keyedTable(l gcmLayout) (*sym.Ctx, *x86sim.SymMem, *expander, []elem) {
 			k := sym.Xor(t.Bytes[at+i], t.Bytes[at+i+8])
 			t.Bytes[kat+i], t.Bytes[kat+i+8] = k, k
 		}
-		// decPower, bit by bit: the entry's bits are variables.
-		var p elem
-		for q, col := range decPowerCols() {
-			v := poly{mono(0, x.id(sym.AtomBit{Atom: t.Bytes[at+q/8].Atom(), Bit: q % 8}))}
-			for k := 0; k < 128; k++ {
-				if col[k/8]>>(7-k%8)&1 == 1 {
-					p[k] = xorPoly(p[k], v)
-				}
-			}
-		}
+		// The entry's bits are variables: their polynomials cannot fail.
+		p, _ := x.decPower(sym.Concat(t.Bytes[at : at+16]...))
 		powers = append(powers, p)
 	}
 	return ctx, t, x, powers
@@ -252,6 +232,24 @@ var decPowerCols = sync.OnceValue(func() (cols [128][16]byte) {
 	}
 	return cols
 })
+
+// decPower is decPower of an entry (a word of 16 bytes), bit by bit: it is
+// linear.
+func (x *expander) decPower(entry *sym.Word) (elem, error) {
+	var p elem
+	for q, col := range decPowerCols() {
+		b, err := x.bit(entry, q)
+		if err != nil {
+			return p, err
+		}
+		for k := 0; k < 128; k++ {
+			if col[k/8]>>(7-k%8)&1 == 1 {
+				p[k] = xorPoly(p[k], b)
+			}
+		}
+	}
+	return p, nil
+}
 
 // lengthsBlock is len(a)·8 || len(c)·8, 64 bits each, big-endian.
 func lengthsBlock(aadLen, textLen int) *sym.Word {
@@ -409,11 +407,16 @@ func (c *powerChain) squares(x *expander, b int) (exps []int, es []elem) {
 }
 
 func (c *powerChain) candidates(x *expander, ps []poly, abs []int, base []uint32) []candidate {
-	bases := abs
-	if len(base) > 0 {
-		bases = append([]int{1}, bases...)
+	return c.products(x, c.bases(abs, base), 0)
+}
+
+// bases are the abstractions named, and H (1) when bits of the cipher's
+// output are.
+func (c *powerChain) bases(abs []int, base []uint32) []int {
+	if len(base) > 0 && !slices.Contains(abs, 1) {
+		return append([]int{1}, abs...)
 	}
-	return c.products(x, bases, 0)
+	return abs
 }
 
 func (c *powerChain) linearCandidates(x *expander, abs []int, base []uint32) []candidate {
@@ -511,7 +514,6 @@ func GCMInit(p *x86sim.Program, fn string, l gcmLayout, keyLen int) error {
 	}
 	c := &powerChain{h: he, max: l.npow}
 	x.chain = c
-	cols := decPowerCols()
 	for m := 1; m <= l.npow; m++ {
 		at, kat := l.pow(m), l.kar(m)
 		for i := 0; i < 8; i++ {
@@ -520,57 +522,19 @@ func GCMInit(p *x86sim.Program, fn string, l gcmLayout, keyLen int) error {
 				return where(fmt.Errorf("H^%d's Karatsuba half: byte %d is not the XOR of the entry's halves", m, i))
 			}
 		}
-		// decPower of the entry, bit by bit.
-		entry := sym.Concat(t.Bytes[at : at+16]...)
-		var got elem
-		var base []uint32
-		seen := map[int]bool{}
-		for q := range cols {
-			b, err := x.bit(entry, q)
-			if err != nil {
-				return where(fmt.Errorf("H^%d: %w", m, err))
-			}
-			for k := 0; k < 128; k++ {
-				if cols[q][k/8]>>(7-k%8)&1 == 1 {
-					got[k] = xorPoly(got[k], b)
-				}
-			}
-			for _, mo := range b {
-				for _, id := range []uint32{uint32(mo >> 32), uint32(mo)} {
-					if id == 0 {
-						continue
-					}
-					if a, ok := x.absOf[id]; ok {
-						seen[a] = true
-					} else {
-						base = append(base, id)
-					}
-				}
-			}
+		got, err := x.decPower(sym.Concat(t.Bytes[at : at+16]...))
+		if err != nil {
+			return where(fmt.Errorf("H^%d: %w", m, err))
 		}
-		var bases []int
-		if len(base) > 0 {
-			bases = append(bases, 1)
-		}
-		for a := range seen {
-			bases = append(bases, a)
-		}
-		slices.Sort(bases)
 		// A linear entry is H or a square of a base; else a product of two.
+		abs, base := x.mentions(got[:], false)
 		var cands []candidate
-		if m == 1 && len(base) > 0 {
-			cands = append(cands, candidate{meaning: 1, key: "H", linear: true, value: func() elem { return c.h }})
-		}
-		for _, b := range bases {
-			exps, es := c.squares(x, b)
-			for i, e := range exps {
-				if e == m {
-					v := es[i]
-					cands = append(cands, candidate{meaning: m, key: fmt.Sprintf("H^%d as a square of %d", m, b), value: func() elem { return v }})
-				}
+		for _, cand := range c.linearCandidates(x, abs, base) {
+			if cand.meaning == m {
+				cands = append(cands, cand)
 			}
 		}
-		cands = append(cands, c.products(x, bases, m)...)
+		cands = append(cands, c.products(x, c.bases(abs, base), m)...)
 		ok := false
 		for _, cand := range cands {
 			want := x.target(cand)
