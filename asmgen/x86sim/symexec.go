@@ -83,6 +83,20 @@ type symMachine struct {
 	regions []*symRegion
 	fp      uint64
 	jumped  bool
+	cuts    map[int]*SymCut
+	visits  map[int]int
+}
+
+// A SymCut cuts a loop for a proof: each time the run reaches the
+// instruction after the label Label (as the .s names it, "polyloop_1"),
+// Visit gets the visit's number (0 the first) and the general registers,
+// and may replace their words: with fresh variables, say, after checking
+// that the words they stand for keep the loop's invariant. Whatever the run
+// then proves holds for every value of those variables, the real one among
+// them.
+type SymCut struct {
+	Label string
+	Visit func(n int, gp *[16]*sym.Word)
 }
 
 func (m *symMachine) failf(format string, args ...any) {
@@ -102,19 +116,30 @@ const (
 
 // RunSymbolic runs the function name on an argument frame of args (8 bytes
 // each, in order; the slots after them are the results) with ctx's words,
-// and returns the result slots' bytes.
+// and returns the result slots' bytes; cuts are called at their labels.
 // Every register starts as a variable ("entry.AX", "entry.Z3", ...), the
 // stack below the arguments as variables ("stack+i"), and the DATA tables as
 // their constants.
-func (p *Program) RunSymbolic(ctx *sym.Ctx, name string, args []SymArg) (results []*sym.Word, err error) {
+func (p *Program) RunSymbolic(ctx *sym.Ctx, name string, args []SymArg, cuts ...SymCut) (results []*sym.Word, err error) {
 	fn := p.funcs[name]
 	if fn == nil {
 		return nil, fmt.Errorf("x86sim: no function %s", name)
 	}
+	var at map[int]*SymCut
+	for i := range cuts {
+		pc, ok := fn.labels[cuts[i].Label]
+		if !ok {
+			return nil, fmt.Errorf("x86sim: %s has no label %s", name, cuts[i].Label)
+		}
+		if at == nil {
+			at = map[int]*SymCut{}
+		}
+		at[pc] = &cuts[i]
+	}
 	if 8*len(args) > fn.Args {
 		return nil, fmt.Errorf("x86sim: %s takes %d bytes of arguments, given %d", name, fn.Args, 8*len(args))
 	}
-	m := &symMachine{ctx: ctx, p: p, fn: fn, pc: -1}
+	m := &symMachine{ctx: ctx, p: p, fn: fn, pc: -1, cuts: at, visits: map[int]int{}}
 	bp := 0
 	if fn.Frame > 0 {
 		bp = 8
@@ -206,6 +231,10 @@ func (m *symMachine) run() {
 		}
 		if in.op == "RET" {
 			return
+		}
+		if c := m.cuts[m.pc]; c != nil {
+			c.Visit(m.visits[m.pc], &m.gp)
+			m.visits[m.pc]++
 		}
 		m.jumped = false
 		m.step(in)

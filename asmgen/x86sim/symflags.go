@@ -147,6 +147,22 @@ func init() {
 			m.setArith(r, wide, a.sub)
 		}
 	}
+	// ADCXQ src, dst and ADOXQ src, dst: dst += src + CF (ADCX) or OF
+	// (ADOX), the carry out to that flag alone; every other flag is kept,
+	// so the two chains of a multiply row run side by side.
+	for _, a := range []struct {
+		op   string
+		flag int
+	}{{"ADCXQ", fCF}, {"ADOXQ", fOF}} {
+		a := a
+		symOps[a.op] = func(m *symMachine, in *inst) {
+			x, y := m.read(&in.args[1], 8), m.read(&in.args[0], 8)
+			cin := m.flag(a.flag)
+			wide := m.ctx.Add(x.ZeroExtend(65), y.ZeroExtend(65), cin.ZeroExtend(65))
+			m.writeGP(&in.args[1], m.ctx.Add(x, y, cin.ZeroExtend(64)))
+			m.fl[a.flag] = wide.Extract(64, 1)
+		}
+	}
 	// TESTQ a, b: ZF and SF of a & b, CF and OF clear.
 	symOps["TESTQ"] = func(m *symMachine, in *inst) {
 		if m.constGP(in) {
@@ -218,6 +234,39 @@ func init() {
 	symOps["VPEXTRQ"] = func(m *symMachine, in *inst) {
 		q := m.read(&in.args[1], 16).Lanes(64)[in.args[0].imm&1]
 		m.writeGP(&in.args[2], q)
+	}
+	// VPMADD52LUQ and VPMADD52HUQ: per qword, dst + the low or high 52
+	// bits of the 104-bit product of the sources' low 52 bits.
+	for _, op := range []string{"VPMADD52LUQ", "VPMADD52HUQ"} {
+		lo := 0
+		if op == "VPMADD52HUQ" {
+			lo = 52
+		}
+		symOps[op] = func(m *symMachine, in *inst) {
+			_, s2, s1, d := vops(in)
+			as, bs := m.read(s1, in.w).Lanes(64), m.readB(in, s2, in.w, 8).Lanes(64)
+			ds := m.read(d, in.w).Lanes(64)
+			for i := range ds {
+				p := mulWide(m.ctx, as[i].Extract(0, 52), bs[i].Extract(0, 52))
+				ds[i] = m.ctx.Add(ds[i], p.Extract(lo, 52).ZeroExtend(64))
+			}
+			m.vwrite(in, d, sym.Concat(ds...), 8)
+		}
+	}
+	// VALIGND/VALIGNQ $imm, s2, s1, [K,] dst: elements imm.. of s1:s2 (s1
+	// high), imm modulo the element count.
+	for _, op := range []string{"VALIGND", "VALIGNQ"} {
+		es := 4
+		if op == "VALIGNQ" {
+			es = 8
+		}
+		symOps[op] = func(m *symMachine, in *inst) {
+			imm, s2, s1, d := vops(in)
+			lanes := append(m.readB(in, s2, in.w, es).Lanes(8*es), m.read(s1, in.w).Lanes(8*es)...)
+			ne := in.w / es
+			k := imm & (ne - 1)
+			m.vwrite(in, d, sym.Concat(lanes[k:k+ne]...), es)
+		}
 	}
 	// VPMULUDQ: per qword, the product of the low dwords.
 	symOps["VPMULUDQ"] = func(m *symMachine, in *inst) {

@@ -337,3 +337,69 @@ func (a *Atom) Args() []*Word { return a.args }
 
 // Width is the atom's width in bits.
 func (a *Atom) Width() int { return a.w }
+
+// Subst is x with each atom of m replaced by its word (of the atom's width)
+// and every operation above those atoms rebuilt by its constructor, so that
+// the result is in canonical form; an operation named by [Ctx.Apply] whose
+// arguments all become constants is evaluated. A proof splits on a condition
+// this way: the condition's atom replaced by each of its values.
+func (c *Ctx) Subst(x *Word, m map[*Atom]*Word) *Word {
+	for a, w := range m {
+		if a.w != w.w {
+			panic(fmt.Sprintf("sym: substituting a %d-bit word for the %d-bit atom %s", w.w, a.w, a))
+		}
+	}
+	return c.subst(x, m, map[*Atom]*Word{})
+}
+
+func (c *Ctx) subst(x *Word, m, memo map[*Atom]*Word) *Word {
+	parts := make([]*Word, 0, len(x.segs))
+	for _, s := range x.segs {
+		terms := []*Word{mk([]seg{{w: s.w, c: s.c}})}
+		for _, sl := range s.xs {
+			terms = append(terms, c.substAtom(sl.a, m, memo).Extract(sl.lo, s.w))
+		}
+		parts = append(parts, Xor(terms...))
+	}
+	return Concat(parts...)
+}
+
+func (c *Ctx) substAtom(a *Atom, m, memo map[*Atom]*Word) *Word {
+	if w, ok := m[a]; ok {
+		return w
+	}
+	if w, ok := memo[a]; ok {
+		return w
+	}
+	r := a.word()
+	if a.op != "var" {
+		args := make([]*Word, len(a.args))
+		changed, consts := false, true
+		for i, x := range a.args {
+			args[i] = c.subst(x, m, memo)
+			changed = changed || !Equal(args[i], x)
+			_, ok := args[i].Value()
+			consts = consts && ok
+		}
+		switch {
+		case !changed:
+		case a.op == "add":
+			r = c.Add(args...)
+		case a.op == "and":
+			r = c.And(args[0], args[1])
+		case a.op == "or":
+			r = c.Or(args[0], args[1])
+		case consts && a.fn != nil:
+			vs := make([]*big.Int, len(args))
+			for i, x := range args {
+				vs[i], _ = x.Value()
+			}
+			v := a.fn(vs)
+			r = ConstBig(a.w, v.And(v, mask(a.w)))
+		default:
+			r = c.internFn(a.op, a.w, args, a.fn)
+		}
+	}
+	memo[a] = r
+	return r
+}

@@ -494,3 +494,30 @@ func (x *Word) BitTerms(i int) (one bool, terms []AtomBit) {
 	}
 	panic("unreachable")
 }
+
+// A Piece is W bits of a word from its bit At: the constant C (nil for
+// zero) XORed with Slices, each bits [Bit, Bit+W) of its atom.
+type Piece struct {
+	At, W  int
+	C      *big.Int
+	Slices []AtomBit
+}
+
+// Pieces are the word's segments, low first: the canonical form, for
+// analyses above it (the integer reading of a Poly1305 proof).
+func (x *Word) Pieces() []Piece {
+	out := make([]Piece, len(x.segs))
+	at := 0
+	for i, s := range x.segs {
+		p := Piece{At: at, W: s.w, Slices: make([]AtomBit, len(s.xs))}
+		if s.c != nil {
+			p.C = new(big.Int).Set(s.c)
+		}
+		for k, sl := range s.xs {
+			p.Slices[k] = AtomBit{sl.a, sl.lo}
+		}
+		out[i] = p
+		at += s.w
+	}
+	return out
+}

@@ -158,3 +158,50 @@ func TestCanonical(t *testing.T) {
 		require.False(t, Equal(e.a, e.b), "%s", e.what)
 	}
 }
+
+// TestSubstAgreesWithEval builds random expressions of sums, products,
+// ANDs, ORs, XORs, shifts and slices over three variables, replaces one
+// variable by a word or a constant with Subst, and checks that the result
+// evaluates to the expression's value with that variable given the word's
+// value.
+func TestSubstAgreesWithEval(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 3))
+	mul := func(v []*big.Int) *big.Int { return new(big.Int).Mul(v[0], v[1]) }
+	for round := 0; round < 300; round++ {
+		c := NewCtx()
+		vs := []*Word{c.Var("a", 64), c.Var("b", 64), c.Var("c", 64)}
+		pool := append([]*Word(nil), vs...)
+		for step := 0; step < 12; step++ {
+			x, y := pool[rng.IntN(len(pool))], pool[rng.IntN(len(pool))]
+			var r *Word
+			switch rng.IntN(6) {
+			case 0:
+				r = c.Add(x, y, Const(64, rng.Uint64()))
+			case 1:
+				r = c.Apply("mul", 128, mul, x, y).Extract(rng.IntN(2)*64, 64)
+			case 2:
+				r = c.And(x, y)
+			case 3:
+				r = c.Or(x, Const(64, rng.Uint64()))
+			case 4:
+				r = Xor(x, y.Shl(rng.IntN(64)))
+			default:
+				r = Concat(x.Extract(0, 32), y.Extract(32, 32))
+			}
+			pool = append(pool, r)
+		}
+		x := pool[len(pool)-1]
+		repl := c.Add(vs[2], Const(64, rng.Uint64()))
+		if round%2 == 1 {
+			repl = Const(64, rng.Uint64())
+		}
+		got := c.Subst(x, map[*Atom]*Word{vs[1].Atom(): repl})
+		vals := map[string]*big.Int{
+			"a": new(big.Int).SetUint64(rng.Uint64()),
+			"b": new(big.Int),
+			"c": new(big.Int).SetUint64(rng.Uint64()),
+		}
+		vals["b"] = Eval(repl, func(n string) *big.Int { return vals[n] })
+		require.Equal(t, Eval(x, func(n string) *big.Int { return vals[n] }), Eval(got, func(n string) *big.Int { return vals[n] }), "round %d", round)
+	}
+}
