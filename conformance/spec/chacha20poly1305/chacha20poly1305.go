@@ -181,6 +181,57 @@ func leNum(b []byte) *big.Int {
 	return new(big.Int).SetBytes(be)
 }
 
+// A Num is the arithmetic of Poly1305's accumulator, the integers modulo
+// p: [Poly1305] computes with math/big; a proof runs the same loop over
+// polynomials in an implementation's inputs.
+type Num[N any] interface {
+	// Add is the sum modulo p.
+	Add(N) N
+	// Mul is the product modulo p.
+	Mul(N) N
+}
+
+// PolyBlocks splits msg into the blocks of section 2.5.1: 16 bytes each
+// (the last one possibly shorter), with a 0x01 byte appended (one).
+func PolyBlocks[B any](msg []B, one B) [][]B {
+	var out [][]B
+	for i := 0; i < len(msg); i += 16 {
+		block := append([]B(nil), msg[i:min(i+16, len(msg))]...)
+		out = append(out, append(block, one))
+	}
+	return out
+}
+
+// PolyAccumulate is the loop of section 2.5.1: for each block n (a block
+// of [PolyBlocks] read as a little-endian number) the accumulator becomes
+// (acc + n)·r, modulo p.
+func PolyAccumulate[N Num[N]](acc N, blocks []N, r N) N {
+	for _, n := range blocks {
+		acc = acc.Add(n).Mul(r)
+	}
+	return acc
+}
+
+// modP is an integer modulo p as a [Num].
+type modP struct{ v *big.Int }
+
+func (a modP) Add(b modP) modP {
+	v := new(big.Int).Add(a.v, b.v)
+	return modP{v.Mod(v, p)}
+}
+
+func (a modP) Mul(b modP) modP {
+	v := new(big.Int).Mul(a.v, b.v)
+	return modP{v.Mod(v, p)}
+}
+
+// ClampR is the clamp of r (section 2.5.1): the top four bits of bytes 3,
+// 7, 11 and 15 and the bottom two of bytes 4, 8 and 12 cleared.
+var ClampR = [16]byte{
+	0xff, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f,
+	0xfc, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f,
+}
+
 // Poly1305 is the MAC of section 2.5.1: r is the first half of the key,
 // clamped; s the second half; for each 16-byte block of msg (the last one
 // possibly shorter), the block with a 0x01 byte appended is read as a
@@ -188,25 +239,17 @@ func leNum(b []byte) *big.Int {
 // tag is the low 128 bits of acc + s.
 func Poly1305(key [32]byte, msg []byte) [TagSize]byte {
 	rBytes := append([]byte(nil), key[:16]...)
-	// clamp(r): r &= 0x0ffffffc0ffffffc0ffffffc0fffffff
-	rBytes[3] &= 15
-	rBytes[7] &= 15
-	rBytes[11] &= 15
-	rBytes[15] &= 15
-	rBytes[4] &= 252
-	rBytes[8] &= 252
-	rBytes[12] &= 252
+	for i := range rBytes {
+		rBytes[i] &= ClampR[i]
+	}
 	r := leNum(rBytes)
 	s := leNum(key[16:])
 
-	acc := new(big.Int)
-	for i := 0; i < len(msg); i += 16 {
-		block := msg[i:min(i+16, len(msg))]
-		n := leNum(append(append([]byte(nil), block...), 0x01))
-		acc.Add(acc, n)
-		acc.Mul(acc, r)
-		acc.Mod(acc, p)
+	var blocks []modP
+	for _, b := range PolyBlocks(msg, 0x01) {
+		blocks = append(blocks, modP{leNum(b)})
 	}
+	acc := PolyAccumulate(modP{new(big.Int)}, blocks, modP{r}).v
 	acc.Add(acc, s)
 
 	var tag [TagSize]byte
@@ -233,13 +276,24 @@ func pad16(n int) []byte {
 // macData is the Poly1305 input of section 2.8: the AAD, padding, the
 // ciphertext, padding, and the two lengths as 64-bit little-endian numbers.
 func macData(aad, ciphertext []byte) []byte {
-	var m []byte
+	return MACData(aad, ciphertext, func(b byte) byte { return b })
+}
+
+// MACData is macData over bytes of any type B, byteOf giving the padding's
+// and the lengths' bytes.
+func MACData[B any](aad, ciphertext []B, byteOf func(byte) B) []B {
+	var m []B
+	bytes := func(bs []byte) {
+		for _, b := range bs {
+			m = append(m, byteOf(b))
+		}
+	}
 	m = append(m, aad...)
-	m = append(m, pad16(len(aad))...)
+	bytes(pad16(len(aad)))
 	m = append(m, ciphertext...)
-	m = append(m, pad16(len(ciphertext))...)
-	m = binary.LittleEndian.AppendUint64(m, uint64(len(aad)))
-	m = binary.LittleEndian.AppendUint64(m, uint64(len(ciphertext)))
+	bytes(pad16(len(ciphertext)))
+	bytes(binary.LittleEndian.AppendUint64(nil, uint64(len(aad))))
+	bytes(binary.LittleEndian.AppendUint64(nil, uint64(len(ciphertext))))
 	return m
 }
 

@@ -1,0 +1,62 @@
+package prove
+
+import (
+	"math/big"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vgcrypto/vg/asmgen/x86sim"
+	"github.com/vgcrypto/vg/asmgen/x86sim/sym"
+)
+
+// TestZReaderCarries reads a 64-bit sum and its carry: together they are
+// the sum of the arguments exactly, alone the low word is not.
+func TestZReaderCarries(t *testing.T) {
+	ctx := sym.NewCtx()
+	x, y := ctx.Var("x", 64), ctx.Var("y", 64)
+	lo := ctx.Add(x, y)
+	cf := ctx.Add(x.ZeroExtend(65), y.ZeroExtend(65)).Extract(64, 1)
+	z := newZReader(lo, cf, x, y)
+	sum := zsum(z.word(x).p, z.word(y).p)
+	got := z.word(lo).p.clone()
+	got.addScaled(z.word(cf).p, pow2(64))
+	big3 := big.NewInt(3) // any modulus: the identity is exact
+	require.NoError(t, z.congruent(got, sum, big3))
+	require.NoError(t, z.congruent(got, sum, pow2(200)))
+	require.Error(t, z.congruent(z.word(lo).p, sum, pow2(200)))
+	// The top bit of a sum of two 63-bit values is a carry the range shows
+	// zero: the 64-bit sum is the sum.
+	a, b := sym.Concat(ctx.Var("a", 63), sym.Zero(1)), sym.Concat(ctx.Var("b", 63), sym.Zero(1))
+	z = newZReader(a, b)
+	require.NoError(t, z.congruent(z.word(ctx.Add(a, b)).p, zsum(z.word(a).p, z.word(b).p), pow2(200)))
+}
+
+func TestPolyBlocks(t *testing.T) {
+	for _, b := range chachaBackends {
+		p := program(t, b.file)
+		for _, n := range []int{0, 16, 48} {
+			require.NoError(t, PolyBlocks(p, "polyBlocks"+b.suffix, "polyloop_1", n), "%s n=%d", b.suffix, n)
+		}
+	}
+}
+
+// TestPolyBlocksCatchesADroppedCarry removes the carry out of h's middle
+// limb after the fold (wrong only when that limb is all ones as the low
+// limb carries): the proof must fail.
+func TestPolyBlocksCatchesADroppedCarry(t *testing.T) {
+	src, err := os.ReadFile("../../chacha20poly1305/asm_avx2_amd64.s")
+	require.NoError(t, err)
+	s := string(src)
+	start := strings.Index(s, "TEXT ·polyBlocksAVX2")
+	fold := "\tADCQ  $0x00, R11\n\tADCQ  $0x00, R12\n\tADDQ  $0x10, BX\n"
+	i := strings.Index(s[start:], fold)
+	require.GreaterOrEqual(t, i, 0, "the fold's carries in polyBlocksAVX2")
+	s = s[:start+i] + "\tADCQ  $0x00, R11\n\tADDQ  $0x10, BX\n" + s[start+i+len(fold):]
+	p, err := x86sim.Load("mutated.s", []byte(s))
+	require.NoError(t, err)
+	require.NoError(t, PolyBlocks(p, "polyBlocksAVX2", "polyloop_1", 0))
+	err = PolyBlocks(p, "polyBlocksAVX2", "polyloop_1", 16)
+	require.ErrorContains(t, err, "not one more step of the specification's loop")
+}
