@@ -1,8 +1,10 @@
 package x86sim
 
 import (
+	"cmp"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -791,4 +793,19 @@ func sar(x *sym.Word, k int) *sym.Word {
 		parts = append(parts, sign)
 	}
 	return sym.Concat(parts...)
+}
+
+// Labels are the labels of the function name, in the order they appear:
+// the places a SymCut may name.
+func (p *Program) Labels(name string) []string {
+	fn := p.funcs[name]
+	if fn == nil {
+		return nil
+	}
+	ls := make([]string, 0, len(fn.labels))
+	for l := range fn.labels {
+		ls = append(ls, l)
+	}
+	slices.SortFunc(ls, func(a, b string) int { return cmp.Or(fn.labels[a]-fn.labels[b], strings.Compare(a, b)) })
+	return ls
 }

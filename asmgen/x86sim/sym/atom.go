@@ -353,17 +353,35 @@ func (c *Ctx) Subst(x *Word, m map[*Atom]*Word) *Word {
 }
 
 func (c *Ctx) subst(x *Word, m, memo map[*Atom]*Word) *Word {
+	// An atom that does not change maps to nil: a word none of whose
+	// atoms change is itself.
+	changed := false
+	for _, s := range x.segs {
+		for _, sl := range s.xs {
+			if c.substAtom(sl.a, m, memo) != nil {
+				changed = true
+			}
+		}
+	}
+	if !changed {
+		return x
+	}
 	parts := make([]*Word, 0, len(x.segs))
 	for _, s := range x.segs {
 		terms := []*Word{mk([]seg{{w: s.w, c: s.c}})}
 		for _, sl := range s.xs {
-			terms = append(terms, c.substAtom(sl.a, m, memo).Extract(sl.lo, s.w))
+			a := c.substAtom(sl.a, m, memo)
+			if a == nil {
+				a = sl.a.word()
+			}
+			terms = append(terms, a.Extract(sl.lo, s.w))
 		}
 		parts = append(parts, Xor(terms...))
 	}
 	return Concat(parts...)
 }
 
+// substAtom is a's word with m's atoms replaced, nil when it is a's own.
 func (c *Ctx) substAtom(a *Atom, m, memo map[*Atom]*Word) *Word {
 	if w, ok := m[a]; ok {
 		return w
@@ -371,13 +389,13 @@ func (c *Ctx) substAtom(a *Atom, m, memo map[*Atom]*Word) *Word {
 	if w, ok := memo[a]; ok {
 		return w
 	}
-	r := a.word()
+	var r *Word
 	if a.op != "var" {
 		args := make([]*Word, len(a.args))
 		changed, consts := false, true
 		for i, x := range a.args {
 			args[i] = c.subst(x, m, memo)
-			changed = changed || !Equal(args[i], x)
+			changed = changed || args[i] != x
 			_, ok := args[i].Value()
 			consts = consts && ok
 		}
