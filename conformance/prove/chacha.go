@@ -85,16 +85,19 @@ func XORBlocks(p *x86sim.Program, fn string, blocks int) error {
 	return nil
 }
 
-// ChaChaText proves the text half of a ChaCha20-Poly1305 seal or open
-// function with the signature func(out, key *[32]byte, nonce *[12]byte,
-// text, n int, ad *byte, adLen int, ...): for every key, nonce, text,
-// additional data (and tag, for open), out[:n] is the text XORed with the
-// ChaCha20 keystream from block 1 (spec.XORBlocksWords on the state of key,
-// counter 1 and nonce), with out apart from the text and out == the text.
-// An open function's text is src *byte, and it takes tag *[16]byte; a seal
-// function's is srcs [][]byte, given as one slice here. The tag and the
-// tag check (Poly1305) are not compared.
-func ChaChaText(p *x86sim.Program, fn string, n, adLen int, open bool) error {
+// ChaChaText proves a ChaCha20-Poly1305 seal or open function with the
+// signature func(out, key *[32]byte, nonce *[12]byte, text, n int, ad *byte,
+// adLen int, ...): for every key, nonce, text, additional data (and tag, for
+// open), out[:n] is the text XORed with the ChaCha20 keystream from block 1
+// (spec.XORBlocksWords on the state of key, counter 1 and nonce), with out
+// apart from the text and out == the text. An open function's text is src
+// *byte, and it takes tag *[16]byte; a seal function's is srcs [][]byte,
+// given as one slice here. With tag, the tag is proven too (polyChain): a
+// seal's out[n:n+16] is spec.Poly1305's tag of spec.MACData(ad, the
+// ciphertext) under the first 32 bytes of the keystream block 0, an open's
+// result 1 exactly when its tag argument equals that tag (of ad and the
+// text), else 0.
+func ChaChaText(p *x86sim.Program, fn string, n, adLen int, open, tag bool) error {
 	for _, alias := range []bool{false, true} {
 		ctx := sym.NewCtx()
 		key := &x86sim.SymMem{Name: "key", Bytes: vars(ctx, "key", 32)}
@@ -113,14 +116,16 @@ func ChaChaText(p *x86sim.Program, fn string, n, adLen int, open bool) error {
 			}
 		}
 		ad := &x86sim.SymMem{Name: "ad", Bytes: vars(ctx, "ad", adLen)}
+		adIn := append([]*sym.Word(nil), ad.Bytes...)
 		srcIn := append([]*sym.Word(nil), src.Bytes...)
 		keyIn := append([]*sym.Word(nil), key.Bytes...)
 		nonceIn := append([]*sym.Word(nil), nonce.Bytes...)
 		args := []x86sim.SymArg{{Mem: out}, {Mem: key}, {Mem: nonce}}
+		tagIn := vars(ctx, "tag", 16)
 		if open {
-			tag := &x86sim.SymMem{Name: "tag", Bytes: vars(ctx, "tag", 16)}
+			tagMem := &x86sim.SymMem{Name: "tag", Bytes: append([]*sym.Word(nil), tagIn...)}
 			args = append(args, x86sim.SymArg{Mem: src}, x86sim.SymArg{Word: sym.Const(64, uint64(n))},
-				x86sim.SymArg{Mem: ad}, x86sim.SymArg{Word: sym.Const(64, uint64(adLen))}, x86sim.SymArg{Mem: tag})
+				x86sim.SymArg{Mem: ad}, x86sim.SymArg{Word: sym.Const(64, uint64(adLen))}, x86sim.SymArg{Mem: tagMem})
 		} else {
 			// srcs: one slice header (pointer, length, capacity) in a
 			// one-element array; the text in place in out when aliased.
@@ -133,9 +138,8 @@ func ChaChaText(p *x86sim.Program, fn string, n, adLen int, open bool) error {
 			args = append(args, x86sim.SymArg{Mem: hdr}, x86sim.SymArg{Word: sym.Const(64, 1)}, x86sim.SymArg{Word: sym.Const(64, 1)},
 				x86sim.SymArg{Word: sym.Const(64, uint64(n))}, x86sim.SymArg{Mem: ad}, x86sim.SymArg{Word: sym.Const(64, uint64(adLen))})
 		}
-		if _, err := p.RunSymbolic(ctx, fn, args); err != nil {
-			return err
-		}
+		// The Poly1305 key, block 0 of the keystream, and the MAC input
+		// are the specification's, computed before the run.
 		var state [16]word
 		for i, c := range spec.Sigma {
 			state[i] = word{ctx, sym.Const(32, uint64(c))}
@@ -147,20 +151,66 @@ func ChaChaText(p *x86sim.Program, fn string, n, adLen int, open bool) error {
 		for i := 0; i < 3; i++ {
 			state[13+i] = word{ctx, sym.Concat(nonceIn[4*i : 4*i+4]...)}
 		}
-		padded := append(srcIn, make([]*sym.Word, (64-n%64)%64)...)
-		for i := n; i < len(padded); i++ {
-			padded[i] = sym.Zero(8)
-		}
-		blocks, _ := spec.XORBlocksWords(state, leWords(ctx, padded))
-		var want []*sym.Word
-		for _, o := range blocks {
-			for _, w := range o {
-				want = append(want, w.w.Bytes()...)
+		var chain *polyChain
+		var cuts []x86sim.SymCut
+		var polyKey []*sym.Word
+		if tag {
+			state[12] = word{ctx, sym.Const(32, 0)}
+			for _, w := range spec.BlockWords(state) {
+				polyKey = append(polyKey, w.w.Bytes()...)
 			}
+			state[12] = word{ctx, sym.Const(32, 1)}
+			r := make([]*sym.Word, 16)
+			for i := range r {
+				r[i] = ctx.And(polyKey[i], sym.Const(8, uint64(spec.ClampR[i])))
+			}
+			text := srcIn
+			if !open {
+				text = sealed(ctx, state, srcIn)
+			}
+			chain = newPolyChain(ctx, spec.MACData(adIn, text, func(b byte) *sym.Word { return sym.Const(8, uint64(b)) }), r)
+			cuts = chain.cuts(p, fn)
 		}
-		if err := sameBytes("out", out.Bytes, want[:n]); err != nil {
-			return fmt.Errorf("%s, n=%d, adLen=%d (%s): %w", fn, n, adLen, arrangement(alias, "out", "the text"), err)
+		res, err := p.RunSymbolic(ctx, fn, args, cuts...)
+		if err != nil {
+			return err
+		}
+		want := sealed(ctx, state, srcIn)
+		what := fmt.Sprintf("%s, n=%d, adLen=%d (%s)", fn, n, adLen, arrangement(alias, "out", "the text"))
+		if err := sameBytes("out", out.Bytes, want); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		if !tag {
+			continue
+		}
+		var t []*sym.Word
+		if open {
+			if t, err = tagCompared(ctx, sym.Concat(res[:8]...), tagIn); err != nil {
+				return fmt.Errorf("%s: %w", what, err)
+			}
+		} else {
+			t = out.Bytes[n : n+16]
+		}
+		if err := chain.tag(t, polyKey[16:32]); err != nil {
+			return fmt.Errorf("%s: the tag: %w", what, err)
 		}
 	}
 	return nil
+}
+
+// sealed is text XORed with the keystream of state (spec.XORBlocksWords,
+// the text zero-padded to whole blocks), as many bytes as text.
+func sealed(ctx *sym.Ctx, state [16]word, text []*sym.Word) []*sym.Word {
+	padded := append(append([]*sym.Word(nil), text...), make([]*sym.Word, (64-len(text)%64)%64)...)
+	for i := len(text); i < len(padded); i++ {
+		padded[i] = sym.Zero(8)
+	}
+	blocks, _ := spec.XORBlocksWords(state, leWords(ctx, padded))
+	var out []*sym.Word
+	for _, o := range blocks {
+		for _, w := range o {
+			out = append(out, w.w.Bytes()...)
+		}
+	}
+	return out[:len(text)]
 }

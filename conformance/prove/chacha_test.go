@@ -53,8 +53,8 @@ func TestChaChaText(t *testing.T) {
 	for _, b := range chachaBackends {
 		p := program(t, b.file)
 		for _, n := range []int{0, 1, 64, 100} {
-			require.NoError(t, ChaChaText(p, "sealShort"+b.suffix, n, 13, false), "%s %d", b.suffix, n)
-			require.NoError(t, ChaChaText(p, "openShort"+b.suffix, n, 13, true), "%s %d", b.suffix, n)
+			require.NoError(t, ChaChaText(p, "sealShort"+b.suffix, n, 13, false, true), "%s %d", b.suffix, n)
+			require.NoError(t, ChaChaText(p, "openShort"+b.suffix, n, 13, true, true), "%s %d", b.suffix, n)
 		}
 	}
 }

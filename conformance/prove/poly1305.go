@@ -144,3 +144,313 @@ func (c *limbChain) visit(t int, gp *[16]*sym.Word) {
 		gp[reg] = c.h[i]
 	}
 }
+
+// A polyChain follows Poly1305's accumulator through a seal or open
+// function, which hashes the MAC input (spec.MACData) block by block in
+// general registers: at each of its cut labels (the loops' heads and the
+// partial blocks' ends) the registers holding h — found as three of the
+// registers that held zero at the cut before and now hold the first blocks
+// of the specification's loop —
+// either hold the words of the last cut or more blocks of the
+// specification's loop (those whose variables they mention), which is checked (h's top limb in range)
+// before they are replaced by fresh variables.
+type polyChain struct {
+	ctx    *sym.Ctx
+	blocks [][]*sym.Word // the MAC input's blocks, with their 0x01 bytes
+	r      []*sym.Word   // r's bytes, clamped
+	h      [3]*sym.Word  // h at the last cut
+	done   int           // the blocks h holds
+	regs   []int         // h's registers, once found
+	zeros  []int         // the registers that held zero at the last cut, until regs
+	err    error
+}
+
+func newPolyChain(ctx *sym.Ctx, msg, r []*sym.Word) *polyChain {
+	return &polyChain{ctx: ctx, blocks: spec.PolyBlocks(msg, sym.Const(8, 1)), r: r,
+		h: [3]*sym.Word{sym.Zero(64), sym.Zero(64), sym.Zero(64)}}
+}
+
+// cuts are the chain's cuts: every label of fn (loop heads, partial
+// blocks' ends, the passes of a long function's fused loops).
+func (c *polyChain) cuts(p *x86sim.Program, fn string) []x86sim.SymCut {
+	var cs []x86sim.SymCut
+	for _, l := range p.Labels(fn) {
+		cs = append(cs, x86sim.SymCut{Label: l, Visit: c.visit})
+	}
+	return cs
+}
+
+func (c *polyChain) visit(_ int, gp *[16]*sym.Word) {
+	if c.err != nil {
+		return
+	}
+	if c.regs == nil {
+		var zeros []int
+		for i, w := range gp {
+			if v, ok := w.Uint64(); ok && v == 0 {
+				zeros = append(zeros, i)
+			}
+		}
+		last := c.zeros
+		c.zeros = zeros
+		if len(last) < 3 || len(zeros) >= len(last) && !slices.ContainsFunc(last, func(i int) bool { return !slices.Contains(zeros, i) }) {
+			return // no block yet
+		}
+		for _, a := range last {
+			for _, b := range last {
+				for _, d := range last {
+					if a == b || a == d || b == d {
+						continue
+					}
+					if k := c.steps([3]*sym.Word{gp[a], gp[b], gp[d]}); k > 0 {
+						c.regs = []int{a, b, d}
+						c.advance(gp, k)
+						return
+					}
+				}
+			}
+		}
+		return // a register other than h's changed
+	}
+	words := [3]*sym.Word{gp[c.regs[0]], gp[c.regs[1]], gp[c.regs[2]]}
+	if sym.Equal(words[0], c.h[0]) && sym.Equal(words[1], c.h[1]) && sym.Equal(words[2], c.h[2]) {
+		return
+	}
+	k := c.steps(words)
+	if k == 0 {
+		c.err = c.step(words, 1, 7)
+		if c.err == nil {
+			c.err = fmt.Errorf("h changes between two cuts, by blocks other than the next ones")
+		}
+		return
+	}
+	c.advance(gp, k)
+}
+
+// steps is how many more blocks words hold than the last cut's h, after
+// checking that they hold them (0 if not): the blocks whose variables the
+// words mention, counted on from the last cut's.
+func (c *polyChain) steps(words [3]*sym.Word) int {
+	z := newZReader(append(append(words[:], c.h[:]...), c.r...)...)
+	z.word(sym.Concat(words[:]...))
+	k := 0
+	for i := c.done; i < len(c.blocks); i++ {
+		before := len(z.vars)
+		z.leNumber(c.blocks[i])
+		if len(z.vars) > before || !slices.ContainsFunc(c.blocks[i], func(b *sym.Word) bool { _, ok := b.Value(); return !ok }) {
+			break
+		}
+		k++
+	}
+	if k == 0 || c.step(words, k, 7) != nil {
+		return 0
+	}
+	return k
+}
+
+// step checks that words (h's limbs) are k more blocks of the
+// specification's loop from the last cut's h, the top limb at most top.
+func (c *polyChain) step(words [3]*sym.Word, k int, top int64) error {
+	if c.done+k > len(c.blocks) {
+		return fmt.Errorf("h changes after the MAC input's %d blocks", len(c.blocks))
+	}
+	z := newZReader(append(append(words[:], c.h[:]...), c.r...)...)
+	if hi := z.word(words[2]).hi; hi.Cmp(big.NewInt(top)) > 0 {
+		return fmt.Errorf("block %d: h's top limb may reach %v, above %d", c.done+k-1, hi, top)
+	}
+	var ns []zmod
+	for _, b := range c.blocks[c.done : c.done+k] {
+		ns = append(ns, zmod{z.leNumber(b), p1305})
+	}
+	want := spec.PolyAccumulate(zmod{z.word(sym.Concat(c.h[:]...)).p, p1305}, ns, zmod{z.leNumber(c.r), p1305})
+	if err := z.congruent(z.word(sym.Concat(words[:]...)).p, want.p, p1305); err != nil {
+		return fmt.Errorf("block %d: h is not one more step of the specification's loop modulo 2^130-5: %w", c.done+k-1, err)
+	}
+	return nil
+}
+
+// advance replaces h's registers by fresh variables for the next turn,
+// after k more blocks.
+func (c *polyChain) advance(gp *[16]*sym.Word, k int) {
+	c.done += k
+	c.h = [3]*sym.Word{c.ctx.Var(fmt.Sprintf("h0.%d", c.done), 64), c.ctx.Var(fmt.Sprintf("h1.%d", c.done), 64),
+		sym.Concat(c.ctx.Var(fmt.Sprintf("h2.%d", c.done), h2Bits), sym.Zero(64-h2Bits))}
+	for i, reg := range c.regs {
+		gp[reg] = c.h[i]
+	}
+}
+
+// tag checks the tag words t (16 bytes, low first) the function computed
+// after the last cut: the last block (the lengths) absorbed into h, then
+// (h mod p) + s mod 2^128, with s the bytes s. The final reduction picks h
+// or h + 5 - 2^130 by comparing (h + 5) >> 130 with zero (an "eq" atom): the
+// compared word must be that of h + 5's carry chain from h's words, h below
+// 2p, and in each case the tag is congruent to h + s, or h + 5 + s (that
+// is, h - p + s), modulo 2^128.
+func (c *polyChain) tag(t, s []*sym.Word) error {
+	if c.err != nil {
+		return c.err
+	}
+	if c.regs == nil && len(c.blocks) > 1 {
+		return fmt.Errorf("no three registers that held zero at a cut ever held the specification's h after its first blocks")
+	}
+	tw := sym.Concat(t...)
+	var eqs []*sym.Atom
+	seen := map[*sym.Atom]bool{}
+	var walk func(w *sym.Word)
+	walk = func(w *sym.Word) {
+		for _, pc := range w.Pieces() {
+			for _, sl := range pc.Slices {
+				if a := sl.Atom; !seen[a] {
+					seen[a] = true
+					if a.Op() == "eq" {
+						eqs = append(eqs, a)
+					}
+					for _, x := range a.Args() {
+						walk(x)
+					}
+				}
+			}
+		}
+	}
+	walk(tw)
+	if len(eqs) != 1 {
+		return fmt.Errorf("the tag depends on %d comparisons, not the final reduction's one", len(eqs))
+	}
+	e := eqs[0]
+	w, k := eqArgs(e)
+	if w == nil || k.Sign() != 0 {
+		return fmt.Errorf("the final reduction's comparison is not of a word with zero")
+	}
+	h, err := c.reductionInput(w)
+	if err != nil {
+		return err
+	}
+	if err := c.step(h, 1, 6); err != nil {
+		return fmt.Errorf("the lengths block: %w", err)
+	}
+	if c.done+1 != len(c.blocks) {
+		return fmt.Errorf("the tag is taken after %d of the MAC input's %d blocks", c.done+1, len(c.blocks))
+	}
+	for _, below := range []bool{true, false} {
+		v := sym.Zero(8)
+		if below {
+			v = sym.Const(8, 0xff) // (h + 5) >> 130 is zero: h < p
+		}
+		got := c.ctx.Subst(tw, map[*sym.Atom]*sym.Word{e: v})
+		z := newZReader(append(append([]*sym.Word{got}, h[:]...), s...)...)
+		want := zsum(z.word(sym.Concat(h[:]...)).p, z.leNumber(s))
+		if !below {
+			want = zsum(want, zconst(big.NewInt(5)))
+		}
+		if err := z.congruent(z.word(got).p, want, pow2(128)); err != nil {
+			return fmt.Errorf("with h %s p, the tag is not h %s+ s modulo 2^128: %w", map[bool]string{true: "<", false: "≥"}[below], map[bool]string{true: "", false: "- p "}[below], err)
+		}
+	}
+	return nil
+}
+
+// reductionInput finds h's words in w, the final reduction's compared word,
+// and checks that w is (h + 5) >> 130 computed from them: g = h + 5 by ADD
+// and two ADCs, then g2 >> 2. (The sum g2 = h2 + carry has h2's own
+// summands flattened into it: h2 is the sum of the others.)
+func (c *polyChain) reductionInput(w *sym.Word) ([3]*sym.Word, error) {
+	fail := fmt.Errorf("the final reduction's compared word is not (h + 5) >> 130: %s", w)
+	ps := w.Pieces()
+	if len(ps) != 2 || len(ps[0].Slices) != 1 || ps[0].C != nil || ps[0].Slices[0].Bit != 2 || ps[0].W != 62 || ps[0].Slices[0].Atom.Op() != "add" {
+		return [3]*sym.Word{}, fail
+	}
+	// carry is the 65-bit sum whose bit 64 x is (zero-extended), or nil.
+	carry := func(x *sym.Word) *sym.Atom {
+		if p := x.Pieces(); len(p) == 2 && len(p[0].Slices) == 1 && p[0].C == nil && p[0].W == 1 && p[0].Slices[0].Bit == 64 && p[0].Slices[0].Atom.Width() == 65 && p[0].Slices[0].Atom.Op() == "add" {
+			return p[0].Slices[0].Atom
+		}
+		return nil
+	}
+	g2 := ps[0].Slices[0].Atom.Args()
+	for i, x := range g2 {
+		c1 := carry(x)
+		if c1 == nil || len(c1.Args()) != 2 {
+			continue
+		}
+		for j, y := range c1.Args() {
+			c0 := carry(y)
+			if c0 == nil || len(c0.Args()) != 2 {
+				continue
+			}
+			for k, v := range c0.Args() {
+				if five, ok := v.Value(); !ok || five.Int64() != 5 {
+					continue
+				}
+				rest := append(append([]*sym.Word(nil), g2[:i]...), g2[i+1:]...)
+				h := [3]*sym.Word{c0.Args()[1-k].Extract(0, 64), c1.Args()[1-j].Extract(0, 64), c.ctx.Add(rest...)}
+				cf0 := c.ctx.Add(h[0].ZeroExtend(65), sym.Const(65, 5)).Extract(64, 1)
+				cf1 := c.ctx.Add(h[1].ZeroExtend(65), cf0.ZeroExtend(65)).Extract(64, 1)
+				if sym.Equal(w, c.ctx.Add(h[2], cf1.ZeroExtend(64)).Shr(2)) {
+					return h, nil
+				}
+			}
+		}
+	}
+	return [3]*sym.Word{}, fail
+}
+
+// tagCompared checks an open's result res: 1 exactly when the 16 bytes of
+// tag equal the 16 bytes t the code compares them with, else 0. The code
+// XORs the two halves with the tag's, ORs them and tests the OR for zero
+// (an "eq" atom, 0xff when its arguments are equal): res must be bit 0 of
+// such an atom, and t is read out of the OR's pieces and checked by
+// building the comparison again from it. It returns t.
+func tagCompared(ctx *sym.Ctx, res *sym.Word, tag []*sym.Word) ([]*sym.Word, error) {
+	c, terms := res.BitTerms(0)
+	for i := 1; i < res.Width(); i++ {
+		if c, ts := res.BitTerms(i); c || len(ts) > 0 {
+			return nil, fmt.Errorf("the result's bit %d is not zero", i)
+		}
+	}
+	if c || len(terms) != 1 || terms[0].Atom.Op() != "eq" || terms[0].Bit != 0 {
+		return nil, fmt.Errorf("the result is not the outcome of one comparison: %s", res)
+	}
+	e := terms[0].Atom
+	or, k := eqArgs(e)
+	if or == nil || k.Sign() != 0 || or.Width() != 64 {
+		return nil, fmt.Errorf("the result is not a 64-bit word's comparison with zero")
+	}
+	tag0, tag1 := sym.Concat(tag[:8]...), sym.Concat(tag[8:]...)
+	var lo, hi []*sym.Word
+	for _, pc := range or.Pieces() {
+		if len(pc.Slices) != 1 || pc.C != nil || pc.Slices[0].Atom.Op() != "or" || pc.Slices[0].Bit != 0 {
+			return nil, fmt.Errorf("the compared word is not an OR of the tag's halves' differences: %s", or)
+		}
+		x, y := pc.Slices[0].Atom.Args()[0], pc.Slices[0].Atom.Args()[1]
+		t0, t1 := tag0.Extract(pc.At, pc.W), tag1.Extract(pc.At, pc.W)
+		if mentions(y, t0) {
+			x, y = y, x
+		}
+		lo, hi = append(lo, sym.Xor(x, t0)), append(hi, sym.Xor(y, t1))
+	}
+	t := append(sym.Concat(lo...).Bytes(), sym.Concat(hi...).Bytes()...)
+	again := ctx.Or(sym.Xor(sym.Concat(t[:8]...), tag0), sym.Xor(sym.Concat(t[8:]...), tag1))
+	if !sym.Equal(or, again) {
+		return nil, fmt.Errorf("the compared word is not an OR of the tag's halves' differences: %s", or)
+	}
+	return t, nil
+}
+
+// mentions reports whether x's bit terms include an atom of v's.
+func mentions(x, v *sym.Word) bool {
+	atoms := map[*sym.Atom]bool{}
+	for _, pc := range v.Pieces() {
+		for _, s := range pc.Slices {
+			atoms[s.Atom] = true
+		}
+	}
+	for _, pc := range x.Pieces() {
+		for _, s := range pc.Slices {
+			if atoms[s.Atom] {
+				return true
+			}
+		}
+	}
+	return false
+}

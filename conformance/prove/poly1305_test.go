@@ -60,3 +60,30 @@ func TestPolyBlocksCatchesADroppedCarry(t *testing.T) {
 	err = PolyBlocks(p, "polyBlocksAVX2", "polyloop_1", 16)
 	require.ErrorContains(t, err, "not one more step of the specification's loop")
 }
+
+// TestTagCatchesAWrongReduction swaps the final reduction's choice (h - p
+// kept when h < p, h when h ≥ p) in sealShortAVX2, and drops the carry of
+// the final addition of s in openShortAVX2: the tag proofs must fail, the
+// text proofs still pass.
+func TestTagCatchesAWrongReduction(t *testing.T) {
+	src, err := os.ReadFile("../../chacha20poly1305/asm_avx2_amd64.s")
+	require.NoError(t, err)
+	for _, c := range []struct {
+		fn, from, to string
+		open         bool
+	}{
+		{"sealShortAVX2", "\tCMOVQNE ", "\tCMOVQEQ ", false},
+		{"openShortAVX2", "\tADCQ    360(", "\tADDQ    360(", true},
+	} {
+		s := string(src)
+		start := strings.Index(s, "TEXT ·"+c.fn)
+		end := start + strings.Index(s[start:], "\tRET\n")
+		body := s[start:end]
+		require.True(t, strings.Contains(body, c.from), "%s has no %q", c.fn, c.from)
+		s = s[:start] + strings.ReplaceAll(body, c.from, c.to) + s[end:]
+		p, err := x86sim.Load("mutated.s", []byte(s))
+		require.NoError(t, err)
+		require.NoError(t, ChaChaText(p, c.fn, 17, 13, c.open, false), c.fn)
+		require.ErrorContains(t, ChaChaText(p, c.fn, 17, 13, c.open, true), "the tag", c.fn)
+	}
+}

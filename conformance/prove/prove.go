@@ -96,20 +96,32 @@ func xorBlocksProof(backend, file, fn string) Proof {
 	}
 }
 
-// chachaTextProof proves the text half of a seal or open function at the
-// lengths ns, with 13 bytes of additional data (and none at ns[0]).
-func chachaTextProof(backend, file, fn string, open bool, ns []int) Proof {
+// chachaTextProof proves a seal or open function at the lengths ns, with
+// 13 bytes of additional data (and none at ns[len(ns)/2]): the text, and
+// with tag the tag too.
+func chachaTextProof(backend, file, fn string, open bool, ns []int, tag bool) Proof {
+	covers := fmt.Sprintf("out[:n] = the text XOR the keystream from block 1, for every key, nonce, text and 13 bytes of additional data, out apart from the text and out == the text: n in %s (and n = %d with no additional data)", countList(ns), ns[len(ns)/2])
+	part := "the text, not the tag"
+	switch {
+	case tag && open:
+		covers = strings.Replace(covers, ", for every key", ", and the result is 1 exactly when the tag given equals Poly1305's tag of the additional data and the text (keyed by block 0), else 0, for every key", 1)
+		part = ""
+	case tag:
+		covers = strings.Replace(covers, ", for every key", ", and out[n:n+16] = Poly1305's tag of the additional data and the ciphertext (keyed by block 0), for every key", 1)
+		part = ""
+	default:
+		covers += ". The tag (Poly1305 on zmm from 384 bytes) is not covered yet"
+	}
 	return Proof{
 		Module: "chacha20poly1305", Backend: backend, File: "chacha20poly1305/" + file, Func: fn,
-		Covers: fmt.Sprintf("out[:n] = the text XOR the keystream from block 1, for every key, nonce, text and 13 bytes of additional data, out apart from the text and out == the text: n in %s (and n = %d with no additional data). The tag (Poly1305) is not covered yet", countList(ns), ns[len(ns)/2]),
-		Part:   "the text, not the tag",
+		Covers: covers, Part: part,
 		Run: func(p *x86sim.Program, fn string) error {
 			for _, n := range ns {
-				if err := ChaChaText(p, fn, n, 13, open); err != nil {
+				if err := ChaChaText(p, fn, n, 13, open, tag); err != nil {
 					return err
 				}
 			}
-			return ChaChaText(p, fn, ns[len(ns)/2], 0, open)
+			return ChaChaText(p, fn, ns[len(ns)/2], 0, open, tag)
 		},
 	}
 }
@@ -409,11 +421,13 @@ func Proofs() []Proof {
 		{"avx512", "asm_avx512_amd64.s", "AVX512", append(short, 129, 192, 256, 257, 320, 384, 448, 449, 511, 512), []int{513, 600, 1000, 2100, 4200}},
 	} {
 		ps = append(ps, xorBlocksProof(b.backend, b.file, "xorBlocks"+b.suffix), polyBlocksProof(b.backend, b.file, "polyBlocks"+b.suffix),
-			chachaTextProof(b.backend, b.file, "sealShort"+b.suffix, false, b.short),
-			chachaTextProof(b.backend, b.file, "openShort"+b.suffix, true, b.short))
+			chachaTextProof(b.backend, b.file, "sealShort"+b.suffix, false, b.short, true),
+			chachaTextProof(b.backend, b.file, "openShort"+b.suffix, true, b.short, true))
 		if b.long != nil {
-			ps = append(ps, chachaTextProof(b.backend, b.file, "sealLong"+b.suffix, false, b.long),
-				chachaTextProof(b.backend, b.file, "openLong"+b.suffix, true, b.long))
+			// avx512's long functions hash the text on zmm: their tags
+			// are not covered yet.
+			ps = append(ps, chachaTextProof(b.backend, b.file, "sealLong"+b.suffix, false, b.long, b.backend != "avx512"),
+				chachaTextProof(b.backend, b.file, "openLong"+b.suffix, true, b.long, b.backend != "avx512"))
 		}
 	}
 	return ps
