@@ -208,9 +208,10 @@ func init() {
 			m.writeGP(&in.args[1], v)
 		}
 	}
-	// gp.go, symbolic where an operand is: arithmetic and logic with the
-	// flags unknown after it; with constant register operands the concrete
-	// model runs it, flags and all.
+	// gp.go, symbolic where an operand is: logic, which clears CF and OF
+	// and sets ZF and SF from its result (PF is left unknown), as XORQ r, r
+	// starts a pair of ADCX/ADOX chains; with constant register operands the
+	// concrete model runs it, flags and all.
 	for _, a := range []struct {
 		op string
 		n  int
@@ -229,8 +230,11 @@ func init() {
 				m.concreteGP(in)
 				return
 			}
-			m.writeGP(&in.args[1], a.f(m, m.read(&in.args[1], a.n), m.read(&in.args[0], a.n)))
+			r := a.f(m, m.read(&in.args[1], a.n), m.read(&in.args[0], a.n))
+			m.writeGP(&in.args[1], r)
 			m.fl = [nFlags]*sym.Word{}
+			m.fl[fCF], m.fl[fOF] = sym.Zero(1), sym.Zero(1)
+			m.setZS(r)
 		}
 	}
 	// NEG and BSWAP: NEG leaves the flags unknown, BSWAP untouched.
