@@ -41,16 +41,6 @@ func clampedR(ctx *sym.Ctx, name string) []*sym.Word {
 	return sym.Concat(bits...).Bytes()
 }
 
-// polyNumbers reads the blocks of spec.PolyBlocks (msg with 0x01 bytes) as
-// little-endian numbers.
-func (z *zreader) polyNumbers(msg []*sym.Word) []zmod {
-	var ns []zmod
-	for _, b := range spec.PolyBlocks(msg, sym.Const(8, 1)) {
-		ns = append(ns, zmod{z.leNumber(b), p1305})
-	}
-	return ns
-}
-
 // PolyBlocks proves a Poly1305 block function with the signature
 // func(p *[7]uint64, msg *byte, n int) — h = p[0..2], r = p[3..4], s =
 // p[5..6]; for each 16-byte block m of msg[:n], h = (h + m + 2^128)·r mod p,
@@ -59,14 +49,13 @@ func (z *zreader) polyNumbers(msg []*sym.Word) []zmod {
 // value the function leaves is congruent to the specification's modulo
 // 2^130 - 5, its top limb is again below 2^h2Bits, and r and s are kept.
 //
-// The loop at label (one block a turn, h in three general registers) is
-// cut at each turn: the registers that held h's limbs when the loop was
-// first reached are replaced by fresh variables once it is shown that the
-// words they hold are congruent to one more step of the specification's
+// The loop is cut at each turn (polyChain): the registers that held h's
+// limbs when it was first reached are replaced by fresh variables once the
+// words they hold are shown to be the next block of the specification's
 // loop from the previous turn's variables, the top limb in range. So each
 // turn is proven for every h in range, and the turns chain to the
 // specification's loop over all of msg.
-func PolyBlocks(p *x86sim.Program, fn, label string, n int) error {
+func PolyBlocks(p *x86sim.Program, fn string, n int) error {
 	ctx := sym.NewCtx()
 	h := [3]*sym.Word{ctx.Var("h0", 64), ctx.Var("h1", 64), sym.Concat(ctx.Var("h2", h2Bits), sym.Zero(64-h2Bits))}
 	r := clampedR(ctx, "r")
@@ -74,17 +63,16 @@ func PolyBlocks(p *x86sim.Program, fn, label string, n int) error {
 	st := &x86sim.SymMem{Name: "p", Bytes: append([]*sym.Word(nil), state...)}
 	msg := &x86sim.SymMem{Name: "msg", Bytes: vars(ctx, "m", n), ReadOnly: true}
 	what := fmt.Sprintf("%s, n=%d", fn, n)
-	numbers := func(z *zreader) []zmod { return z.polyNumbers(msg.Bytes) }
-	chain := &limbChain{ctx: ctx, h: h, r: r, numbers: numbers}
+	chain := newPolyChain(ctx, msg.Bytes, r, h)
 	if _, err := p.RunSymbolic(ctx, fn, []x86sim.SymArg{{Mem: st}, {Mem: msg}, {Word: sym.Const(64, uint64(n))}},
-		x86sim.SymCut{Label: label, Visit: chain.visit}); err != nil {
+		chain.cuts(p, fn)...); err != nil {
 		return err
 	}
 	if chain.err != nil {
 		return fmt.Errorf("%s: %w", what, chain.err)
 	}
-	if chain.turns != n/16+1 {
-		return fmt.Errorf("%s: the loop was reached %d times, not %d", what, chain.turns, n/16+1)
+	if chain.done != len(chain.blocks) {
+		return fmt.Errorf("%s: h holds %d of the message's %d blocks at the last cut", what, chain.done, len(chain.blocks))
 	}
 	if err := sameBytes("r and s", st.Bytes[24:], state[24:]); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
@@ -95,68 +83,19 @@ func PolyBlocks(p *x86sim.Program, fn, label string, n int) error {
 	return nil
 }
 
-// A limbChain cuts a scalar Poly1305 loop: h's three 64-bit limbs in
-// general registers, one block a turn.
-type limbChain struct {
-	ctx     *sym.Ctx
-	h       [3]*sym.Word // the limbs at the last turn: variables
-	r       []*sym.Word
-	numbers func(z *zreader) []zmod
-	regs    [3]int
-	turns   int
-	err     error
-}
-
-func (c *limbChain) visit(t int, gp *[16]*sym.Word) {
-	c.turns++
-	if c.err != nil {
-		return
-	}
-	if t == 0 {
-		for i, w := range c.h {
-			c.regs[i] = slices.IndexFunc(gp[:], func(x *sym.Word) bool { return sym.Equal(x, w) })
-			if c.regs[i] < 0 {
-				c.err = fmt.Errorf("no register holds h's limb %d when the loop starts", i)
-				return
-			}
-		}
-		return
-	}
-	var got [3]*sym.Word
-	for i, reg := range c.regs {
-		got[i] = gp[reg]
-	}
-	z := newZReader(append(append(got[:], c.h[:]...), c.r...)...)
-	v := z.word(sym.Concat(got[:]...))
-	if top := z.word(got[2]).hi; top.Cmp(ones(h2Bits)) > 0 {
-		c.err = fmt.Errorf("turn %d: the top limb may reach %v, above 2^%d", t, top, h2Bits)
-		return
-	}
-	prev := zmod{z.word(sym.Concat(c.h[:]...)).p, p1305}
-	want := spec.PolyAccumulate(prev, c.numbers(z)[t-1:t], zmod{z.leNumber(c.r), p1305})
-	if err := z.congruent(v.p, want.p, p1305); err != nil {
-		c.err = fmt.Errorf("turn %d: h is not one more step of the specification's loop modulo 2^130-5: %w", t, err)
-		return
-	}
-	c.h = [3]*sym.Word{c.ctx.Var(fmt.Sprintf("h0.%d", t), 64), c.ctx.Var(fmt.Sprintf("h1.%d", t), 64),
-		sym.Concat(c.ctx.Var(fmt.Sprintf("h2.%d", t), h2Bits), sym.Zero(64-h2Bits))}
-	for i, reg := range c.regs {
-		gp[reg] = c.h[i]
-	}
-}
-
-// A polyChain follows Poly1305's accumulator through a seal or open
-// function, which hashes the MAC input (spec.MACData) block by block in
-// general registers: at each of its cut labels (the loops' heads and the
-// partial blocks' ends) the registers holding h — found as three of the
-// registers that held zero at the cut before and now hold the first blocks
-// of the specification's loop —
-// either hold the words of the last cut or more blocks of the
-// specification's loop (those whose variables they mention), which is checked (h's top limb in range)
-// before they are replaced by fresh variables.
+// A polyChain follows Poly1305's accumulator h through a function that
+// hashes its message block by block in general registers: a block
+// function's msg, or a seal or open's MAC input (spec.MACData). At each cut
+// (every label) the registers holding h either hold the words of the last
+// cut or more blocks of the specification's loop (the next blocks, those
+// whose variables the words mention), which is checked, h's top limb in
+// range, before they are replaced by fresh variables. h's registers are
+// those that first hold its words together when h is variable (a block
+// function's), or three that held zero at the cut before and now hold the
+// first blocks (a seal's or open's, whose h starts at zero).
 type polyChain struct {
 	ctx    *sym.Ctx
-	blocks [][]*sym.Word // the MAC input's blocks, with their 0x01 bytes
+	blocks [][]*sym.Word // the message's blocks, with their 0x01 bytes
 	r      []*sym.Word   // r's bytes, clamped
 	h      [3]*sym.Word  // h at the last cut
 	done   int           // the blocks h holds
@@ -165,9 +104,9 @@ type polyChain struct {
 	err    error
 }
 
-func newPolyChain(ctx *sym.Ctx, msg, r []*sym.Word) *polyChain {
-	return &polyChain{ctx: ctx, blocks: spec.PolyBlocks(msg, sym.Const(8, 1)), r: r,
-		h: [3]*sym.Word{sym.Zero(64), sym.Zero(64), sym.Zero(64)}}
+// newPolyChain follows h from h0 over msg's blocks, with the clamped r.
+func newPolyChain(ctx *sym.Ctx, msg, r []*sym.Word, h0 [3]*sym.Word) *polyChain {
+	return &polyChain{ctx: ctx, blocks: spec.PolyBlocks(msg, sym.Const(8, 1)), r: r, h: h0}
 }
 
 // cuts are the chain's cuts: every label of fn (loop heads, partial
@@ -183,6 +122,18 @@ func (c *polyChain) cuts(p *x86sim.Program, fn string) []x86sim.SymCut {
 func (c *polyChain) visit(_ int, gp *[16]*sym.Word) {
 	if c.err != nil {
 		return
+	}
+	if _, constant := sym.Concat(c.h[:]...).Value(); c.regs == nil && !constant {
+		var regs []int
+		for _, w := range c.h {
+			if i := slices.IndexFunc(gp[:], func(x *sym.Word) bool { return sym.Equal(x, w) }); i >= 0 {
+				regs = append(regs, i)
+			}
+		}
+		if len(regs) < 3 {
+			return // h is not in registers yet
+		}
+		c.regs = regs
 	}
 	if c.regs == nil {
 		var zeros []int

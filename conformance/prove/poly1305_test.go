@@ -37,7 +37,7 @@ func TestPolyBlocks(t *testing.T) {
 	for _, b := range chachaBackends {
 		p := program(t, b.file)
 		for _, n := range []int{0, 16, 48} {
-			require.NoError(t, PolyBlocks(p, "polyBlocks"+b.suffix, "polyloop_1", n), "%s n=%d", b.suffix, n)
+			require.NoError(t, PolyBlocks(p, "polyBlocks"+b.suffix, n), "%s n=%d", b.suffix, n)
 		}
 	}
 }
@@ -56,8 +56,8 @@ func TestPolyBlocksCatchesADroppedCarry(t *testing.T) {
 	s = s[:start+i] + "\tADCQ  $0x00, R11\n\tADDQ  $0x10, BX\n" + s[start+i+len(fold):]
 	p, err := x86sim.Load("mutated.s", []byte(s))
 	require.NoError(t, err)
-	require.NoError(t, PolyBlocks(p, "polyBlocksAVX2", "polyloop_1", 0))
-	err = PolyBlocks(p, "polyBlocksAVX2", "polyloop_1", 16)
+	require.NoError(t, PolyBlocks(p, "polyBlocksAVX2", 0))
+	err = PolyBlocks(p, "polyBlocksAVX2", 16)
 	require.ErrorContains(t, err, "not one more step of the specification's loop")
 }
 

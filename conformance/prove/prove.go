@@ -145,7 +145,7 @@ func polyBlocksProof(backend, file, fn string) Proof {
 		Covers: covers, Part: part,
 		Run: func(p *x86sim.Program, fn string) error {
 			for _, n := range polyBlocksLengths {
-				if err := PolyBlocks(p, fn, "polyloop_1", n); err != nil {
+				if err := PolyBlocks(p, fn, n); err != nil {
 					return err
 				}
 			}
