@@ -7,7 +7,7 @@ require (
 	github.com/vgcrypto/vg/aesgcm v0.1.11
 	github.com/vgcrypto/vg/chacha20poly1305 v0.1.10
 	github.com/vgcrypto/vg/cpufeat v0.2.1
-	github.com/vgcrypto/vg/rsa v0.1.11
+	github.com/vgcrypto/vg/rsa v0.1.12
 )
 
 require (
