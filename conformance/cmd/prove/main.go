@@ -6,9 +6,19 @@
 // proven (with what it covers), or not covered.
 //
 //	go run ./conformance/cmd/prove              # run every proof; exit 1 if one fails
+//	go run ./conformance/cmd/prove -w           # the same, then write record.txt
+//	go run ./conformance/cmd/prove -changed     # the proofs whose key record.txt lacks
 //	go run ./conformance/cmd/prove -run REGEXP  # the proofs whose Func matches
 //	go run ./conformance/cmd/prove -list -md MODULE  # the table without running, for the READMEs
 //	go run ./conformance/cmd/prove -list -md all     # one row per backend
+//
+// A proof's key hashes what decides its outcome: the prover's Go sources
+// (this command and the packages it imports from the repository), the Go
+// version, the generated file and the proof's statement. record.txt holds
+// the keys of the last full run (-w); -changed, which ci/test runs, proves
+// every function whose key is not the recorded one (a generated file or the
+// prover changed since), prints the others as recorded with their recorded
+// time, and fails on a record line no proof has.
 //
 // Run it from the repository root (-C sets another).
 package main
@@ -30,17 +40,23 @@ func main() {
 	run := flag.String("run", "", "run only the proofs whose function matches `regexp`")
 	list := flag.Bool("list", false, "print the table without running the proofs")
 	md := flag.String("md", "", "with -list: the markdown table of `module`'s functions, or with \"all\" a summary per backend")
+	write := flag.Bool("w", false, "run every proof and, when all pass, write "+recordFile)
+	changed := flag.Bool("changed", false, "run only the proofs whose key differs from "+recordFile+"'s")
 	flag.Parse()
+	if *write && (*changed || *run != "") {
+		fmt.Fprintln(os.Stderr, "prove: -w runs every proof: it takes neither -changed nor -run")
+		os.Exit(2)
+	}
 	// The symbolic runs allocate many small, long-lived words: collect
 	// less often (the machines have memory to spare).
 	debug.SetGCPercent(400)
-	if err := main1(os.Stdout, *root, *run, *list, *md); err != nil {
+	if err := main1(os.Stdout, *root, *run, *list, *md, *write, *changed); err != nil {
 		fmt.Fprintf(os.Stderr, "prove: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func main1(w io.Writer, root, run string, list bool, md string) error {
+func main1(w io.Writer, root, run string, list bool, md string, write, changed bool) error {
 	rows, err := prove.Rows(root)
 	if err != nil {
 		return err
@@ -55,7 +71,42 @@ func main1(w io.Writer, root, run string, list bool, md string) error {
 	if err != nil {
 		return err
 	}
-	return runAll(w, root, rows, re)
+	selected := func(r prove.Row) bool { return re.MatchString(r.Func) }
+	var rec record
+	var ks map[string]string
+	if write || changed {
+		if ks, err = keys(root, rows); err != nil {
+			return err
+		}
+	}
+	if changed {
+		if rec, err = readRecord(root); err != nil {
+			return err
+		}
+		for name := range rec {
+			if _, ok := ks[name]; !ok {
+				return fmt.Errorf("%s names %s, which no proof covers: run go run ./conformance/cmd/prove -w", recordFile, name)
+			}
+		}
+		selected = func(r prove.Row) bool {
+			l, ok := rec[recordName(r)]
+			return re.MatchString(r.Func) && (!ok || l.key != ks[recordName(r)])
+		}
+	}
+	results, err := runAll(w, root, rows, selected, rec, ks)
+	if err != nil {
+		return err
+	}
+	if changed {
+		fmt.Fprintf(w, "%d proofs run (their generated file or the prover changed since %s was written), the others as recorded\n", len(results), recordFile)
+	}
+	if write {
+		if err := writeRecord(root, rows, ks, results); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "wrote %s\n", recordFile)
+	}
+	return nil
 }
 
 // table prints the rows of module as markdown: per backend, the proven

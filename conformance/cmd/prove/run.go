@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"sync"
 
@@ -15,15 +14,17 @@ import (
 // cores).
 const workers = 2
 
-// runAll runs the proofs of rows whose function matches re: first the check
-// of each file's symbolic semantics, then the proofs, longest first (by the
+// runAll runs the proofs of rows that selected picks: first the check of
+// each file's symbolic semantics, then the proofs, longest first (by the
 // number of functions of the file: the widest backends), two at a time; it
-// prints a line per row in the rows' order.
-func runAll(w io.Writer, root string, rows []prove.Row, re *regexp.Regexp) error {
+// prints a line per row in the rows' order, a proof not run as the record
+// rec has it when its key is the record's (rec and ks may be nil), and
+// returns the proofs' results.
+func runAll(w io.Writer, root string, rows []prove.Row, selected func(prove.Row) bool, rec record, ks map[string]string) (map[*prove.Proof]prove.Result, error) {
 	var files []string
 	byFile := map[string][]*prove.Proof{}
 	for _, r := range rows {
-		if r.Proof != nil && re.MatchString(r.Func) {
+		if r.Proof != nil && selected(r) {
 			if byFile[r.File] == nil {
 				files = append(files, r.File)
 			}
@@ -93,15 +94,17 @@ func runAll(w io.Writer, root string, rows []prove.Row, re *regexp.Regexp) error
 				status, covers = "FAILED", res.Err.Error()
 				failed++
 			}
+		} else if l, ok := rec[recordName(r)]; ok && r.Proof != nil && l.key == ks[recordName(r)] {
+			status, t, covers = "recorded", fmt.Sprintf("%.1fs", l.seconds), r.Proof.Covers
 		} else if r.Proof != nil {
 			status = "skipped"
 		}
 		fmt.Fprintf(w, "%-18s %-12s %-24s %-10s %8s  %s\n", r.Module, r.Backend, r.Func, status, t, covers)
 	}
 	if failed > 0 {
-		return fmt.Errorf("%d checks or proofs failed", failed)
+		return results, fmt.Errorf("%d checks or proofs failed", failed)
 	}
-	return nil
+	return results, nil
 }
 
 // parallel calls f(0..n-1) on workers goroutines and waits for them.
