@@ -96,10 +96,33 @@ type symMachine struct {
 // that the words they stand for keep the loop's invariant. Whatever the run
 // then proves holds for every value of those variables, the real one among
 // them.
+//
+// Label SymReturn cuts at the function's RET: Mem there reads what the run
+// left in memory and registers before it returns (a frame's scratch, say).
 type SymCut struct {
 	Label string
 	Visit func(n int, gp *[16]*sym.Word)
+	// Exit moves the cut to the loop's exit: the instruction after the
+	// last jump back to Label, reached once the loop is done.
+	Exit bool
+	// Mem, when set, is called at each visit after Visit (which may be
+	// nil) with the run's memory: a loop whose state is in memory (a
+	// stack frame's limbs) is cut by reading and replacing its words.
+	Mem func(n int, gp *[16]*sym.Word, mem SymMemory)
 }
+
+// SymReturn is the SymCut label of a function's RET.
+const SymReturn = "RET"
+
+// SymMemory is a symbolic run's memory at a cut, addressed as the run's
+// registers hold addresses; an access outside every region fails the run.
+type SymMemory struct{ m *symMachine }
+
+// Load returns the n bytes at addr as one word (little-endian).
+func (s SymMemory) Load(addr uint64, n int) *sym.Word { return s.m.load(addr, n) }
+
+// Store writes w (a multiple of 8 bits) at addr.
+func (s SymMemory) Store(addr uint64, w *sym.Word) { s.m.store(addr, w) }
 
 func (m *symMachine) failf(format string, args ...any) {
 	e := &SymError{Func: m.fn.Name, Msg: fmt.Sprintf(format, args...)}
@@ -130,8 +153,23 @@ func (p *Program) RunSymbolic(ctx *sym.Ctx, name string, args []SymArg, cuts ...
 	var at map[int]*SymCut
 	for i := range cuts {
 		pc, ok := fn.labels[cuts[i].Label]
+		if cuts[i].Label == SymReturn {
+			pc, ok = -2, true
+		}
 		if !ok {
 			return nil, fmt.Errorf("x86sim: %s has no label %s", name, cuts[i].Label)
+		}
+		if cuts[i].Exit {
+			last := -1
+			for j, in := range fn.insts {
+				if in.target == pc && j >= pc {
+					last = j
+				}
+			}
+			if last < 0 || last+1 >= len(fn.insts) {
+				return nil, fmt.Errorf("x86sim: %s has no loop back to %s", name, cuts[i].Label)
+			}
+			pc = last + 1
 		}
 		if at == nil {
 			at = map[int]*SymCut{}
@@ -231,12 +269,21 @@ func (m *symMachine) run() {
 		if steps > 1<<24 {
 			m.failf("more than %d steps", 1<<24)
 		}
+		at := m.pc
+		if in.op == "RET" {
+			at = -2
+		}
+		if c := m.cuts[at]; c != nil {
+			if c.Visit != nil {
+				c.Visit(m.visits[at], &m.gp)
+			}
+			if c.Mem != nil {
+				c.Mem(m.visits[at], &m.gp, SymMemory{m})
+			}
+			m.visits[at]++
+		}
 		if in.op == "RET" {
 			return
-		}
-		if c := m.cuts[m.pc]; c != nil {
-			c.Visit(m.visits[m.pc], &m.gp)
-			m.visits[m.pc]++
 		}
 		m.jumped = false
 		m.step(in)

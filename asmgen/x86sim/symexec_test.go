@@ -55,6 +55,52 @@ func TestRunSymbolic(t *testing.T) {
 	}
 }
 
+// TestSymCutMem cuts the rotation loop at its label, its exit and its RET:
+// each visit seen once, loads what the run left at the address AX holds,
+// and its store at RET is what the caller's memory ends with.
+func TestSymCutMem(t *testing.T) {
+	p, err := Load("rot.s", []byte(symTestSrc))
+	require.NoError(t, err)
+	ctx := sym.NewCtx()
+	mem := &SymMem{Name: "p"}
+	for i := 0; i < 16; i++ {
+		mem.Bytes = append(mem.Bytes, ctx.Var("b"+string(rune('a'+i)), 8))
+	}
+	in := sym.Concat(mem.Bytes...)
+	var loops, exits []int
+	var atRet *sym.Word
+	fresh := ctx.Var("fresh", 128)
+	_, err = p.RunSymbolic(ctx, "rot", []SymArg{{Mem: mem}, {Word: sym.Const(64, 3)}},
+		SymCut{Label: "loop", Mem: func(n int, gp *[16]*sym.Word, m SymMemory) {
+			a, ok := gp[rAX].Uint64()
+			require.True(t, ok)
+			require.True(t, sym.Equal(in, m.Load(a, 16)), "the loop leaves memory alone")
+			loops = append(loops, n)
+		}},
+		SymCut{Label: "loop", Exit: true, Visit: func(n int, gp *[16]*sym.Word) {
+			exits = append(exits, n)
+			c, _ := gp[rCX].Uint64()
+			require.Zero(t, c, "the exit comes after the last turn")
+		}},
+		SymCut{Label: SymReturn, Mem: func(n int, gp *[16]*sym.Word, m SymMemory) {
+			a, _ := gp[rAX].Uint64()
+			atRet = m.Load(a, 16)
+			m.Store(a, fresh)
+		}})
+	require.NoError(t, err)
+	require.Equal(t, []int{0, 1, 2}, loops)
+	require.Equal(t, []int{0}, exits)
+	lanes := in.Lanes(32)
+	for range 3 {
+		for i := range lanes {
+			lanes[i] = lanes[i].RotateLeft(20)
+		}
+		lanes = append(lanes[1:], lanes[0])
+	}
+	require.True(t, sym.Equal(sym.Concat(lanes...), atRet))
+	require.True(t, sym.Equal(fresh, sym.Concat(mem.Bytes...)))
+}
+
 // TestRunSymbolicRefusesVariableControl: a loop count from a variable is
 // refused, not guessed.
 func TestRunSymbolicRefusesVariableControl(t *testing.T) {

@@ -395,6 +395,16 @@ func init() {
 		m.vwrite(in, d, sym.Concat(eq...), 1)
 	}
 	symOps["PCMPEQB"], symOps["VPCMPEQB"] = pcmpeqb, pcmpeqb
+	// PCMPEQL (SSE2, gather5ADX's masks): a dword lane all ones where the
+	// lanes are equal, as four copies of the equality's byte.
+	symOps["PCMPEQL"] = func(m *symMachine, in *inst) {
+		a, b := m.read(&in.args[0], 16).Lanes(32), m.read(&in.args[1], 16).Lanes(32)
+		for i := range a {
+			e := eq8(m.ctx, a[i], b[i])
+			a[i] = sym.Concat(e, e, e, e)
+		}
+		m.vwrite(in, &in.args[1], sym.Concat(a...), 4)
+	}
 	pmovmskb := func(m *symMachine, in *inst) {
 		x := m.read(&in.args[0], in.args[0].size).Bytes()
 		for i := range x {

@@ -392,6 +392,45 @@ func gcmNonceProof(backend, file, fn string, l gcmLayout) Proof {
 	}
 }
 
+func montProof(fn string, n int, sqr bool) Proof {
+	what := "x·y"
+	if sqr {
+		what = "x²"
+	}
+	return Proof{
+		Module: "rsa", Backend: "adx", File: "rsa/asm_adx_amd64.s", Func: fn,
+		Covers: fmt.Sprintf("R·z = %s + (Q - top·R)·m with R = 2^(64n) (n the kernel's limbs), Q < R and top a bit, so z < R and z ≡ %s·R^-1 modulo m (almost Montgomery multiplication), for every x%s and m of n limbs and m0inv with m0inv·m[0] ≡ -1 modulo 2^64, z apart from x and z == x; each turn of the reduction loop proven for every T and pending carry", what, what, map[bool]string{false: ", y", true: ""}[sqr]),
+		Run: func(p *x86sim.Program, fn string) error {
+			for _, alias := range []bool{false, true} {
+				if err := MontADX(p, fn, n, sqr, alias); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+}
+
+// gatherCounts are the limb counts the gather proof takes.
+var gatherCounts = []int{1, 2, 3, 8, 16}
+
+func gatherProof(fn string) Proof {
+	return Proof{
+		Module: "rsa", Backend: "adx", File: "rsa/asm_adx_amd64.s", Func: fn,
+		Covers: fmt.Sprintf("z[j] = table[32·j + k] for j < n, for every table and each k < 32 (one proof per value of the secret index, which the code reads as masks): n in %s", countList(gatherCounts)),
+		Run: func(p *x86sim.Program, fn string) error {
+			for _, n := range gatherCounts {
+				for k := range 32 {
+					if err := Gather5ADX(p, fn, n, k); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		},
+	}
+}
+
 // Proofs lists every proof, in the order the table prints them.
 func Proofs() []Proof {
 	var ps []Proof
@@ -430,6 +469,13 @@ func Proofs() []Proof {
 				chachaTextProof(b.backend, b.file, "openLong"+b.suffix, true, b.long, b.backend != "avx512"))
 		}
 	}
+	for _, n := range []int{8, 16, 24, 32, 48, 64, 128} {
+		ps = append(ps, montProof(fmt.Sprintf("montMul%dADX", n), n, false))
+	}
+	for _, n := range []int{8, 16, 24, 32} {
+		ps = append(ps, montProof(fmt.Sprintf("montSqr%dADX", n), n, true))
+	}
+	ps = append(ps, gatherProof("gather5ADX"))
 	return ps
 }
 

@@ -350,12 +350,14 @@ func (z *zreader) floor(v zval, k int) zpoly {
 }
 
 // congruent reports how a and b differ modulo m: nil when every
-// coefficient of a - b is a multiple of m, else the first few terms that
-// are not, by their variables.
+// coefficient of a - b is a multiple of m (with m nil, when a = b), else the
+// first few terms that are not, by their variables.
 func (z *zreader) congruent(a, b zpoly, m *big.Int) error {
 	d := a.clone()
 	d.addScaled(b, big.NewInt(-1))
-	d = d.reduce(m)
+	if m != nil {
+		d = d.reduce(m)
+	}
 	if len(d) == 0 {
 		return nil
 	}
@@ -374,6 +376,9 @@ func (z *zreader) congruent(a, b zpoly, m *big.Int) error {
 	slices.Sort(bad)
 	if len(bad) > 4 {
 		bad = append(bad[:4], fmt.Sprintf("and %d more", len(bad)-4))
+	}
+	if m == nil {
+		return fmt.Errorf("they differ by %d terms: %s", len(d), strings.Join(bad, ", "))
 	}
 	return fmt.Errorf("they differ by %d terms modulo %v: %s", len(d), m, strings.Join(bad, ", "))
 }
