@@ -40,7 +40,13 @@
 //     are all multiples of p is a multiple of p for every input); the
 //     loop cuts (x86sim.SymCut), sound because each replaces words by
 //     variables the rest of the run holds for every value of, once the
-//     words are shown within the invariant's range.
+//     words are shown within the invariant's range;
+//   - for Montgomery multiplication (montgomery.go): the same reading and
+//     cuts, the contract's hypothesis m0inv·m[0] ≡ -1 modulo 2^64 (a
+//     dropped limb congruent to a multiple of m0inv·m[0] + 1 is zero), and
+//     the last step, written out in MontADX's doc and not checked by
+//     machine: from the proven identity and x, y, Q, m < R, the pending
+//     carry is a bit and the final subtraction's result is exact.
 package prove
 
 import (

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -16,7 +17,7 @@ const workers = 2
 
 // runAll runs the proofs of rows that selected picks: first the check of
 // each file's symbolic semantics, then the proofs, longest first (by the
-// number of functions of the file: the widest backends), two at a time; it
+// times rec has), two at a time; it
 // prints a line per row in the rows' order, a proof not run as the record
 // rec has it when its key is the record's (rec and ks may be nil), and
 // returns the proofs' results.
@@ -58,8 +59,11 @@ func runAll(w io.Writer, root string, rows []prove.Row, selected func(prove.Row)
 			}
 		}
 	}
-	// The AVX-512 files hold the longest proofs: start them first.
-	slices.SortStableFunc(jobs, func(a, b job) int { return len(files[b.file]) - len(files[a.file]) })
+	// Longest first, by the times the record has (0 for a proof it lacks).
+	slices.SortStableFunc(jobs, func(a, b job) int {
+		ta, tb := rec[a.pr.File+" "+a.pr.Func].seconds, rec[b.pr.File+" "+b.pr.Func].seconds
+		return cmp.Compare(tb, ta)
+	})
 	results := map[*prove.Proof]prove.Result{}
 	var mu sync.Mutex
 	parallel(len(jobs), func(i int) {
