@@ -395,6 +395,34 @@ func init() {
 		m.vwrite(in, d, sym.Concat(eq...), 1)
 	}
 	symOps["PCMPEQB"], symOps["VPCMPEQB"] = pcmpeqb, pcmpeqb
+	// VPCMPEQD and VPCMPEQQ (gatherDual's masks): per lane, the
+	// equality's byte, copied across the lane or its bit 0 into an opmask.
+	for _, c := range []struct {
+		op    string
+		esize int
+	}{{"VPCMPEQD", 4}, {"VPCMPEQQ", 8}} {
+		symOps[c.op] = func(m *symMachine, in *inst) {
+			_, s2, s1, d := vops(in)
+			a, b := m.read(s1, in.w).Lanes(8*c.esize), m.read(s2, in.w).Lanes(8*c.esize)
+			for i := range a {
+				e := eq8(m.ctx, a[i], b[i])
+				if d.kind == kReg && d.cls == cK {
+					a[i] = e.Extract(0, 1)
+					continue
+				}
+				es := make([]*sym.Word, c.esize)
+				for j := range es {
+					es[j] = e
+				}
+				a[i] = sym.Concat(es...)
+			}
+			if d.kind == kReg && d.cls == cK {
+				m.k[d.reg] = sym.Concat(a...).ZeroExtend(64)
+				return
+			}
+			m.vwrite(in, d, sym.Concat(a...), c.esize)
+		}
+	}
 	// PCMPEQL (SSE2, gather5ADX's masks): a dword lane all ones where the
 	// lanes are equal, as four copies of the equality's byte.
 	symOps["PCMPEQL"] = func(m *symMachine, in *inst) {

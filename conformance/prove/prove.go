@@ -437,6 +437,36 @@ func gatherProof(fn string) Proof {
 	}
 }
 
+func ifmaProofs(n int) []Proof {
+	file := "rsa/asm_ifma_amd64.s"
+	return []Proof{
+		{
+			Module: "rsa", Backend: "ifma", File: file, Func: fmt.Sprintf("toDigits%dIFMA", n),
+			Covers: "digit i of z is bits [52i, 52i+52) of x for i < n and the padding lanes are zero, for every x (n the kernel's digits)",
+			Run:    func(p *x86sim.Program, fn string) error { return ToDigitsIFMA(p, fn, n) },
+		},
+		{
+			Module: "rsa", Backend: "ifma", File: file, Func: fmt.Sprintf("fromDigits%dIFMA", n),
+			Covers: "z's limbs are the bits of the n digits of x in order (zero above bit 52n), for every x whose digits are below 2^52 (the padding lanes anything)",
+			Run:    func(p *x86sim.Program, fn string) error { return FromDigitsIFMA(p, fn, n) },
+		},
+		{
+			Module: "rsa", Backend: "ifma", File: file, Func: fmt.Sprintf("gatherDual%dIFMA", n),
+			Covers: "za = entry ka of ta and zb = entry kb of tb, for every pair of tables and (ka, kb) = (k, 31-k) and (k, k) for each k < 32 (one proof per pair of secret indexes, which the code reads as masks)",
+			Run: func(p *x86sim.Program, fn string) error {
+				for k := range 32 {
+					for _, kb := range []int{31 - k, k} {
+						if err := GatherDualIFMA(p, fn, n, k, kb); err != nil {
+							return err
+						}
+					}
+				}
+				return nil
+			},
+		},
+	}
+}
+
 // Proofs lists every proof, in the order the table prints them.
 func Proofs() []Proof {
 	var ps []Proof
@@ -482,6 +512,9 @@ func Proofs() []Proof {
 		ps = append(ps, montProof(fmt.Sprintf("montSqr%dADX", n), n, true))
 	}
 	ps = append(ps, gatherProof("gather5ADX"))
+	for _, n := range []int{20, 30, 40} {
+		ps = append(ps, ifmaProofs(n)...)
+	}
 	return ps
 }
 
