@@ -28,6 +28,9 @@ type Func struct {
 	insts []inst
 	// labels maps a label to the index of the instruction it precedes.
 	labels map[string]int
+	// phases maps the name of each "// phase: NAME" comment asmgen
+	// emits to the index of the instruction after it.
+	phases map[string]int
 	// leaders are the instruction indexes that start basic blocks, and
 	// blockLabel names each (a label or "entry" or "after <line>").
 	leaders   []int
@@ -98,6 +101,9 @@ func (p *Program) Add(file string, src []byte) error {
 	for i, raw := range lines {
 		ln := i + 1
 		s := raw
+		if name, ok := strings.CutPrefix(strings.TrimSpace(s), "// phase: "); ok && cur != nil {
+			cur.phases[name] = len(cur.insts)
+		}
 		if j := strings.Index(s, "//"); j >= 0 {
 			s = s[:j]
 		}
@@ -209,7 +215,7 @@ func parseText(s string) (*Func, error) {
 	if err1 != nil || err2 != nil || frame < 0 {
 		return nil, fmt.Errorf("TEXT %s: bad size %q", name, sz)
 	}
-	return &Func{Name: name, Frame: frame, Args: args, labels: map[string]int{}}, nil
+	return &Func{Name: name, Frame: frame, Args: args, labels: map[string]int{}, phases: map[string]int{}}, nil
 }
 
 // parseData reads "sym<>+off(SB)/size, $value".

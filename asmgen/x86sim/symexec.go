@@ -87,6 +87,7 @@ type symMachine struct {
 	jumped  bool
 	cuts    map[int]*SymCut
 	visits  map[int]int
+	stopped bool
 }
 
 // A SymCut cuts a loop for a proof: each time the run reaches the
@@ -97,7 +98,9 @@ type symMachine struct {
 // then proves holds for every value of those variables, the real one among
 // them.
 //
-// Label SymReturn cuts at the function's RET: Mem there reads what the run
+// Label "phase: NAME" cuts at the first instruction of the phase asmgen
+// named with a comment "// phase: NAME..." (the one phase whose name starts
+// with NAME). Label SymReturn cuts at the function's RET: Mem there reads what the run
 // left in memory and registers before it returns (a frame's scratch, say).
 type SymCut struct {
 	Label string
@@ -109,6 +112,14 @@ type SymCut struct {
 	// nil) with the run's memory: a loop whose state is in memory (a
 	// stack frame's limbs) is cut by reading and replacing its words.
 	Mem func(n int, gp *[16]*sym.Word, mem SymMemory)
+	// Vec, when set, is called at each visit after Mem with the vector
+	// registers (Z0..Z31, 512 bits each) and the opmask registers: a loop
+	// whose state is in zmm lanes is cut by replacing them.
+	Vec func(n int, vec *[32]*sym.Word, k *[8]*sym.Word)
+	// Stop ends the run at the cut's first visit, after its callbacks: a
+	// proof of the part of a function before it (RunSymbolic then
+	// returns no results).
+	Stop bool
 }
 
 // SymReturn is the SymCut label of a function's RET.
@@ -155,6 +166,16 @@ func (p *Program) RunSymbolic(ctx *sym.Ctx, name string, args []SymArg, cuts ...
 		pc, ok := fn.labels[cuts[i].Label]
 		if cuts[i].Label == SymReturn {
 			pc, ok = -2, true
+		}
+		if name, isPhase := strings.CutPrefix(cuts[i].Label, "phase: "); isPhase {
+			for ph, at := range fn.phases {
+				if strings.HasPrefix(ph, name) {
+					if ok {
+						return nil, fmt.Errorf("x86sim: %s has more than one phase %q", fn.Name, name)
+					}
+					pc, ok = at, true
+				}
+			}
 		}
 		if !ok {
 			return nil, fmt.Errorf("x86sim: %s has no label %s", name, cuts[i].Label)
@@ -239,6 +260,9 @@ func (p *Program) RunSymbolic(ctx *sym.Ctx, name string, args []SymArg, cuts ...
 		}
 	}()
 	m.run()
+	if m.stopped {
+		return nil, nil
+	}
 	return stack.bytes[argAt+8*len(args):], nil
 }
 
@@ -280,6 +304,13 @@ func (m *symMachine) run() {
 			if c.Mem != nil {
 				c.Mem(m.visits[at], &m.gp, SymMemory{m})
 			}
+			if c.Vec != nil {
+				c.Vec(m.visits[at], &m.vec, &m.k)
+			}
+			if c.Stop {
+				m.stopped = true
+				return
+			}
 			m.visits[at]++
 		}
 		if in.op == "RET" {
@@ -300,11 +331,10 @@ func (m *symMachine) step(in *inst) {
 		f(m, in)
 		return
 	}
-	if gpConcreteOps[in.op] || in.target >= 0 {
-		m.concreteGP(in)
-		return
+	if !hasSymbolic(in) {
+		m.failf("no symbolic semantics for %s", in.op)
 	}
-	m.failf("no symbolic semantics for %s", in.op)
+	m.concreteGP(in)
 }
 
 // gpConcreteOps are the general-register instructions that run with the

@@ -16,6 +16,8 @@ GLOBL rot8<>(SB), RODATA|NOPTR, $16
 TEXT ·rot(SB), NOSPLIT, $0-16
 	MOVQ p+0(FP), AX
 	MOVQ n+8(FP), CX
+
+	// phase: load the block
 	MOVOU (AX), X0
 loop:
 	MOVOU X0, X1
@@ -55,9 +57,11 @@ func TestRunSymbolic(t *testing.T) {
 	}
 }
 
-// TestSymCutMem cuts the rotation loop at its label, its exit and its RET:
-// each visit seen once, loads what the run left at the address AX holds,
-// and its store at RET is what the caller's memory ends with.
+// TestSymCutMem cuts the rotation loop at a phase, its label (replacing X0
+// before the second turn), its exit and its RET: each visit is seen once, the
+// run ends with two turns from the replaced X0, Mem loads what the run
+// left at the address AX holds, and its store at RET is what the caller's
+// memory ends with.
 func TestSymCutMem(t *testing.T) {
 	p, err := Load("rot.s", []byte(symTestSrc))
 	require.NoError(t, err)
@@ -67,15 +71,26 @@ func TestSymCutMem(t *testing.T) {
 		mem.Bytes = append(mem.Bytes, ctx.Var("b"+string(rune('a'+i)), 8))
 	}
 	in := sym.Concat(mem.Bytes...)
-	var loops, exits []int
+	var loops, exits, phases []int
 	var atRet *sym.Word
-	fresh := ctx.Var("fresh", 128)
+	fresh, turn1 := ctx.Var("fresh", 128), ctx.Var("turn1", 128)
 	_, err = p.RunSymbolic(ctx, "rot", []SymArg{{Mem: mem}, {Word: sym.Const(64, 3)}},
 		SymCut{Label: "loop", Mem: func(n int, gp *[16]*sym.Word, m SymMemory) {
 			a, ok := gp[rAX].Uint64()
 			require.True(t, ok)
 			require.True(t, sym.Equal(in, m.Load(a, 16)), "the loop leaves memory alone")
 			loops = append(loops, n)
+		}, Vec: func(n int, vec *[32]*sym.Word, _ *[8]*sym.Word) {
+			if n == 1 {
+				// The second turn starts from a fresh X0: the run ends
+				// with two turns of rotation of it.
+				vec[0] = sym.Concat(turn1, vec[0].Extract(128, 384))
+			}
+		}},
+		SymCut{Label: "phase: load", Visit: func(n int, gp *[16]*sym.Word) {
+			phases = append(phases, n)
+			c, _ := gp[rCX].Uint64()
+			require.EqualValues(t, 3, c, "the phase starts before the loop")
 		}},
 		SymCut{Label: "loop", Exit: true, Visit: func(n int, gp *[16]*sym.Word) {
 			exits = append(exits, n)
@@ -90,8 +105,9 @@ func TestSymCutMem(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []int{0, 1, 2}, loops)
 	require.Equal(t, []int{0}, exits)
-	lanes := in.Lanes(32)
-	for range 3 {
+	require.Equal(t, []int{0}, phases)
+	lanes := turn1.Lanes(32)
+	for range 2 {
 		for i := range lanes {
 			lanes[i] = lanes[i].RotateLeft(20)
 		}
@@ -110,6 +126,22 @@ func TestRunSymbolicRefusesVariableControl(t *testing.T) {
 	mem := &SymMem{Name: "p", Bytes: sym.Zero(128).Bytes()}
 	_, err = p.RunSymbolic(ctx, "rot", []SymArg{{Mem: mem}, {Word: ctx.Var("n", 64)}})
 	require.ErrorContains(t, err, "not a constant")
+}
+
+// TestSymCutStop: a run stopped at a cut before the loop's variable branch
+// succeeds, with the state the cut saw.
+func TestSymCutStop(t *testing.T) {
+	p, err := Load("rot.s", []byte(symTestSrc))
+	require.NoError(t, err)
+	ctx := sym.NewCtx()
+	in := ctx.Var("block", 128)
+	mem := &SymMem{Name: "p", Bytes: in.Bytes()}
+	var x0 *sym.Word
+	res, err := p.RunSymbolic(ctx, "rot", []SymArg{{Mem: mem}, {Word: ctx.Var("n", 64)}},
+		SymCut{Label: "loop", Stop: true, Vec: func(_ int, vec *[32]*sym.Word, _ *[8]*sym.Word) { x0 = vec[0].Extract(0, 128) }})
+	require.NoError(t, err)
+	require.Nil(t, res)
+	require.True(t, sym.Equal(in, x0))
 }
 
 // TestCheckSymbolicCatchesWrongSemantics: CheckSymbolic passes on the
