@@ -2,6 +2,8 @@ package prove
 
 import (
 	"fmt"
+	"math/big"
+	"slices"
 
 	"github.com/vgcrypto/vg/asmgen/x86sim"
 	"github.com/vgcrypto/vg/asmgen/x86sim/sym"
@@ -91,4 +93,303 @@ func GatherDualIFMA(p *x86sim.Program, fn string, n, ka, kb int) error {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
+}
+
+// AmmIFMA proves the digit loop of amm<n>IFMA, func(z, x, y, m *uint64,
+// k0 uint64), or with dual of ammDual<n>IFMA, func(za, xa, ya, ma *uint64,
+// k0a uint64, zb, xb, yb, mb *uint64, k0b uint64), each of whose two
+// multiplications the same: for every x, y and m of n digits below 2^52
+// (the padding lanes zero) and every k0 with k0·m[0] ≡ -1 modulo 2^52, the
+// accumulator the normalization starts from, A = Σ lane_j·2^(52j) over its
+// lanes (not normalized), has
+//
+//	2^(52n)·A = x·y + Q·m
+//
+// for the code's Q = Σ q_i·2^(52i), each q_i < 2^52: A ≡ x·y·2^(-52n)
+// modulo m. The normalization that follows is not covered.
+//
+// The loop is cut at its label, at its exit and where the normalization
+// starts (the generator's phase comment): each time the accumulator's
+// lanes are replaced by fresh variables (52 low bits and a high part whose
+// range is the one the turn before was shown to leave) once shown to be
+// one more turn of the algorithm: 2^52·A' + D = A + x·y_i + q_i·m, less
+// the low products of y_i the turn before added ahead and plus those of
+// y_(i+1) this turn adds ahead (the code adds lo52(x·y_(i+1)) into the
+// registers it splits, all of the single kernel's and the dual kernel's
+// first, before the shift, so that the next quotient's lane is ready),
+// where D, the part of lane 0 the shift drops, is lane 0's low 52 bits times
+// (k0·m[0] + 1) modulo 2^52, zero.
+func AmmIFMA(p *x86sim.Program, fn string, n int, dual bool) error {
+	ctx := sym.NewCtx()
+	N := ifmaLanes(n)
+	z := newZReader()
+	streams := []string{""}
+	split := N / 8
+	if dual {
+		streams, split = []string{"a", "b"}, 1
+	}
+	var args []x86sim.SymArg
+	var cs []*ammChain
+	for _, st := range streams {
+		digits := func(name string) ([]*sym.Word, *x86sim.SymMem) {
+			ws := make([]*sym.Word, N)
+			mem := &x86sim.SymMem{Name: name, ReadOnly: true}
+			for j := range ws {
+				ws[j] = sym.Zero(64)
+				if j < n {
+					ws[j] = ctx.Var(fmt.Sprintf("%s%d", name, j), 52).ZeroExtend(64)
+				}
+				mem.Bytes = append(mem.Bytes, ws[j].Bytes()...)
+			}
+			return ws, mem
+		}
+		x, xm := digits("x" + st)
+		y, ym := digits("y" + st)
+		m, mm := digits("m" + st)
+		k0lo := ctx.Var("k0"+st, 52)
+		k0 := sym.Concat(k0lo, ctx.Var("k0"+st+".hi", 12))
+		zm := &x86sim.SymMem{Name: "z" + st, Bytes: vars(ctx, "z"+st, 8*N)}
+		c := &ammChain{ctx: ctx, z: z, name: "x" + st, n: n, lanes: N, split: split, xw: x}
+		for j := range N {
+			c.x = append(c.x, z.word(x[j]))
+			c.y = append(c.y, z.word(y[j]))
+			c.m = append(c.m, z.word(m[j]))
+		}
+		c.k0 = z.word(k0lo)
+		cs = append(cs, c)
+		args = append(args, x86sim.SymArg{Mem: zm}, x86sim.SymArg{Mem: xm}, x86sim.SymArg{Mem: ym}, x86sim.SymArg{Mem: mm}, x86sim.SymArg{Word: k0})
+	}
+	label, err := loopLabel(p, fn, "digit")
+	if err != nil {
+		return err
+	}
+	each := func(f func(c *ammChain, vec *[32]*sym.Word)) func(int, *[32]*sym.Word, *[8]*sym.Word) {
+		return func(_ int, vec *[32]*sym.Word, _ *[8]*sym.Word) {
+			for _, c := range cs {
+				f(c, vec)
+			}
+		}
+	}
+	if _, err := p.RunSymbolic(ctx, fn, args,
+		x86sim.SymCut{Label: label, Vec: func(v int, vec *[32]*sym.Word, _ *[8]*sym.Word) {
+			for _, c := range cs {
+				c.turn(v, vec)
+			}
+		}},
+		x86sim.SymCut{Label: label, Exit: true, Vec: each(func(c *ammChain, vec *[32]*sym.Word) { c.step(vec, n-2, true) })},
+		x86sim.SymCut{Label: "phase: normalization", Stop: true, Vec: each(func(c *ammChain, vec *[32]*sym.Word) { c.step(vec, n-1, false) })},
+	); err != nil {
+		return err
+	}
+	for _, c := range cs {
+		if c.err != nil {
+			return fmt.Errorf("%s, the multiplication of %s: %w", fn, c.name, c.err)
+		}
+		if c.done != n {
+			return fmt.Errorf("%s, the multiplication of %s: the cuts saw %d of the %d digits", fn, c.name, c.done, n)
+		}
+	}
+	return nil
+}
+
+// An ammChain follows one multiplication of amm's digit loop turn by turn.
+type ammChain struct {
+	ctx  *sym.Ctx
+	z    *zreader
+	name string
+	// n digits in lanes; split is how many of the accumulator's registers
+	// (from the lowest) take the next digit's low products ahead.
+	n, lanes, split int
+	x, y, m         []zval
+	xw              []*sym.Word
+	k0              zval
+	// acc are the accumulator's vector registers, lowest lanes first (-1
+	// for one not found yet: a register that is zero where the loop
+	// starts is found at the next cut, by the digit of x it then holds),
+	// zero the registers that were zero then; v is its value at the last
+	// cut and lo0 lane 0's low 52 bits; done counts the digits proven.
+	acc  []int
+	zero []int
+	v    zpoly
+	lo0  zval
+	done int
+	err  error
+}
+
+// lo52 is the low 52 bits of the product of two values below 2^52.
+func (c *ammChain) lo52(a, b zval) zval {
+	return c.z.slice(zval{zmul(a.p, b.p), new(big.Int).Mul(a.hi, b.hi)}, 0, 52)
+}
+
+// ahead is the low products of digit i of y that a turn adds ahead of
+// time: lo52(x_j·y_i) in every lane of the split registers.
+func (c *ammChain) ahead(i int) zpoly {
+	r := zpoly{}
+	for j := range 8 * c.split {
+		r.addScaled(c.lo52(c.x[j], c.y[i]).p, pow2(52*j))
+	}
+	return r
+}
+
+// lanesAre reports whether register w holds want[l] in lane l.
+func (c *ammChain) lanesAre(w *sym.Word, want func(l int) zpoly) bool {
+	for l := range 8 {
+		if c.z.congruent(c.z.word(w.Extract(64*l, 64)).p, want(l), nil) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// turn is the cut at the digit loop's label, before digit v.
+func (c *ammChain) turn(v int, vec *[32]*sym.Word) {
+	if c.err != nil {
+		return
+	}
+	if v > 0 {
+		c.step(vec, v-1, true)
+		return
+	}
+	// The split registers hold lo52(x_j·y_0) in lane j, the others zero.
+	for k := 0; k < c.lanes/8; k++ {
+		found := -1
+		if k < c.split {
+			for r := range vec {
+				if c.lanesAre(vec[r], func(l int) zpoly { return c.lo52(c.x[8*k+l], c.y[0]).p }) {
+					found = r
+					break
+				}
+			}
+			if found < 0 {
+				c.err = fmt.Errorf("no vector register holds lo52(x·y[0]) in lanes %d..%d where the loop starts", 8*k, 8*k+7)
+				return
+			}
+		}
+		c.acc = append(c.acc, found)
+	}
+	for r := range vec {
+		if v, ok := vec[r].Value(); ok && v.Sign() == 0 {
+			c.zero = append(c.zero, r)
+		}
+	}
+	c.fresh(vec, 0)
+}
+
+// find resolves the accumulator's registers that were zero where the loop
+// started: register k is the one of them whose lane 0 now reads digit 8k
+// of x (its product with y_0's high half).
+func (c *ammChain) find(vec *[32]*sym.Word) error {
+	for k, r := range c.acc {
+		if r >= 0 {
+			continue
+		}
+		for _, cand := range c.zero {
+			if readsVar(vec[cand].Extract(0, 64), c.xw[8*k]) && !slices.Contains(c.acc, cand) {
+				c.acc[k] = cand
+				break
+			}
+		}
+		if c.acc[k] < 0 {
+			return fmt.Errorf("no register zero where the loop started holds digit %d of x in lane 0 after a turn", 8*k)
+		}
+	}
+	return nil
+}
+
+// readsVar reports whether x is built from v's variable, at any depth.
+func readsVar(x, v *sym.Word) bool {
+	target := v.Pieces()[0].Slices[0].Atom
+	seen := map[*sym.Atom]bool{}
+	var walk func(w *sym.Word) bool
+	walk = func(w *sym.Word) bool {
+		for _, pc := range w.Pieces() {
+			for _, s := range pc.Slices {
+				a := s.Atom
+				if a == target {
+					return true
+				}
+				if seen[a] {
+					continue
+				}
+				seen[a] = true
+				for _, arg := range a.Args() {
+					if walk(arg) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	return walk(x)
+}
+
+// step checks that digit i's turn took the accumulator from the last cut's
+// value to the one in the registers now (with ahead the turn added digit
+// i+1's low products ahead), then cuts.
+func (c *ammChain) step(vec *[32]*sym.Word, i int, ahead bool) {
+	if c.err != nil {
+		return
+	}
+	if err := c.find(vec); err != nil {
+		c.err = err
+		return
+	}
+	got := zpoly{}
+	for k, r := range c.acc {
+		for l := range 8 {
+			got.addScaled(c.z.word(vec[r].Extract(64*l, 64)).p, pow2(52*(8*k+l)))
+		}
+	}
+	q := c.lo52(c.lo0, c.k0)
+	lo := c.lo52(c.m[0], q)
+	d := c.z.slice(zval{zsum(c.lo0.p, lo.p), new(big.Int).Add(c.lo0.hi, lo.hi)}, 0, 52)
+	one := zconst(big.NewInt(1))
+	if err := c.z.congruent(d.p, zmul(c.lo0.p, zsum(zmul(c.k0.p, c.m[0].p), one)), pow2(52)); err != nil {
+		c.err = fmt.Errorf("digit %d: the part of lane 0 the shift drops is not its low bits times (k0·m[0] + 1) modulo 2^52: %w", i, err)
+		return
+	}
+	want := c.v.clone()
+	want.addScaled(c.ahead(i), big.NewInt(-1))
+	for j := range c.lanes {
+		want.addScaled(zmul(c.x[j].p, c.y[i].p), pow2(52*j))
+		want.addScaled(zmul(c.m[j].p, q.p), pow2(52*j))
+	}
+	if ahead {
+		want.addScaled(c.ahead(i+1), pow2(52))
+	}
+	lhs := zsum(zmul(got, zconst(pow2(52))), d.p)
+	if err := c.z.congruent(lhs, want, nil); err != nil {
+		c.err = fmt.Errorf("digit %d: the accumulator is not one more turn of the loop: %w", i, err)
+		return
+	}
+	c.done = i + 1
+	c.fresh(vec, i+1)
+}
+
+// fresh replaces the accumulator's lanes with fresh variables, each below
+// the bound its word was shown to keep, and sets v and lo0. A register not
+// found yet is zero (where the loop starts) and stays as it is.
+func (c *ammChain) fresh(vec *[32]*sym.Word, v int) {
+	c.v = zpoly{}
+	for k, r := range c.acc {
+		if r < 0 {
+			continue
+		}
+		var lanes []*sym.Word
+		for l := range 8 {
+			j := 8*k + l
+			top := new(big.Int).Rsh(c.z.word(vec[r].Extract(64*l, 64)).hi, 52)
+			lo := c.ctx.Var(fmt.Sprintf("%s.A%d.%d", c.name, v, j), 52)
+			hi := c.ctx.Var(fmt.Sprintf("%s.A%d.%d.hi", c.name, v, j), 12)
+			c.z.limits[hi.Atom()] = top
+			w := sym.Concat(lo, hi)
+			lanes = append(lanes, w)
+			c.v.addScaled(c.z.word(w).p, pow2(52*j))
+			if j == 0 {
+				c.lo0 = c.z.word(lo)
+			}
+		}
+		vec[r] = sym.Concat(lanes...)
+	}
 }

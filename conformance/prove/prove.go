@@ -441,6 +441,16 @@ func ifmaProofs(n int) []Proof {
 	file := "rsa/asm_ifma_amd64.s"
 	return []Proof{
 		{
+			Module: "rsa", Backend: "ifma", File: file, Func: fmt.Sprintf("amm%dIFMA", n), Part: "the digit loop, not the normalization",
+			Covers: "where the normalization starts, the accumulator's lanes A (not normalized) have 2^(52n)·A = x·y + Q·m for the code's Q < 2^(52n) (n the kernel's digits), so A ≡ x·y·2^(-52n) modulo m, for every x, y and m of n digits below 2^52 and k0 with k0·m[0] ≡ -1 modulo 2^52; each turn of the digit loop proven for every accumulator in the range the turn before left. The normalization (carries through lanes of 2^52-1 chosen by compare masks) is not covered yet",
+			Run:    func(p *x86sim.Program, fn string) error { return AmmIFMA(p, fn, n, false) },
+		},
+		{
+			Module: "rsa", Backend: "ifma", File: file, Func: fmt.Sprintf("ammDual%dIFMA", n), Part: "the digit loop, not the normalization",
+			Covers: "both multiplications as amm's: where the normalization starts, each accumulator's lanes A have 2^(52n)·A = x·y + Q·m for the code's Q < 2^(52n), for every xa, ya, ma, k0a, xb, yb, mb, k0b as amm's; each turn of the digit loop proven for every pair of accumulators in the range the turn before left. The normalization is not covered yet",
+			Run:    func(p *x86sim.Program, fn string) error { return AmmIFMA(p, fn, n, true) },
+		},
+		{
 			Module: "rsa", Backend: "ifma", File: file, Func: fmt.Sprintf("toDigits%dIFMA", n),
 			Covers: "digit i of z is bits [52i, 52i+52) of x for i < n and the padding lanes are zero, for every x (n the kernel's digits)",
 			Run:    func(p *x86sim.Program, fn string) error { return ToDigitsIFMA(p, fn, n) },

@@ -167,12 +167,16 @@ type zreader struct {
 	// between them, so that the code's 64-bit word and the specification's
 	// bytes, or a 26-bit limb, read the same variables.
 	cuts map[*sym.Atom][]int
+	// limits are ranges tighter than their width for whole variables: a
+	// loop cut's fresh variable stands for a value the turn before was
+	// shown to keep below the limit.
+	limits map[*sym.Atom]*big.Int
 }
 
 // newZReader reads words, and any word made of the same slices of the
 // variables (read after it).
 func newZReader(words ...*sym.Word) *zreader {
-	z := &zreader{byName: map[string]uint32{}, atoms: map[*sym.Atom]zval{}, cuts: map[*sym.Atom][]int{}}
+	z := &zreader{byName: map[string]uint32{}, atoms: map[*sym.Atom]zval{}, cuts: map[*sym.Atom][]int{}, limits: map[*sym.Atom]*big.Int{}}
 	seen := map[*sym.Atom]bool{}
 	var walk func(x *sym.Word)
 	walk = func(x *sym.Word) {
@@ -280,6 +284,10 @@ func (z *zreader) piece(pc sym.Piece) zval {
 		}
 		return r
 	}
+	hi := ones(pc.W)
+	if s := pc.Slices[0]; len(pc.Slices) == 1 && pc.C == nil && s.Bit == 0 && pc.W == s.Atom.Width() && z.limits[s.Atom] != nil {
+		hi = z.limits[s.Atom]
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "bits%d", pc.W)
 	if pc.C != nil {
@@ -288,7 +296,7 @@ func (z *zreader) piece(pc sym.Piece) zval {
 	for _, s := range pc.Slices {
 		fmt.Fprintf(&b, ",%v:%d", s.Atom, s.Bit)
 	}
-	return zval{z.variable(b.String(), ones(pc.W)), ones(pc.W)}
+	return zval{z.variable(b.String(), hi), hi}
 }
 
 // atom is the value of an arithmetic atom.
