@@ -10,16 +10,42 @@ import (
 	"github.com/vgcrypto/vg/asmgen/x86sim"
 )
 
+// A generated is a generated .s file of the repository, loaded, for tests
+// that prove its functions and copies of it with a defect.
+type generated struct {
+	t   *testing.T
+	src string
+	p   *x86sim.Program
+}
+
+// loadGenerated loads file (relative to the repository root).
+func loadGenerated(t *testing.T, file string) generated {
+	src, err := os.ReadFile("../../" + file)
+	require.NoError(t, err)
+	p, err := x86sim.Load(file, src)
+	require.NoError(t, err)
+	return generated{t, string(src), p}
+}
+
+// withDefect is the file with the first old in function fn's text replaced
+// by new.
+func (g generated) withDefect(fn, old, new string) *x86sim.Program {
+	at := strings.Index(g.src, "TEXT ·"+fn+"(SB)")
+	require.GreaterOrEqual(g.t, at, 0, fn)
+	require.Contains(g.t, g.src[at:], old)
+	bad, err := x86sim.Load("defect.s", []byte(g.src[:at]+strings.Replace(g.src[at:], old, new, 1)))
+	require.NoError(g.t, err)
+	return bad
+}
+
 // TestMontADXCatchesDefects proves montMul8ADX and then copies of it with
 // one defect each, every one of which the proof must refuse: carries
 // dropped (in the product, into the pending top, the OF chain's final
 // carry), the quotient word not multiplied by m0inv, and a borrow dropped in
 // the final subtraction.
 func TestMontADXCatchesDefects(t *testing.T) {
-	src, err := os.ReadFile("../../rsa/asm_adx_amd64.s")
-	require.NoError(t, err)
-	p, err := x86sim.Load("adx.s", src)
-	require.NoError(t, err)
+	g := loadGenerated(t, "rsa/asm_adx_amd64.s")
+	p := g.p
 	require.NoError(t, MontADX(p, "montMul8ADX", 8, false, false))
 	require.NoError(t, MontADX(p, "montMul8ADX", 8, false, true))
 	require.NoError(t, MontADX(p, "montSqr8ADX", 8, true, true))
@@ -32,12 +58,7 @@ func TestMontADXCatchesDefects(t *testing.T) {
 		{"a borrow of the final subtraction", "\tMOVQ  72(SP), BX\n\tSBBQ  SI, BX\n", "\tMOVQ  72(SP), BX\n\tSUBQ  SI, BX\n", "z is not S - top·m"},
 	} {
 		t.Run(d.name, func(t *testing.T) {
-			s := string(src)
-			require.Contains(t, s, d.old)
-			// The first function of the file is montMul8ADX.
-			bad, err := x86sim.Load("adx.s", []byte(strings.Replace(s, d.old, d.new, 1)))
-			require.NoError(t, err)
-			err = MontADX(bad, "montMul8ADX", 8, false, false)
+			err := MontADX(g.withDefect("montMul8ADX", d.old, d.new), "montMul8ADX", 8, false, false)
 			require.ErrorContains(t, err, d.want)
 		})
 	}
@@ -47,17 +68,11 @@ func TestMontADXCatchesDefects(t *testing.T) {
 // pair's mask is never stored (the stack's old bytes, variables, stand in
 // for it): the proof must refuse it.
 func TestGather5ADXCatchesAWrongMask(t *testing.T) {
-	src, err := os.ReadFile("../../rsa/asm_adx_amd64.s")
-	require.NoError(t, err)
-	p, err := x86sim.Load("adx.s", src)
-	require.NoError(t, err)
+	g := loadGenerated(t, "rsa/asm_adx_amd64.s")
 	for k := range 32 {
-		require.NoError(t, Gather5ADX(p, "gather5ADX", 2, k))
+		require.NoError(t, Gather5ADX(g.p, "gather5ADX", 2, k))
 	}
-	old := "\tMOVOU   X3, 240(SP)\n"
-	require.Contains(t, string(src), old)
-	bad, err := x86sim.Load("adx.s", []byte(strings.Replace(string(src), old, "", 1)))
-	require.NoError(t, err)
+	bad := g.withDefect("gather5ADX", "\tMOVOU   X3, 240(SP)\n", "")
 	// The stale mask's bytes are variables: every index reads them.
 	for _, k := range []int{0, 30, 31} {
 		require.ErrorContains(t, Gather5ADX(bad, "gather5ADX", 2, k), "z[0] differs")
