@@ -140,7 +140,7 @@ func checkPackage(pkg, run string, short bool, model string, only []string, verb
 		native = &Result{Pkg: pkg}
 	} else {
 		var err error
-		native, err = check(Options{Pkg: pkg, Run: run, Short: short, Backends: only}, w)
+		native, err = checkRepeated(Options{Pkg: pkg, Run: run, Short: short, Backends: only}, w)
 		if err != nil {
 			fmt.Fprintf(w, "ctgrind: %s: %v\n", pkg, err)
 			return false
@@ -169,7 +169,7 @@ func checkPackage(pkg, run string, short bool, model string, only []string, verb
 	var onModel *Result
 	var err error
 	if model != "off" && (len(left) > 0 || model == "only") {
-		onModel, err = check(Options{Pkg: pkg, Run: run, Short: short, Model: true, Backends: left}, w)
+		onModel, err = checkRepeated(Options{Pkg: pkg, Run: run, Short: short, Model: true, Backends: left}, w)
 		if err != nil {
 			fmt.Fprintf(w, "ctgrind: %s: on the model: %v\n", pkg, err)
 			return false
@@ -276,6 +276,9 @@ type Result struct {
 	Filtered []Report
 	// Other is the number of reports of other origins (the runtime's).
 	Other int
+	// Unrepeated are the failures of a first run that a second did not
+	// repeat, all inside the runtime (checkRepeated).
+	Unrepeated []Report
 	// TestFailed is set when the test binary failed under the marked run.
 	TestFailed bool
 	// Undecodable is set when the run stopped at an instruction valgrind
@@ -353,6 +356,10 @@ func (r *Result) print(w io.Writer, verbose bool) {
 	}
 	for _, f := range r.Failures {
 		fmt.Fprintf(w, "%s\n", f.String())
+	}
+	if len(r.Unrepeated) > 0 {
+		fmt.Fprintf(w, "ctgrind: %s (%s): %d reports inside the runtime did not recur on a second run (the runtime reading freed memory marked secret; it depends on when the collector runs), the first:\n%s\n",
+			r.Pkg, r.mode(), len(r.Unrepeated), r.Unrepeated[0].String())
 	}
 	if verbose {
 		for _, f := range r.Filtered {
@@ -494,6 +501,46 @@ func (r Report) String() string {
 // counted reports whether memcheck errors of kind are constant-time
 // findings.
 func counted(kind string) bool { return kind == "UninitCondition" || kind == "UninitValue" }
+
+// checkRepeated is check, run a second time when every failure of the
+// first has its innermost frame in the runtime (its allocator, say, reading
+// freed memory that a test or the model marked secret and the runtime
+// reuses: whether that happens depends on when the collector runs). The
+// tests' inputs are fixed, so a secret-dependent branch of vg code, an
+// allocation whose size depends on a secret among them, fails both runs;
+// the second run's verdict is the result, with the first run's failures it
+// did not repeat kept in Unrepeated.
+func checkRepeated(o Options, log io.Writer) (*Result, error) {
+	first, err := check(o, log)
+	if err != nil || len(first.Failures) == 0 || slices.ContainsFunc(first.Failures, func(r Report) bool { return !r.inRuntime() }) {
+		return first, err
+	}
+	again, err := check(o, log)
+	if err != nil {
+		return nil, err
+	}
+	return settle(first, again), nil
+}
+
+// settle is the verdict of a second run: its own, with the first run's
+// failures it did not repeat (by their stacks) in Unrepeated.
+func settle(first, again *Result) *Result {
+	seen := map[string]bool{}
+	for _, r := range again.Failures {
+		seen[r.key()] = true
+	}
+	for _, r := range first.Failures {
+		if !seen[r.key()] {
+			again.Unrepeated = append(again.Unrepeated, r)
+		}
+	}
+	return again
+}
+
+// inRuntime reports whether the innermost frame is the runtime's.
+func (r Report) inRuntime() bool {
+	return len(r.Frames) > 0 && strings.HasPrefix(r.Frames[0].Fn, "runtime.")
+}
 
 // check builds the package's tests and runs them under memcheck.
 func check(o Options, log io.Writer) (*Result, error) {

@@ -90,6 +90,32 @@ func TestClassify(t *testing.T) {
 	assert.True(t, model.report().secretOrigin(), "a result the model computed from secrets (-tags valgrind,vgsim)")
 }
 
+// TestSettle: a second run's verdict stands, with the first run's failures
+// it did not repeat set aside; a failure outside the runtime is never run
+// twice (inRuntime).
+func TestSettle(t *testing.T) {
+	at := func(fns ...string) Report {
+		r := Report{Kind: "UninitCondition"}
+		for _, fn := range fns {
+			r.Frames = append(r.Frames, Frame{Fn: fn})
+		}
+		return r
+	}
+	malloc := at("runtime.mallocgcSmallScanNoHeader", "runtime.mallocgc", "github.com/vgcrypto/vg/aesgcm.Prepare")
+	sweep := at("runtime.(*mspan).sweep", "github.com/vgcrypto/vg/aesgcm.Prepare")
+	vg := at("github.com/vgcrypto/vg/rsa.(*modulus).reduce")
+	assert.True(t, malloc.inRuntime())
+	assert.False(t, vg.inRuntime())
+
+	gone := settle(&Result{Failures: []Report{malloc, sweep}}, &Result{})
+	assert.True(t, gone.ok())
+	assert.Equal(t, []Report{malloc, sweep}, gone.Unrepeated)
+
+	again := settle(&Result{Failures: []Report{malloc, sweep}}, &Result{Failures: []Report{sweep}})
+	assert.False(t, again.ok(), "a failure that recurs fails")
+	assert.Equal(t, []Report{malloc}, again.Unrepeated)
+}
+
 // TestBackendProtocol checks that the runner reads what
 // stackscratch/ctgrind.Backend writes, and collects the backends a run
 // covered from a test's output.
