@@ -203,8 +203,11 @@ func newPublicKey(pub *rsa.PublicKey, b cpufeat.Registration[newKeyFunc]) (*Publ
 	if pub == nil || pub.N == nil {
 		return nil, errors.New("rsa: missing public key")
 	}
+	if pub.N.Sign() <= 0 {
+		return nil, errors.New("rsa: modulus is not positive")
+	}
 	nBits := pub.N.BitLen()
-	if pub.N.Sign() <= 0 || nBits < MinModulusBits || nBits > MaxModulusBits {
+	if nBits < MinModulusBits || nBits > MaxModulusBits {
 		return nil, fmt.Errorf("rsa: a modulus of %d bits is outside the supported sizes, %d to %d bits", nBits, MinModulusBits, MaxModulusBits)
 	}
 	if pub.N.Bit(0) == 0 {
