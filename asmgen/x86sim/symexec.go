@@ -100,8 +100,9 @@ type symMachine struct {
 //
 // Label "phase: NAME" cuts at the first instruction of the phase asmgen
 // named with a comment "// phase: NAME..." (the one phase whose name starts
-// with NAME). Label SymReturn cuts at the function's RET: Mem there reads what the run
-// left in memory and registers before it returns (a frame's scratch, say).
+// with NAME). Label SymReturn cuts at the function's RET: Mem there reads
+// what the run left in memory and registers before it returns (a frame's
+// scratch, say). Two cuts at one place are refused.
 type SymCut struct {
 	Label string
 	Visit func(n int, gp *[16]*sym.Word)
@@ -124,6 +125,9 @@ type SymCut struct {
 
 // SymReturn is the SymCut label of a function's RET.
 const SymReturn = "RET"
+
+// retPC is where the cuts keep a SymReturn cut: no instruction's index.
+const retPC = -2
 
 // SymMemory is a symbolic run's memory at a cut, addressed as the run's
 // registers hold addresses; an access outside every region fails the run.
@@ -165,7 +169,7 @@ func (p *Program) RunSymbolic(ctx *sym.Ctx, name string, args []SymArg, cuts ...
 	for i := range cuts {
 		pc, ok := fn.labels[cuts[i].Label]
 		if cuts[i].Label == SymReturn {
-			pc, ok = -2, true
+			pc, ok = retPC, true
 		}
 		if name, isPhase := strings.CutPrefix(cuts[i].Label, "phase: "); isPhase {
 			for ph, at := range fn.phases {
@@ -194,6 +198,9 @@ func (p *Program) RunSymbolic(ctx *sym.Ctx, name string, args []SymArg, cuts ...
 		}
 		if at == nil {
 			at = map[int]*SymCut{}
+		}
+		if at[pc] != nil {
+			return nil, fmt.Errorf("x86sim: %s: cuts %q and %q are at one place", name, at[pc].Label, cuts[i].Label)
 		}
 		at[pc] = &cuts[i]
 	}
@@ -295,7 +302,7 @@ func (m *symMachine) run() {
 		}
 		at := m.pc
 		if in.op == "RET" {
-			at = -2
+			at = retPC
 		}
 		if c := m.cuts[at]; c != nil {
 			if c.Visit != nil {

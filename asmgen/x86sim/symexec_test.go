@@ -144,6 +144,18 @@ func TestSymCutStop(t *testing.T) {
 	require.True(t, sym.Equal(in, x0))
 }
 
+// TestSymCutsAtOnePlace: two cuts at one instruction are refused, not one
+// of them silently dropped.
+func TestSymCutsAtOnePlace(t *testing.T) {
+	p, err := Load("rot.s", []byte(symTestSrc))
+	require.NoError(t, err)
+	ctx := sym.NewCtx()
+	mem := &SymMem{Name: "p", Bytes: ctx.Var("block", 128).Bytes()}
+	_, err = p.RunSymbolic(ctx, "rot", []SymArg{{Mem: mem}, {Word: sym.Const(64, 1)}},
+		SymCut{Label: "loop"}, SymCut{Label: "loop", Stop: true})
+	require.ErrorContains(t, err, "at one place")
+}
+
 // TestCheckSymbolicCatchesWrongSemantics: CheckSymbolic passes on the
 // semantics as they are and fails when one is wrong (PSHUFD reading its
 // immediate's fields in the wrong order).

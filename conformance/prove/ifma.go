@@ -97,8 +97,8 @@ func GatherDualIFMA(p *x86sim.Program, fn string, n, ka, kb int) error {
 
 // AmmIFMA proves the digit loop of amm<n>IFMA, func(z, x, y, m *uint64,
 // k0 uint64), or with dual of ammDual<n>IFMA, func(za, xa, ya, ma *uint64,
-// k0a uint64, zb, xb, yb, mb *uint64, k0b uint64), each of whose two
-// multiplications the same: for every x, y and m of n digits below 2^52
+// k0a uint64, zb, xb, yb, mb *uint64, k0b uint64), each of its two
+// multiplications alike: for every x, y and m of n digits below 2^52
 // (the padding lanes zero) and every k0 with k0·m[0] ≡ -1 modulo 2^52, the
 // accumulator the normalization starts from, A = Σ lane_j·2^(52j) over its
 // lanes (not normalized), has
@@ -231,7 +231,7 @@ func (c *ammChain) ahead(i int) zpoly {
 	return r
 }
 
-// lanesAre reports whether register w holds want[l] in lane l.
+// lanesAre reports whether register w holds want(l) in lane l.
 func (c *ammChain) lanesAre(w *sym.Word, want func(l int) zpoly) bool {
 	for l := range 8 {
 		if c.z.congruent(c.z.word(w.Extract(64*l, 64)).p, want(l), nil) != nil {

@@ -12,8 +12,8 @@ import (
 // uint64), or with sqr montSqr<n>ADX, func(z, x, m *uint64, m0inv uint64)
 // (y = x), against the contract of almost Montgomery multiplication: for
 // every x, y and m of n limbs (z apart from them, or with alias z == x)
-// and every m0inv with m0inv·m[0] ≡ -1 modulo
-// 2^64, with R = 2^(64n), z < R and
+// and every m0inv with m0inv·m[0] ≡ -1 modulo 2^64, with R = 2^(64n),
+// z < R and
 //
 //	R·z = x·y + (Q - top·R)·m
 //
@@ -29,9 +29,10 @@ import (
 //     shown to be the invariant's value V_i), the next turn's
 //     2^64·V_(i+1) + D_i = V_i + q_i·m exactly, where q_i is the word the
 //     code multiplies m by and D_i the limb the row drops, its value read
-//     from q_i and T[i] as the code adds them; and D_i ≡ T[i]·(m0inv·m[0]
-//   - 1) ≡ 0 modulo 2^64, so D_i, a word, is zero: the chain gives
-//     R·(S + top·R) = x·y + Q·m, S the limbs T[n..2n) at the loop's exit;
+//     from q_i and T[i] as the code adds them; and D_i ≡
+//     T[i]·(m0inv·m[0] + 1) ≡ 0 modulo 2^64, so D_i, a word, is zero: the
+//     chain gives R·(S + top·R) = x·y + Q·m, S the limbs T[n..2n) at the
+//     loop's exit;
 //   - at the exit (S and top fresh again, top a bit: S + top·R = (x·y +
 //     Q·m)/R < 2R because x, y, Q and m are below R), z ≡ S - top·m modulo
 //     R, with the subtraction's final borrow dropped.

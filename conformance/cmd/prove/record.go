@@ -37,7 +37,10 @@ type recordLine struct {
 	seconds float64
 }
 
-func recordName(r prove.Row) string { return r.File + " " + r.Func }
+// recordName and proofName are a proof's name in the record: its file and
+// function.
+func recordName(r prove.Row) string    { return r.File + " " + r.Func }
+func proofName(pr *prove.Proof) string { return pr.File + " " + pr.Func }
 
 // proverHash hashes the Go sources of this command and every package it
 // imports that is not in the standard library, and the Go version: what

@@ -17,10 +17,9 @@ const workers = 2
 
 // runAll runs the proofs of rows that selected picks: first the check of
 // each file's symbolic semantics, then the proofs, longest first (by the
-// times rec has), two at a time; it
-// prints a line per row in the rows' order, a proof not run as the record
-// rec has it when its key is the record's (rec and ks may be nil), and
-// returns the proofs' results.
+// times rec has), two at a time. It prints a line per row in the rows'
+// order, a proof it did not run as rec has it when its key (in ks) is the
+// recorded one (rec and ks may be nil), and returns the proofs' results.
 func runAll(w io.Writer, root string, rows []prove.Row, selected func(prove.Row) bool, rec record, ks map[string]string) (map[*prove.Proof]prove.Result, error) {
 	var files []string
 	byFile := map[string][]*prove.Proof{}
@@ -61,8 +60,7 @@ func runAll(w io.Writer, root string, rows []prove.Row, selected func(prove.Row)
 	}
 	// Longest first, by the times the record has (0 for a proof it lacks).
 	slices.SortStableFunc(jobs, func(a, b job) int {
-		ta, tb := rec[a.pr.File+" "+a.pr.Func].seconds, rec[b.pr.File+" "+b.pr.Func].seconds
-		return cmp.Compare(tb, ta)
+		return cmp.Compare(rec[proofName(b.pr)].seconds, rec[proofName(a.pr)].seconds)
 	})
 	results := map[*prove.Proof]prove.Result{}
 	var mu sync.Mutex
