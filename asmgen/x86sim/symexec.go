@@ -85,7 +85,7 @@ type symMachine struct {
 	regions []*symRegion
 	fp      uint64
 	jumped  bool
-	cuts    map[int]*SymCut
+	cuts    map[int][]*SymCut
 	visits  map[int]int
 	stopped bool
 }
@@ -102,7 +102,8 @@ type symMachine struct {
 // named with a comment "// phase: NAME..." (the one phase whose name starts
 // with NAME). Label SymReturn cuts at the function's RET: Mem there reads
 // what the run left in memory and registers before it returns (a frame's
-// scratch, say). Two cuts at one place are refused.
+// scratch, say). Several cuts at one place (two labels of one instruction,
+// say) run in the order given, each with the place's visit number.
 type SymCut struct {
 	Label string
 	Visit func(n int, gp *[16]*sym.Word)
@@ -165,7 +166,7 @@ func (p *Program) RunSymbolic(ctx *sym.Ctx, name string, args []SymArg, cuts ...
 	if fn == nil {
 		return nil, fmt.Errorf("x86sim: no function %s", name)
 	}
-	var at map[int]*SymCut
+	var at map[int][]*SymCut
 	for i := range cuts {
 		pc, ok := fn.labels[cuts[i].Label]
 		if cuts[i].Label == SymReturn {
@@ -197,12 +198,9 @@ func (p *Program) RunSymbolic(ctx *sym.Ctx, name string, args []SymArg, cuts ...
 			pc = last + 1
 		}
 		if at == nil {
-			at = map[int]*SymCut{}
+			at = map[int][]*SymCut{}
 		}
-		if at[pc] != nil {
-			return nil, fmt.Errorf("x86sim: %s: cuts %q and %q are at one place", name, at[pc].Label, cuts[i].Label)
-		}
-		at[pc] = &cuts[i]
+		at[pc] = append(at[pc], &cuts[i])
 	}
 	if 8*len(args) > fn.Args {
 		return nil, fmt.Errorf("x86sim: %s takes %d bytes of arguments, given %d", name, fn.Args, 8*len(args))
@@ -304,18 +302,20 @@ func (m *symMachine) run() {
 		if in.op == "RET" {
 			at = retPC
 		}
-		if c := m.cuts[at]; c != nil {
-			if c.Visit != nil {
-				c.Visit(m.visits[at], &m.gp)
+		if cs := m.cuts[at]; cs != nil {
+			for _, c := range cs {
+				if c.Visit != nil {
+					c.Visit(m.visits[at], &m.gp)
+				}
+				if c.Mem != nil {
+					c.Mem(m.visits[at], &m.gp, SymMemory{m})
+				}
+				if c.Vec != nil {
+					c.Vec(m.visits[at], &m.vec, &m.k)
+				}
+				m.stopped = m.stopped || c.Stop
 			}
-			if c.Mem != nil {
-				c.Mem(m.visits[at], &m.gp, SymMemory{m})
-			}
-			if c.Vec != nil {
-				c.Vec(m.visits[at], &m.vec, &m.k)
-			}
-			if c.Stop {
-				m.stopped = true
+			if m.stopped {
 				return
 			}
 			m.visits[at]++
