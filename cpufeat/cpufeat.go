@@ -579,10 +579,33 @@ const allFeatures = Set(1<<numFeatures - 1)
 // implements.
 const amd64Features = Set(1<<(AVX512VBMI+1) - 1)
 
-// Describe returns a multi-line, human-readable report of the detected and
+// familyModel decodes the family and model of CPUID leaf 1's EAX, with the
+// extended fields as Intel and AMD define them: the extended family added
+// for family 15, the extended model prefixed for families 6 and 15 and up.
+func familyModel(eax uint32) (family, model uint32) {
+	family = (eax >> 8) & 0xf
+	model = (eax >> 4) & 0xf
+	if family == 0xf {
+		family += (eax >> 20) & 0xff
+	}
+	if family == 6 || family >= 0xf {
+		model |= (eax >> 12) & 0xf0
+	}
+	return family, model
+}
+
+// Describe returns a multi-line, human-readable report of the CPU (its
+// vendor, family and model, and whether PreferYMM holds), the detected and
 // enabled features, the override, and the configurations.
 func Describe() string {
 	var b strings.Builder
+	if name := cpuName(); name != "" {
+		ymm := "no"
+		if PreferYMM() {
+			ymm = "yes: this Intel model lowers its clock for sustained 512-bit work, so the default choices skip the zmm backends"
+		}
+		fmt.Fprintf(&b, "cpu: %s; PreferYMM: %s\n", name, ymm)
+	}
 	fmt.Fprintf(&b, "detected: %s\n", Detected())
 	if Simulated() {
 		b.WriteString("          (the x86sim model's features, build tag vgsim: the generated assembly runs on the model, not on this CPU)\n")

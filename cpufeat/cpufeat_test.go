@@ -232,9 +232,29 @@ func TestDetectionConsistent(t *testing.T) {
 	t.Logf("detected: %s", d)
 }
 
+// TestFamilyModel decodes CPUID leaf 1 signatures of the machines this
+// project has had (stepping 0): the Xeon model 167, an Emerald Rapids and
+// AMD's Zen 3, Zen 4 and Zen 5.
+func TestFamilyModel(t *testing.T) {
+	for _, c := range []struct{ eax, family, model uint32 }{
+		{0x000a0670, 6, 167}, // Intel Xeon, family 6 model 167
+		{0x000c06f0, 6, 207}, // Emerald Rapids
+		{0x00a20f10, 25, 33}, // Zen 3
+		{0x00a10f10, 25, 17}, // Zen 4
+		{0x00b00f20, 26, 2},  // Zen 5
+		{0x00000f40, 15, 4},  // family 15, no extended family
+	} {
+		f, m := familyModel(c.eax)
+		assert.Equal(t, [2]uint32{c.family, c.model}, [2]uint32{f, m}, "eax %#x", c.eax)
+	}
+}
+
 func TestDescribe(t *testing.T) {
 	out := Describe()
 	assert.Contains(t, out, "detected:")
+	if name := cpuName(); name != "" {
+		assert.Contains(t, out, "cpu: "+name+"; PreferYMM: ")
+	}
 	for _, c := range Configs() {
 		assert.Contains(t, out, c.Name)
 	}

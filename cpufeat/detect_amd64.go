@@ -2,7 +2,12 @@
 
 package cpufeat
 
-import "golang.org/x/sys/cpu"
+import (
+	"encoding/binary"
+	"fmt"
+
+	"golang.org/x/sys/cpu"
+)
 
 // baseline is what every amd64 CPU has; "none" keeps it.
 const baseline = Set(1 << SSE2)
@@ -67,21 +72,31 @@ func detect() Set {
 	return s | valgrindDecodes()
 }
 
+// identity returns the CPU's vendor string (CPUID leaf 0) and its family
+// and model (leaf 1, familyModel).
+func identity() (vendor string, family, model uint32) {
+	_, ebx, ecx, edx := cpuid(0, 0)
+	var v [12]byte
+	binary.LittleEndian.PutUint32(v[0:], ebx)
+	binary.LittleEndian.PutUint32(v[4:], edx)
+	binary.LittleEndian.PutUint32(v[8:], ecx)
+	eax, _, _, _ := cpuid(1, 0)
+	family, model = familyModel(eax)
+	return string(v[:]), family, model
+}
+
+// cpuName is the CPU's vendor, family and model, for Describe.
+func cpuName() string {
+	vendor, family, model := identity()
+	return fmt.Sprintf("%s, family %d, model %d", vendor, family, model)
+}
+
 // downclocksZMM reports whether the CPU is one of the Intel models that
 // lower their clock for 512-bit work (see PreferYMM): vendor GenuineIntel,
 // family 6, and the model from CPUID leaf 1.
 func downclocksZMM() bool {
-	_, ebx, ecx, edx := cpuid(0, 0)
-	if ebx != 0x756e6547 || edx != 0x49656e69 || ecx != 0x6c65746e { // "GenuineIntel"
-		return false
-	}
-	eax, _, _, _ := cpuid(1, 0)
-	family := (eax >> 8) & 0xf
-	model := (eax>>4)&0xf | (eax>>12)&0xf0
-	if family != 6 {
-		return false
-	}
-	return slowZMMModel(model)
+	vendor, family, model := identity()
+	return vendor == "GenuineIntel" && family == 6 && slowZMMModel(model)
 }
 
 // osSavesZMM reports whether XCR0 enables the opmask and ZMM state; tests use

@@ -17,3 +17,6 @@ func detect() Set { return stdFeatures() }
 func osSavesZMM() bool { return false }
 
 func downclocksZMM() bool { return false }
+
+// cpuName is empty: vg reads no CPU identity off amd64 (or under purego).
+func cpuName() string { return "" }

@@ -21,3 +21,7 @@ func osSavesZMM() bool { return true }
 
 // downclocksZMM is false: the model has no clock.
 func downclocksZMM() bool { return false }
+
+// cpuName names the model: the generated assembly runs on it, not on the
+// host CPU.
+func cpuName() string { return "the x86sim model (build tag vgsim)" }

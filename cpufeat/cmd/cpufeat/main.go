@@ -1,4 +1,5 @@
-// Command cpufeat prints the CPU features vg detects and enables, the
+// Command cpufeat prints the CPU (vendor, family and model, and whether
+// cpufeat.PreferYMM holds), the CPU features vg detects and enables, the
 // VG_CPU_FEATURES override in force, the configurations the test matrix
 // runs, and, for each algorithm module, the backends of this build: which
 // can run here and which one the module's constructors pick on this CPU.
