@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/vgcrypto/vg/asmgen/x86sim v0.8.2
-	github.com/vgcrypto/vg/cpufeat v0.2.1
+	github.com/vgcrypto/vg/cpufeat v0.2.2
 )
 
 require (

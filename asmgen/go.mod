@@ -2,7 +2,7 @@ module github.com/vgcrypto/vg/asmgen
 
 go 1.26.0
 
-require github.com/vgcrypto/vg/cpufeat v0.2.1
+require github.com/vgcrypto/vg/cpufeat v0.2.2
 
 replace github.com/vgcrypto/vg/cpufeat => ../cpufeat
 
