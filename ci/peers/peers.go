@@ -87,6 +87,10 @@ type Options struct {
 	Root string // the repository root
 	Dir  string // the prebuilt peers; "" for DefaultDir(Root)
 	Out  string // folder for the sources and binaries (created if needed)
+	// Env is the environment the harness runs in for its provenance line
+	// (nil: this process's). The code path a peer reports follows
+	// OPENSSL_ia32cap, so it is the environment of the timed runs.
+	Env []string
 }
 
 // Binary is the harness built against one peer.
@@ -100,6 +104,7 @@ type Binary struct {
 	// leading "# peer NAME: ").
 	Provenance string
 	keys       string
+	env        []string // the environment of Build's runs (nil: this process's)
 }
 
 // Build builds the harness against every peer present. A peer that is
@@ -173,6 +178,7 @@ func Build(ctx context.Context, o Options) (bins []*Binary, notes []string, err 
 	}
 
 	for _, b := range bins {
+		b.env = o.Env
 		line, err := b.output(ctx, nil, "-provenance")
 		if err != nil {
 			return nil, notes, err
@@ -246,6 +252,7 @@ func systemOpenSSL(ctx context.Context) string {
 // output; a failure is an error with its standard error.
 func (b *Binary) output(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, b.Path, append([]string{"-keys", b.keys}, args...)...)
+	cmd.Env = b.env
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}

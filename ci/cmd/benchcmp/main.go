@@ -95,6 +95,30 @@
 // line per peer (its version or commit and the code path it dispatches to
 // on this CPU).
 //
+// # Tiers: vg and the peers held to an older CPU's instruction set
+//
+// -tier NAME holds vg and every peer to the instruction set of a class of
+// CPUs that has less than the machine at hand: vg through VG_CPU_FEATURES
+// (so each module picks the backend it would pick on such a CPU), the peers
+// through OPENSSL_ia32cap, which BoringSSL, AWS-LC and OpenSSL all read. The
+// peers' provenance lines then name the code path each takes at that tier,
+// and the -o file gets a "tier" line with vg's default backends there. It
+// emulates the tier's instruction set, not its cores' timings. -tier list
+// prints the tiers, the ones this machine can run and vg's choice at each:
+//
+//	go run ./ci/cmd/benchcmp -tier list
+//	go run ./ci/cmd/benchcmp -tier zen3 -peers -pair 'vaes-avx2=best-peer' -bench '^BenchmarkSeal$/AES-128/' -o /tmp/zen3.txt ./aesgcm
+//
+// -tiers GLOB -md FILE writes one table of such runs, a file per tier (each
+// made with -tier, "-tier native" for the machine as it is): a row per
+// benchmark parent that -bench keeps, a column per tier, most capable first,
+// each cell the median over the rounds of the speed-up of vg's default
+// backend at that tier over the fastest other implementation of the round
+// (the peers, crypto/cipher, crypto/rsa or x/crypto), with its quartiles
+// and the implementation fastest in most rounds:
+//
+//	go run ./ci/cmd/benchcmp -tiers 'ci/results/2026-12-07-xeon167/aesgcm-*.txt' -bench '^Seal/' -md -
+//
 // A pair spec that names best-peer (as REF or as CAND) adds a synthetic
 // sibling "best-peer" wherever peers were measured: in each round, the best
 // of the peers' values in that round, so that its per-round ratio compares
@@ -164,12 +188,16 @@
 //	-tags TAGS      build tags for both sides, e.g. purego
 //	-env KEY=VAL    environment for the builds and runs of both sides,
 //	                repeatable, e.g. -env VG_CPU_FEATURES=avx2,aes -env GOAMD64=v3
+//	-tier NAME      hold vg and the peers to a tier's instruction set (see
+//	                above); -tier list prints the tiers
 //	-o FILE         also write the raw outputs to FILE
 //	-pair CAND=REF  pair mode (see above), repeatable or comma-separated
 //	-load FILE      analyze FILE instead of building and running
 //	-md FILE        with -load and -pair: markdown speed tables (- for stdout)
 //	-svg FILE       with -load: SVG chart of throughput by message size
 //	-md-row NAME    header of the -md tables' row column (default "bytes")
+//	-tiers GLOB     with -md: the table of the tier runs in the files GLOB
+//	                matches (see Tiers above)
 //	-peers          with -pair: run the peer harness too (see above)
 //	-peers-dir DIR  the prebuilt BoringSSL and AWS-LC (default $VG_PEERS_DIR,
 //	                else ../shared/peers from the repository root)
@@ -196,6 +224,7 @@ import (
 	"time"
 
 	"github.com/vgcrypto/vg/ci/peers"
+	"github.com/vgcrypto/vg/cpufeat"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -250,6 +279,7 @@ type config struct {
 	out      string
 	tags     string
 	env      []string // KEY=VAL from -env
+	tier     *tier    // -tier: the instruction set vg and the peers are held to
 	run      runOptions
 	benchSet bool   // -bench was given explicitly (-load filters by it)
 	md       string // -md: markdown speed tables of -load's pairs
@@ -257,6 +287,9 @@ type config struct {
 	mdRow    string // -md-row: header of the tables' row column
 	peers    bool   // -peers: run the peer harness too
 	peersDir string // -peers-dir: the prebuilt peers ("" for the default)
+	// listTiers is -tier list: print the tiers and do nothing else.
+	listTiers bool
+	tiers     string // -tiers: a glob of results files, one per tier
 }
 
 // defaultTaskset returns the CPU to pin runs to by default: "1" when the
@@ -297,8 +330,10 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.StringVar(&cfg.run.taskset, "taskset", defaultTaskset(), "pin runs with taskset -c `cpus` (\"none\" to not pin)")
 	fs.StringVar(&cfg.tags, "tags", "", "build `tags` for both sides")
 	fs.Var(env, "env", "`KEY=VAL` environment for builds and runs (repeatable)")
+	tierName := fs.String("tier", "", "hold vg and the peers to the instruction set of a `tier` of CPUs (list: print the tiers)")
 	fs.StringVar(&cfg.out, "o", "", "also write the raw outputs to `file`")
 	fs.Var(pairs, "pair", "compare sibling sub-benchmarks `CAND=REF` within one build (repeatable)")
+	fs.StringVar(&cfg.tiers, "tiers", "", "with -md: one table of the results files matching `glob`, each made with -tier (vg against the fastest other implementation at each tier)")
 	fs.StringVar(&cfg.load, "load", "", "analyze results `file` (from -o, or go test -bench output) instead of running")
 	fs.StringVar(&cfg.md, "md", "", "with -load and -pair: write markdown speed tables to `file` (- for stdout) instead of the report")
 	fs.StringVar(&cfg.svg, "svg", "", "with -load: write an SVG chart of throughput by message size to `file` instead of the report")
@@ -328,6 +363,27 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		}
 	}
 	cfg.env = env.values
+	if *tierName != "" && *tierName != "list" {
+		t, err := lookupTier(*tierName)
+		if err != nil {
+			return nil, err
+		}
+		for _, kv := range cfg.env {
+			if k, _, _ := strings.Cut(kv, "="); t.VG != "" && (k == cpufeat.EnvVar || k == "OPENSSL_ia32cap") {
+				return nil, fmt.Errorf("-tier %s sets %s itself: drop -env %s", t.Name, k, kv)
+			}
+		}
+		if m := t.missing(cpufeat.Detected()); m != 0 {
+			return nil, fmt.Errorf("-tier %s: this machine lacks %s (-tier list says which tiers it can run)", t.Name, m)
+		}
+		cfg.tier = &t
+	}
+	if cfg.listTiers = *tierName == "list"; cfg.listTiers {
+		return cfg, nil
+	}
+	if cfg.tier != nil && cfg.load != "" {
+		return nil, errors.New("-tier holds the runs to a tier: -load reads runs already made (their file names their tier)")
+	}
 	var err error
 	if cfg.pairs, err = parsePairs(pairs.values); err != nil {
 		return nil, err
@@ -343,6 +399,11 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 		cfg.run.taskset = ""
 	}
 	switch {
+	case cfg.tiers != "":
+		if cfg.md == "" || cfg.load != "" || len(cfg.patterns) > 0 || cfg.svg != "" || len(cfg.pairs) > 0 || cfg.peers || cfg.tier != nil {
+			return nil, errors.New("-tiers writes the table of tier runs already made: use it with -md FILE (and -bench, -md-row), without -load, -pair, -svg, -peers, -tier or packages")
+		}
+		return cfg, nil
 	case cfg.load != "":
 		if len(cfg.patterns) > 0 || cfg.baseSet || cfg.out != "" {
 			return nil, errors.New("-load analyzes a results file: it takes no packages, -base or -o")
@@ -383,6 +444,19 @@ func run(ctx context.Context, args []string, dir string, stdout, stderr io.Write
 	if err != nil {
 		return err
 	}
+	if cfg.listTiers {
+		return writeTiers(stdout, cpufeat.Detected())
+	}
+	if cfg.tiers != "" {
+		if cfg.md == "-" {
+			return writeTierTable(cfg, stdout)
+		}
+		var b strings.Builder
+		if err := writeTierTable(cfg, &b); err != nil {
+			return err
+		}
+		return os.WriteFile(cfg.md, []byte(b.String()), 0o644)
+	}
 	if cfg.load != "" {
 		return runLoad(cfg, stdout, stderr)
 	}
@@ -390,6 +464,9 @@ func run(ctx context.Context, args []string, dir string, stdout, stderr io.Write
 		dir = d
 	}
 	cfg.run.env = goEnv(cfg.env)
+	if cfg.tier != nil {
+		cfg.run.env = append(cfg.run.env, cfg.tier.env()...)
+	}
 	if len(cfg.pairs) > 0 {
 		return runPair(ctx, cfg, dir, stdout, stderr)
 	}
@@ -471,6 +548,9 @@ func runHeader(cfg *config) string {
 	}
 	for _, kv := range cfg.env {
 		s += " " + kv
+	}
+	if cfg.tier != nil {
+		s += " -tier " + cfg.tier.Name
 	}
 	if cfg.peers {
 		s += ", peers (ci/peers) after vg in each round"

@@ -26,7 +26,7 @@ func peerTargets(ctx context.Context, cfg *config, root, tmp string, targets []*
 		return nil, nil, err
 	}
 	fmt.Fprintf(stderr, "benchcmp: building the peer harness (ci/peers)\n")
-	bins, notes, err := buildPeers(ctx, peers.Options{Root: root, Dir: cfg.peersDir, Out: filepath.Join(tmp, "peers")})
+	bins, notes, err := buildPeers(ctx, peers.Options{Root: root, Dir: cfg.peersDir, Out: filepath.Join(tmp, "peers"), Env: cfg.run.env})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/vgcrypto/vg/cpufeat"
 )
 
 // Keys of the provenance lines that -o writes at the top of a raw results
@@ -21,6 +23,9 @@ const (
 	// provPeer starts the key of a peer's line ("# benchcmp peer boringssl:
 	// ..."): its version and code paths, as the peer harness prints them.
 	provPeer = "peer"
+	// provTier is the tier the runs were held to (-tier), with vg's default
+	// backends there and the environment that held vg and the peers to it.
+	provTier = "tier"
 )
 
 // writeProvenance writes the provenance lines of a raw results file.
@@ -35,6 +40,13 @@ func writeProvenance(w io.Writer, cfg *config, now time.Time) {
 		runs += fmt.Sprintf(", pinned by the caller's affinity (%d of %d CPUs)", runtime.NumCPU(), machineCPUs())
 	}
 	fmt.Fprintf(w, "# benchcmp %s: %s\n", provRuns, runs)
+	if cfg.tier != nil {
+		line, err := cfg.tier.line(cpufeat.Detected())
+		if err != nil {
+			line = cfg.tier.Name + ": " + err.Error()
+		}
+		fmt.Fprintf(w, "# benchcmp %s: %s\n", provTier, line)
+	}
 }
 
 // machineCPUs returns the number of processors /proc/cpuinfo lists (the
@@ -97,6 +109,8 @@ func parseCPUInfo(r io.Reader, ncpu int) string {
 // fields were not recorded.
 type provenance struct {
 	Date, CPU, Go, Runs string
+	// Tier is the tier line (-tier), "" for a run on the machine as it is.
+	Tier string
 	// Head is what the head build was ("working tree at 67989f3, clean").
 	Head string
 	// Peers holds the provenance line of each peer measured, by name.
@@ -125,6 +139,8 @@ func readProvenance(r io.Reader) provenance {
 			p.Go = v
 		case provRuns:
 			p.Runs = v
+		case provTier:
+			p.Tier = v
 		case "head":
 			p.Head = v
 		default:
