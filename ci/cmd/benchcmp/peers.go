@@ -162,13 +162,8 @@ func addBestPeer(set *resultSet, meta benchfmt.UnitMetadataMap) {
 func peerCaption(prov provenance, pkgs []string, shown []string) string {
 	alg := ""
 	for _, pkg := range pkgs {
-		switch filepath.Base(pkg) {
-		case "aesgcm":
-			alg = "AES-GCM"
-		case "chacha20poly1305":
-			alg = "ChaCha20-Poly1305"
-		case "rsa":
-			alg = "RSA"
+		if a := algorithmName(pkg); a != "" {
+			alg = a
 		}
 	}
 	var parts []string
@@ -188,15 +183,7 @@ func peerCaption(prov provenance, pkgs []string, shown []string) string {
 		if !show {
 			continue
 		}
-		version, paths, _ := strings.Cut(line, "; on this CPU ")
-		path := ""
-		if _, list, ok := strings.Cut(paths, "): "); ok && alg != "" {
-			for _, p := range strings.Split(list, "; ") {
-				if rest, ok := strings.CutPrefix(p, alg+" "); ok {
-					path = rest
-				}
-			}
-		}
+		version, path := peerPath(line, alg)
 		s := "`" + name + "` " + version
 		if path != "" {
 			s += ", " + alg + " " + path
@@ -211,4 +198,32 @@ func peerCaption(prov provenance, pkgs []string, shown []string) string {
 		s += " `best-peer` is the fastest of them in each round."
 	}
 	return s
+}
+
+// algorithmName returns the name the peer harness gives the algorithm of a
+// vg package ("AES-GCM" for .../aesgcm), or "".
+func algorithmName(pkg string) string {
+	switch filepath.Base(pkg) {
+	case "aesgcm":
+		return "AES-GCM"
+	case "chacha20poly1305":
+		return "ChaCha20-Poly1305"
+	case "rsa":
+		return "RSA"
+	}
+	return ""
+}
+
+// peerPath splits a peer's provenance line into its version and the code
+// path it took for alg ("" when the line names none).
+func peerPath(line, alg string) (version, path string) {
+	version, paths, _ := strings.Cut(line, "; on this CPU ")
+	if _, list, ok := strings.Cut(paths, "): "); ok && alg != "" {
+		for _, p := range strings.Split(list, "; ") {
+			if rest, ok := strings.CutPrefix(p, alg+" "); ok {
+				path = rest
+			}
+		}
+	}
+	return version, path
 }

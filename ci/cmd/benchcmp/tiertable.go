@@ -228,7 +228,11 @@ func writeTierMarkdown(w io.Writer, runs []*tierRun, parents []string, cells map
 	}
 	fmt.Fprintf(&b, "vg's default backend at each tier against the fastest other implementation (BoringSSL, AWS-LC, OpenSSL or Go's own, whichever was fastest in that round): the median over the rounds of the speed-up (its time / vg's: above 1, vg is faster), quartiles in brackets, and the implementation fastest in most rounds. ")
 	fmt.Fprintf(&b, "Each tier holds vg (VG_CPU_FEATURES) and the peers (OPENSSL_ia32cap) to the instruction set of a class of CPUs on this one machine: the instruction set, not those CPUs' timings (`benchcmp -tier list`). ")
-	fmt.Fprintf(&b, "Measured %s on %s; raw results: %s.\n\n", strings.Join(dates, ", "), strings.Join(cpus, "; "), strings.Join(files, ", "))
+	fmt.Fprintf(&b, "Measured %s on %s; raw results: %s.", strings.Join(dates, ", "), strings.Join(cpus, "; "), strings.Join(files, ", "))
+	if s := tierPeerPaths(runs); s != "" {
+		b.WriteString(" " + s)
+	}
+	b.WriteString("\n\n")
 	b.WriteString("| | " + rowHeader)
 	for _, r := range runs {
 		fmt.Fprintf(&b, " | %s: `%s`", r.tier.Name, r.cand)
@@ -255,4 +259,28 @@ func writeTierMarkdown(w io.Writer, runs []*tierRun, parents []string, cells map
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// tierPeerPaths says which code path each peer took at each tier, from the
+// peers' provenance lines of each run.
+func tierPeerPaths(runs []*tierRun) string {
+	var tiersSaid []string
+	for _, r := range runs {
+		alg := algorithmName(r.set.benches[0].Pkg)
+		var parts []string
+		for _, name := range peers.Names {
+			if line, ok := r.prov.Peers[name]; ok {
+				if _, path := peerPath(line, alg); path != "" {
+					parts = append(parts, "`"+name+"` "+path)
+				}
+			}
+		}
+		if len(parts) > 0 {
+			tiersSaid = append(tiersSaid, r.tier.Name+": "+strings.Join(parts, ", "))
+		}
+	}
+	if len(tiersSaid) == 0 {
+		return ""
+	}
+	return "The peers' code paths (ci/peers): " + strings.Join(tiersSaid, "; ") + "."
 }
