@@ -20,7 +20,7 @@ import "unsafe"
 type keyAVX512 struct{ keyState }
 
 // newKeyAVX512 is the key constructor of avx512.
-func newKeyAVX512(key []byte) keyImpl { return newKey[keyAVX512](key) }
+func newKeyAVX512(key []byte, xNonce bool) keyImpl { return newKey[keyAVX512](key, xNonce) }
 
 func (*keyAVX512) kernels() kernels { return avx512Kernels }
 
@@ -68,7 +68,7 @@ func (k *keyAVX512) sealAsm(out, nonce []byte, srcs [][]byte, n int, ad []byte) 
 type keyAVX2 struct{ keyState }
 
 // newKeyAVX2 is the key constructor of avx2.
-func newKeyAVX2(key []byte) keyImpl { return newKey[keyAVX2](key) }
+func newKeyAVX2(key []byte, xNonce bool) keyImpl { return newKey[keyAVX2](key, xNonce) }
 
 func (*keyAVX2) kernels() kernels { return avx2Kernels }
 
@@ -115,7 +115,7 @@ func (k *keyAVX2) sealAsm(out, nonce []byte, srcs [][]byte, n int, ad []byte) {
 type keySSSE3 struct{ keyState }
 
 // newKeySSSE3 is the key constructor of ssse3.
-func newKeySSSE3(key []byte) keyImpl { return newKey[keySSSE3](key) }
+func newKeySSSE3(key []byte, xNonce bool) keyImpl { return newKey[keySSSE3](key, xNonce) }
 
 func (*keySSSE3) kernels() kernels { return ssse3Kernels }
 

@@ -63,10 +63,11 @@ type keyImpl interface {
 	wipe()
 }
 
-// newKeyFunc prepares a 32-byte key for one backend: a backend's
+// newKeyFunc prepares a 32-byte key for one backend, for 24-byte nonces
+// (XChaCha20-Poly1305) when xNonce is set: a backend's
 // registration (the list registrations, in chacha20poly1305_amd64.go, chacha20poly1305_stdlib.go or
 // chacha20poly1305_noasm.go) carries its newKeyFunc.
-type newKeyFunc = func(key []byte) keyImpl
+type newKeyFunc = func(key []byte, xNonce bool) keyImpl
 
 // keyState is what a key prepared for any backend consists of: every
 // backend's key type is a struct of one keyState (the stdlib backend's
@@ -75,40 +76,69 @@ type newKeyFunc = func(key []byte) keyImpl
 // pointer so that every copy of an AEAD sees Wipe's mark, not only the
 // value it was called on.
 type keyState struct {
+	key [KeySize]byte
 	// handle is the AEAD the constructors return a pointer to, with
 	// handle.k pointing back here.
-	handle AEAD
-	impl   keyImpl // the backend's key this state is (pointing back here)
-	name   string  // the backend's name
-	xNonce bool    // XChaCha20-Poly1305: 24-byte nonces, per-message subkeys
-	wiped  bool
-	key    [KeySize]byte
+	handle  AEAD
+	impl    keyImpl // the backend's key this state is (pointing back here)
+	backend uint8   // the backend's index in backendNames
+	xNonce  bool    // XChaCha20-Poly1305: 24-byte nonces, per-message subkeys
+	wiped   bool
+}
+
+// defaultBackend is the index of the backend New chooses without options.
+var defaultBackend = backendIndex(registry.Default().Name)
+
+// backendNames lists the names of the backends in registry, in its order;
+// a keyState's backend indexes it. Holding an index rather than the name
+// keeps a keyState at 64 bytes, an allocation size class below the 80 a
+// string makes it.
+var backendNames = registry.Names()
+
+// backendIndex returns the index of the backend called name in backendNames.
+func backendIndex(name string) uint8 {
+	for i, n := range backendNames {
+		if n == name {
+			return uint8(i)
+		}
+	}
+	panic("chacha20poly1305: backend " + name + " is not in the registry")
 }
 
 func (s *keyState) state() *keyState { return s }
 
 // newKey returns a new key of type K, a backend's key type (a struct of one
-// keyState), holding a copy of key.
+// keyState), holding a copy of key, for 24-byte nonces when xNonce is set,
+// with its handle and impl pointing to it.
 //
 // The key is allocated as memory without pointers, which the garbage
-// collector neither marks with a pointer bitmap nor scans: about 10 ns of
-// New's 50 with the 80 bytes typed, measured on a Zen 4 (an allocation loop
-// with the collections it triggers). It is sound because of what a keyState's
-// pointers point to: handle.k and the data word of impl into the keyState
-// itself, the type word of impl to the itab of a key type (static), and
-// name to a registration's name (which the registry keeps). The garbage
-// collector never needs them to find a live object; every other place that
-// holds a pointer to the keyState (the *AEAD a constructor returns, a copy
-// of an AEAD, an Encryptor) is typed memory, which it scans.
+// collector neither marks with a pointer bitmap nor scans (the module
+// README's design notes have what it saves). It is sound because of what a
+// keyState's pointers point to: handle.k and the data word of impl into the
+// keyState itself, the type word of impl to the itab of a key type
+// (static). The garbage collector never needs them to find a live object;
+// every other place that holds a pointer to the keyState (the *AEAD a
+// constructor returns, a copy of an AEAD, an Encryptor) is typed memory,
+// which it scans.
 // TestKeyStatePointers fails when a field with other pointers is added.
-func newKey[K any](key []byte) *K {
-	var k *K
-	if unsafe.Sizeof(*k) != unsafe.Sizeof(keyState{}) {
+func newKey[K any, P interface {
+	*K
+	keyImpl
+}](key []byte, xNonce bool) keyImpl {
+	if unsafe.Sizeof(*new(K)) != unsafe.Sizeof(keyState{}) {
 		panic("chacha20poly1305: a key type is not one keyState")
 	}
 	m := new([unsafe.Sizeof(keyState{}) / 8]uint64)
-	(*keyState)(unsafe.Pointer(m)).key = [KeySize]byte(key)
-	return (*K)(unsafe.Pointer(m))
+	s := (*keyState)(unsafe.Pointer(m))
+	s.key = [KeySize]byte(key)
+	// The fields after the key are set in a keyState on the stack, whose
+	// key stays zero, and copied as words: stores of pointers into m itself
+	// would run the write barrier for memory the collector never scans.
+	var head keyState
+	head.handle.k, head.impl, head.xNonce = s, P(unsafe.Pointer(m)), xNonce
+	const keyWords = KeySize / 8
+	*(*[len(m) - keyWords]uint64)(m[keyWords:]) = *(*[len(m) - keyWords]uint64)((*[len(m)]uint64)(unsafe.Pointer(&head))[keyWords:])
+	return head.impl
 }
 
 // wipe zeroes the key.

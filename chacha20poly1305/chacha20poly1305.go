@@ -135,18 +135,16 @@ func newAEAD(key []byte, xNonce bool, opts []Option) (*AEAD, error) {
 	if err != nil {
 		return nil, err
 	}
-	impl := reg.Value(key)
-	k := impl.state()
-	k.impl, k.name, k.xNonce = impl, reg.Name, xNonce
-	if f, ok := impl.(interface{ forNonce(xNonce bool) }); ok {
-		f.forNonce(xNonce)
+	k := reg.Value(key, xNonce).state()
+	k.backend = defaultBackend
+	if o.backend != "" {
+		k.backend = backendIndex(reg.Name)
 	}
-	k.handle.k = k
 	return &k.handle, nil
 }
 
 // Backend returns the name of the backend a uses.
-func (a *AEAD) Backend() string { return a.made().name }
+func (a *AEAD) Backend() string { return backendNames[a.made().backend] }
 
 // NonceSize returns the nonce size: [NonceSize], or [NonceSizeX] for a key
 // from [NewX].

@@ -33,23 +33,19 @@ func (kernels) polyBlocks(p *polyState, msg []byte) { polyBlocksGeneric(p, msg) 
 // output is x/crypto's by construction; the Encryptor runs the drivers
 // over the generic kernels. Unlike the other key types it is more than a
 // keyState: it holds x/crypto's AEAD, made for the key's nonce size by
-// forNonce, and is allocated with its type (newKey's pointer-free
+// newKeyStd, and is allocated with its type (newKey's pointer-free
 // allocation does not apply).
 type keyStd struct {
 	keyState
 	x cipher.AEAD // x/crypto's AEAD; nil where x/crypto refuses (GODEBUG=fips140=only): the generic drivers run
 }
 
-// newKeyStd is the key constructor of stdlib.
-func newKeyStd(key []byte) keyImpl {
+// newKeyStd is the key constructor of stdlib: it makes x/crypto's AEAD for
+// the key, XChaCha20-Poly1305 when xNonce is set.
+func newKeyStd(key []byte, xNonce bool) keyImpl {
 	k := new(keyStd)
-	k.key = [KeySize]byte(key)
-	return k
-}
-
-// forNonce makes x/crypto's AEAD for the key: XChaCha20-Poly1305 when
-// xNonce is set. newAEAD calls it once, before the key is used.
-func (k *keyStd) forNonce(xNonce bool) {
+	k.key, k.xNonce = [KeySize]byte(key), xNonce
+	k.handle.k, k.impl = &k.keyState, k
 	var err error
 	if xNonce {
 		k.x, err = xchacha.NewX(k.key[:])
@@ -59,6 +55,7 @@ func (k *keyStd) forNonce(xNonce bool) {
 	if err != nil {
 		k.x = nil
 	}
+	return k
 }
 
 func (*keyStd) kernels() kernels { return genericKernels }

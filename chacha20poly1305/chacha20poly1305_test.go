@@ -569,8 +569,7 @@ func TestNewAllocs(t *testing.T) {
 
 // TestKeyStatePointers guards newKey's argument for allocating a key
 // without pointers: keyState's only fields that hold pointers are the ones
-// it accounts for (the handle and impl, into the keyState itself; name, a
-// registration's). A field added with a pointer to anything else must be
+// it accounts for (the handle and impl, into the keyState itself). A field added with a pointer to anything else must be
 // allocated with its type, not as words.
 func TestKeyStatePointers(t *testing.T) {
 	var hasPointers func(reflect.Type) bool
@@ -596,9 +595,13 @@ func TestKeyStatePointers(t *testing.T) {
 			ptrs = append(ptrs, f.Name)
 		}
 	}
-	assert.Equal(t, []string{"handle", "impl", "name"}, ptrs)
+	assert.Equal(t, []string{"handle", "impl"}, ptrs)
+	// newKey copies the fields after the key as words, and the 64-byte
+	// size class is the point of holding the backend as an index.
+	assert.Zero(t, unsafe.Offsetof(keyState{}.key))
+	assert.Equal(t, uintptr(64), unsafe.Sizeof(keyState{}))
 	for _, reg := range registry.Registrations() {
-		k := reg.Value(make([]byte, KeySize))
+		k := reg.Value(make([]byte, KeySize), false)
 		assert.Equal(t, unsafe.Pointer(k.state()), reflect.ValueOf(k).UnsafePointer(), "%s: the key type is its keyState", reg.Name)
 	}
 }
@@ -666,7 +669,7 @@ func enabledBackends() []testBackend {
 	var bs []testBackend
 	for _, im := range registry.Registrations() {
 		if backendAvailable(im.Name) {
-			bs = append(bs, testBackend{im.Value(make([]byte, KeySize)).kernels(), im.Name})
+			bs = append(bs, testBackend{im.Value(make([]byte, KeySize), false).kernels(), im.Name})
 		}
 	}
 	return bs

@@ -39,7 +39,7 @@ const genericKernels kernels = 0
 type keyGeneric struct{ keyState }
 
 // newKeyGeneric is the key constructor of generic.
-func newKeyGeneric(key []byte) keyImpl { return newKey[keyGeneric](key) }
+func newKeyGeneric(key []byte, xNonce bool) keyImpl { return newKey[keyGeneric](key, xNonce) }
 
 func (*keyGeneric) kernels() kernels { return genericKernels }
 
