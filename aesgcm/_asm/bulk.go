@@ -202,7 +202,7 @@ func (e *gcm) ghStep(k keyRegs, g *ghPass, i int) {
 	m := g.top - e.lanes*i
 	pw, kw := mem(k.t, e.pow(m)), mem(k.t, e.kar(m))
 	blk := mem(g.src, g.disp+e.w()*i)
-	if e.lanes == 1 && !(i == 0 && g.first) {
+	if e.Encoding() == asmgen.SSE && !(i == 0 && g.first) {
 		e.mulAccHalves(g.sum, blk, pw, kw)
 		return
 	}
@@ -322,48 +322,28 @@ func (e *gcm) sseLoHi(s sum, x reg.VecVirtual, pw operand.Mem, t reg.VecVirtual)
 	e.PXOR(t, s.hi)
 }
 
-// mulAccHalves adds the byte-reflected block at m times the key power at
-// pw (halves XOR at kw) to s, preparing the operands on the integer side:
-// the block's two qwords are loaded, byte-swapped and XORed (the Karatsuba
-// middle operand) in general registers and moved into the low qword of a
-// vector register for each product. On Zen 3 the vector shuffles this
-// replaces (PSHUFB for the byte swap, PSHUFD and PXOR for the halves)
-// compete with AESENC and PCLMULQDQ for the same pipes; the scalar work
-// runs beside them. The VEX form does all three operands this way, the SSE
-// form only the middle one: each is the faster of the two for its
-// encoding.
+// mulAccHalves is the SSE form's product of a block: it adds the
+// byte-reflected block at m times the key power at pw (halves XOR at kw) to
+// s, forming the Karatsuba middle operand on the integer side (the block's
+// two qwords loaded, XORed and byte-swapped in a general register, then
+// moved in with MOVQ), where PSHUFD and PXOR would take a register copy
+// and the vector pipes AESENC and PCLMULQDQ use. The VEX form takes the
+// block whole into a vector register (mulAccLoop): moving three qwords in
+// from general registers puts three more micro-ops per block on the port
+// PCLMULQDQ runs on (Intel).
 func (e *gcm) mulAccHalves(s sum, m operand.Mem, pw, kw operand.Mem) {
 	t := e.xmm()
-	if e.Encoding() == asmgen.SSE {
-		x := e.xmm()
-		e.Mov(m, x)
-		e.ShufB(e.c.bswap, x, x)
-		g := e.GP64()
-		e.MOVQ(m, g)
-		e.XORQ(m.Offset(8), g)
-		e.BSWAPQ(g)
-		e.sseLoHi(s, x, pw, t)
-		e.MOVQ(g, t)
-		e.PCLMULQDQ(operand.U8(0x00), kw, t)
-		e.PXOR(t, s.mi)
-		return
-	}
-	lo, hi, mi := e.GP64(), e.GP64(), e.GP64()
-	e.MOVQ(m.Offset(8), lo) // the high qword of the block is the low one of its reflection
-	e.MOVQ(m, hi)
-	e.BSWAPQ(lo)
-	e.BSWAPQ(hi)
-	e.MOVQ(lo, mi)
-	e.XORQ(hi, mi)
-	e.VMOVQ(lo, t)
-	e.VPCLMULQDQ(operand.U8(0x00), pw, t, t)
-	e.VPXOR(t, s.lo, s.lo)
-	e.VMOVQ(hi, t)
-	e.VPCLMULQDQ(operand.U8(0x10), pw, t, t) // pw's high qword times hi
-	e.VPXOR(t, s.hi, s.hi)
-	e.VMOVQ(mi, t)
-	e.VPCLMULQDQ(operand.U8(0x00), kw, t, t)
-	e.VPXOR(t, s.mi, s.mi)
+	x := e.xmm()
+	e.Mov(m, x)
+	e.ShufB(e.c.bswap, x, x)
+	g := e.GP64()
+	e.MOVQ(m, g)
+	e.XORQ(m.Offset(8), g)
+	e.BSWAPQ(g)
+	e.sseLoHi(s, x, pw, t)
+	e.MOVQ(g, t)
+	e.PCLMULQDQ(operand.U8(0x00), kw, t)
+	e.PXOR(t, s.mi)
 }
 
 // heldSteps returns the GHASH work of g, a batch of a held loop (every
