@@ -1,7 +1,8 @@
 // aes_pclmul.c: issue cost of AESENC and PCLMULQDQ (xmm) and of the mix
 // an AES-128-GCM loop needs (10 AESENC + 3.25 PCLMULQDQ per block), all
 // on independent registers so that throughput, not latency, is measured;
-// then, on a CPU with AVX-512 and VAES, the same for their zmm forms.
+// the instruction mixes of the aesni-avx and vaes-avx2 loops; then, on a
+// CPU with AVX-512 and VAES, the same for their zmm forms.
 // Cycles assume the clock printed by clock.c (pass it as argv[1], in GHz).
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,48 @@ int main(int argc, char **argv) {
 	double mix = (now() - t) * ghz * 1e9 / n;
 	printf("12 AESENC + 4 PCLMULQDQ: %.2f cycles; per AES-128-GCM block (10 + 3.25): %.2f cycles\n",
 	       mix, mix * 10.0 / 12.0);
+
+	// The batch mixes of the xmm and ymm loops, independent as above (the
+	// multiplies read two constant registers, so no product waits for
+	// another): per 16
+	// blocks of AES-128 aesni-avx runs 160 AESENC (the last rounds
+	// included), 50 PCLMULQDQ and 118 XORs and shuffles; per 8 blocks
+	// vaes-avx2 runs 40 VAESENC ymm, 14 VPCLMULQDQ ymm and 48 XORs,
+	// shuffles and adds.
+#define XA8 "vaesenc %%xmm15,%%xmm0,%%xmm0\n vaesenc %%xmm15,%%xmm1,%%xmm1\n vaesenc %%xmm15,%%xmm2,%%xmm2\n vaesenc %%xmm15,%%xmm3,%%xmm3\n" \
+	"vaesenc %%xmm15,%%xmm4,%%xmm4\n vaesenc %%xmm15,%%xmm5,%%xmm5\n vaesenc %%xmm15,%%xmm6,%%xmm6\n vaesenc %%xmm15,%%xmm7,%%xmm7\n"
+#define XC1 "vpclmulqdq $0,%%xmm14,%%xmm15,%%xmm8\n"
+#define XC5 XC1 "vpclmulqdq $0,%%xmm14,%%xmm15,%%xmm9\n vpclmulqdq $0,%%xmm14,%%xmm15,%%xmm10\n vpclmulqdq $0,%%xmm14,%%xmm15,%%xmm11\n" XC1
+#define XX6 "vpxor %%xmm14,%%xmm12,%%xmm12\n vpxor %%xmm14,%%xmm13,%%xmm13\n vpshufd $0x4e,%%xmm14,%%xmm12\n vpxor %%xmm15,%%xmm13,%%xmm13\n" \
+	"vpshufb %%xmm14,%%xmm12,%%xmm12\n vpxor %%xmm15,%%xmm13,%%xmm13\n"
+#define XX2 "vpxor %%xmm14,%%xmm12,%%xmm12\n vpxor %%xmm14,%%xmm13,%%xmm13\n"
+	if (__builtin_cpu_supports("avx")) {
+		long m = n / 20;
+		t = now();
+		for (long i = 0; i < m; i++)
+			__asm__ volatile(XA8 XA8 XA8 XA8 XA8 XA8 XA8 XA8 XA8 XA8 XA8 XA8 XA8 XA8 XA8 XA8 XA8 XA8 XA8 XA8
+			                 XC5 XC5 XC5 XC5 XC5 XC5 XC5 XC5 XC5 XC5
+			                 XX6 XX6 XX6 XX6 XX6 XX6 XX6 XX6 XX6 XX6 XX6 XX6 XX6 XX6 XX6 XX6 XX6 XX6 XX6 XX2 ::: CLOBBER, "xmm14", "xmm15");
+		printf("an aesni-avx batch's mix (160 AESENC, 50 PCLMULQDQ, 116 XOR/shuffle xmm per 16 blocks): %.2f cycles per block\n",
+		       (now() - t) * ghz * 1e9 / m / 16);
+	}
+	if (__builtin_cpu_supports("vaes") && __builtin_cpu_supports("vpclmulqdq")) {
+		long m = n / 10;
+#define YA8 "vaesenc %%ymm15,%%ymm0,%%ymm0\n vaesenc %%ymm15,%%ymm1,%%ymm1\n vaesenc %%ymm15,%%ymm2,%%ymm2\n vaesenc %%ymm15,%%ymm3,%%ymm3\n" \
+	"vaesenc %%ymm15,%%ymm4,%%ymm4\n vaesenc %%ymm15,%%ymm5,%%ymm5\n vaesenc %%ymm15,%%ymm6,%%ymm6\n vaesenc %%ymm15,%%ymm7,%%ymm7\n"
+#define YC2 "vpclmulqdq $0,%%ymm14,%%ymm15,%%ymm8\n vpclmulqdq $0,%%ymm14,%%ymm15,%%ymm9\n"
+#define YX6 "vpxor %%ymm14,%%ymm12,%%ymm12\n vpxor %%ymm14,%%ymm13,%%ymm13\n vpshufd $0x4e,%%ymm14,%%ymm12\n vpxor %%ymm15,%%ymm13,%%ymm13\n" \
+	"vpshufb %%ymm14,%%ymm12,%%ymm12\n vpaddd %%ymm15,%%ymm13,%%ymm13\n"
+		t = now();
+		for (long i = 0; i < m; i++)
+			__asm__ volatile(YA8 YA8 ::: CLOBBER, "xmm14", "xmm15");
+		printf("VAESENC ymm:      %.2f cycles each (two blocks)\n", (now() - t) * ghz * 1e9 / m / 16);
+		t = now();
+		for (long i = 0; i < m; i++)
+			__asm__ volatile(YA8 YA8 YA8 YA8 YA8 YC2 YC2 YC2 YC2 YC2 YC2 YC2 YX6 YX6 YX6 YX6 YX6 YX6 YX6 YX6 ::: CLOBBER, "xmm14", "xmm15");
+		printf("a vaes-avx2 batch's mix (40 VAESENC, 14 VPCLMULQDQ, 48 XOR/shuffle/add ymm per 8 blocks): %.2f cycles per block\n",
+		       (now() - t) * ghz * 1e9 / m / 8);
+	}
 
 	// The 512-bit forms, on a CPU with AVX-512 and VAES: 16 VAESENC over 8
 	// chains, 8 VPCLMULQDQ over 4, and the mixes of a vaes-avx512 batch
