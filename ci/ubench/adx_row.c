@@ -1,7 +1,8 @@
 // adx_row.c: the cost of the RSA kernels' building block, one limb step of a
 // Montgomery product row (MULX of a limb by RDX, the high word carried on
 // the CF chain with ADCX, the accumulator limb added on the OF chain with
-// ADOX), and of the instructions in it. Cycles assume the clock printed by
+// ADOX), of the instructions in it, and of the step with the accumulator in
+// registers instead of memory. Cycles assume the clock printed by
 // clock.c (pass it as argv[1], in GHz).
 #include <stdint.h>
 #include <stdio.h>
@@ -62,5 +63,25 @@ int main(int argc, char **argv) {
 			::"d"(a[3]), "r"(a), "r"(z)
 			: "r8", "r9", "r10", "cc", "memory");
 	printf("row of 16 limb steps:          %.2f cycles per limb\n", (now() - t) * ghz * 1e9 / (16.0 * n));
+
+	// The same steps with the accumulator in registers (r11-r15, rbx,
+	// rsi, rdi, as a kernel that keeps a tile of the product in registers
+	// would), so no step loads or stores: what a step costs without the
+	// memory traffic.
+#define RSTEP(o, acc, h, h2)                    \
+	" mulx " #o "(%1), %%r8, " h2 "\n"          \
+	" adcx " h ", %%r8\n"                       \
+	" adox %%r8, " acc "\n"
+	t = now();
+	for (long i = 0; i < n; i++)
+		__asm__ volatile(
+			" xor %%r8d, %%r8d\n"
+			" mulx 0(%1), %%r8, %%r9\n adox %%r8, %%r11\n"
+			RSTEP(8, "%%r12", "%%r9", "%%r10") RSTEP(16, "%%r13", "%%r10", "%%r9") RSTEP(24, "%%r14", "%%r9", "%%r10")
+			RSTEP(32, "%%r15", "%%r10", "%%r9") RSTEP(40, "%%rbx", "%%r9", "%%r10") RSTEP(48, "%%rsi", "%%r10", "%%r9")
+			RSTEP(56, "%%rdi", "%%r9", "%%r10")
+			::"d"(a[3]), "r"(a)
+			: "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rbx", "rsi", "rdi", "cc");
+	printf("row of 8 limb steps, accumulator in registers: %.2f cycles per limb\n", (now() - t) * ghz * 1e9 / (8.0 * n));
 	return 0;
 }
