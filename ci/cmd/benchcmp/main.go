@@ -165,8 +165,8 @@
 // version and code path. The README's speed tables and charts are these
 // outputs, regenerated and checked by ci/cmd/readme:
 //
-//	go run ./ci/cmd/benchcmp -load ci/results/2026-12-01-zen4/aesgcm.txt -pair '*=stdlib' -bench '^Seal/AES-128/' -md -
-//	go run ./ci/cmd/benchcmp -load ci/results/2026-12-01-zen4/aesgcm.txt -pair '*=stdlib' -bench '^Seal/AES-128/' -svg /tmp/seal.svg
+//	go run ./ci/cmd/benchcmp -load ci/results/2026-12-02-zen4/aesgcm.txt -pair '*=stdlib' -bench '^Seal/AES-128/' -md -
+//	go run ./ci/cmd/benchcmp -load ci/results/2026-12-02-zen4/aesgcm.txt -pair '*=stdlib' -bench '^Seal/AES-128/' -svg /tmp/seal.svg
 //
 // # Flags
 //
