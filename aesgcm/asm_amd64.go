@@ -22,10 +22,9 @@ import (
 const asmTableSize = 752
 
 // asmKey is the key table of an assembly backend and the AEAD state the key
-// carries (st), one allocation: Prepare on Zen 4 (the fastest of six
-// interleaved runs of each build) measured 255 ns with the
-// state allocated apart and the table pointer-free, 215 ns with both in
-// one object. The table must be 16-byte aligned (SSE instructions read it
+// carries (st), one allocation: a second one for the state costs Prepare
+// more than scanning the table does (the module README has the figures).
+// The table must be 16-byte aligned (SSE instructions read it
 // as memory operands), so it is placed at an aligned offset of buf (heap
 // objects do not move), kept as a number.
 type asmKey struct {

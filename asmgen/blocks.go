@@ -11,8 +11,8 @@ import (
 // registers, so the calling generator's register allocation stays free.
 // Pointer and length arguments are general-purpose 64-bit registers. Vector
 // instructions are [Vec]'s, so VEX wherever the backend allows AVX: a legacy
-// SSE instruction after ymm code pays the SSE/AVX transition (250 ns on a
-// 16-byte ChaCha20-Poly1305 seal). Fewer than 16 bytes go through
+// SSE instruction after ymm code pays the SSE/AVX transition, which costs
+// more than a short seal. Fewer than 16 bytes go through
 // general-purpose registers in at most four pieces (8, 4, 2, 1 bytes), never
 // byte by byte and never touching memory outside the buffer.
 

@@ -30,11 +30,10 @@ func benchKey(b *testing.B, bits int) *stdrsa.PrivateKey {
 // warmUp keeps the CPU busy for 100 ms, once per process, before the first
 // benchmark. benchcmp pins each run to one CPU, and a new Go process's
 // runtime thread sysmon polls every 20 µs until it has been idle for a
-// while: on the one CPU its wake-ups took turns with the benchmark, and the
-// first ten 2048-bit signatures of a process ran 1.5x slower (Intel Xeon,
-// family 6, model 167: 370-450 µs against 235-260, and none slower when the
-// process may use a second CPU with GOMAXPROCS=1). A benchmark of 20
-// operations paid that whole; the C peers have no such thread.
+// while: on the one CPU its wake-ups take turns with the benchmark, and the
+// first few signatures of a process run much slower (the module README has
+// the figures). A benchmark of 20 operations would pay that whole; the C
+// peers have no such thread.
 func warmUp() {
 	warm.Do(func() {
 		x := uint64(1)

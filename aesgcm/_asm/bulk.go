@@ -35,15 +35,11 @@ type ghPass struct {
 // operands: four more registers do not fit). The products are Karatsuba as
 // in the table-driven batch, the same 14 VPCLMULQDQ, merged three at a
 // time (VPTERNLOGD). On Intel, where every zmm instruction runs on the same
-// two ports as VAESENC, fewer instructions and memory operands made 16 KiB
-// Seal 7-11% and Open 6-10% faster (Intel Xeon of 2026-12-02,
-// interleaved runs of the two builds' test binaries pinned to one CPU).
-// Schoolbook products (16 VPCLMULQDQ, no shuffle per register) measured
-// 3-4% faster still there, but on Zen 4 a zmm VPCLMULQDQ costs the AES
-// pipes a cycle (ci/ubench) and llvm-mca-19 -mcpu=znver4 estimates the
-// schoolbook loop 17% slower than the table-driven one (62.8 cycles per
-// batch against 53.6; this Karatsuba loop 54.6-56.6): the held Karatsuba
-// loop keeps the multiply count that was measured there.
+// two ports as VAESENC, fewer instructions and memory operands are the
+// gain. Schoolbook products (16 VPCLMULQDQ, no shuffle per register) would
+// gain a little more there, but on Zen 4 each zmm VPCLMULQDQ costs the AES
+// pipes a cycle, so the loop keeps Karatsuba's multiply count (the module
+// README's design notes have the figures).
 type heldHash struct {
 	pow         []reg.VecVirtual
 	poly, bswap reg.VecVirtual

@@ -95,16 +95,16 @@ var (
 	// zmmSmall is the width of zmmWidth's messages under a batch: ymm
 	// registers over the zmm table (16 powers, 256-byte remainders). On
 	// Zen 4, whose vector units are 256 bits wide, a 512-bit instruction
-	// costs two and short messages are a chain of dependent steps: at 64
-	// bytes the zmm path measured 0.81-0.86x of vaes-avx2.
+	// costs two and short messages are a chain of dependent steps, so the
+	// zmm path is slower than ymm there (the module README has the
+	// figures).
 	zmmSmall = width{lanes: 2, blocks: 16, npow: 16, remUpTo: []int{32, 64, 128}, remRegs: []int{1, 2, 4, 8},
 		short: shortPath{layout: shortNarrower, at: &zmmTiny}}
 	// zmmTiny is the width of zmmSmall's short path: xmm, which has the
 	// shortest chain for a block or two (VEX.128 AESENC needs AES, which
 	// vaes-avx512 requires for it). Its short path takes texts up to 32
-	// bytes, not 80: zmm's ymm code is faster from there on the Zen 4 this
-	// was measured on; one keystream batch of 2 or 3 blocks for up to 16
-	// or 32 bytes.
+	// bytes, not 80: zmm's ymm code is faster from there on Zen 4; one
+	// keystream batch of 2 or 3 blocks for up to 16 or 32 bytes.
 	zmmTiny = width{lanes: 1, blocks: 8, npow: 16,
 		short: shortPath{layout: shortBlocks, maxText: 32, upTo: []int{16}, regs: []int{1, 2}}}
 )

@@ -195,9 +195,9 @@ func (v *vec) shortSets(fn *asmgen.Func, sc operand.Mem, key, nonce, n reg.Regis
 	maxSets := 3
 	if v.zmm {
 		// Up to one block of text: the two blocks in one ymm set. Its
-		// chain is 12% shorter than a zmm set's on Zen 4
-		// (ci/ubench/chacha_variants.c), and no longer where every
-		// vector operation takes two cycles.
+		// chain is shorter than a zmm set's on Zen 4
+		// (ci/ubench/chacha_variants.c), where every 512-bit
+		// operation takes two cycles, and no longer elsewhere.
 		next := fn.Label("sets")
 		g.CMPQ(n, operand.U8(64))
 		g.JA(operand.LabelRef(next))

@@ -187,7 +187,7 @@ const spilled = 11
 // to it. All four quarter rounds of a round go step by step together, so
 // that four independent chains are in flight in every short window of the
 // code: with two at a time the reordering window, not the vector pipes,
-// bounds the rate (4% slower; see the README).
+// bounds the rate (see the README).
 //
 // hook, when not nil, is emitted three times in each double round: the
 // fused AEAD hashes Poly1305 blocks there, on the integer units while the

@@ -30,10 +30,9 @@ import (
 // (limb 1 just over).
 
 // polyVecMin is the least whole-block text polyVec hashes on zmm: below, the
-// powers of r and the final sums cost more than the scalar chain saves. On
-// the Zen 4 of 2026-12-01, polyBlocksAVX512 (which computes the powers at
-// every call) against the scalar chain: 101 against 71 ns at 256 bytes
-// (threshold at 128), about even at 384, 103-134 against 143-160 ns at 512.
+// powers of r and the final sums cost more than the scalar chain saves
+// (the two are about even at 384 bytes on Zen 4; the module README has the
+// figures).
 const polyVecMin = 384
 
 // zPows is the power of r lane p is multiplied by in the last group:

@@ -145,10 +145,10 @@ type ammStream struct {
 // y-digit-independent products and high halves are gathered in a fresh
 // register each digit and added after the shift, which takes them off the
 // register's chain of multiply-adds (VALIGNQ, add, one VPMADD52LUQ by q,
-// VALIGNQ). The single kernels take it for every register (8-10% faster
-// measured); the dual ones for the lowest only: with 2 or 3 of 3 at 20
-// digits the dual kernel measured the same (within ±5%), and more
-// registers fail avo's allocation at 30 and 40 digits.
+// VALIGNQ). The single kernels take it for every register (faster, as the
+// module README says); the dual ones for the lowest only: more gained
+// nothing at 20 digits, and more registers fail avo's allocation at 30 and
+// 40 digits.
 func ammSplit(R, streams int) int {
 	if streams == 2 {
 		return 1
