@@ -132,33 +132,10 @@ var reservedNames = map[string]bool{"unsafe": true, "vgsim": true, "strconv": tr
 
 // trampoline writes fn's trampoline.
 func (g *Generator) trampoline(b *bytes.Buffer, fn *Func, id string) error {
-	sig := fn.ir.Signature
-	if sig.Params().Bytes()+sig.Results().Bytes() != fn.ir.ArgumentBytes() {
-		return fmt.Errorf("argument frame size %d is not params %d + results %d", fn.ir.ArgumentBytes(), sig.Params().Bytes(), sig.Results().Bytes())
-	}
-	for _, p := range fn.params {
-		if reservedNames[p.name] || strings.HasPrefix(p.name, "vgsim") {
-			return fmt.Errorf("argument name %s is reserved for the trampoline", p.name)
-		}
-	}
-	fields, err := frameFields(fn)
+	fields, secretWords, err := trampolineFrame(fn)
 	if err != nil {
 		return err
 	}
-	resultsAt := sig.Params().Bytes()
-	var secretWords uint64
-	for _, p := range fn.params {
-		if p.class != classSecret || isPointerLike(p.typ) || p.size == 0 {
-			continue
-		}
-		for w := p.off / 8; w <= (p.off+p.size-1)/8; w++ {
-			if w >= 64 {
-				return fmt.Errorf("secret argument %s beyond the first 512 bytes of the frame", p.name)
-			}
-			secretWords |= 1 << w
-		}
-	}
-
 	b.WriteString("\n")
 	for _, l := range fn.docLines() {
 		if l == "" {
@@ -167,6 +144,57 @@ func (g *Generator) trampoline(b *bytes.Buffer, fn *Func, id string) error {
 			fmt.Fprintf(b, "// %s\n", l)
 		}
 	}
+	writeSignature(b, fn)
+	b.WriteString(" {\n")
+	writeArgs(b, fields)
+	writeCall(b, fn, id, secretWords)
+	if len(fn.results) > 0 {
+		b.WriteString("\treturn ")
+		for i := range fn.results {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(b, "vgsimArgs.vgsimR%d", i)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("}\n")
+	return nil
+}
+
+// trampolineFrame checks that fn's argument frame is its parameters and
+// results and that no argument takes a name the trampoline uses, and
+// returns the frame's fields and the mask of its words that hold secret
+// values (not pointers: what they point to is a region of its own).
+func trampolineFrame(fn *Func) (fields []*types.Var, secretWords uint64, err error) {
+	sig := fn.ir.Signature
+	if sig.Params().Bytes()+sig.Results().Bytes() != fn.ir.ArgumentBytes() {
+		return nil, 0, fmt.Errorf("argument frame size %d is not params %d + results %d", fn.ir.ArgumentBytes(), sig.Params().Bytes(), sig.Results().Bytes())
+	}
+	for _, p := range fn.params {
+		if reservedNames[p.name] || strings.HasPrefix(p.name, "vgsim") {
+			return nil, 0, fmt.Errorf("argument name %s is reserved for the trampoline", p.name)
+		}
+	}
+	if fields, err = frameFields(fn); err != nil {
+		return nil, 0, err
+	}
+	for _, p := range fn.params {
+		if p.class != classSecret || isPointerLike(p.typ) || p.size == 0 {
+			continue
+		}
+		for w := p.off / 8; w <= (p.off+p.size-1)/8; w++ {
+			if w >= 64 {
+				return nil, 0, fmt.Errorf("secret argument %s beyond the first 512 bytes of the frame", p.name)
+			}
+			secretWords |= 1 << w
+		}
+	}
+	return fields, secretWords, nil
+}
+
+// writeSignature writes fn's Go signature: "func name(params) results".
+func writeSignature(b *bytes.Buffer, fn *Func) {
 	fmt.Fprintf(b, "func %s(", fn.name)
 	for i, p := range fn.params {
 		if i > 0 {
@@ -189,8 +217,11 @@ func (g *Generator) trampoline(b *bytes.Buffer, fn *Func, id string) error {
 		}
 		b.WriteString(")")
 	}
-	b.WriteString(" {\n")
+}
 
+// writeArgs writes the argument frame as a struct literal, vgsimArgs,
+// holding the parameters (the results' fields are left zero).
+func writeArgs(b *bytes.Buffer, fields []*types.Var) {
 	b.WriteString("\tvgsimArgs := struct {\n")
 	for _, f := range fields {
 		fmt.Fprintf(b, "\t\t%s %s\n", f.Name(), typeString(f.Type()))
@@ -208,7 +239,11 @@ func (g *Generator) trampoline(b *bytes.Buffer, fn *Func, id string) error {
 		fmt.Fprintf(b, "%s: %s", f.Name(), f.Name())
 	}
 	b.WriteString("}\n")
+}
 
+// writeCall writes the call of the model: the frame and a region per
+// pointer argument (and per slice a secret-slices argument holds).
+func writeCall(b *bytes.Buffer, fn *Func, id string, secretWords uint64) {
 	var regions, pieces []string
 	for _, p := range fn.params {
 		if !isPointerLike(p.typ) {
@@ -224,52 +259,44 @@ func (g *Generator) trampoline(b *bytes.Buffer, fn *Func, id string) error {
 		ptr, n := extentExprs(p.name, p.typ, p.extent)
 		regions = append(regions, fmt.Sprintf("{Name: %q, Ptr: %s, Len: %s, Kind: vgsim.%s}", p.name, ptr, n, kind))
 		if p.class == classSecretSlices {
-			headers := p.name
-			if _, isSlice := p.typ.Underlying().(*types.Slice); !isSlice {
-				if p.extent != "" {
-					headers = fmt.Sprintf("unsafe.Slice(%s, %s)", p.name, p.extent)
-				} else {
-					headers = "*" + p.name // a pointer to an array of slices
-				}
-			}
-			pieces = append(pieces, fmt.Sprintf("\tfor vgsimI, vgsimP := range %s {\n"+
-				"\t\tvgsimRegions = append(vgsimRegions, vgsim.Region{Name: %q + strconv.Itoa(vgsimI) + \"]\", "+
-				"Ptr: unsafe.Pointer(unsafe.SliceData(vgsimP)), Len: uintptr(len(vgsimP)) * unsafe.Sizeof(vgsimP[0]), Kind: vgsim.Secret})\n\t}\n",
-				headers, p.name+"["))
+			pieces = append(pieces, slicePieces(p))
 		}
 	}
-	frame := fmt.Sprintf("vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: %d, Results: %d, SecretWords: %#x}", fn.ir.ArgumentBytes(), resultsAt, secretWords)
+	frame := fmt.Sprintf("vgsim.Frame{Ptr: unsafe.Pointer(&vgsimArgs), Size: %d, Results: %d, SecretWords: %#x}", fn.ir.ArgumentBytes(), fn.ir.Signature.Params().Bytes(), secretWords)
 	if len(pieces) == 0 {
 		fmt.Fprintf(b, "\t%sCall(%q, %s", id, fn.name, frame)
 		for _, r := range regions {
 			fmt.Fprintf(b, ",\n\t\tvgsim.Region%s", r)
 		}
 		b.WriteString(")\n")
-	} else {
-		b.WriteString("\tvgsimRegions := []vgsim.Region{\n")
-		for _, r := range regions {
-			fmt.Fprintf(b, "\t\t%s,\n", r)
-		}
-		b.WriteString("\t}\n")
-		for _, p := range pieces {
-			b.WriteString(p)
-		}
-		fmt.Fprintf(b, "\t%sCall(%q, %s, vgsimRegions...)\n", id, fn.name, frame)
+		return
 	}
-	switch len(fn.results) {
-	case 0:
-	default:
-		b.WriteString("\treturn ")
-		for i := range fn.results {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(b, "vgsimArgs.vgsimR%d", i)
-		}
-		b.WriteString("\n")
+	b.WriteString("\tvgsimRegions := []vgsim.Region{\n")
+	for _, r := range regions {
+		fmt.Fprintf(b, "\t\t%s,\n", r)
 	}
-	b.WriteString("}\n")
-	return nil
+	b.WriteString("\t}\n")
+	for _, p := range pieces {
+		b.WriteString(p)
+	}
+	fmt.Fprintf(b, "\t%sCall(%q, %s, vgsimRegions...)\n", id, fn.name, frame)
+}
+
+// slicePieces returns the loop that adds a secret region per slice of the
+// secret-slices argument p.
+func slicePieces(p param) string {
+	headers := p.name
+	if _, isSlice := p.typ.Underlying().(*types.Slice); !isSlice {
+		if p.extent != "" {
+			headers = fmt.Sprintf("unsafe.Slice(%s, %s)", p.name, p.extent)
+		} else {
+			headers = "*" + p.name // a pointer to an array of slices
+		}
+	}
+	return fmt.Sprintf("\tfor vgsimI, vgsimP := range %s {\n"+
+		"\t\tvgsimRegions = append(vgsimRegions, vgsim.Region{Name: %q + strconv.Itoa(vgsimI) + \"]\", "+
+		"Ptr: unsafe.Pointer(unsafe.SliceData(vgsimP)), Len: uintptr(len(vgsimP)) * unsafe.Sizeof(vgsimP[0]), Kind: vgsim.Secret})\n\t}\n",
+		headers, p.name+"[")
 }
 
 // typeString prints t as the trampolines write it (the signatures name

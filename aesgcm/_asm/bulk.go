@@ -223,17 +223,35 @@ func (e *gcm) ghBlock(g *ghPass, i int, bswap operand.Op) reg.VecVirtual {
 	return x
 }
 
-// bulk runs the batches while n is at least a batch (at least one). With
+// bulkText is the text a bulk loop walks: in and out, advanced a batch at a
+// time, and n, the bytes left.
+type bulkText struct{ in, out, n reg.GPVirtual }
+
+// next advances t by a batch of e.
+func (t bulkText) next(e *gcm) {
+	e.ADDQ(imm(e.bb()), t.in)
+	e.ADDQ(imm(e.bb()), t.out)
+	e.SUBQ(imm(e.bb()), t.n)
+}
+
+// bulkHash is what a bulk loop hashes: each batch the blocks at src+disp
+// (the previous batch's output when encrypting, disp minus a batch; its
+// own input when decrypting, disp 0) into the accumulator acc. held, if
+// not nil, is the loop's heldHash, whose data registers hold the batch
+// before the loop's first when encrypting.
+type bulkHash struct {
+	acc  reg.VecVirtual
+	src  reg.Register
+	disp int
+	held *heldHash
+}
+
+// bulk runs the batches while t.n is at least a batch (at least one). With
 // twice a batch's key powers (xmm), pairs of batches hash 16 blocks with
 // H^16..H^1 and one reduction, an odd last batch 8 blocks with H^8..H^1;
-// otherwise every batch reduces. Each batch hashes a batch's blocks at
-// src+disp: the previous batch's output when encrypting (disp minus a
-// batch), its own input when decrypting (disp 0). in, out and n are
-// advanced.
-//
-// held (if not nil) is the loop's heldHash, whose data registers hold the
-// batch before the loop's first when encrypting.
-func (e *gcm) bulk(k keyRegs, c counters, in, out, n reg.GPVirtual, acc reg.VecVirtual, src reg.Register, disp int, held *heldHash) {
+// otherwise every batch reduces. t is advanced.
+func (e *gcm) bulk(k keyRegs, c counters, t bulkText, h bulkHash) {
+	in, out, n, acc, src, disp, held := t.in, t.out, t.n, h.acc, h.src, h.disp, h.held
 	var s sum
 	if held == nil {
 		s = e.sumInto(acc)
@@ -244,11 +262,7 @@ func (e *gcm) bulk(k keyRegs, c counters, in, out, n reg.GPVirtual, acc reg.VecV
 	pass := func(top int, first, reduce bool) *ghPass {
 		return &ghPass{sum: s, acc: acc, src: src, disp: disp, top: top, first: first, reduce: reduce, held: held}
 	}
-	next := func() {
-		e.ADDQ(imm(e.bb()), in)
-		e.ADDQ(imm(e.bb()), out)
-		e.SUBQ(imm(e.bb()), n)
-	}
+	next := func() { t.next(e) }
 	loop, single, done := e.label("loop16"), e.label("loop8"), e.label("loopdone")
 	if e.npow >= 2*e.blocks {
 		e.Label(loop)

@@ -115,7 +115,7 @@ func (e *gcm) openBody(k keyRegs, st operand.Mem, s span) {
 		e.phase("main loop")
 		c := e.startCounters(k, ctr, st.Offset(stSize))
 		lk := e.loopKey(k)
-		e.bulk(lk, c, in, out, n, acc, in, 0, e.holdHash(lk, false, true))
+		e.bulk(lk, c, bulkText{in, out, n}, bulkHash{acc: acc, src: in, held: e.holdHash(lk, false, true)})
 		e.syncCounters(c, st.Offset(stCtr))
 	}
 	e.Label(rem)

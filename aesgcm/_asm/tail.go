@@ -361,10 +361,9 @@ func (e *gcm) encBulk(p piece, done string) {
 	lk := e.loopKey(k)
 	held := e.holdHash(lk, true, p.scratchState)
 	e.batch(lk, c, in, out, nil, held.keep())
-	e.ADDQ(imm(e.bb()), in)
-	e.ADDQ(imm(e.bb()), out)
-	e.SUBQ(imm(e.bb()), n)
-	e.bulk(lk, c, in, out, n, acc, out, -e.bb(), held)
+	text := bulkText{in, out, n}
+	text.next(e)
+	e.bulk(lk, c, text, bulkHash{acc: acc, src: out, disp: -e.bb(), held: held})
 	e.syncCounters(c, st.Offset(stCtr))
 	e.ghashBatch(k.t, acc, out, -e.bb())
 	e.encRest(p, ctr, acc, rem, done)

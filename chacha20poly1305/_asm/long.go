@@ -132,51 +132,79 @@ func (v *vec) longSetup(l laneScratch, key, nonce reg.Register) {
 	}
 }
 
+// longGen is the state of the emission of one sealLong or openLong: the
+// function, its scratch layout and lane scratch, its Poly1305 state, and
+// whether it opens.
+type longGen struct {
+	v    *vec
+	fn   *asmgen.Func
+	lay  longLayout
+	l    laneScratch
+	p    *poly
+	open bool
+	// ksMem is the keystream area of the scratch, which pass 0 and the
+	// general pass write.
+	ksMem operand.Mem
+}
+
+// passBytes is the text of one lane pass.
+func (e *longGen) passBytes() int { return 64 * e.v.lanes() }
+
 // longBody emits sealLong (open false) or openLong.
 func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
-	g := v.g
 	// Aligned: the c-word spills are stored and reloaded within a pass, and
 	// a store split across cache lines does not forward, which ties the
 	// ChaCha20 chain to the retirement of the Poly1305 code between.
 	lay.sc = v.alignedScratch(fn)
-	sc := lay.sc
-	l := laneScratch{s: sc.Offset(lay.s), x: sc.Offset(lay.x), size: v.size}
-	passBytes := 64 * v.lanes()
+	e := &longGen{v: v, fn: fn, lay: lay, open: open,
+		l: laneScratch{s: lay.sc.Offset(lay.s), x: lay.sc.Offset(lay.x), size: v.size}}
+	e.setup()
+	e.pass0()
+	e.passes()
+	e.finish()
+}
 
+// setup emits the key setup: the state broadcast to every lane, the
+// pointers and counts in their spill slots, the lengths block.
+func (e *longGen) setup() {
+	g, fn, lay := e.v.g, e.fn, e.lay
 	fn.Phase("key setup: the state broadcast to every lane, the lengths block")
 	{
 		key, nonce := g.GP64(), g.GP64()
 		g.Load(g.Param("key"), key)
 		g.Load(g.Param("nonce"), nonce)
-		v.longSetup(l, key, nonce)
+		e.v.longSetup(e.l, key, nonce)
 	}
-	{
-		// Open hashes the ciphertext at src, seal at out.
-		t := g.GP64()
-		if open {
-			g.Load(g.Param("src"), t)
-			g.MOVQ(t, fn.Spill(spillHash))
-			g.MOVQ(t, fn.Spill(spillSrc))
-			g.Load(g.Param("out"), t)
-		} else {
-			g.Load(g.Param("out"), t)
-			g.MOVQ(t, fn.Spill(spillHash))
-		}
-		g.MOVQ(t, fn.Spill(spillOut))
-		g.Load(g.Param("n"), t)
-		g.MOVQ(t, lay.at(lay.lens+8))
-		g.MOVQ(t, fn.Spill(spillRem))
-		g.Load(g.Param("adLen"), t)
-		g.MOVQ(t, lay.at(lay.lens))
+	// Open hashes the ciphertext at src, seal at out.
+	t := g.GP64()
+	if e.open {
+		g.Load(g.Param("src"), t)
+		g.MOVQ(t, fn.Spill(spillHash))
+		g.MOVQ(t, fn.Spill(spillSrc))
+		g.Load(g.Param("out"), t)
+	} else {
+		g.Load(g.Param("out"), t)
+		g.MOVQ(t, fn.Spill(spillHash))
 	}
-	p := newPoly(g, lay.at(lay.r), lay.at(lay.r+8), lay.at(lay.r+16))
+	g.MOVQ(t, fn.Spill(spillOut))
+	g.Load(g.Param("n"), t)
+	g.MOVQ(t, lay.at(lay.lens+8))
+	g.MOVQ(t, fn.Spill(spillRem))
+	g.Load(g.Param("adLen"), t)
+	g.MOVQ(t, lay.at(lay.lens))
+	e.p = newPoly(g, lay.at(lay.r), lay.at(lay.r+8), lay.at(lay.r+16))
+}
 
+// pass0 emits the first lane pass, whose block 0 keys Poly1305, the
+// additional data's hash, and the XOR of the pass's other blocks.
+func (e *longGen) pass0() {
+	g, fn, lay, v := e.v.g, e.fn, e.lay, e.v
 	fn.Phase("pass 0: block 0 keys Poly1305, blocks 1-%d the text's first bytes", v.lanes()-1)
-	ksMem := lay.at(lay.ks)
-	v.lanePassTo(fn, l, nil, nil, &ksMem, nil)
+	e.ksMem = lay.at(lay.ks)
+	v.lanePassTo(fn, e.l, nil, nil, &e.ksMem, nil)
 	v.polyKey(lay.at(lay.ks), lay.at(lay.r), lay.at(lay.sv))
-	p.hashAD(fn)
-	if !open {
+	e.p.hashAD(fn)
+	if !e.open {
 		// The gather cursor: no current slice yet.
 		t := g.GP64()
 		g.XORQ(t, t)
@@ -186,63 +214,78 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 		g.MOVQ(t, fn.Spill(spillHeaders))
 	}
 	fn.Phase("pass 0's text: XOR with blocks 1-%d", v.lanes()-1)
-	if open {
-		v.openHashRegion(fn, lay, p, passBytes-64, nil)
+	if e.open {
+		v.openHashRegion(fn, lay, e.p, e.passBytes()-64, nil)
 	}
-	v.xorRegion(fn, lay, 64, passBytes-64, open)
+	v.xorRegion(fn, lay, 64, e.passBytes()-64, e.open)
+}
 
-	fn.Phase("main loop: passes of %d blocks, Poly1305 in the rounds", v.lanes())
+// passes emits the main loop: a full pass where the conditions allow
+// (fullPass), else the general pass.
+func (e *longGen) passes() {
+	g, fn := e.v.g, e.fn
+	fn.Phase("main loop: passes of %d blocks, Poly1305 in the rounds", e.v.lanes())
 	loop, done := fn.Label("passes"), fn.Label("passesdone")
 	g.Label(loop)
 	g.CMPQ(fn.Spill(spillRem), operand.U8(0))
 	g.JE(operand.LabelRef(done))
-	v.fullPass(fn, lay, l, p, open, loop, false)
-	if !open {
-		v.fullPass(fn, lay, l, p, open, loop, true)
+	e.fullPass(loop, false)
+	if !e.open {
+		e.fullPass(loop, true)
 	}
-	fn.Phase("general pass: counted hashing, keystream through the scratch")
-	{
-		hp, hcnt := g.GP64(), g.GP64()
-		g.MOVQ(fn.Spill(spillHash), hp)
-		if open {
-			// This pass's ciphertext, whole 16-byte blocks.
-			g.MOVQ(fn.Spill(spillRem), hcnt)
-			lim := g.GP64()
-			g.MOVQ(operand.U32(passBytes), lim)
-			g.CMPQ(hcnt, lim)
-			g.CMOVQHI(lim, hcnt)
-		} else {
-			// The ciphertext written and not hashed, whole blocks.
-			g.MOVQ(fn.Spill(spillOut), hcnt)
-			g.SUBQ(hp, hcnt)
-		}
-		g.ANDQ(operand.I8(-16), hcnt)
-		hook := countedHash(fn, p, hp, hcnt, "nohash")
-		if open {
-			// Open takes this pass only with less than a pass left (see
-			// fullPass): at most 31 blocks, so the last hook (the 32nd
-			// block) never hashes and is not emitted.
-			hook = firstHooks(hook, 4)
-		}
-		v.lanePassTo(fn, l, nil, nil, &ksMem, hook)
-		g.MOVQ(hp, fn.Spill(spillHash))
-	}
-	if open {
-		v.openHashRegion(fn, lay, p, passBytes, func() {})
-	}
-	v.xorRegion(fn, lay, 0, passBytes, open)
+	e.generalPass()
 	g.JMP(operand.LabelRef(loop))
 	g.Label(done)
+}
 
-	if !open {
+// generalPass emits the pass with counted hashing whose keystream goes
+// through the scratch, then the XOR of its region.
+func (e *longGen) generalPass() {
+	g, fn, v := e.v.g, e.fn, e.v
+	fn.Phase("general pass: counted hashing, keystream through the scratch")
+	hp, hcnt := g.GP64(), g.GP64()
+	g.MOVQ(fn.Spill(spillHash), hp)
+	if e.open {
+		// This pass's ciphertext, whole 16-byte blocks.
+		g.MOVQ(fn.Spill(spillRem), hcnt)
+		lim := g.GP64()
+		g.MOVQ(operand.U32(e.passBytes()), lim)
+		g.CMPQ(hcnt, lim)
+		g.CMOVQHI(lim, hcnt)
+	} else {
+		// The ciphertext written and not hashed, whole blocks.
+		g.MOVQ(fn.Spill(spillOut), hcnt)
+		g.SUBQ(hp, hcnt)
+	}
+	g.ANDQ(operand.I8(-16), hcnt)
+	hook := countedHash(fn, e.p, hp, hcnt, "nohash")
+	if e.open {
+		// Open takes this pass only with less than a pass left (see
+		// fullPass): at most 31 blocks, so the last hook (the 32nd
+		// block) never hashes and is not emitted.
+		hook = firstHooks(hook, 4)
+	}
+	v.lanePassTo(fn, e.l, nil, nil, &e.ksMem, hook)
+	g.MOVQ(hp, fn.Spill(spillHash))
+	if e.open {
+		v.openHashRegion(fn, e.lay, e.p, e.passBytes(), func() {})
+	}
+	v.xorRegion(fn, e.lay, 0, e.passBytes(), e.open)
+}
+
+// finish emits, for seal, the hash of the ciphertext the passes did not
+// hash, then the tag.
+func (e *longGen) finish() {
+	g, fn, lay := e.v.g, e.fn, e.lay
+	if !e.open {
 		fn.Phase("remainder: Poly1305 over the ciphertext not hashed in the passes, its partial block padded")
 		hp, hcnt := g.GP64(), g.GP64()
 		g.MOVQ(fn.Spill(spillHash), hp)
 		g.MOVQ(fn.Spill(spillOut), hcnt)
 		g.SUBQ(hp, hcnt)
-		p.padded(fn, hp, hcnt)
+		e.p.padded(fn, hp, hcnt)
 	}
-	p.tag(fn, lay.at(lay.lens), lay.at(lay.sv), open, func() reg.Register {
+	e.p.tag(fn, lay.at(lay.lens), lay.at(lay.sv), e.open, func() reg.Register {
 		out := g.GP64()
 		g.MOVQ(fn.Spill(spillOut), out)
 		return out
@@ -263,9 +306,9 @@ func (v *vec) longBody(fn *asmgen.Func, lay longLayout, open bool) {
 // hashed (the second pass, after the 448 bytes of the first, and after a
 // gather slice ends): the XOR is the same, the hashing is the general
 // pass's, each block behind a check of the count.
-func (v *vec) fullPass(fn *asmgen.Func, lay longLayout, l laneScratch, p *poly, open bool, loop string, counted bool) {
-	g := v.g
-	passBytes := 64 * v.lanes()
+func (e *longGen) fullPass(loop string, counted bool) {
+	g, fn, v, l, p, open := e.v.g, e.fn, e.v, e.l, e.p, e.open
+	passBytes := e.passBytes()
 	if counted {
 		fn.Phase("full pass, counted: XOR from the registers, fewer than 32 blocks to hash")
 	} else {

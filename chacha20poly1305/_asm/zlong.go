@@ -121,77 +121,119 @@ func (v *vec) advance(fn *asmgen.Func, srcSlot string, n int, open bool) {
 	}
 }
 
+// zlongGen is the state of the emission of one avx512 sealLong or
+// openLong: the function, its Poly1305 on zmm and scratch layout, its
+// scalar Poly1305 state, and whether it opens.
+type zlongGen struct {
+	v    *vec
+	fn   *asmgen.Func
+	zp   zPoly
+	lay  zLayout
+	p    *poly
+	open bool
+}
+
+// pow is the scratch's table of r's powers.
+func (e *zlongGen) pow() operand.Mem { return e.lay.at(e.lay.pow) }
+
+// counters are the scratch's two counter rows: the next pass's and, in a
+// double pass, the second one's.
+func (e *zlongGen) counters() (ctr, ctr2 operand.Mem) {
+	return e.lay.at(e.lay.ctr), e.lay.at(e.lay.ctr2)
+}
+
+// srcSlot is the spill slot of the text's next byte: src for open, the
+// current gather slice's for seal.
+func (e *zlongGen) srcSlot() string {
+	if e.open {
+		return spillSrc
+	}
+	return spillSlice
+}
+
 // longBodyZ emits the avx512 sealLong (open false) or openLong.
 func (v *vec) longBodyZ(fn *asmgen.Func, zp zPoly, lay zLayout, open bool) {
-	g := v.g
 	lay.sc = v.alignedScratch(fn)
-	pow := lay.at(lay.pow)
+	e := &zlongGen{v: v, fn: fn, zp: zp, lay: lay, open: open}
+	e.setup()
+	e.pass0()
+	e.passes()
+	e.finish()
+}
 
+// setup emits the running values, the lengths block and pass 0's counters.
+func (e *zlongGen) setup() {
+	g, fn, lay, v := e.v.g, e.fn, e.lay, e.v
 	fn.Phase("key setup: the running values, the lengths block, the counters of pass 0")
-	{
-		t := g.GP64()
-		if open {
-			g.Load(g.Param("src"), t)
-			g.MOVQ(t, fn.Spill(spillSrc))
-		} else {
-			g.XORQ(t, t)
-			g.MOVQ(t, fn.Spill(spillLeft))
-			g.MOVQ(t, fn.Spill(spillSlice))
-			g.Load(g.Param("srcs").Base(), t)
-			g.MOVQ(t, fn.Spill(spillHeaders))
-		}
-		g.Load(g.Param("out"), t)
-		g.MOVQ(t, fn.Spill(spillOut))
-		g.Load(g.Param("n"), t)
-		g.MOVQ(t, lay.at(lay.lens+8))
-		g.MOVQ(t, fn.Spill(spillRem))
-		g.Load(g.Param("adLen"), t)
-		g.MOVQ(t, lay.at(lay.lens))
-		c := g.ZMM()
-		v.Mov(v.laneInc, c)
-		v.Mov(c, lay.at(lay.ctr))
+	t := g.GP64()
+	if e.open {
+		g.Load(g.Param("src"), t)
+		g.MOVQ(t, fn.Spill(spillSrc))
+	} else {
+		g.XORQ(t, t)
+		g.MOVQ(t, fn.Spill(spillLeft))
+		g.MOVQ(t, fn.Spill(spillSlice))
+		g.Load(g.Param("srcs").Base(), t)
+		g.MOVQ(t, fn.Spill(spillHeaders))
 	}
+	g.Load(g.Param("out"), t)
+	g.MOVQ(t, fn.Spill(spillOut))
+	g.Load(g.Param("n"), t)
+	g.MOVQ(t, lay.at(lay.lens+8))
+	g.MOVQ(t, fn.Spill(spillRem))
+	g.Load(g.Param("adLen"), t)
+	g.MOVQ(t, lay.at(lay.lens))
+	c := g.ZMM()
+	v.Mov(v.laneInc, c)
+	v.Mov(c, lay.at(lay.ctr))
+}
 
-	ctr, ctr2 := lay.at(lay.ctr), lay.at(lay.ctr2)
+// pass0 emits the first pass (a double one above 960 bytes), whose block 0
+// keys Poly1305, the powers of r, for open the whole ciphertext's hash, and
+// the XOR of the pass's other blocks.
+func (e *zlongGen) pass0() {
+	g, fn, lay, v := e.v.g, e.fn, e.lay, e.v
+	ctr, ctr2 := e.counters()
 	fn.Phase("pass 0: block 0 keys Poly1305, blocks 1-15 the text's first 960 bytes")
-	{
-		// Above 960 bytes, a double pass: blocks 1-31 cover 1984 bytes
-		// in about the time one pass takes alone (see zPasses).
-		double, done := fn.Label("zdouble0"), fn.Label("zpass0done")
-		g.CMPQ(fn.Spill(spillRem), operand.U32(960))
-		g.JA(operand.LabelRef(double))
-		for j, b := range v.zPassFromKey(fn, ctr) {
-			v.Mov(b, lay.at(lay.ks+64*j))
-		}
-		v.nextCounters(ctr, ctr)
-		g.JMP(operand.LabelRef(done))
-		g.Label(double)
-		v.nextCounters(ctr, ctr2)
-		v.zPassesFromKey(fn, []operand.Op{ctr, ctr2}, lay.at(lay.ks+1024), func(k int, blk [16]reg.VecVirtual) {
-			for j, b := range blk {
-				v.Mov(b, lay.at(lay.ks+1024*k+64*j))
-			}
-		})
-		v.nextCounters(ctr2, ctr)
-		g.Label(done)
+	// Above 960 bytes, a double pass: blocks 1-31 cover 1984 bytes in
+	// about the time one pass takes alone (see zPasses).
+	double, done := fn.Label("zdouble0"), fn.Label("zpass0done")
+	g.CMPQ(fn.Spill(spillRem), operand.U32(960))
+	g.JA(operand.LabelRef(double))
+	for j, b := range v.zPassFromKey(fn, ctr) {
+		v.Mov(b, lay.at(lay.ks+64*j))
 	}
+	v.nextCounters(ctr, ctr)
+	g.JMP(operand.LabelRef(done))
+	g.Label(double)
+	v.nextCounters(ctr, ctr2)
+	v.zPassesFromKey(fn, []operand.Op{ctr, ctr2}, lay.at(lay.ks+1024), func(k int, blk [16]reg.VecVirtual) {
+		for j, b := range blk {
+			v.Mov(b, lay.at(lay.ks+1024*k+64*j))
+		}
+	})
+	v.nextCounters(ctr2, ctr)
+	g.Label(done)
 	v.polyKey(lay.at(lay.ks), lay.at(lay.r), lay.at(lay.sv))
-	p := newPoly(g, lay.at(lay.r), lay.at(lay.r+8), lay.at(lay.r+16))
+	e.p = newPoly(g, lay.at(lay.r), lay.at(lay.r+8), lay.at(lay.r+16))
 	fn.Phase("key powers: r¹..r⁸ in 26-bit limbs")
-	v.polyPowers(p, pow)
-	if open {
-		v.hashADZ(fn, p, zp, pow)
+	v.polyPowers(e.p, e.pow())
+	if e.open {
+		v.hashADZ(fn, e.p, e.zp, e.pow())
 		fn.Phase("ciphertext hash: Poly1305 over the whole text, before it is decrypted")
-		v.hashTextParam(fn, p, zp, pow, "src")
-		p.store(lay.at(lay.h))
+		v.hashTextParam(fn, e.p, e.zp, e.pow(), "src")
+		e.p.store(lay.at(lay.h))
 	}
 	fn.Phase("pass 0's text: XOR with blocks 1-15 (1-31)")
-	v.xorRegion(fn, lay.long(), 64, 1984, open)
+	v.xorRegion(fn, lay.long(), 64, 1984, e.open)
+}
 
-	srcSlot := spillSrc
-	if !open {
-		srcSlot = spillSlice
-	}
+// passes emits the main loop: double passes while 2048 bytes remain, else
+// a single pass, XORed from the registers when a whole pass remains and
+// through the scratch otherwise.
+func (e *zlongGen) passes() {
+	g, fn, v, open, srcSlot := e.v.g, e.fn, e.v, e.open, e.srcSlot()
+	ctr, ctr2 := e.counters()
 	fn.Phase("main loop: double passes of 32 blocks, the keystream XORed from the registers")
 	loop, single, done, general := fn.Label("zpasses"), fn.Label("zsingle"), fn.Label("zpassesdone"), fn.Label("zgeneral")
 	g.Label(loop)
@@ -204,7 +246,7 @@ func (v *vec) longBodyZ(fn *asmgen.Func, zp zPoly, lay zLayout, open bool) {
 		g.JB(operand.LabelRef(single))
 	}
 	v.nextCounters(ctr, ctr2)
-	v.zPassesFromKey(fn, []operand.Op{ctr, ctr2}, lay.at(lay.ks), func(k int, blk [16]reg.VecVirtual) {
+	v.zPassesFromKey(fn, []operand.Op{ctr, ctr2}, e.lay.at(e.lay.ks), func(k int, blk [16]reg.VecVirtual) {
 		dst, src := g.GP64(), g.GP64()
 		g.MOVQ(fn.Spill(spillOut), dst)
 		g.MOVQ(fn.Spill(srcSlot), src)
@@ -215,7 +257,16 @@ func (v *vec) longBodyZ(fn *asmgen.Func, zp zPoly, lay zLayout, open bool) {
 	v.nextCounters(ctr2, ctr)
 	v.advance(fn, srcSlot, 2048, open)
 	g.JMP(operand.LabelRef(loop))
+	e.singlePass(loop, single, general)
+	g.Label(done)
+}
 
+// singlePass emits the single pass of 16 blocks at label single: XORed
+// from the registers when a whole pass remains, else (at label general)
+// through the scratch and the cursor; either jumps back to loop.
+func (e *zlongGen) singlePass(loop, single, general string) {
+	g, fn, v, open, srcSlot := e.v.g, e.fn, e.v, e.open, e.srcSlot()
+	ctr, _ := e.counters()
 	fn.Phase("single pass of 16 blocks")
 	g.Label(single)
 	blk := v.zPassFromKey(fn, ctr)
@@ -227,33 +278,35 @@ func (v *vec) longBodyZ(fn *asmgen.Func, zp zPoly, lay zLayout, open bool) {
 		g.JB(operand.LabelRef(general))
 	}
 	fn.Phase("full pass: the keystream XORed from the registers")
-	{
-		dst, src := g.GP64(), g.GP64()
-		g.MOVQ(fn.Spill(spillOut), dst)
-		g.MOVQ(fn.Spill(srcSlot), src)
-		for j, b := range blk {
-			v.zXor(b, dst, src, 64*j)
-		}
-		v.advance(fn, srcSlot, 1024, open)
-		g.JMP(operand.LabelRef(loop))
+	dst, src := g.GP64(), g.GP64()
+	g.MOVQ(fn.Spill(spillOut), dst)
+	g.MOVQ(fn.Spill(srcSlot), src)
+	for j, b := range blk {
+		v.zXor(b, dst, src, 64*j)
 	}
+	v.advance(fn, srcSlot, 1024, open)
+	g.JMP(operand.LabelRef(loop))
 	fn.Phase("general pass: the keystream through the scratch and the cursor")
 	g.Label(general)
 	for j, b := range blk {
-		v.Mov(b, lay.at(lay.ks+64*j))
+		v.Mov(b, e.lay.at(e.lay.ks+64*j))
 	}
-	v.xorRegion(fn, lay.long(), 0, 1024, open)
+	v.xorRegion(fn, e.lay.long(), 0, 1024, open)
 	g.JMP(operand.LabelRef(loop))
-	g.Label(done)
+}
 
-	if open {
+// finish emits, for seal, the hash of the additional data and the whole
+// ciphertext (open reloads the hash its pass 0 stored), then the tag.
+func (e *zlongGen) finish() {
+	g, fn, lay, p := e.v.g, e.fn, e.lay, e.p
+	if e.open {
 		p.load(lay.at(lay.h))
 	} else {
-		v.hashADZ(fn, p, zp, pow)
+		e.v.hashADZ(fn, p, e.zp, e.pow())
 		fn.Phase("ciphertext hash: Poly1305 over the whole ciphertext in out")
-		v.hashTextParam(fn, p, zp, pow, "out")
+		e.v.hashTextParam(fn, p, e.zp, e.pow(), "out")
 	}
-	p.tag(fn, lay.at(lay.lens), lay.at(lay.sv), open, func() reg.Register {
+	p.tag(fn, lay.at(lay.lens), lay.at(lay.sv), e.open, func() reg.Register {
 		out := g.GP64()
 		g.MOVQ(fn.Spill(spillOut), out)
 		return out

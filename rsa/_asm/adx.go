@@ -149,10 +149,11 @@ func montSqr(g *asmgen.Generator, n int) {
 	xp := g.GP64()
 	g.Load(g.Param("x"), xp)
 	zero := g.GP64()
+	sq := squaring{g: g, xp: xp, T: T, zero: zero}
 
 	if n < splitSqr {
 		fn.Phase("cross products: T[1..2n-2] = sum of x[i]*x[j] for i < j, row i at T[2i+1..i+n]")
-		triangle(g, xp, T, zero, 0, 0, n, true)
+		sq.triangle(0, 0, n, true)
 	} else {
 		// With x = L + H*2^(64h), h = n/2: the triangles of L and of H
 		// unrolled, and L*H in between as h looped rows of h limbs. In
@@ -161,7 +162,7 @@ func montSqr(g *asmgen.Generator, n int) {
 		// code stays a quarter of the size.
 		h := n / 2
 		fn.Phase("cross products of the low half: T[1..n-2]")
-		triangle(g, xp, T, zero, 0, 0, h, true)
+		sq.triangle(0, 0, h, true)
 		g.MOVQ(zero, at(n-1))
 		fn.Phase("cross products, low half times high half: T[h..n+h-1] += L*H, row i writing T[n+i] fresh")
 		tp, yp, cnt := g.GP64(), g.GP64(), g.GP64()
@@ -181,7 +182,7 @@ func montSqr(g *asmgen.Generator, n int) {
 		g.DECQ(cnt)
 		g.JNZ(operand.LabelRef(loop))
 		fn.Phase("cross products of the high half: T[n+1..2n-2]")
-		triangle(g, xp, T, zero, h, n, h, false)
+		sq.triangle(h, n, h, false)
 	}
 
 	fn.Phase("squares: double the cross products (CF chain) and add x[i]^2 at T[2i] (OF chain)")
@@ -218,11 +219,21 @@ func montSqr(g *asmgen.Generator, n int) {
 // halves (see montSqr).
 const splitSqr = 24
 
+// squaring is what the steps of a squaring kernel share: x's pointer xp,
+// the product's scratch T and the zero register.
+type squaring struct {
+	g    *asmgen.Generator
+	xp   reg.Register
+	T    operand.Mem
+	zero reg.Register
+}
+
 // triangle emits the cross products of the size limbs of x from limb xOff,
 // added at T[tOff...]: row i is x[xOff+i] * x[xOff+i+1..xOff+size-1] at
 // T[tOff+2i+1..], its carry limb written fresh at T[tOff+i+size]. Row 0
-// writes instead of adding when fresh is set. zero is the zero register.
-func triangle(g *asmgen.Generator, xp reg.Register, T operand.Mem, zero reg.Register, xOff, tOff, size int, fresh bool) {
+// writes instead of adding when fresh is set.
+func (s squaring) triangle(xOff, tOff, size int, fresh bool) {
+	g, xp, T, zero := s.g, s.xp, s.T, s.zero
 	for i := 0; i < size-1; i++ {
 		g.MOVQ(limb(xp, xOff+i), reg.RDX)
 		g.XORQ(zero, zero)

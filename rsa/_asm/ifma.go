@@ -265,6 +265,51 @@ func ammDigit(g *asmgen.Generator, ss []*ammStream, R int, idx reg.GPVirtual, la
 func amm(g *asmgen.Generator, t ifmaTables, n, streams int) {
 	N := ifmaLanes(n)
 	R := N / 8
+	fn, sfx := ammFunc(g, n, streams)
+	ss := ammStreams(g, sfx, R)
+	zz := g.ZMM()
+	g.VPXORQ(zz, zz, zz)
+	lane0 := g.K()
+	one := g.GP32()
+	g.MOVL(operand.U32(1), one)
+	g.KMOVW(one, lane0)
+	idx := g.GP64()
+	g.XORQ(idx, idx)
+	for _, st := range ss {
+		st.zz, st.lane0 = zz, lane0
+	}
+
+	for _, st := range ss {
+		st.split = ammSplit(R, streams)
+		g.VPBROADCASTQ(operand.Mem{Base: st.yp}, st.b)
+		for k := range st.split {
+			g.VPMADD52LUQ(ammVec(st.xp, k), st.b, st.acc[k])
+		}
+	}
+
+	fn.Phase("digit loop: one digit of y per iteration, the streams interleaved")
+	loop := fn.Label("digit")
+	g.Label(loop)
+	ammDigit(g, ss, R, idx, false)
+	g.INCQ(idx)
+	g.CMPQ(idx, operand.U32(n-1))
+	g.JNE(operand.LabelRef(loop))
+	fn.Phase("last digit")
+	ammDigit(g, ss, R, idx, true)
+
+	fn.Phase("normalization: carries into the next lane, then the ripple through lanes of 2^52-1")
+	ammNormalize(g, t, ss, zz)
+	fn.Ret()
+}
+
+// ammVec is the memory operand of register k (8 lanes) of the digits at p.
+func ammVec(p reg.Register, k int) operand.Mem { return operand.Mem{Base: p, Disp: 64 * k} }
+
+// ammFunc declares amm<n>IFMA (streams 1) or ammDual<n>IFMA (streams 2)
+// and returns it with the suffixes of its streams' parameters ("", or "a"
+// and "b").
+func ammFunc(g *asmgen.Generator, n, streams int) (*asmgen.Func, []string) {
+	N := ifmaLanes(n)
 	var name, sig string
 	var ptrs, secrets []string
 	sfx := []string{""}
@@ -289,9 +334,13 @@ func amm(g *asmgen.Generator, t ifmaTables, n, streams int) {
 	if streams == 2 {
 		doc = append(doc, "It does two independent multiplications: za from xa, ya, ma, k0a and zb from xb, yb, mb, k0b.")
 	}
-	fn := g.Func(name, sig, asmgen.Doc(doc...), asmgen.Secret(secrets...), limbs(N, ptrs...))
+	return g.Func(name, sig, asmgen.Doc(doc...), asmgen.Secret(secrets...), limbs(N, ptrs...)), sfx
+}
 
-	ss := make([]*ammStream, streams)
+// ammStreams loads each stream's pointers (the parameters with suffix sfx)
+// and k0's address, and zeroes its R accumulator registers.
+func ammStreams(g *asmgen.Generator, sfx []string, R int) []*ammStream {
+	ss := make([]*ammStream, len(sfx))
 	for i, s := range sfx {
 		st := &ammStream{xp: g.GP64(), yp: g.GP64(), mp: g.GP64(), z: "z" + s}
 		g.Load(g.Param("x"+s), st.xp)
@@ -310,38 +359,13 @@ func amm(g *asmgen.Generator, t ifmaTables, n, streams int) {
 		}
 		ss[i] = st
 	}
-	zz := g.ZMM()
-	g.VPXORQ(zz, zz, zz)
-	lane0 := g.K()
-	one := g.GP32()
-	g.MOVL(operand.U32(1), one)
-	g.KMOVW(one, lane0)
-	idx := g.GP64()
-	g.XORQ(idx, idx)
-	vec := func(p reg.Register, k int) operand.Mem { return operand.Mem{Base: p, Disp: 64 * k} }
-	for _, st := range ss {
-		st.zz, st.lane0 = zz, lane0
-	}
+	return ss
+}
 
-	for _, st := range ss {
-		st.split = ammSplit(R, streams)
-		g.VPBROADCASTQ(operand.Mem{Base: st.yp}, st.b)
-		for k := range st.split {
-			g.VPMADD52LUQ(vec(st.xp, k), st.b, st.acc[k])
-		}
-	}
-
-	fn.Phase("digit loop: one digit of y per iteration, the streams interleaved")
-	loop := fn.Label("digit")
-	g.Label(loop)
-	ammDigit(g, ss, R, idx, false)
-	g.INCQ(idx)
-	g.CMPQ(idx, operand.U32(n-1))
-	g.JNE(operand.LabelRef(loop))
-	fn.Phase("last digit")
-	ammDigit(g, ss, R, idx, true)
-
-	fn.Phase("normalization: carries into the next lane, then the ripple through lanes of 2^52-1")
+// ammNormalize emits the normalization of each stream's accumulator and
+// its store to z (see amm); zz is the zero register.
+func ammNormalize(g *asmgen.Generator, t ifmaTables, ss []*ammStream, zz reg.VecVirtual) {
+	R := len(ss[0].acc)
 	m52, ones := g.ZMM(), g.ZMM()
 	g.VMOVDQU64(t.mask, m52)
 	g.VMOVDQU64(t.ones, ones)
@@ -394,10 +418,9 @@ func amm(g *asmgen.Generator, t ifmaTables, n, streams int) {
 			g.KMOVW(r.As32(), kc)
 			g.VPADDQ(ones, st.acc[k], kc, st.acc[k])
 			g.VPANDQ(m52, st.acc[k], st.acc[k])
-			g.VMOVDQU64(st.acc[k], vec(zp, k))
+			g.VMOVDQU64(st.acc[k], ammVec(zp, k))
 		}
 	}
-	fn.Ret()
 }
 
 // gatherDual declares gatherDual<n>IFMA: entry ka of the 32-entry table ta
