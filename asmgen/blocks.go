@@ -89,9 +89,23 @@ func (fn *Func) CopyBytesMax(dst, src, n reg.Register, max int) {
 		}
 	}
 
-	// Under 16 bytes: the two ends of width w when n >= w, the last first;
-	// one byte falls through with a single taken branch.
 	g.Label(small)
+	fn.copySmall(dst, src, n, done)
+	g.Label(done)
+	g.ADDQ(n, src)
+	g.ADDQ(n, dst)
+	g.XORQ(n, n)
+}
+
+// copySmall emits the copy of n < 16 bytes from src to dst, then a jump to
+// done: the two ends of width w when n >= w, the last first; one byte falls
+// through with a single taken branch.
+func (fn *Func) copySmall(dst, src, n reg.Register, done string) {
+	g := fn.g
+	at := func(p reg.Register, disp int) operand.Mem { return operand.Mem{Base: p, Disp: disp} }
+	end := func(p reg.Register, disp int) operand.Mem {
+		return operand.Mem{Base: p, Index: n, Scale: 1, Disp: disp}
+	}
 	t, u := g.GP64(), g.GP64()
 	ge8, ge4, ge2 := fn.Label("copyge8"), fn.Label("copyge4"), fn.Label("copyge2")
 	ends := func(w int) {
@@ -118,11 +132,6 @@ func (fn *Func) CopyBytesMax(dst, src, n reg.Register, max int) {
 	ends(4)
 	g.Label(ge8)
 	ends(8)
-
-	g.Label(done)
-	g.ADDQ(n, src)
-	g.ADDQ(n, dst)
-	g.XORQ(n, n)
 }
 
 // XORBytes emits dst[i] = a[i] ^ b[i] for i < n: where the backend has
@@ -178,22 +187,7 @@ func (fn *Func) XORBytes(dst, a, b, n reg.Register) {
 			step(w.n, w.x)
 		}
 		g.Label(tail)
-		g.TESTQ(n, n)
-		g.JZ(operand.LabelRef(done))
-		ones, m := g.GP64(), g.GP64()
-		g.MOVQ(operand.I32(-1), ones)
-		g.BZHIQ(n, ones, m)
-		k := g.K()
-		g.KMOVQ(m, k)
-		x, y := g.ZMM(), g.ZMM()
-		g.VMOVDQU8_Z(operand.Mem{Base: a}, k, x)
-		g.VMOVDQU8_Z(operand.Mem{Base: b}, k, y)
-		v.Xor(y, x, x)
-		g.VMOVDQU8(x, k, operand.Mem{Base: dst})
-		for _, p := range []reg.Register{a, b, dst} {
-			g.ADDQ(n, p)
-		}
-		g.XORQ(n, n)
+		fn.xorMasked(dst, a, b, n, done)
 		g.Label(done)
 		return
 	}
@@ -217,6 +211,29 @@ func (fn *Func) XORBytes(dst, a, b, n reg.Register) {
 		fn.pieceOp(w, "XOR", operand.Mem{Base: b}, t)
 		fn.pieceOp(w, "MOV", t, operand.Mem{Base: dst})
 	})
+	g.XORQ(n, n)
+}
+
+// xorMasked emits XORBytes's last n < 16 bytes in one step under a byte
+// mask (BZHI of the count), the masked-off bytes neither read nor
+// written, or a jump to done when n is zero.
+func (fn *Func) xorMasked(dst, a, b, n reg.Register, done string) {
+	g, v := fn.g, fn.g.Vec()
+	g.TESTQ(n, n)
+	g.JZ(operand.LabelRef(done))
+	ones, m := g.GP64(), g.GP64()
+	g.MOVQ(operand.I32(-1), ones)
+	g.BZHIQ(n, ones, m)
+	k := g.K()
+	g.KMOVQ(m, k)
+	x, y := g.ZMM(), g.ZMM()
+	g.VMOVDQU8_Z(operand.Mem{Base: a}, k, x)
+	g.VMOVDQU8_Z(operand.Mem{Base: b}, k, y)
+	v.Xor(y, x, x)
+	g.VMOVDQU8(x, k, operand.Mem{Base: dst})
+	for _, p := range []reg.Register{a, b, dst} {
+		g.ADDQ(n, p)
+	}
 	g.XORQ(n, n)
 }
 

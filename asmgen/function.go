@@ -350,37 +350,10 @@ func (fn *Func) classify(sig string) error {
 	if !ok {
 		return fmt.Errorf("signature %q is not a function type", sig)
 	}
-	class := map[string]paramClass{}
-	declared := map[string]string{}
-	set := func(names []string, c paramClass, opt string) error {
-		for _, n := range names {
-			if prev, ok := declared[n]; ok {
-				return fmt.Errorf("argument %s declared both %s and %s", n, prev, opt)
-			}
-			declared[n] = opt
-			class[n] = c
-		}
-		return nil
-	}
-	if err := set(fn.cfg.secret, classSecret, "Secret"); err != nil {
+	class, declared, err := fn.declaredClasses()
+	if err != nil {
 		return err
 	}
-	if err := set(fn.cfg.secretSlices, classSecretSlices, "SecretSlices"); err != nil {
-		return err
-	}
-	if err := set(fn.cfg.public, classPublic, "Public"); err != nil {
-		return err
-	}
-	if err := set(fn.cfg.output, classOutput, "Output"); err != nil {
-		return err
-	}
-	if fn.cfg.noSecrets && len(fn.cfg.secret)+len(fn.cfg.secretSlices)+len(fn.cfg.output) > 0 {
-		return fmt.Errorf("NoSecrets with Secret or Output arguments")
-	}
-	if !fn.cfg.noSecrets && len(fn.cfg.secret)+len(fn.cfg.secretSlices) == 0 {
-		return fmt.Errorf("no Secret or SecretSlices argument: declare them, or NoSecrets to opt out of the wipe")
-	}
-
 	params := s.Params()
 	vars := make([]*types.Var, params.Len())
 	seen := map[string]bool{}
@@ -399,52 +372,94 @@ func (fn *Func) classify(sig string) error {
 	}
 	offsets := gotypes.Sizes.Offsetsof(vars)
 	for i, v := range vars {
-		name := v.Name()
-		c, ok := class[name]
-		ptrLike := isPointerLike(v.Type())
-		if !ok && ptrLike && !fn.cfg.noSecrets {
-			return fmt.Errorf("pointer argument %s is neither Secret, SecretSlices, Output nor Public", name)
-		}
-		if c == classOutput && !ptrLike {
-			return fmt.Errorf("Output argument %s is not a pointer, slice or string", name)
-		}
-		off := int(offsets[i])
-		size := int(gotypes.Sizes.Sizeof(v.Type()))
-		fn.params = append(fn.params, param{name: name, typ: v.Type(), off: off, size: size, class: c, declared: ok, extent: extents[name]})
-		switch c {
-		case classOutput:
-			fn.outputArg = append(fn.outputArg, name)
-			fn.slots = append(fn.slots, argSlot{name, off, off + 8, tSecretPtr, "points to output memory (declared Output), which may hold results computed from secrets"})
-			fn.slots = append(fn.slots, argSlot{name, off + 8, off + size, 0, ""})
-		case classSecret:
-			fn.secretArg = append(fn.secretArg, name)
-			if ptrLike {
-				fn.slots = append(fn.slots, argSlot{name, off, off + 8, tSecretPtr, "points to secret memory (declared Secret)"})
-				fn.slots = append(fn.slots, argSlot{name, off + 8, off + size, 0, ""})
-			} else {
-				fn.slots = append(fn.slots, argSlot{name, off, off + size, tSecret, "declared Secret"})
-			}
-		case classSecretSlices:
-			if !ptrLike {
-				return fmt.Errorf("SecretSlices argument %s is not a pointer or slice", name)
-			}
-			fn.secretArg = append(fn.secretArg, name+" (slice headers public, their elements secret)")
-			fn.slots = append(fn.slots, argSlot{name, off, off + 8, tDescPtr, "points to slice headers of secret memory (declared SecretSlices)"})
-			fn.slots = append(fn.slots, argSlot{name, off + 8, off + size, 0, ""})
-		default:
-			if ok {
-				fn.publicArg = append(fn.publicArg, name)
-			}
-			if ok && ptrLike {
-				fn.slots = append(fn.slots, argSlot{name, off, off + 8, tPublicPtr, "points to public input memory (declared Public)"})
-				fn.slots = append(fn.slots, argSlot{name, off + 8, off + size, 0, ""})
-			} else {
-				fn.slots = append(fn.slots, argSlot{name, off, off + size, 0, ""})
-			}
+		c, ok := class[v.Name()]
+		p := param{name: v.Name(), typ: v.Type(), off: int(offsets[i]), size: int(gotypes.Sizes.Sizeof(v.Type())), class: c, declared: ok, extent: extents[v.Name()]}
+		if err := fn.addParam(p); err != nil {
+			return err
 		}
 	}
 	for i := 0; i < s.Results().Len(); i++ {
 		fn.results = append(fn.results, s.Results().At(i))
+	}
+	return nil
+}
+
+// declaredClasses returns the class of each argument the options name, and
+// the option that named it, checking that none is named twice and that
+// Secret, Output and NoSecrets agree.
+func (fn *Func) declaredClasses() (class map[string]paramClass, declared map[string]string, err error) {
+	class, declared = map[string]paramClass{}, map[string]string{}
+	for _, d := range []struct {
+		names []string
+		c     paramClass
+		opt   string
+	}{
+		{fn.cfg.secret, classSecret, "Secret"},
+		{fn.cfg.secretSlices, classSecretSlices, "SecretSlices"},
+		{fn.cfg.public, classPublic, "Public"},
+		{fn.cfg.output, classOutput, "Output"},
+	} {
+		for _, n := range d.names {
+			if prev, ok := declared[n]; ok {
+				return nil, nil, fmt.Errorf("argument %s declared both %s and %s", n, prev, d.opt)
+			}
+			declared[n] = d.opt
+			class[n] = d.c
+		}
+	}
+	if fn.cfg.noSecrets && len(fn.cfg.secret)+len(fn.cfg.secretSlices)+len(fn.cfg.output) > 0 {
+		return nil, nil, fmt.Errorf("NoSecrets with Secret or Output arguments")
+	}
+	if !fn.cfg.noSecrets && len(fn.cfg.secret)+len(fn.cfg.secretSlices) == 0 {
+		return nil, nil, fmt.Errorf("no Secret or SecretSlices argument: declare them, or NoSecrets to opt out of the wipe")
+	}
+	return class, declared, nil
+}
+
+// addParam records argument p and the taint of its frame words: a pointer
+// word of a Secret, Output, SecretSlices or Public pointer points to
+// memory of that kind, a Secret scalar's words are secret, every other
+// word is public.
+func (fn *Func) addParam(p param) error {
+	name, off, size := p.name, p.off, p.size
+	ptrLike := isPointerLike(p.typ)
+	if !p.declared && ptrLike && !fn.cfg.noSecrets {
+		return fmt.Errorf("pointer argument %s is neither Secret, SecretSlices, Output nor Public", name)
+	}
+	if p.class == classOutput && !ptrLike {
+		return fmt.Errorf("Output argument %s is not a pointer, slice or string", name)
+	}
+	fn.params = append(fn.params, p)
+	pointer := func(t taint, why string) {
+		fn.slots = append(fn.slots, argSlot{name, off, off + 8, t, why})
+		fn.slots = append(fn.slots, argSlot{name, off + 8, off + size, 0, ""})
+	}
+	switch p.class {
+	case classOutput:
+		fn.outputArg = append(fn.outputArg, name)
+		pointer(tSecretPtr, "points to output memory (declared Output), which may hold results computed from secrets")
+	case classSecret:
+		fn.secretArg = append(fn.secretArg, name)
+		if ptrLike {
+			pointer(tSecretPtr, "points to secret memory (declared Secret)")
+		} else {
+			fn.slots = append(fn.slots, argSlot{name, off, off + size, tSecret, "declared Secret"})
+		}
+	case classSecretSlices:
+		if !ptrLike {
+			return fmt.Errorf("SecretSlices argument %s is not a pointer or slice", name)
+		}
+		fn.secretArg = append(fn.secretArg, name+" (slice headers public, their elements secret)")
+		pointer(tDescPtr, "points to slice headers of secret memory (declared SecretSlices)")
+	default:
+		if p.declared {
+			fn.publicArg = append(fn.publicArg, name)
+		}
+		if p.declared && ptrLike {
+			pointer(tPublicPtr, "points to public input memory (declared Public)")
+		} else {
+			fn.slots = append(fn.slots, argSlot{name, off, off + size, 0, ""})
+		}
 	}
 	return nil
 }

@@ -76,6 +76,15 @@ func fields(s string) []string { return strings.Fields(s) }
 var conditions = fields("EQ NE CS CC HI LS MI PL GT GE LT LE OS OC PS PC")
 
 func init() {
+	addGPOps()
+	addControlOps()
+	addSSEOps()
+	addAVXOps()
+	addAVX512Ops()
+}
+
+// addGPOps adds the general-purpose instructions.
+func addGPOps() {
 	// General-purpose arithmetic.
 	addOps(opInfo{wr: fAll}, sizes("ADD", "SUB", "AND", "OR", "XOR", "CMP", "TEST", "NEG", "MUL", "IMUL")...)
 	addOps(opInfo{wr: fAll}, "IMUL3W", "IMUL3L", "IMUL3Q")
@@ -99,7 +108,11 @@ func init() {
 	for _, c := range conditions {
 		addOps(opInfo{rd: fAll}, "CMOVW"+c, "CMOVL"+c, "CMOVQ"+c, "SET"+c)
 	}
+}
 
+// addControlOps adds the branches, and the floating-point instructions
+// whose time depends on their operands.
+func addControlOps() {
 	// Control flow. Conditional branches read the flags of their condition;
 	// the checker rejects them when those flags are secret.
 	addOps(opInfo{rd: fCF}, fields("JCS JCC JB JAE JC JNC JNAE JNB")...)
@@ -112,6 +125,10 @@ func init() {
 	// Variable-time floating point.
 	addOps(opInfo{varTime: true}, fields("DIVPS DIVPD DIVSS DIVSD SQRTPS SQRTPD SQRTSS SQRTSD VDIVPS VDIVPD VDIVSS VDIVSD VSQRTPS VSQRTPD VSQRTSS VSQRTSD")...)
 
+}
+
+// addSSEOps adds SSE, SSE2, SSSE3, SSE4.1, AES-NI and PCLMULQDQ.
+func addSSEOps() {
 	// SSE, SSE2, SSSE3, SSE4.1, AES-NI, PCLMULQDQ: data only, no flags.
 	addOps(opInfo{}, fields(`MOVOU MOVOA MOVUPS MOVAPS MOVHLPS MOVLHPS
 		PXOR PAND PANDN POR XORPS ANDPS ANDNPS ORPS
@@ -127,7 +144,10 @@ func init() {
 	addOps(opInfo{width: 4}, "PINSRD", "PEXTRD")
 	addOps(opInfo{width: 8}, "PINSRQ", "PEXTRQ", "MOVHPS", "MOVLPS", "MOVHPD", "MOVLPD")
 	addOps(opInfo{wr: fAll}, "PTEST")
+}
 
+// addAVXOps adds AVX, AVX2, VAES and VPCLMULQDQ.
+func addAVXOps() {
 	// AVX, AVX2, VAES, VPCLMULQDQ.
 	addOps(opInfo{}, fields(`VMOVDQU VMOVDQA VMOVUPS VMOVAPS VMOVHLPS VMOVLHPS
 		VPXOR VPAND VPANDN VPOR VXORPS VANDPS VANDNPS VORPS
@@ -149,7 +169,11 @@ func init() {
 		"VINSERTI32X4", "VINSERTI64X2", "VEXTRACTI32X4", "VEXTRACTI64X2", "VBROADCASTI32X4", "VBROADCASTI64X2")
 	addOps(opInfo{width: 32}, "VINSERTI64X4", "VINSERTI32X8", "VEXTRACTI64X4", "VEXTRACTI32X8", "VBROADCASTI64X4", "VBROADCASTI32X8")
 	addOps(opInfo{wr: fAll}, "VPTEST")
+}
 
+// addAVX512Ops adds AVX-512 (F, BW, DQ, VL, IFMA, VBMI) and the opmask
+// instructions.
+func addAVX512Ops() {
 	// AVX-512 (F, BW, DQ, VL, IFMA, VBMI).
 	addOps(opInfo{}, fields(`VMOVDQU8 VMOVDQU16 VMOVDQU32 VMOVDQU64 VMOVDQA32 VMOVDQA64
 		VPXORD VPXORQ VPANDD VPANDQ VPORD VPORQ VPANDND VPANDNQ VPTERNLOGD VPTERNLOGQ

@@ -566,11 +566,20 @@ func (a *taintAnalysis) load(s *tstate, idx int, text string, m operand.Mem, wid
 	return out
 }
 
-// store records that the instruction writes v to memory m, and reports a
-// secret stored where a secret may not go: public input memory (an
-// argument declared Public, a SecretSlices header array, a table), an
-// argument slot other than a secret scalar's, a spill slot.
-func (a *taintAnalysis) store(s *tstate, idx int, text string, m operand.Mem, width int, exact bool, v val) {
+// memWrite is a memory operand an instruction writes: width bytes at m,
+// exactly those (exact) or somewhere in the range m's registers allow.
+type memWrite struct {
+	m     operand.Mem
+	width int
+	exact bool
+}
+
+// store records that the instruction writes v to w, and reports a secret
+// stored where a secret may not go: public input memory (an argument
+// declared Public, a SecretSlices header array, a table), an argument slot
+// other than a secret scalar's, a spill slot.
+func (a *taintAnalysis) store(s *tstate, idx int, text string, w memWrite, v val) {
+	m, width, exact := w.m, w.width, w.exact
 	if bitOffsetReg(a.is[idx]) != nil {
 		exact = false
 	}
@@ -699,9 +708,28 @@ func partialWrite(i *ir.Instruction, r reg.Register, avx bool) bool {
 func (a *taintAnalysis) step(s *tstate, n int) {
 	i := a.is[n]
 	info := opTable[i.Opcode]
+	in := a.flagInputs(s, n, a.inputs(s, n))
+	if i.IsConditional && in.t&tSecret != 0 {
+		a.find(n, "branch", "conditional branch on a secret", in.why[bitSecret])
+	}
+	if info.varTime && in.t&tSecret != 0 {
+		a.find(n, "vartime", fmt.Sprintf("variable-time instruction %s on a secret", i.Opcode), in.why[bitSecret])
+	}
+	a.outputs(s, n, in)
+	if info.wr&fCF != 0 {
+		s.cf = in
+	}
+	if info.wr&fOther != 0 {
+		s.of = in
+	}
+}
+
+// inputs returns what instruction n reads from registers and memory.
+func (a *taintAnalysis) inputs(s *tstate, n int) val {
+	i := a.is[n]
+	info := opTable[i.Opcode]
 	text := instText(i)
 	width, exact := accessWidth(i, info)
-
 	var in val
 	cancel := cancelling(i)
 	for _, op := range i.Inputs {
@@ -717,28 +745,45 @@ func (a *taintAnalysis) step(s *tstate, n int) {
 			in.add(derive(s.get(op), n, text, "reads "+op.Asm()))
 		case operand.Mem:
 			if info.addrOnly {
-				switch {
-				case op.Base == reg.FramePointer:
-					in.add(source(tAnyStackPtr, n, text, "takes the address of "+op.Asm()+", in the argument frame"))
-				case !isSP(op.Base):
-				case op.Index == nil && op.Disp >= 0 && op.Disp < a.fn.cfg.scratch:
-					in.add(source(tScratchPtr, n, text, "takes the address of "+op.Asm()+", in the stack scratch"))
-				case op.Index == nil && op.Disp >= 0 && op.Disp < a.l.frame:
-					in.add(source(tStackPtr, n, text, "takes the address of "+op.Asm()))
-				default:
-					in.add(source(tAnyStackPtr, n, text, "takes the address of "+op.Asm()+", outside the frame"))
-				}
-				for _, r := range []reg.Register{op.Base, op.Index} {
-					if r != nil && !isSP(r) {
-						in.add(derive(s.get(r), n, text, "computes an address from "+r.Asm()))
-					}
-				}
+				in.add(a.addressOf(s, n, text, op))
 				continue
 			}
 			a.checkAddr(s, n, op)
 			in.add(a.load(s, n, text, op, width, exact))
 		}
 	}
+	return in
+}
+
+// addressOf returns the value of the address of op, which instruction n
+// computes (LEA) without reading memory.
+func (a *taintAnalysis) addressOf(s *tstate, n int, text string, op operand.Mem) val {
+	var in val
+	switch {
+	case op.Base == reg.FramePointer:
+		in.add(source(tAnyStackPtr, n, text, "takes the address of "+op.Asm()+", in the argument frame"))
+	case !isSP(op.Base):
+	case op.Index == nil && op.Disp >= 0 && op.Disp < a.fn.cfg.scratch:
+		in.add(source(tScratchPtr, n, text, "takes the address of "+op.Asm()+", in the stack scratch"))
+	case op.Index == nil && op.Disp >= 0 && op.Disp < a.l.frame:
+		in.add(source(tStackPtr, n, text, "takes the address of "+op.Asm()))
+	default:
+		in.add(source(tAnyStackPtr, n, text, "takes the address of "+op.Asm()+", outside the frame"))
+	}
+	for _, r := range []reg.Register{op.Base, op.Index} {
+		if r != nil && !isSP(r) {
+			in.add(derive(s.get(r), n, text, "computes an address from "+r.Asm()))
+		}
+	}
+	return in
+}
+
+// flagInputs adds to in the flags instruction n reads, and reports a
+// conditional branch on secret flags.
+func (a *taintAnalysis) flagInputs(s *tstate, n int, in val) val {
+	i := a.is[n]
+	info := opTable[i.Opcode]
+	text := instText(i)
 	rd := info.rd
 	if info.countRead && len(i.Operands) > 0 {
 		if _, isReg := i.Operands[0].(reg.Register); isReg {
@@ -757,12 +802,14 @@ func (a *taintAnalysis) step(s *tstate, n int) {
 		}
 		in.add(derive(s.of, n, text, "reads flags"))
 	}
-	if i.IsConditional && in.t&tSecret != 0 {
-		a.find(n, "branch", "conditional branch on a secret", in.why[bitSecret])
-	}
-	if info.varTime && in.t&tSecret != 0 {
-		a.find(n, "vartime", fmt.Sprintf("variable-time instruction %s on a secret", i.Opcode), in.why[bitSecret])
-	}
+	return in
+}
+
+// outputs writes in to the registers and memory instruction n writes.
+func (a *taintAnalysis) outputs(s *tstate, n int, in val) {
+	i := a.is[n]
+	text := instText(i)
+	width, exact := accessWidth(i, opTable[i.Opcode])
 	for _, op := range i.Outputs {
 		switch op := op.(type) {
 		case reg.Register:
@@ -781,13 +828,7 @@ func (a *taintAnalysis) step(s *tstate, n int) {
 			*p = v
 		case operand.Mem:
 			a.checkAddr(s, n, op)
-			a.store(s, n, text, op, width, exact, in)
+			a.store(s, n, text, memWrite{op, width, exact}, in)
 		}
-	}
-	if info.wr&fCF != 0 {
-		s.cf = in
-	}
-	if info.wr&fOther != 0 {
-		s.of = in
 	}
 }

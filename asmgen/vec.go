@@ -162,10 +162,20 @@ func (v *Vec) ordered(name string, op func(operand.Op, operand.Op), a operand.Op
 	op(a, dst)
 }
 
-// binary emits a three-operand operation: sse is the two-operand form
-// (nil: none, the operation needs AVX), vex the VEX form, evex the form
-// for zmm operands.
-func (v *Vec) binary(name string, commut bool, sse func(operand.Op, operand.Op), vex, evex func(...operand.Op), a operand.Op, b, dst reg.VecVirtual) {
+// vecForms are the encodings of a three-operand vector operation: sse the
+// two-operand form (nil: none, the operation needs AVX), vex the VEX form,
+// evex the form for zmm operands (nil: none); commut says a and b may
+// swap.
+type vecForms struct {
+	name      string
+	commut    bool
+	sse       func(operand.Op, operand.Op)
+	vex, evex func(...operand.Op)
+}
+
+// binary emits the three-operand operation f: dst = a op b.
+func (v *Vec) binary(f vecForms, a operand.Op, b, dst reg.VecVirtual) {
+	name, commut, sse, vex, evex := f.name, f.commut, f.sse, f.vex, f.evex
 	switch {
 	case wide(a, b, dst) && evex == nil:
 		v.g.errorf("vector %s has no zmm form", name)
@@ -184,33 +194,33 @@ func (v *Vec) binary(name string, commut bool, sse func(operand.Op, operand.Op),
 
 // Xor sets dst = a ^ b.
 func (v *Vec) Xor(a operand.Op, b, dst reg.VecVirtual) {
-	v.binary("xor", true, v.g.PXOR, fixed3(v.g.VPXOR), v.g.VPXORD, a, b, dst)
+	v.binary(vecForms{"xor", true, v.g.PXOR, fixed3(v.g.VPXOR), v.g.VPXORD}, a, b, dst)
 }
 
 // And sets dst = a & b.
 func (v *Vec) And(a operand.Op, b, dst reg.VecVirtual) {
-	v.binary("and", true, v.g.PAND, fixed3(v.g.VPAND), v.g.VPANDD, a, b, dst)
+	v.binary(vecForms{"and", true, v.g.PAND, fixed3(v.g.VPAND), v.g.VPANDD}, a, b, dst)
 }
 
 // AndNot sets dst = ^b & a (PANDN's operand order: the destination's
 // old value, b, is the one inverted).
 func (v *Vec) AndNot(a operand.Op, b, dst reg.VecVirtual) {
-	v.binary("andnot", false, v.g.PANDN, fixed3(v.g.VPANDN), v.g.VPANDND, a, b, dst)
+	v.binary(vecForms{"andnot", false, v.g.PANDN, fixed3(v.g.VPANDN), v.g.VPANDND}, a, b, dst)
 }
 
 // Or sets dst = a | b.
 func (v *Vec) Or(a operand.Op, b, dst reg.VecVirtual) {
-	v.binary("or", true, v.g.POR, fixed3(v.g.VPOR), v.g.VPORD, a, b, dst)
+	v.binary(vecForms{"or", true, v.g.POR, fixed3(v.g.VPOR), v.g.VPORD}, a, b, dst)
 }
 
 // AddD sets each 32-bit word of dst to the sum of those of a and b.
 func (v *Vec) AddD(a operand.Op, b, dst reg.VecVirtual) {
-	v.binary("addd", true, v.g.PADDL, v.g.VPADDD, v.g.VPADDD, a, b, dst)
+	v.binary(vecForms{"addd", true, v.g.PADDL, v.g.VPADDD, v.g.VPADDD}, a, b, dst)
 }
 
 // AddQ sets each 64-bit word of dst to the sum of those of a and b.
 func (v *Vec) AddQ(a operand.Op, b, dst reg.VecVirtual) {
-	v.binary("addq", true, v.g.PADDQ, v.g.VPADDQ, v.g.VPADDQ, a, b, dst)
+	v.binary(vecForms{"addq", true, v.g.PADDQ, v.g.VPADDQ, v.g.VPADDQ}, a, b, dst)
 }
 
 // Xor3 sets dst = a ^ b ^ dst: one VPTERNLOGD where EVEX is allowed, two
@@ -227,33 +237,33 @@ func (v *Vec) Xor3(a operand.Op, b, dst reg.VecVirtual) {
 // ShufB sets dst to the bytes of src shuffled by mask within each 128-bit
 // lane (PSHUFB). In the SSE encoding mask must not be dst.
 func (v *Vec) ShufB(mask operand.Op, src, dst reg.VecVirtual) {
-	v.binary("shufb", false, v.g.PSHUFB, v.g.VPSHUFB, v.g.VPSHUFB, mask, src, dst)
+	v.binary(vecForms{"shufb", false, v.g.PSHUFB, v.g.VPSHUFB, v.g.VPSHUFB}, mask, src, dst)
 }
 
 // UnpackLoQ sets dst to (b's low qword, a's low qword) in each 128-bit
 // lane (PUNPCKLQDQ). In the SSE encoding a must not be dst.
 func (v *Vec) UnpackLoQ(a operand.Op, b, dst reg.VecVirtual) {
-	v.binary("punpcklqdq", false, v.g.PUNPCKLQDQ, v.g.VPUNPCKLQDQ, v.g.VPUNPCKLQDQ, a, b, dst)
+	v.binary(vecForms{"punpcklqdq", false, v.g.PUNPCKLQDQ, v.g.VPUNPCKLQDQ, v.g.VPUNPCKLQDQ}, a, b, dst)
 }
 
 // UnpackHiQ sets dst to (b's high qword, a's high qword) in each 128-bit
 // lane (PUNPCKHQDQ). In the SSE encoding a must not be dst.
 func (v *Vec) UnpackHiQ(a operand.Op, b, dst reg.VecVirtual) {
-	v.binary("punpckhqdq", false, v.g.PUNPCKHQDQ, v.g.VPUNPCKHQDQ, v.g.VPUNPCKHQDQ, a, b, dst)
+	v.binary(vecForms{"punpckhqdq", false, v.g.PUNPCKHQDQ, v.g.VPUNPCKHQDQ, v.g.VPUNPCKHQDQ}, a, b, dst)
 }
 
 // UnpackLoD sets dst to the low two dwords of b and a interleaved (b0, a0,
 // b1, a1) in each 128-bit lane (PUNPCKLDQ). In the SSE encoding a must not
 // be dst.
 func (v *Vec) UnpackLoD(a operand.Op, b, dst reg.VecVirtual) {
-	v.binary("punpckldq", false, v.g.PUNPCKLLQ, v.g.VPUNPCKLDQ, v.g.VPUNPCKLDQ, a, b, dst)
+	v.binary(vecForms{"punpckldq", false, v.g.PUNPCKLLQ, v.g.VPUNPCKLDQ, v.g.VPUNPCKLDQ}, a, b, dst)
 }
 
 // UnpackHiD sets dst to the high two dwords of b and a interleaved (b2,
 // a2, b3, a3) in each 128-bit lane (PUNPCKHDQ). In the SSE encoding a must
 // not be dst.
 func (v *Vec) UnpackHiD(a operand.Op, b, dst reg.VecVirtual) {
-	v.binary("punpckhdq", false, v.g.PUNPCKHLQ, v.g.VPUNPCKHDQ, v.g.VPUNPCKHDQ, a, b, dst)
+	v.binary(vecForms{"punpckhdq", false, v.g.PUNPCKHLQ, v.g.VPUNPCKHDQ, v.g.VPUNPCKHDQ}, a, b, dst)
 }
 
 // ClMul sets each 128-bit lane of dst to the carry-less product of a qword
@@ -261,22 +271,22 @@ func (v *Vec) UnpackHiD(a operand.Op, b, dst reg.VecVirtual) {
 // encoding a must not be dst.
 func (v *Vec) ClMul(imm uint8, a operand.Op, b, dst reg.VecVirtual) {
 	i := operand.U8(imm)
-	v.binary("clmul", false,
+	v.binary(vecForms{"clmul", false,
 		func(x, y operand.Op) { v.g.PCLMULQDQ(i, x, y) },
 		func(o ...operand.Op) { v.g.VPCLMULQDQ(i, o[0], o[1], o[2]) },
-		func(o ...operand.Op) { v.g.VPCLMULQDQ(i, o[0], o[1], o[2]) }, a, b, dst)
+		func(o ...operand.Op) { v.g.VPCLMULQDQ(i, o[0], o[1], o[2]) }}, a, b, dst)
 }
 
 // AESEnc runs one AES round on each 128-bit lane of x with the round key
 // k (AESENC).
 func (v *Vec) AESEnc(k operand.Op, x reg.VecVirtual) {
-	v.binary("aesenc", false, v.g.AESENC, fixed3(v.g.VAESENC), fixed3(v.g.VAESENC), k, x, x)
+	v.binary(vecForms{"aesenc", false, v.g.AESENC, fixed3(v.g.VAESENC), fixed3(v.g.VAESENC)}, k, x, x)
 }
 
 // AESEncLast runs the last AES round on each 128-bit lane of x with the
 // round key k (AESENCLAST).
 func (v *Vec) AESEncLast(k operand.Op, x reg.VecVirtual) {
-	v.binary("aesenclast", false, v.g.AESENCLAST, fixed3(v.g.VAESENCLAST), fixed3(v.g.VAESENCLAST), k, x, x)
+	v.binary(vecForms{"aesenclast", false, v.g.AESENCLAST, fixed3(v.g.VAESENCLAST), fixed3(v.g.VAESENCLAST)}, k, x, x)
 }
 
 // shift emits dst = src shifted by the immediate imm: sse is the
@@ -443,14 +453,14 @@ func (v *Vec) Extract256(x, dst reg.VecVirtual) {
 // equal, 0 elsewhere (PCMPEQB; not for zmm, whose comparisons set
 // opmasks).
 func (v *Vec) CmpEqB(a operand.Op, b, dst reg.VecVirtual) {
-	v.binary("pcmpeqb", true, v.g.PCMPEQB, v.g.VPCMPEQB, nil, a, b, dst)
+	v.binary(vecForms{"pcmpeqb", true, v.g.PCMPEQB, v.g.VPCMPEQB, nil}, a, b, dst)
 }
 
 // CmpEqD sets each 32-bit word of dst to all ones where the words of a
 // and b are equal, 0 elsewhere (PCMPEQD; not for zmm, whose comparisons
 // set opmasks).
 func (v *Vec) CmpEqD(a operand.Op, b, dst reg.VecVirtual) {
-	v.binary("pcmpeqd", true, v.g.PCMPEQL, v.g.VPCMPEQD, nil, a, b, dst)
+	v.binary(vecForms{"pcmpeqd", true, v.g.PCMPEQL, v.g.VPCMPEQD, nil}, a, b, dst)
 }
 
 // MovMskB sets the general register dst to the top bits of the bytes of x

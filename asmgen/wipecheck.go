@@ -148,22 +148,48 @@ func isZeroConst(c operand.Constant) bool {
 	return false
 }
 
+// wipeStep applies instruction i to s, in a function whose frame is frame
+// bytes.
 func (g *Generator) wipeStep(s *wstate, i *ir.Instruction, frame int) {
-	avx := g.backend.Requires.Has(cpufeat.AVX)
 	if i.Opcode == "VZEROALL" {
 		for r := 0; r < 16; r++ {
 			s.vec[r] = rsZero
 		}
 		return
 	}
-	zeroIdiom := isZeroIdiom(i)
-	isMove := strings.HasPrefix(i.Opcode, "MOV") || strings.HasPrefix(i.Opcode, "VMOV")
-	// Does the instruction compute a stack address (LEAQ x(SP), or
-	// arithmetic on a register holding one)?
-	// An address inside the frame (LEAQ x(SP), 0 <= x < frame) is taken
-	// to stay there; a copy of SP or an address outside the frame may
-	// reach below SP.
-	stackAddr, anyAddr := false, false
+	w := wipeWrite{
+		zeroIdiom: isZeroIdiom(i),
+		isMove:    strings.HasPrefix(i.Opcode, "MOV") || strings.HasPrefix(i.Opcode, "VMOV"),
+		avx:       g.backend.Requires.Has(cpufeat.AVX),
+	}
+	w.stackAddr, w.anyAddr = s.addressKinds(i, frame)
+	for _, op := range i.Outputs {
+		switch op := op.(type) {
+		case reg.Register:
+			if p := reg.ToPhysical(op); p != nil {
+				s.writeReg(i, p, w)
+			}
+		case operand.Mem:
+			s.writeMem(i, op, w.isMove)
+		}
+	}
+}
+
+// wipeWrite is what wipeStep knows of an instruction's writes: whether it
+// is a zeroing idiom, a move, in an AVX backend, and whether it computes an
+// address in the frame (stackAddr) or one that may reach below SP
+// (anyAddr).
+type wipeWrite struct {
+	zeroIdiom, isMove, avx bool
+	stackAddr, anyAddr     bool
+}
+
+// addressKinds reports whether instruction i computes a stack address
+// (LEAQ x(SP), or arithmetic on a register holding one): an address inside
+// the frame (LEAQ x(SP), 0 <= x < frame) is taken to stay there
+// (stackAddr); a copy of SP or an address outside the frame may reach
+// below SP (anyAddr).
+func (s *wstate) addressKinds(i *ir.Instruction, frame int) (stackAddr, anyAddr bool) {
 	for _, in := range i.Inputs {
 		switch in := in.(type) {
 		case operand.Mem:
@@ -185,80 +211,80 @@ func (g *Generator) wipeStep(s *wstate, i *ir.Instruction, frame int) {
 			}
 		}
 	}
-	for _, op := range i.Outputs {
-		switch op := op.(type) {
-		case reg.Register:
-			p := reg.ToPhysical(op)
-			if p == nil {
-				continue
-			}
-			idx := p.PhysicalIndex()
-			switch p.Kind() {
-			case reg.KindGP:
-				zero := zeroIdiom || (isMove && len(i.Inputs) == 1 && s.knownZero(i.Inputs[0]) && p.Size() >= 4)
-				if zero {
-					s.gpZero |= 1 << idx
-				} else {
-					s.gpZero &^= 1 << idx
-				}
-				s.gpStk &^= 1 << idx
-				s.gpAny &^= 1 << idx
-				switch {
-				case zeroIdiom:
-				case anyAddr:
-					s.gpAny |= 1 << idx
-				case stackAddr:
-					s.gpStk |= 1 << idx
-				}
-			case reg.KindVector:
-				switch {
-				case zeroIdiom && !strings.HasPrefix(i.Opcode, "V") && avx && s.vec[idx] == rsDirty:
-					// Legacy SSE zeroing keeps the upper lanes, which
-					// an AVX backend may have written.
-				case zeroIdiom:
-					s.vec[idx] = rsZero
-				default:
-					s.vec[idx] = rsDirty
-				}
-			case reg.KindOpmask:
-				if zeroIdiom {
-					s.k[idx] = rsZero
-				} else {
-					s.k[idx] = rsDirty
-				}
-			}
-		case operand.Mem:
-			viaReg := s.holdsStackAddr(op.Base) || s.holdsStackAddr(op.Index)
-			if !isSP(op.Base) && !viaReg {
-				continue // the heap, the argument frame
-			}
-			zero := isMove
-			for _, in := range i.Inputs {
-				if _, isMem := in.(operand.Mem); isMem || !s.knownZero(in) {
-					zero = false
-				}
-			}
-			width, exact := accessWidth(i, opTable[i.Opcode])
-			if bitOffsetReg(i) != nil {
-				exact = false
-			}
-			if !isSP(op.Base) || op.Index != nil || !exact {
-				if zero {
-					continue
-				}
-				lo := 0 // through a pointer into the frame
-				if isSP(op.Base) || s.holdsAnyStackAddr(op.Base) || s.holdsAnyStackAddr(op.Index) {
-					lo = s.lo
-				}
-				for b := lo - s.lo; b < len(s.stack); b++ {
-					s.stack[b] = true
-				}
-				continue
-			}
-			for b := max(op.Disp, s.lo); b < op.Disp+width && b-s.lo < len(s.stack); b++ {
-				s.stack[b-s.lo] = !zero
-			}
+	return stackAddr, anyAddr
+}
+
+// writeReg records instruction i's write of register p.
+func (s *wstate) writeReg(i *ir.Instruction, p reg.Physical, w wipeWrite) {
+	idx := p.PhysicalIndex()
+	switch p.Kind() {
+	case reg.KindGP:
+		zero := w.zeroIdiom || (w.isMove && len(i.Inputs) == 1 && s.knownZero(i.Inputs[0]) && p.Size() >= 4)
+		if zero {
+			s.gpZero |= 1 << idx
+		} else {
+			s.gpZero &^= 1 << idx
 		}
+		s.gpStk &^= 1 << idx
+		s.gpAny &^= 1 << idx
+		switch {
+		case w.zeroIdiom:
+		case w.anyAddr:
+			s.gpAny |= 1 << idx
+		case w.stackAddr:
+			s.gpStk |= 1 << idx
+		}
+	case reg.KindVector:
+		switch {
+		case w.zeroIdiom && !strings.HasPrefix(i.Opcode, "V") && w.avx && s.vec[idx] == rsDirty:
+			// Legacy SSE zeroing keeps the upper lanes, which an AVX
+			// backend may have written.
+		case w.zeroIdiom:
+			s.vec[idx] = rsZero
+		default:
+			s.vec[idx] = rsDirty
+		}
+	case reg.KindOpmask:
+		if w.zeroIdiom {
+			s.k[idx] = rsZero
+		} else {
+			s.k[idx] = rsDirty
+		}
+	}
+}
+
+// writeMem records instruction i's write of op, if op is on the stack:
+// the bytes written are dirty, or clean when a move stores a known zero.
+func (s *wstate) writeMem(i *ir.Instruction, op operand.Mem, isMove bool) {
+	viaReg := s.holdsStackAddr(op.Base) || s.holdsStackAddr(op.Index)
+	if !isSP(op.Base) && !viaReg {
+		return // the heap, the argument frame
+	}
+	zero := isMove
+	for _, in := range i.Inputs {
+		if _, isMem := in.(operand.Mem); isMem || !s.knownZero(in) {
+			zero = false
+		}
+	}
+	width, exact := accessWidth(i, opTable[i.Opcode])
+	if bitOffsetReg(i) != nil {
+		exact = false
+	}
+	if !isSP(op.Base) || op.Index != nil || !exact {
+		if zero {
+			return
+		}
+		lo := 0 // through a pointer into the frame
+		if isSP(op.Base) || s.holdsAnyStackAddr(op.Base) || s.holdsAnyStackAddr(op.Index) {
+			lo = s.lo
+		}
+		for b := lo - s.lo; b < len(s.stack); b++ {
+			s.stack[b] = true
+		}
+		return
+	}
+	for b := max(op.Disp, s.lo); b < op.Disp+width && b-s.lo < len(s.stack); b++ {
+		s.stack[b-s.lo] = !zero
 	}
 }
 

@@ -67,6 +67,26 @@ func (v *vec) sigmaRow() reg.VecVirtual {
 	return r
 }
 
+// shortPolyKey stores Poly1305's key from block 0's first two rows, set
+// in the scratch: r (clamped, and the multiple of its high limb the
+// multiplication uses) from bytes 0-15, s from 16-31.
+func (v *vec) shortPolyKey(set [4]reg.VecVirtual, sc operand.Mem) {
+	g := v.g
+	r0, r1, m := g.GP64(), g.GP64(), g.GP64()
+	a, b := xmm(set[0]), xmm(set[1])
+	v.MovQ(a, r0)
+	v.ExtractQ1(a, r1)
+	v.Mov(b, sc.Offset(v.shortS()))
+	g.MOVQ(operand.U64(rMask0), m)
+	g.ANDQ(m, r0)
+	g.MOVQ(operand.U64(rMask1), m)
+	g.ANDQ(m, r1)
+	g.MOVQ(r0, sc.Offset(v.shortR()))
+	g.MOVQ(r1, sc.Offset(v.shortR()+8))
+	s1Of(g, r1, m)
+	g.MOVQ(m, sc.Offset(v.shortR()+16))
+}
+
 // shortKeystream emits the computation of sets register sets of row-layout
 // blocks starting at block 0 for key and nonce, then stores Poly1305's r
 // (clamped) and s from block 0 to the scratch, and the keystream of the
@@ -99,20 +119,7 @@ func (v *vec) shortKeystream(fn *asmgen.Func, sets int, sc operand.Mem, key, non
 		}
 		v.AddD(t, s[3], s[3])
 	}
-	// Poly1305's key: r from bytes 0-15 of block 0, s from 16-31.
-	r0, r1, m := g.GP64(), g.GP64(), g.GP64()
-	a, b := xmm(ss[0][0]), xmm(ss[0][1])
-	v.MovQ(a, r0)
-	v.ExtractQ1(a, r1)
-	v.Mov(b, sc.Offset(v.shortS()))
-	g.MOVQ(operand.U64(rMask0), m)
-	g.ANDQ(m, r0)
-	g.MOVQ(operand.U64(rMask1), m)
-	g.ANDQ(m, r1)
-	g.MOVQ(r0, sc.Offset(v.shortR()))
-	g.MOVQ(r1, sc.Offset(v.shortR()+8))
-	s1Of(g, r1, m)
-	g.MOVQ(m, sc.Offset(v.shortR()+16))
+	v.shortPolyKey(ss[0], sc)
 
 	// The text's keystream.
 	ks := sc.Offset(v.shortKS())
