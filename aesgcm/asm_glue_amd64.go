@@ -10,8 +10,8 @@ import "unsafe"
 // table, with methods calling the vaes-avx512 assembly.
 type keyVAESAVX512 struct{ asmKey }
 
-// newkeyVAESAVX512 is the key constructor of vaes-avx512.
-func newkeyVAESAVX512(key []byte) keyImpl {
+// newKeyVAESAVX512 is the key constructor of vaes-avx512.
+func newKeyVAESAVX512(key []byte) keyImpl {
 	k := new(keyVAESAVX512)
 	k.align(len(key))
 	gcmInitVAESAVX512(k.table(), unsafe.SliceData(key), len(key))
@@ -63,8 +63,8 @@ func (k *keyVAESAVX512) streamFinish(s *streamState) (tag [16]byte) {
 // table, with methods calling the vaes-avx2 assembly.
 type keyVAESAVX2 struct{ asmKey }
 
-// newkeyVAESAVX2 is the key constructor of vaes-avx2.
-func newkeyVAESAVX2(key []byte) keyImpl {
+// newKeyVAESAVX2 is the key constructor of vaes-avx2.
+func newKeyVAESAVX2(key []byte) keyImpl {
 	k := new(keyVAESAVX2)
 	k.align(len(key))
 	gcmInitVAESAVX2(k.table(), unsafe.SliceData(key), len(key))
@@ -116,8 +116,8 @@ func (k *keyVAESAVX2) streamFinish(s *streamState) (tag [16]byte) {
 // table, with methods calling the aesni-avx assembly.
 type keyAESNIAVX struct{ asmKey }
 
-// newkeyAESNIAVX is the key constructor of aesni-avx.
-func newkeyAESNIAVX(key []byte) keyImpl {
+// newKeyAESNIAVX is the key constructor of aesni-avx.
+func newKeyAESNIAVX(key []byte) keyImpl {
 	k := new(keyAESNIAVX)
 	k.align(len(key))
 	gcmInitAESNIAVX(k.table(), unsafe.SliceData(key), len(key))
@@ -169,8 +169,8 @@ func (k *keyAESNIAVX) streamFinish(s *streamState) (tag [16]byte) {
 // table, with methods calling the aesni assembly.
 type keyAESNI struct{ asmKey }
 
-// newkeyAESNI is the key constructor of aesni.
-func newkeyAESNI(key []byte) keyImpl {
+// newKeyAESNI is the key constructor of aesni.
+func newKeyAESNI(key []byte) keyImpl {
 	k := new(keyAESNI)
 	k.align(len(key))
 	gcmInitAESNI(k.table(), unsafe.SliceData(key), len(key))

@@ -192,14 +192,14 @@ func newConfig(opts []Option) *config {
 // MinModulusBits and MaxModulusBits bits and be odd; the exponent must be odd,
 // at least 3 and at most 2^31-1 (crypto/rsa's limit).
 func NewPublicKey(pub *rsa.PublicKey, opts ...Option) (*PublicKey, error) {
-	b, err := registry.Choose(newConfig(opts).backend)
+	b, err := registry.Pick(newConfig(opts).backend)
 	if err != nil {
 		return nil, err
 	}
 	return newPublicKey(pub, b)
 }
 
-func newPublicKey(pub *rsa.PublicKey, b cpufeat.Registration[newKeyFunc]) (*PublicKey, error) {
+func newPublicKey(pub *rsa.PublicKey, b *cpufeat.Registration[newKeyFunc]) (*PublicKey, error) {
 	if pub == nil || pub.N == nil {
 		return nil, errors.New("rsa: missing public key")
 	}
@@ -294,7 +294,7 @@ func (pub *PublicKey) publicOpVarTime(out, in []byte) error {
 // verdicts and the values' lengths are public). Every private-key
 // operation still checks its result against the public key.
 func NewPrivateKey(k *rsa.PrivateKey, opts ...Option) (*PrivateKey, error) {
-	b, err := registry.Choose(newConfig(opts).backend)
+	b, err := registry.Pick(newConfig(opts).backend)
 	if err != nil {
 		return nil, err
 	}
@@ -335,7 +335,7 @@ func NewPrivateKey(k *rsa.PrivateKey, opts ...Option) (*PrivateKey, error) {
 // checkKeyShape checks what k's fields are, without their values: nil
 // fields, the number of primes, signs and lengths; and prepares the public
 // key (newPublicKey checks n and e).
-func checkKeyShape(k *rsa.PrivateKey, b cpufeat.Registration[newKeyFunc]) (*PublicKey, error) {
+func checkKeyShape(k *rsa.PrivateKey, b *cpufeat.Registration[newKeyFunc]) (*PublicKey, error) {
 	if k == nil {
 		return nil, errors.New("rsa: missing private key")
 	}

@@ -25,8 +25,8 @@ import "unsafe"
 // table, with methods calling the {{.Name}} assembly.
 type {{.Type}} struct{ asmKey }
 
-// new{{.Type}} is the key constructor of {{.Name}}.
-func new{{.Type}}(key []byte) keyImpl {
+// newKey{{.Suffix}} is the key constructor of {{.Name}}.
+func newKey{{.Suffix}}(key []byte) keyImpl {
 	k := new({{.Type}})
 	k.align(len(key))
 	gcmInit{{.Suffix}}(k.table(), unsafe.SliceData(key), len(key))
