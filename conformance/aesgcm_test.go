@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/vgcrypto/vg/aesgcm"
-	"github.com/vgcrypto/vg/conformance/aeadtest"
+	"github.com/vgcrypto/vg/conformance/aeadcontract"
 	"github.com/vgcrypto/vg/conformance/agree"
 	"github.com/vgcrypto/vg/conformance/wycheproof"
 	"github.com/vgcrypto/vg/cpufeat"
@@ -133,13 +133,13 @@ func TestAESGCMContract(t *testing.T) {
 				mk := func() (cipher.AEAD, error) {
 					return aesgcm.Prepare(key, aesgcm.WithBackend(backend), aesgcm.WithNonceSize(v.nonceSize), aesgcm.WithTagSize(v.tagSize))
 				}
-				aeadtest.TestAEAD(t, mk)
+				aeadcontract.TestAEAD(t, mk)
 				a, err := mk()
 				require.NoError(t, err)
 				if !cpufeat.Simulated() { // vgsim: the model's trampolines allocate on every call; its own checks replace the count
-					aeadtest.TestAllocs(t, a)
+					aeadcontract.TestAllocs(t, a)
 				}
-				aeadtest.TestConcurrent(t, a)
+				aeadcontract.TestConcurrent(t, a)
 			})
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/vgcrypto/vg/chacha20poly1305"
-	"github.com/vgcrypto/vg/conformance/aeadtest"
+	"github.com/vgcrypto/vg/conformance/aeadcontract"
 	"github.com/vgcrypto/vg/conformance/agree"
 	"github.com/vgcrypto/vg/conformance/wycheproof"
 	"github.com/vgcrypto/vg/cpufeat"
@@ -175,13 +175,13 @@ func TestChaCha20Poly1305Contract(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				key := bytes.Repeat([]byte{0x5c}, chacha20poly1305.KeySize)
 				mk := func() (cipher.AEAD, error) { return chachaNew(backend, x)(key) }
-				aeadtest.TestAEAD(t, mk)
+				aeadcontract.TestAEAD(t, mk)
 				a, err := mk()
 				require.NoError(t, err)
 				if !cpufeat.Simulated() { // vgsim: the model's trampolines allocate on every call; its own checks replace the count
-					aeadtest.TestAllocs(t, a)
+					aeadcontract.TestAllocs(t, a)
 				}
-				aeadtest.TestConcurrent(t, a)
+				aeadcontract.TestConcurrent(t, a)
 			})
 		}
 	}

@@ -12,7 +12,7 @@
 //     the same random inputs, lengths, AAD lengths, offsets, in place and out
 //     of place, gather and stream slice shapes; reports the first
 //     disagreement with its exact input);
-//   - aeadtest: the crypto/cipher.AEAD contract suite every AEAD backend runs;
+//   - aeadcontract: the crypto/cipher.AEAD contract suite every AEAD backend runs;
 //   - cmd/conformance: the conformance runner, the README's main command;
 //   - prove and cmd/prove: proofs that generated functions equal the
 //     specification for every input (x86sim's symbolic mode against spec/).

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/vgcrypto/vg/conformance/aeadtest"
+	"github.com/vgcrypto/vg/conformance/aeadcontract"
 	"github.com/vgcrypto/vg/conformance/agree"
 	"github.com/vgcrypto/vg/conformance/wycheproof"
 )
@@ -37,7 +37,7 @@ type aeadBackend struct {
 	// its gather seal and encryptor, if any).
 	impl agree.Impl
 	// vectors builds it for a Wycheproof test.
-	vectors aeadtest.NewVectorAEAD
+	vectors aeadcontract.NewVectorAEAD
 }
 
 // aeadRun returns the run of an AEAD section: every backend runs every AEAD
@@ -63,7 +63,7 @@ func aeadRun(backends func() ([]aeadBackend, error), cfg agree.Config) func([]wy
 				if !ok {
 					return rows, fmt.Errorf("%s is not an AEAD file (%s)", vf.Info().Name, vf.Info().Schema)
 				}
-				res := aeadtest.RunVectors(f, b.vectors)
+				res := aeadcontract.RunVectors(f, b.vectors)
 				r := row{backend: b.impl.Name, file: f.Name, pass: res.Pass, fail: res.Fail, skip: res.Skip}
 				if len(res.Failures) > 0 {
 					r.err = fmt.Errorf("%d failures, first: %s", len(res.Failures), res.Failures[0])

@@ -1,4 +1,4 @@
-// Package aeadtest checks that an implementation of crypto/cipher.AEAD keeps
+// Package aeadcontract checks that an implementation of crypto/cipher.AEAD keeps
 // the interface's contract as crypto/cipher's own AES-GCM does: round trips,
 // append semantics, in-place operation, panics on inexact overlap and on a
 // wrong nonce length, rejection of every modified input without releasing
@@ -7,7 +7,7 @@
 // Use [TestAEAD] from a test; [Check] runs the same checks and returns the
 // failures as an error (for tools such as the conformance runner, and to test
 // this package against deliberately broken AEADs).
-package aeadtest
+package aeadcontract
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package aeadtest
+package aeadcontract
 
 import (
 	"bytes"
