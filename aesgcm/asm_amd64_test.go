@@ -36,10 +36,9 @@ func asmBackendNames(t *testing.T) []string {
 	return names
 }
 
-// forEachBackend runs f as a subtest for each of names, skipping those the
-// CPU and VG_CPU_FEATURES do not allow (an invalid VG_CPU_FEATURES fails
-// it).
-func forEachBackend(t *testing.T, names []string, f func(t *testing.T, name string)) {
+// forEachOf runs f as a subtest for each of names, skipping those the CPU
+// and VG_CPU_FEATURES do not allow (an invalid VG_CPU_FEATURES fails it).
+func forEachOf(t *testing.T, names []string, f func(t *testing.T, name string)) {
 	require.NoError(t, cpufeat.Err())
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
@@ -53,7 +52,7 @@ func forEachBackend(t *testing.T, names []string, f func(t *testing.T, name stri
 
 // forEachAsm runs f as a subtest for each assembly backend available here.
 func forEachAsm(t *testing.T, f func(t *testing.T, name string)) {
-	forEachBackend(t, asmBackendNames(t), f)
+	forEachOf(t, asmBackendNames(t), f)
 }
 
 // asmPowers is the number of GHASH key powers in each assembly backend's
