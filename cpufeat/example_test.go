@@ -133,7 +133,7 @@ func ExampleConfigs() {
 // The features vg uses on this machine, and the backend each algorithm
 // would choose here if its module implements every declared backend (a
 // module's own Backends function says what it implements; `go run
-// ./cpufeat/cmd/cpufeat` prints the whole report). The output depends on
+// ./cmd/cpufeat` prints the whole report). The output depends on
 // the machine and on VG_CPU_FEATURES, so this example is compiled, not run.
 func ExampleEnabled() {
 	if err := cpufeat.Err(); err != nil {

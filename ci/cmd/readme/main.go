@@ -18,7 +18,7 @@
 // one-line Doc of it, from each module's Backends()); the table is of the
 // amd64 build without the purego tag, so it is the same on every machine,
 // and this command refuses to run in another build. What runs on a given
-// CPU is printed at run time by go run ./cpufeat/cmd/cpufeat instead.
+// CPU is printed at run time by go run ./cmd/cpufeat instead.
 //
 // "prove ARGS" is the standard output of go run ./conformance/cmd/prove
 // -list ARGS: the table of the generated functions the proofs cover (-md

@@ -44,7 +44,7 @@ const recordsFile = "ci/releases.txt"
 
 // roots are the module directories users import; what they require is
 // released with them.
-// cpufeat/cmd/cpufeat is not one: go run and go install of pkg@version refuse
+// cmd/cpufeat is not one: go run and go install of pkg@version refuse
 // a module whose go.mod has replace directives, which the checkout needs.
 var roots = []string{"aesgcm", "chacha20poly1305", "rsa", "cpufeat", "stackscratch"}
 

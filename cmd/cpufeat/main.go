@@ -5,15 +5,15 @@
 // can run here and which one the module's constructors pick on this CPU.
 // It exits with status 2 when the override is invalid.
 //
-//	go run ./cpufeat/cmd/cpufeat
-//	VG_CPU_FEATURES=avx2 go run ./cpufeat/cmd/cpufeat
-//	go run -tags vgsim ./cpufeat/cmd/cpufeat    # the x86sim model's view
+//	go run ./cmd/cpufeat
+//	VG_CPU_FEATURES=avx2 go run ./cmd/cpufeat
+//	go run -tags vgsim ./cmd/cpufeat    # the x86sim model's view
 //
 // With -configs it prints instead one line per configuration, tab-separated:
 // its name, its VG_CPU_FEATURES value, and the features it enables on this
 // machine. ci/test reads that form.
 //
-// It is a module of its own (github.com/vgcrypto/vg/cpufeat/cmd/cpufeat), so
+// It is a module of its own (github.com/vgcrypto/vg/cmd/cpufeat), so
 // that it can link the algorithm modules, which depend on cpufeat, without
 // making cpufeat depend on them.
 package main

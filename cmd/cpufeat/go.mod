@@ -1,4 +1,4 @@
-module github.com/vgcrypto/vg/cpufeat/cmd/cpufeat
+module github.com/vgcrypto/vg/cmd/cpufeat
 
 go 1.26.0
 
@@ -19,11 +19,11 @@ require (
 )
 
 replace (
-	github.com/vgcrypto/vg/aesgcm => ../../../aesgcm
-	github.com/vgcrypto/vg/asmgen/x86sim => ../../../asmgen/x86sim
-	github.com/vgcrypto/vg/chacha20poly1305 => ../../../chacha20poly1305
-	github.com/vgcrypto/vg/cpufeat => ../..
-	github.com/vgcrypto/vg/internal => ../../../internal
-	github.com/vgcrypto/vg/rsa => ../../../rsa
-	github.com/vgcrypto/vg/stackscratch => ../../../stackscratch
+	github.com/vgcrypto/vg/aesgcm => ../../aesgcm
+	github.com/vgcrypto/vg/asmgen/x86sim => ../../asmgen/x86sim
+	github.com/vgcrypto/vg/chacha20poly1305 => ../../chacha20poly1305
+	github.com/vgcrypto/vg/cpufeat => ../../cpufeat
+	github.com/vgcrypto/vg/internal => ../../internal
+	github.com/vgcrypto/vg/rsa => ../../rsa
+	github.com/vgcrypto/vg/stackscratch => ../../stackscratch
 )
