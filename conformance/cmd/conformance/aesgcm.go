@@ -29,20 +29,20 @@ func (s *aesgcmStream) Write(p []byte) (int, error) {
 
 func (s *aesgcmStream) Finish(dst []byte) []byte { return s.e.Finish(append(dst, s.out...)) }
 
-func aesgcmBackends() ([]aeadBackend, error) {
+func aesgcmBackends() ([]aeadUnderTest, error) {
 	// Under a mistyped VG_CPU_FEATURES the constructors follow its valid
 	// names; the runner fails instead, so that it never reports on other
 	// backends than the ones asked for.
 	if err := cpufeat.Err(); err != nil {
 		return nil, err
 	}
-	var bs []aeadBackend
+	var bs []aeadUnderTest
 	for _, b := range aesgcm.Backends() {
 		if !b.Available {
 			continue
 		}
 		name := b.Name
-		bs = append(bs, aeadBackend{
+		bs = append(bs, aeadUnderTest{
 			impl: agree.Impl{
 				Name: name,
 				New: func(key []byte, nonceSize int) (cipher.AEAD, error) {
@@ -62,7 +62,7 @@ func aesgcmBackends() ([]aeadBackend, error) {
 		})
 	}
 	// crypto/cipher joins the agreement as an independent oracle.
-	bs = append(bs, aeadBackend{
+	bs = append(bs, aeadUnderTest{
 		impl: agree.Impl{Name: "crypto/cipher", New: func(key []byte, nonceSize int) (cipher.AEAD, error) {
 			b, err := aes.NewCipher(key)
 			if err != nil {

@@ -17,9 +17,9 @@ import (
 // and the Encryptor) agree with each other and with
 // golang.org/x/crypto/chacha20poly1305.
 func init() {
-	setRun("chacha20poly1305", aeadRun(func() ([]aeadBackend, error) { return chachaBackends(false) },
+	setRun("chacha20poly1305", aeadRun(func() ([]aeadUnderTest, error) { return chachaBackends(false) },
 		agree.Config{KeySizes: []int{chacha20poly1305.KeySize}, NonceSizes: []int{chacha20poly1305.NonceSize}}))
-	setRun("xchacha20poly1305", aeadRun(func() ([]aeadBackend, error) { return chachaBackends(true) },
+	setRun("xchacha20poly1305", aeadRun(func() ([]aeadUnderTest, error) { return chachaBackends(true) },
 		agree.Config{KeySizes: []int{chacha20poly1305.KeySize}, NonceSizes: []int{chacha20poly1305.NonceSizeX}}))
 }
 
@@ -45,7 +45,7 @@ var errParams = errors.New("parameters not supported by the construction")
 // chachaBackends lists the implementations of one construction (x: the
 // XChaCha20 one): each available backend, then x/crypto as the independent
 // oracle of the agreement.
-func chachaBackends(x bool) ([]aeadBackend, error) {
+func chachaBackends(x bool) ([]aeadUnderTest, error) {
 	// See aesgcmBackends.
 	if err := cpufeat.Err(); err != nil {
 		return nil, err
@@ -54,14 +54,14 @@ func chachaBackends(x bool) ([]aeadBackend, error) {
 	if x {
 		newFunc = chacha20poly1305.PrepareX
 	}
-	var bs []aeadBackend
+	var bs []aeadUnderTest
 	for _, b := range chacha20poly1305.Backends() {
 		if !b.Available {
 			continue
 		}
 		name := b.Name
 		mk := func(key []byte) (cipher.AEAD, error) { return newFunc(key, chacha20poly1305.WithBackend(name)) }
-		bs = append(bs, aeadBackend{
+		bs = append(bs, aeadUnderTest{
 			impl: agree.Impl{
 				Name: name,
 				New:  func(key []byte, _ int) (cipher.AEAD, error) { return mk(key) },
@@ -82,7 +82,7 @@ func chachaBackends(x bool) ([]aeadBackend, error) {
 		}
 		return xchacha.New(key)
 	}
-	bs = append(bs, aeadBackend{
+	bs = append(bs, aeadUnderTest{
 		impl:    agree.Impl{Name: "x/crypto", New: func(key []byte, _ int) (cipher.AEAD, error) { return ref(key) }},
 		vectors: chachaVectors(ref),
 	})

@@ -48,8 +48,8 @@ func gcm(key []byte, nonceSize int) (cipher.AEAD, error) {
 	return cipher.NewGCMWithNonceSize(b, nonceSize)
 }
 
-func gcmBackend(name string, wrap func(cipher.AEAD) cipher.AEAD) aeadBackend {
-	return aeadBackend{
+func gcmBackend(name string, wrap func(cipher.AEAD) cipher.AEAD) aeadUnderTest {
+	return aeadUnderTest{
 		impl: agree.Impl{Name: name, New: func(key []byte, n int) (cipher.AEAD, error) {
 			a, err := gcm(key, n)
 			if err != nil {
@@ -94,11 +94,11 @@ func (o off) Seal(dst, nonce, pt, ad []byte) []byte {
 	return out
 }
 
-func gcmSection(backends ...aeadBackend) section {
+func gcmSection(backends ...aeadUnderTest) section {
 	return section{
 		name:  "gcm-test",
 		globs: []string{wycheproof.GlobAESGCM},
-		run: aeadRun(func() ([]aeadBackend, error) { return backends, nil },
+		run: aeadRun(func() ([]aeadUnderTest, error) { return backends, nil },
 			agree.Config{KeySizes: []int{16}, MaxLen: 64, LargeLens: []int{}}),
 	}
 }
@@ -128,7 +128,7 @@ func TestFailuresFailTheRun(t *testing.T) {
 			run: func([]wycheproof.VectorFile) ([]row, error) { return nil, errors.New("no backend built") }},
 			[]string{"SECTION ERROR: no backend built"}},
 		"wrong file kind": {section{name: "rsa-as-aead", globs: []string{wycheproof.GlobRSAPKCS1Decrypt},
-			run: aeadRun(func() ([]aeadBackend, error) { return []aeadBackend{gcmBackend("x", same)}, nil }, agree.Config{KeySizes: []int{16}})},
+			run: aeadRun(func() ([]aeadUnderTest, error) { return []aeadUnderTest{gcmBackend("x", same)}, nil }, agree.Config{KeySizes: []int{16}})},
 			[]string{"is not an AEAD file"}},
 	}
 	for name, c := range cases {

@@ -31,8 +31,8 @@ func setRun(name string, run func([]wycheproof.VectorFile) ([]row, error)) {
 	panic("conformance: no section " + name)
 }
 
-// aeadBackend is one implementation an AEAD section checks.
-type aeadBackend struct {
+// aeadUnderTest is one implementation an AEAD section checks.
+type aeadUnderTest struct {
 	// impl names the backend and builds it for the agreement driver (with
 	// its gather seal and encryptor, if any).
 	impl agree.Impl
@@ -45,7 +45,7 @@ type aeadBackend struct {
 // driver together (in its short form, to keep the runner fast), which sets
 // each row's agreement or adds a failed row naming the disagreement.
 // backends is called when the section runs.
-func aeadRun(backends func() ([]aeadBackend, error), cfg agree.Config) func([]wycheproof.VectorFile) ([]row, error) {
+func aeadRun(backends func() ([]aeadUnderTest, error), cfg agree.Config) func([]wycheproof.VectorFile) ([]row, error) {
 	return func(files []wycheproof.VectorFile) ([]row, error) {
 		bs, err := backends()
 		if err != nil {
