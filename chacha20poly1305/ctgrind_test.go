@@ -21,7 +21,7 @@ import (
 // valgrind decodes (generic, ssse3, avx2); valgrind has no AVX-512, so
 // ci/cmd/ctgrind runs avx512 on the model (build tag vgsim), which takes its
 // secrets from memcheck at every assembly call. Each run logs which backends
-// it ran (ctgrind.Backend). Outputs are declassified before the test
+// it ran (ctgrind.RunsBackend). Outputs are declassified before the test
 // compares them; Open's verdict is declassified where the package makes it
 // public (declassify).
 func TestCTGrindSealOpen(t *testing.T) {
@@ -34,7 +34,7 @@ func TestCTGrindSealOpen(t *testing.T) {
 	}
 	rng := mathrand.New(mathrand.NewPCG(19, 6))
 	for _, b := range Backends() {
-		if !ctgrind.Backend(t, b.Name, b.Available, b.Requires.String()) {
+		if !ctgrind.RunsBackend(t, b.Name, b.Available, b.Requires.String()) {
 			continue
 		}
 		for _, x := range []bool{false, true} {

@@ -38,7 +38,7 @@ func ctgrindSecrets(t *testing.T, priv *PrivateKey) [][]uint64 {
 // its secrets from memcheck at every assembly call; there, with -short, a
 // Sign alone (the backend's exponentiation and Go glue; the padding checks
 // are the same Go code as natively). Each run logs which backends it ran
-// (ctgrind.Backend). The results are declassified where the package makes
+// (ctgrind.RunsBackend). The results are declassified where the package makes
 // them public (declassify: the padding verdicts, the message length of a
 // valid decryption, the CRT check's verdict).
 func TestCTGrindPrivate(t *testing.T) {
@@ -50,7 +50,7 @@ func TestCTGrindPrivate(t *testing.T) {
 		sizes = []string{"1024"}
 	}
 	for _, b := range Backends() {
-		if !ctgrind.Backend(t, b.Name, b.Available, b.Requires.String()) {
+		if !ctgrind.RunsBackend(t, b.Name, b.Available, b.Requires.String()) {
 			continue
 		}
 		for _, bits := range sizes {

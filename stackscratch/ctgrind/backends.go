@@ -12,11 +12,11 @@ import (
 // run could not cover.
 const BackendsEnv = "VG_CTGRIND_BACKENDS"
 
-// BackendLine starts the line [Backend] logs for each backend, which
+// BackendLine starts the line [RunsBackend] logs for each backend, which
 // ci/cmd/ctgrind collects to say which backends each valgrind run covered.
 const BackendLine = "ctgrind: backend "
 
-// Backend reports whether a CTGrind test runs the backend called name
+// RunsBackend reports whether a CTGrind test runs the backend called name
 // (available: whether its features are enabled in this process; requires:
 // their names) and logs the decision, so that no report claims a backend
 // it did not run:
@@ -31,7 +31,7 @@ const BackendLine = "ctgrind: backend "
 // on the model (build tag vgsim), where every backend's features are
 // enabled and the model takes its secrets from memcheck
 // (asmgen/x86sim's UnderValgrind).
-func Backend(tb testing.TB, name string, available bool, requires string) bool {
+func RunsBackend(tb testing.TB, name string, available bool, requires string) bool {
 	tb.Helper()
 	if only, ok := os.LookupEnv(BackendsEnv); ok && !contains(strings.Split(only, ","), name) {
 		tb.Logf("%s%s: not run: %s=%s leaves it out (ci/cmd/ctgrind: another run covers it)", BackendLine, name, BackendsEnv, only)

@@ -300,7 +300,7 @@ func (r *Result) mode() string {
 	return "native under memcheck, -tags valgrind"
 }
 
-// backendLine matches what ctgrind.Backend logs.
+// backendLine matches what ctgrind.RunsBackend logs.
 var backendLine = regexp.MustCompile(regexp.QuoteMeta(backendLineTag) + `([^:\s]+): (.*)$`)
 
 // collectBackends reads the backend lines of the tests' output.

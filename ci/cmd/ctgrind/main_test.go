@@ -117,7 +117,7 @@ func TestSettle(t *testing.T) {
 }
 
 // TestBackendProtocol checks that the runner reads what
-// stackscratch/ctgrind.Backend writes, and collects the backends a run
+// stackscratch/ctgrind.RunsBackend writes, and collects the backends a run
 // covered from a test's output.
 func TestBackendProtocol(t *testing.T) {
 	assert.Equal(t, ctgrind.BackendsEnv, backendsEnv)
