@@ -7,7 +7,8 @@
 // lane layout and kernel of zmm), poly.go (scalar Poly1305), vpoly.go
 // (Poly1305 on zmm), aead.go (the short whole-message functions), long.go
 // (the fused long functions of avx2), zlong.go (the long functions of
-// avx512) and xor.go (the keystream XOR through the gather cursor). Run it with
+// avx512), xor.go (the keystream XOR through the gather cursor) and glue.go
+// (the Go key types calling each backend's functions). Run it with
 //
 //	cd chacha20poly1305/_asm && GOWORK=off go run .
 //
@@ -19,6 +20,9 @@
 package main
 
 import (
+	"fmt"
+	"os"
+
 	"github.com/vgcrypto/vg/asmgen"
 	"github.com/vgcrypto/vg/cpufeat"
 )
@@ -29,6 +33,10 @@ func main() {
 		asmgen.Target{Backend: "avx2", Declare: avx2},
 		asmgen.Target{Backend: "avx512", Declare: avx512},
 	)
+	if err := writeGlue("../asm_glue_amd64.go"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 }
 
 // declareBackend declares the functions of g's backend: the two block
