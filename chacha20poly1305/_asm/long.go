@@ -132,6 +132,17 @@ func (v *vec) longSetup(l laneScratch, key, nonce reg.Register) {
 	}
 }
 
+// storeLengths stores, through t, the text's length n in the second word
+// of the lengths block at lens and in the bytes-left spill slot, and adLen
+// in the lengths block's first word.
+func storeLengths(g *asmgen.Generator, fn *asmgen.Func, t reg.GPVirtual, lens operand.Mem) {
+	g.Load(g.Param("n"), t)
+	g.MOVQ(t, lens.Offset(8))
+	g.MOVQ(t, fn.Spill(spillRem))
+	g.Load(g.Param("adLen"), t)
+	g.MOVQ(t, lens)
+}
+
 // longGen is the state of the emission of one sealLong or openLong: the
 // function, its scratch layout and lane scratch, its Poly1305 state, and
 // whether it opens.
@@ -187,11 +198,7 @@ func (e *longGen) setup() {
 		g.MOVQ(t, fn.Spill(spillHash))
 	}
 	g.MOVQ(t, fn.Spill(spillOut))
-	g.Load(g.Param("n"), t)
-	g.MOVQ(t, lay.at(lay.lens+8))
-	g.MOVQ(t, fn.Spill(spillRem))
-	g.Load(g.Param("adLen"), t)
-	g.MOVQ(t, lay.at(lay.lens))
+	storeLengths(g, fn, t, lay.at(lay.lens))
 	e.p = newPoly(g, lay.at(lay.r), lay.at(lay.r+8), lay.at(lay.r+16))
 }
 

@@ -178,11 +178,7 @@ func (e *zlongGen) setup() {
 	}
 	g.Load(g.Param("out"), t)
 	g.MOVQ(t, fn.Spill(spillOut))
-	g.Load(g.Param("n"), t)
-	g.MOVQ(t, lay.at(lay.lens+8))
-	g.MOVQ(t, fn.Spill(spillRem))
-	g.Load(g.Param("adLen"), t)
-	g.MOVQ(t, lay.at(lay.lens))
+	storeLengths(g, fn, t, lay.at(lay.lens))
 	c := g.ZMM()
 	v.Mov(v.laneInc, c)
 	v.Mov(c, lay.at(lay.ctr))

@@ -47,13 +47,22 @@ static double now(void) {
 
 static const long n = 1000000;
 
+// rot16 and rot8 are the byte shuffles that rotate each 32-bit word by 16
+// and by 8 bits.
+static __m256i rot16(void) {
+	return _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
+	                        2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+}
+
+static __m256i rot8(void) {
+	return _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
+	                        3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
+}
+
 static double avx2row(void) {
 	__m256i a = _mm256_set1_epi32(1), b = _mm256_set1_epi32(2);
 	__m256i c = _mm256_set1_epi32(3), d = _mm256_set1_epi32(4);
-	__m256i r16 = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
-	                               2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
-	__m256i r8 = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
-	                              3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
+	__m256i r16 = rot16(), r8 = rot8();
 	double t = now();
 	for (long i = 0; i < n; i++) {
 		for (int r = 0; r < 10; r++) {
@@ -78,10 +87,7 @@ static double avx2rows(int sets) {
 		a[s] = _mm256_set1_epi32(1 + s), b[s] = _mm256_set1_epi32(2 + s);
 		c[s] = _mm256_set1_epi32(3 + s), d[s] = _mm256_set1_epi32(4 + s);
 	}
-	__m256i r16 = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
-	                               2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
-	__m256i r8 = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
-	                              3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
+	__m256i r16 = rot16(), r8 = rot8();
 	double t = now();
 	for (long i = 0; i < n; i++) {
 		for (int r = 0; r < 10; r++) {
