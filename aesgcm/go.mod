@@ -3,8 +3,8 @@ module github.com/vgcrypto/vg/aesgcm
 go 1.26.0
 
 require (
-	github.com/vgcrypto/vg/asmgen/x86sim v0.8.2
-	github.com/vgcrypto/vg/cpufeat v0.2.2
+	github.com/vgcrypto/vg/asmgen/x86sim v0.8.3
+	github.com/vgcrypto/vg/cpufeat v0.2.3
 )
 
 require (
@@ -14,8 +14,8 @@ require (
 
 require (
 	github.com/stretchr/testify v1.12.1
-	github.com/vgcrypto/vg/internal v0.1.1
-	github.com/vgcrypto/vg/stackscratch v0.1.0
+	github.com/vgcrypto/vg/internal v0.1.2
+	github.com/vgcrypto/vg/stackscratch v0.2.0
 )
 
 replace github.com/vgcrypto/vg/cpufeat => ../cpufeat

@@ -5,7 +5,7 @@ go 1.26.0
 require (
 	github.com/mmcloughlin/avo v0.6.0
 	github.com/vgcrypto/vg/asmgen v0.0.0
-	github.com/vgcrypto/vg/cpufeat v0.2.2
+	github.com/vgcrypto/vg/cpufeat v0.2.3
 )
 
 require (
