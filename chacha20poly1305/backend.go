@@ -86,9 +86,6 @@ type keyState struct {
 	wiped   bool
 }
 
-// defaultBackend is the index of the backend New chooses without options.
-var defaultBackend = backendIndex(registry.Default().Name)
-
 // backendNames lists the names of the backends in registry, in its order;
 // a keyState's backend indexes it. Holding an index rather than the name
 // keeps a keyState at 64 bytes, an allocation size class below the 80 a

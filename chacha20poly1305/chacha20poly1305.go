@@ -136,10 +136,7 @@ func newAEAD(key []byte, xNonce bool, opts []Option) (*AEAD, error) {
 		return nil, err
 	}
 	k := reg.Value(key, xNonce).state()
-	k.backend = defaultBackend
-	if o.backend != "" {
-		k.backend = backendIndex(reg.Name)
-	}
+	k.backend = backendIndex(reg.Name)
 	return &k.handle, nil
 }
 
