@@ -15,7 +15,7 @@ require (
 require (
 	github.com/vgcrypto/vg/aesgcm v0.1.18
 	github.com/vgcrypto/vg/asmgen/x86sim v0.8.3
-	github.com/vgcrypto/vg/chacha20poly1305 v0.1.17
+	github.com/vgcrypto/vg/chacha20poly1305 v0.1.18
 	github.com/vgcrypto/vg/cpufeat v0.2.3
 	github.com/vgcrypto/vg/rsa v0.1.19
 	github.com/vgcrypto/vg/stackscratch v0.2.0 // indirect
