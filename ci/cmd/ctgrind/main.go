@@ -1,12 +1,15 @@
 // Command ctgrind checks the constant time of vg's Go code and of its
 // assembly under valgrind's memcheck, for every backend.
 //
-//	go run ./ci/cmd/ctgrind [-run regexp] [-short] [-v] [-model auto|all|only|off] [-backends list] ./aesgcm ./rsa ...
+//	go run ./ci/cmd/ctgrind [-run regexp] [-short] [-v] [-model auto|all|only|off] [-backends list] [-p n] ./aesgcm ./rsa ...
 //
 // For each package it builds the tests with -tags valgrind (Go's
 // valgrind-aware runtime, the packages' CTGrind tests and their declassify
 // points) and runs the tests matching -run (default "CTGrind") under memcheck
-// with --track-origins=yes. The tests mark their secrets undefined with
+// with --track-origins=yes, -p packages at a time (default: one per CPU;
+// memcheck runs a program's threads one at a time, so a package keeps one
+// CPU busy), each package's output printed whole, in the order given. The
+// tests mark their secrets undefined with
 // stackscratch/ctgrind.Undefined. A report of kind "Conditional jump or move
 // depends on uninitialised value(s)" (UninitCondition) or "Use of
 // uninitialised value" (UninitValue: a memory address, or a value a system
@@ -85,9 +88,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // genericBackend is every algorithm's portable backend (cpufeat's
@@ -107,9 +112,10 @@ func main() {
 	verbose := flag.Bool("v", false, "print the filtered reports too")
 	model := flag.String("model", "auto", "run on the x86sim model under memcheck: auto (the backends the native run left out), all (and natively), only (not natively), off")
 	backends := flag.String("backends", "", "comma-separated: run only these backends (default: every one)")
+	parallel := flag.Int("p", runtime.NumCPU(), "how many packages to check at a time")
 	flag.Parse()
 	if flag.NArg() == 0 || (*model != "auto" && *model != "all" && *model != "only" && *model != "off") {
-		fmt.Fprintln(os.Stderr, "usage: ctgrind [-run regexp] [-short] [-v] [-model auto|all|only|off] [-backends list] package...")
+		fmt.Fprintln(os.Stderr, "usage: ctgrind [-run regexp] [-short] [-v] [-model auto|all|only|off] [-backends list] [-p n] package...")
 		os.Exit(2)
 	}
 	var only []string
@@ -119,15 +125,47 @@ func main() {
 	if out, err := exec.Command("valgrind", "--version").Output(); err == nil {
 		fmt.Printf("ctgrind: %s\n", strings.TrimSpace(string(out)))
 	}
-	failed := false
-	for _, pkg := range flag.Args() {
-		if !checkPackage(pkg, *run, *short, *model, only, *verbose, os.Stdout) {
-			failed = true
-		}
-	}
-	if failed {
+	ok := forEachPackage(flag.Args(), *parallel, os.Stdout, func(pkg string, w io.Writer) bool {
+		return checkPackage(pkg, *run, *short, *model, only, *verbose, w)
+	})
+	if !ok {
 		os.Exit(1)
 	}
+}
+
+// forEachPackage runs check on each package, up to parallel at a time (at
+// least one), each writing to a buffer of its own that is copied to w in
+// the order of pkgs as soon as the packages before it are done, and
+// reports whether every check passed.
+func forEachPackage(pkgs []string, parallel int, w io.Writer, check func(pkg string, w io.Writer) bool) bool {
+	type out struct {
+		buf  strings.Builder
+		ok   bool
+		done chan struct{}
+	}
+	outs := make([]*out, len(pkgs))
+	slots := make(chan struct{}, max(parallel, 1))
+	var wg sync.WaitGroup
+	for i, pkg := range pkgs {
+		o := &out{done: make(chan struct{})}
+		outs[i] = o
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer close(o.done)
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			o.ok = check(pkg, &o.buf)
+		}()
+	}
+	ok := true
+	for _, o := range outs {
+		<-o.done
+		io.WriteString(w, o.buf.String())
+		ok = ok && o.ok
+	}
+	wg.Wait()
+	return ok
 }
 
 // checkPackage runs pkg's tests natively under memcheck, then on the model

@@ -2,9 +2,13 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -226,4 +230,40 @@ func TestUndecodableAdvice(t *testing.T) {
 	assert.Equal(t, []byte{0x0f, 0x01, 0xf9, 0x48, 0xc1}, got.Bytes)
 	assert.Empty(t, got.Fn)
 	assert.Nil(t, findUndecodable("PASS\n", "/nonexistent"))
+}
+
+// TestForEachPackage checks that packages run at most parallel at a time,
+// that their outputs come out whole and in the order given whatever order
+// they finish in, and that one failure fails the whole.
+func TestForEachPackage(t *testing.T) {
+	pkgs := []string{"a", "b", "c", "d", "e"}
+	for _, parallel := range []int{0, 1, 2, 5} {
+		var mu sync.Mutex
+		running, most := 0, 0
+		// The later a package, the sooner it finishes: with parallel
+		// above one they finish out of order.
+		var w bytes.Buffer
+		ok := forEachPackage(pkgs, parallel, &w, func(pkg string, out io.Writer) bool {
+			mu.Lock()
+			running++
+			most = max(most, running)
+			mu.Unlock()
+			time.Sleep(time.Duration('f'-pkg[0]) * time.Millisecond)
+			fmt.Fprintf(out, "%s: first line\n", pkg)
+			time.Sleep(time.Millisecond)
+			fmt.Fprintf(out, "%s: second line\n", pkg)
+			mu.Lock()
+			running--
+			mu.Unlock()
+			return pkg != "c"
+		})
+		assert.False(t, ok, "parallel %d: c failed", parallel)
+		assert.LessOrEqual(t, most, max(parallel, 1), "parallel %d", parallel)
+		var want strings.Builder
+		for _, p := range pkgs {
+			fmt.Fprintf(&want, "%s: first line\n%s: second line\n", p, p)
+		}
+		assert.Equal(t, want.String(), w.String(), "parallel %d", parallel)
+	}
+	assert.True(t, forEachPackage(pkgs, 2, io.Discard, func(string, io.Writer) bool { return true }))
 }
