@@ -10,20 +10,23 @@
 // generator in an _asm module (asmgen's API), whose own go.mod lists it
 // outside the workspace. deadcheck builds deadcode once from the ci
 // module's tool dependency, runs it over the workspace's modules in each
-// tag configuration and in each _asm module (GOWORK=off), and prints each
-// function none of the runs reached, file:line: name, relative to the
-// repository root. It exits with status 1 when there is any.
+// tag configuration and in each _asm module (GOWORK=off), one run per CPU
+// at a time, and prints each function none of the runs reached,
+// file:line: name, relative to the repository root. It exits with status 1 when there is any.
 package main
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // deadFunc is one function of deadcode's -json output.
@@ -69,18 +72,12 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	var results []result
-	for _, r := range runs {
-		dead, err := deadcode(tool, root, r)
-		if err != nil {
-			fail(err)
-		}
-		loaded, err := loadedDirs(root, r)
-		if err != nil {
-			fail(err)
-		}
-		fmt.Fprintf(os.Stderr, "deadcheck: %s %s: %d unreachable, %d packages loaded\n", r.dir, strings.Join(r.env, " "), len(dead), len(loaded))
-		results = append(results, result{dead, loaded})
+	results, err := runAll(tool, root, runs, runtime.NumCPU())
+	if err != nil {
+		fail(err)
+	}
+	for i, r := range runs {
+		fmt.Fprintf(os.Stderr, "deadcheck: %s %s: %d unreachable, %d packages loaded\n", r.dir, strings.Join(r.env, " "), len(results[i].dead), len(results[i].loaded))
 	}
 	left := deadEverywhere(results)
 	keys := make([]string, 0, len(left))
@@ -95,6 +92,33 @@ func main() {
 	if len(keys) > 0 {
 		os.Exit(1)
 	}
+}
+
+// runAll does the runs, up to parallel at a time (one deadcode
+// invocation spends much of its time on one CPU), and returns their
+// results in the order of runs, or the first run's error.
+func runAll(tool, root string, runs []run, parallel int) ([]result, error) {
+	results := make([]result, len(runs))
+	errs := make([]error, len(runs))
+	slots := make(chan struct{}, max(parallel, 1))
+	var wg sync.WaitGroup
+	for i, r := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			dead, err := deadcode(tool, root, r)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			loaded, err := loadedDirs(root, r)
+			results[i], errs[i] = result{dead, loaded}, err
+		}()
+	}
+	wg.Wait()
+	return results, errors.Join(errs...)
 }
 
 // plan returns the runs: the workspace's modules under each tag
