@@ -12,7 +12,7 @@ import (
 // with the c words spilled as in the block kernel, and hashes up to 32
 // Poly1305 blocks with scalar MULQ in between its quarter rounds: the vector
 // units run ChaCha20 while the integer units run Poly1305, whose serial
-// chain (12-13 cycles a block, see the README) is the longer of the two, so
+// chain (the README's design notes measure it) is the longer of the two, so
 // it is hidden except for one pass's worth of blocks.
 //
 // Pass 0 starts at block 0, which keys Poly1305: it hashes nothing, and its
