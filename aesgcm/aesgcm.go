@@ -106,12 +106,7 @@ const errZero = "aesgcm: use of an AEAD not made by New or Prepare (a zero value
 const errWiped = "aesgcm: use of a wiped key"
 
 // made returns a's key, and panics on a zero value.
-func (a *AEAD) made() *keyState {
-	if a.k == nil {
-		panic(errZero)
-	}
-	return a.k
-}
+func (a *AEAD) made() *keyState { return aead.Made(a.k, errZero) }
 
 // New returns AES-GCM with key (16, 24 or 32 bytes: AES-128, AES-192,
 // AES-256), 12-byte nonces and 16-byte tags, on the best backend here: what

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/vgcrypto/vg/aesgcm"
@@ -149,12 +150,10 @@ func ExampleAEAD_NewDecryptor() {
 	// Chunks of the sealed message arrive; nothing is decrypted until the
 	// tag over all of them has been checked.
 	d := g.NewDecryptor(nonce, nil)
-	for len(sealed) > 0 {
-		n := min(7, len(sealed))
-		if _, err := d.Write(sealed[:n]); err != nil {
+	for chunk := range slices.Chunk(sealed, 7) {
+		if _, err := d.Write(chunk); err != nil {
 			panic(err)
 		}
-		sealed = sealed[n:]
 	}
 	plaintext, err := d.Open(nil)
 	fmt.Printf("%s %v\n", plaintext, err)

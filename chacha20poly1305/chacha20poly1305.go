@@ -85,12 +85,7 @@ const errZero = "chacha20poly1305: use of an AEAD not made by New, NewX, Prepare
 const errWiped = "chacha20poly1305: use of a wiped key"
 
 // made returns a's key, and panics on a zero value.
-func (a *AEAD) made() *keyState {
-	if a.k == nil {
-		panic(errZero)
-	}
-	return a.k
-}
+func (a *AEAD) made() *keyState { return aead.Made(a.k, errZero) }
 
 var _ cipher.AEAD = (*AEAD)(nil)
 

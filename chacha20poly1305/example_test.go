@@ -5,6 +5,7 @@ import (
 	"crypto/cipher"
 	"crypto/rand"
 	"fmt"
+	"slices"
 
 	"github.com/vgcrypto/vg/chacha20poly1305"
 )
@@ -140,12 +141,10 @@ func ExampleAEAD_NewEncryptor() {
 	// Open it in chunks too: Open checks the tag over the whole message
 	// before it releases any plaintext.
 	d := aead.NewDecryptor(nonce, header)
-	for len(sealed) > 0 {
-		n := min(len(sealed), 10)
-		if _, err := d.Write(sealed[:n]); err != nil {
+	for chunk := range slices.Chunk(sealed, 10) {
+		if _, err := d.Write(chunk); err != nil {
 			panic(err)
 		}
-		sealed = sealed[n:]
 	}
 	plaintext, err := d.Open(nil)
 	fmt.Printf("%s %v\n", plaintext, err)

@@ -88,11 +88,7 @@ const (
 	errZeroDecryptor = "chacha20poly1305: use of a Decryptor not made by AEAD.NewDecryptor (a zero value has no key)"
 )
 
-func (e *Encryptor) mustBeMade() {
-	if e.k == nil {
-		panic(errZeroEncryptor)
-	}
-}
+func (e *Encryptor) mustBeMade() { aead.Made(e.k, errZeroEncryptor) }
 
 // Write adds the next chunk of the sealed message. It implements io.Writer;
 // it returns an error only after Open or when the message grows beyond

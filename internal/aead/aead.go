@@ -109,3 +109,13 @@ func AsAEAD[A cipher.AEAD](a A, err error) (cipher.AEAD, error) {
 	}
 	return a, nil
 }
+
+// Made returns k, and panics with msg when k is nil: the check of every
+// method of an exported type whose zero value has no key (msg names the
+// type and the constructors that make it).
+func Made[K any](k *K, msg string) *K {
+	if k == nil {
+		panic(msg)
+	}
+	return k
+}

@@ -138,3 +138,11 @@ func TestApply(t *testing.T) {
 	assert.Equal(t, opts{a: 3, b: 2}, got)
 	assert.Equal(t, opts{a: 1}, Apply(opts{a: 1}, []option(nil)))
 }
+
+// TestMade checks that Made returns a key it is given and panics with the
+// message given on a nil one.
+func TestMade(t *testing.T) {
+	k := new(int)
+	require.Same(t, k, Made(k, "no key"))
+	require.PanicsWithValue(t, "no key", func() { Made((*int)(nil), "no key") })
+}
