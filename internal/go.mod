@@ -7,6 +7,13 @@ require (
 	github.com/vgcrypto/vg/stackscratch v0.2.0
 )
 
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+require golang.org/x/sys v0.50.0 // indirect
+
+require (
+	github.com/vgcrypto/vg/cpufeat v0.2.3
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+)
 
 replace github.com/vgcrypto/vg/stackscratch => ../stackscratch
+
+replace github.com/vgcrypto/vg/cpufeat => ../cpufeat

@@ -2,7 +2,8 @@
 // their keys, written once: a message checked end to end against a
 // reference (for the fuzz targets), the panics of a wiped key and of its
 // copies, the panics of zero values, the constant-time test's message, and
-// the child process that runs under an invalid VG_CPU_FEATURES. Each module adapts its *AEAD to [Key].
+// the child process that runs under an invalid VG_CPU_FEATURES, the
+// instruction counts on the model. Each module adapts its *AEAD to [Key].
 package aeadtest
 
 import (
@@ -18,6 +19,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/vgcrypto/vg/cpufeat"
 	"github.com/vgcrypto/vg/stackscratch/ctgrind"
 )
 
@@ -362,4 +364,35 @@ func CheckGOARCHBackends(t *testing.T, c GOARCHBackends) {
 		assert.Equal(t, []string{"generic"}, c.Names)
 	}
 	t.Logf("GOARCH %s: backends %v, default %s", runtime.GOARCH, c.Names, c.Default)
+}
+
+// CheckFewerInstructions counts, with count, the instructions each
+// assembly backend of backends executes (a backend VG_CPU_FEATURES leaves
+// out is logged and not counted), and checks that the first backend of
+// each pair, the wider, executes fewer than the second where both were
+// counted. what names the operation counted, for the log and the
+// messages. It returns how many pairs it compared.
+func CheckFewerInstructions(t *testing.T, backends []cpufeat.BackendInfo, pairs [][2]string, what string, count func(backend string) uint64) int {
+	t.Helper()
+	counts := map[string]uint64{}
+	for _, b := range backends {
+		switch {
+		case b.Name == cpufeat.GenericBackend:
+		case !b.Available:
+			t.Logf("%s: not counted: VG_CPU_FEATURES leaves out some of %s", b.Name, b.Requires)
+		default:
+			counts[b.Name] = count(b.Name)
+			t.Logf("%s: %d instructions per %s", b.Name, counts[b.Name], what)
+		}
+	}
+	compared := 0
+	for _, p := range pairs {
+		wide, narrow := counts[p[0]], counts[p[1]]
+		if wide == 0 || narrow == 0 {
+			continue
+		}
+		assert.Less(t, wide, narrow, "%s against %s, per %s", p[0], p[1], what)
+		compared++
+	}
+	return compared
 }
