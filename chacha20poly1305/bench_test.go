@@ -1,10 +1,11 @@
-package chacha20poly1305
+package chacha20poly1305_test
 
 import (
 	"crypto/cipher"
 	"strconv"
 	"testing"
 
+	"github.com/vgcrypto/vg/chacha20poly1305"
 	xchacha "golang.org/x/crypto/chacha20poly1305"
 )
 
@@ -19,7 +20,7 @@ var (
 // and golang.org/x/crypto/chacha20poly1305 as "xcrypto", for the
 // ChaCha20-Poly1305 (x false) or XChaCha20-Poly1305 construction.
 func benchAEADs(b *testing.B, x bool) ([]string, map[string]cipher.AEAD) {
-	key := make([]byte, KeySize)
+	key := make([]byte, chacha20poly1305.KeySize)
 	names := available(b)
 	m := make(map[string]cipher.AEAD)
 	for _, name := range names {
@@ -38,7 +39,7 @@ func benchmarkSeal(b *testing.B, x bool) {
 				b.Run(name, func(b *testing.B) {
 					nonce := make([]byte, a.NonceSize())
 					pt := make([]byte, size)
-					dst := make([]byte, 0, size+TagSize)
+					dst := make([]byte, 0, size+chacha20poly1305.TagSize)
 					b.SetBytes(int64(size))
 					b.ReportAllocs()
 					for b.Loop() {
@@ -86,15 +87,15 @@ func BenchmarkOpen(b *testing.B) {
 // ("<backend>-contiguous"). Compare with
 // benchcmp -pair generic=generic-contiguous.
 func BenchmarkSealGather(b *testing.B) {
-	key := make([]byte, KeySize)
+	key := make([]byte, chacha20poly1305.KeySize)
 	for _, size := range benchSizes {
 		b.Run(strconv.Itoa(size), func(b *testing.B) {
 			for _, name := range available(b) {
 				a := mustNew(b, key, false, name)
-				nonce := make([]byte, NonceSize)
+				nonce := make([]byte, chacha20poly1305.NonceSize)
 				record := make([]byte, size+1)
 				parts := [][]byte{record[:size], record[size:]}
-				dst := make([]byte, 0, size+1+TagSize)
+				dst := make([]byte, 0, size+1+chacha20poly1305.TagSize)
 				b.Run(name, func(b *testing.B) {
 					b.SetBytes(int64(size + 1))
 					b.ReportAllocs()
@@ -117,12 +118,12 @@ func BenchmarkSealGather(b *testing.B) {
 // BenchmarkNew is key setup per backend (Prepare), New (the drop-in, best
 // backend) as "vg-new", beside x/crypto's New.
 func BenchmarkNew(b *testing.B) {
-	key := make([]byte, KeySize)
+	key := make([]byte, chacha20poly1305.KeySize)
 	for _, name := range available(b) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Prepare(key, WithBackend(name)); err != nil {
+				if _, err := chacha20poly1305.Prepare(key, chacha20poly1305.WithBackend(name)); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -131,7 +132,7 @@ func BenchmarkNew(b *testing.B) {
 	b.Run("vg-new", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := New(key); err != nil {
+			if _, err := chacha20poly1305.New(key); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -227,13 +227,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 // limit applying to the total.
 func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData []byte) []byte {
 	k := a.checkNonce(nonce, "SealGather")
-	var total uint64
-	var touches bool
-	if len(plaintext) == 2 {
-		total, touches = aead.GatherPair(dst, plaintext[0], plaintext[1])
-	} else {
-		total, touches = aead.GatherLength(dst, plaintext)
-	}
+	total, touches := aead.Gather(dst, plaintext)
 	if total > MaxPlaintextSize {
 		panic("chacha20poly1305: plaintext too large")
 	}

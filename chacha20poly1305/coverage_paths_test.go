@@ -1,4 +1,4 @@
-package chacha20poly1305
+package chacha20poly1305_test
 
 import (
 	"github.com/vgcrypto/vg/internal/aeadtest"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vgcrypto/vg/chacha20poly1305"
 )
 
 // TestLongPassGatherCuts seals long texts gathered from slices that end
@@ -19,11 +20,11 @@ func TestLongPassGatherCuts(t *testing.T) {
 	rng := mathrand.New(mathrand.NewPCG(21, 22))
 	cuts := []int{1, 15, 255, 256, 257, 447, 448, 449, 463, 464, 495, 496, 497, 511, 512, 513, 527, 704, 960, 975, 1007, 1008, 1023, 1024, 1025}
 	forEachBackend(t, func(t *testing.T, name string) {
-		key := randBytes(rng, KeySize)
+		key := randBytes(rng, chacha20poly1305.KeySize)
 		a := mustNew(t, key, false, name)
 		ref := xcryptoAEAD(t, key, false)
 		for _, n := range []int{1100, 1553, 2053} {
-			pt, ad, nonce := randBytes(rng, n), randBytes(rng, n%29), randBytes(rng, NonceSize)
+			pt, ad, nonce := randBytes(rng, n), randBytes(rng, n%29), randBytes(rng, chacha20poly1305.NonceSize)
 			want := ref.Seal(nil, nonce, pt, ad)
 			got, err := a.Open(nil, nonce, want, ad)
 			require.NoError(t, err, "Open n=%d", n)

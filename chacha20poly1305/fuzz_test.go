@@ -1,9 +1,10 @@
-package chacha20poly1305
+package chacha20poly1305_test
 
 import (
 	"bytes"
 	"testing"
 
+	"github.com/vgcrypto/vg/chacha20poly1305"
 	"github.com/vgcrypto/vg/internal/aeadtest"
 )
 
@@ -21,16 +22,9 @@ import (
 // explores further (CONTRIBUTING says how long).
 func FuzzAgreement(f *testing.F) {
 	addSeeds(f)
-	var backends []string
-	for _, name := range available(f) {
-		if name != "generic" {
-			backends = append(backends, name)
-		}
-	}
+	backends := aeadtest.AssemblyBackends(available(f))
 	f.Fuzz(func(t *testing.T, x bool, keySeed, nonceSeed, aad, pt, cuts []byte, flip uint16) {
-		if len(backends) == 0 {
-			t.Skip("only the portable backend here: FuzzAgreementGeneric covers it")
-		}
+		aeadtest.SkipWithoutAssembly(t, backends)
 		checkAgreement(t, backends, x, keySeed, nonceSeed, aad, pt, cuts, flip)
 	})
 }
@@ -46,7 +40,7 @@ const genericMax = 320
 func FuzzAgreementGeneric(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, x bool, keySeed, nonceSeed, aad, pt, cuts []byte, flip uint16) {
-		checkAgreement(t, []string{"generic"}, x, keySeed, nonceSeed, aad[:min(len(aad), genericMax)], pt[:min(len(pt), genericMax)], cuts, flip)
+		checkAgreement(t, []string{"generic"}, x, keySeed, nonceSeed, aeadtest.Cut(aad, genericMax), aeadtest.Cut(pt, genericMax), cuts, flip)
 	})
 }
 
@@ -62,7 +56,7 @@ func addSeeds(f *testing.F) {
 // checkAgreement checks each of backends against x/crypto on one fuzzer
 // input.
 func checkAgreement(t *testing.T, backends []string, x bool, keySeed, nonceSeed, aad, pt, cuts []byte, flip uint16) {
-	key := aeadtest.Expand(keySeed, KeySize)
+	key := aeadtest.Expand(keySeed, chacha20poly1305.KeySize)
 	ref := xcryptoAEAD(t, key, x)
 	nonce := aeadtest.Expand(nonceSeed, ref.NonceSize())
 	want := ref.Seal(nil, nonce, pt, aad)

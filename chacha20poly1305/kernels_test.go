@@ -40,6 +40,48 @@ func TestChaCha20RFC8439(t *testing.T) {
 	}
 }
 
+// TestXChaChaDraft is the XChaCha20-Poly1305 example of
+// draft-irtf-cfrg-xchacha-03, appendix A.3.1, and its HChaCha20 test vector
+// of section 2.2.1.
+func TestXChaChaDraft(t *testing.T) {
+	plaintext := []byte("Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.")
+	aad := unhex(t, "50 51 52 53 c0 c1 c2 c3 c4 c5 c6 c7")
+	key := unhex(t, `80 81 82 83 84 85 86 87 88 89 8a 8b 8c 8d 8e 8f
+		90 91 92 93 94 95 96 97 98 99 9a 9b 9c 9d 9e 9f`)
+	nonce := unhex(t, `40 41 42 43 44 45 46 47 48 49 4a 4b 4c 4d 4e 4f
+		50 51 52 53 54 55 56 57`)
+	ciphertext := unhex(t, `bd 6d 17 9d 3e 83 d4 3b 95 76 57 94 93 c0 e9 39
+		57 2a 17 00 25 2b fa cc be d2 90 2c 21 39 6c bb
+		73 1c 7f 1b 0b 4a a6 44 0b f3 a8 2f 4e da 7e 39
+		ae 64 c6 70 8c 54 c2 16 cb 96 b7 2e 12 13 b4 52
+		2f 8c 9b a4 0d b5 d9 45 b1 1b 69 b9 82 c1 bb 9e
+		3f 3f ac 2b c3 69 48 8f 76 b2 38 35 65 d3 ff f9
+		21 f9 66 4c 97 63 7d a9 76 88 12 f6 15 c6 8b 13
+		b5 2e`)
+	tag := unhex(t, "c0:87:59:24:c1:c7:98:79:47:de:af:d8:78:0a:cf:49")
+	want := append(append([]byte(nil), ciphertext...), tag...)
+
+	forEachBackend(t, func(t *testing.T, name string) {
+		a := mustNew(t, key, true, name)
+		assert.Equal(t, NonceSizeX, a.NonceSize())
+		got := a.Seal(nil, nonce, plaintext, aad)
+		assert.Equal(t, want, got)
+		got = a.SealGather(nil, nonce, [][]byte{plaintext[:64], plaintext[64:]}, aad)
+		assert.Equal(t, want, got)
+		pt, err := a.Open(nil, nonce, want, aad)
+		require.NoError(t, err)
+		assert.Equal(t, plaintext, pt)
+	})
+
+	// draft-irtf-cfrg-xchacha-03, section 2.2.1.
+	hkey := unhex(t, `00:01:02:03:04:05:06:07:08:09:0a:0b:0c:0d:0e:0f:10:11:12:13:14:15:16:17:18:19:1a:1b:1c:1d:1e:1f`)
+	hnonce := unhex(t, `00:00:00:09:00:00:00:4a:00:00:00:00:31:41:59:27`)
+	hwant := unhex(t, `82413b42 27b27bfe d30e4250 8a877d73 a0f9e4d5 8a74a853 c12ec413 26d3ecdc`)
+	var out [KeySize]byte
+	hChaCha20(&out, (*[KeySize]byte)(hkey), (*[16]byte)(hnonce))
+	assert.Equal(t, hwant, out[:])
+}
+
 // TestChaCha20Counter compares the block kernels with
 // golang.org/x/crypto/chacha20 at counters around the 32-bit limit and over
 // runs of many blocks, in place and out of place.

@@ -1,4 +1,4 @@
-package chacha20poly1305
+package chacha20poly1305_test
 
 import (
 	"crypto/cipher"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/vgcrypto/vg/chacha20poly1305"
 	"github.com/vgcrypto/vg/cpufeat"
 	"github.com/vgcrypto/vg/internal/aeadtest"
 	xchacha "golang.org/x/crypto/chacha20poly1305"
@@ -22,10 +23,10 @@ func TestInvalidOverride(t *testing.T) {
 		return
 	}
 	require.Error(t, cpufeat.Err())
-	key := make([]byte, KeySize)
+	key := make([]byte, chacha20poly1305.KeySize)
 	for _, c := range []struct {
 		vg, x func([]byte) (cipher.AEAD, error)
-	}{{New, xchacha.New}, {NewX, xchacha.NewX}} {
+	}{{chacha20poly1305.New, xchacha.New}, {chacha20poly1305.NewX, xchacha.NewX}} {
 		a, err := c.vg(key)
 		require.NoError(t, err)
 		want, err := c.x(key)
@@ -33,9 +34,9 @@ func TestInvalidOverride(t *testing.T) {
 		nonce := make([]byte, want.NonceSize())
 		assert.Equal(t, want.Seal(nil, nonce, []byte("text"), nil), a.Seal(nil, nonce, []byte("text"), nil))
 		if cpufeat.Enabled().Has(cpufeat.SSSE3) {
-			assert.Equal(t, "ssse3", a.(*AEAD).Backend(), "the valid names pick the backend")
+			assert.Equal(t, "ssse3", a.(*chacha20poly1305.AEAD).Backend(), "the valid names pick the backend")
 		}
 	}
-	_, err := Prepare(key, WithBackend("generic"))
+	_, err := chacha20poly1305.Prepare(key, chacha20poly1305.WithBackend("generic"))
 	require.NoError(t, err)
 }

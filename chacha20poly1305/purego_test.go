@@ -1,6 +1,6 @@
 //go:build purego
 
-package chacha20poly1305
+package chacha20poly1305_test
 
 // purego is set under the build tag purego, which removes all assembly.
 const purego = true

@@ -1,4 +1,4 @@
-package chacha20poly1305
+package chacha20poly1305_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/vgcrypto/vg/chacha20poly1305"
 	"github.com/vgcrypto/vg/cpufeat"
 	"github.com/vgcrypto/vg/stackscratch"
 )
@@ -58,7 +59,7 @@ func streamShapes(n int, rng *mathrand.Rand) [][]int {
 
 // streamEncrypt encrypts the chunks of pt in shape with an Encryptor of a,
 // appending to dst, and returns the result with the tag.
-func streamEncrypt(a *AEAD, dst, nonce, ad, pt []byte, shape []int) []byte {
+func streamEncrypt(a *chacha20poly1305.AEAD, dst, nonce, ad, pt []byte, shape []int) []byte {
 	e := a.NewEncryptor(nonce, ad)
 	for _, c := range aeadtest.Pieces(pt, shape) {
 		dst = e.Encrypt(dst, c)
@@ -77,7 +78,7 @@ func TestEncryptorAgreesWithSeal(t *testing.T) {
 	rng := mathrand.New(mathrand.NewPCG(41, 42))
 	forEachBackend(t, func(t *testing.T, name string) {
 		for _, x := range []bool{false, true} {
-			key := randBytes(rng, KeySize)
+			key := randBytes(rng, chacha20poly1305.KeySize)
 			a := mustNew(t, key, x, name)
 			ref := xcryptoAEAD(t, key, x)
 			for _, n := range streamLengths() {
@@ -90,7 +91,7 @@ func TestEncryptorAgreesWithSeal(t *testing.T) {
 					require.Equal(t, "prefix", string(got[:6]), what)
 					require.Equal(t, want, got[6:], "Encryptor %s", what)
 
-					buf := make([]byte, n, n+TagSize)
+					buf := make([]byte, n, n+chacha20poly1305.TagSize)
 					copy(buf, pt)
 					e := a.NewEncryptor(nonce, ad)
 					o := buf[:0]
@@ -105,8 +106,8 @@ func TestEncryptorAgreesWithSeal(t *testing.T) {
 					require.Equal(t, want, got[3:], "Encryptor into a full dst %s", what)
 
 					d := a.NewDecryptor(nonce, ad)
-					tagCut := TagSize / 2 * (n % 2) // the tag whole, or in two chunks
-					for _, c := range aeadtest.Pieces(want, append(shape[:len(shape):len(shape)], tagCut, TagSize-tagCut)) {
+					tagCut := chacha20poly1305.TagSize / 2 * (n % 2) // the tag whole, or in two chunks
+					for _, c := range aeadtest.Pieces(want, append(shape[:len(shape):len(shape)], tagCut, chacha20poly1305.TagSize-tagCut)) {
 						k, err := d.Write(c)
 						require.NoError(t, err, what)
 						require.Equal(t, len(c), k, what)
@@ -152,7 +153,7 @@ func TestDecryptorVerifiesFirst(t *testing.T) {
 	rng := mathrand.New(mathrand.NewPCG(43, 44))
 	forEachBackend(t, func(t *testing.T, name string) {
 		for _, x := range []bool{false, true} {
-			a := mustNew(t, randBytes(rng, KeySize), x, name)
+			a := mustNew(t, randBytes(rng, chacha20poly1305.KeySize), x, name)
 			for _, n := range []int{0, 1, 63, 64, 65, 300, 1350} {
 				nonce, pt, ad := randBytes(rng, a.NonceSize()), randBytes(rng, n), randBytes(rng, 11)
 				sealed := a.Seal(nil, nonce, pt, ad)
@@ -187,7 +188,7 @@ func TestDecryptorVerifiesFirst(t *testing.T) {
 				check(fmt.Sprintf("x=%v n=%d nonce", x, n), badNonce, ad, sealed)
 				check(fmt.Sprintf("x=%v n=%d ad", x, n), nonce, ad[1:], sealed)
 				check(fmt.Sprintf("x=%v n=%d truncated", x, n), nonce, ad, sealed[:len(sealed)-1])
-				check(fmt.Sprintf("x=%v n=%d shorter than the tag", x, n), nonce, ad, sealed[:TagSize-1])
+				check(fmt.Sprintf("x=%v n=%d shorter than the tag", x, n), nonce, ad, sealed[:chacha20poly1305.TagSize-1])
 			}
 		}
 	})
@@ -198,9 +199,9 @@ func TestDecryptorVerifiesFirst(t *testing.T) {
 // length, an inexact overlap, use after Finish, use of a wiped key.
 func TestStreamPanics(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, name string) {
-		a := mustNew(t, make([]byte, KeySize), false, name)
-		ax := mustNew(t, make([]byte, KeySize), true, name)
-		n12, n24 := make([]byte, NonceSize), make([]byte, NonceSizeX)
+		a := mustNew(t, make([]byte, chacha20poly1305.KeySize), false, name)
+		ax := mustNew(t, make([]byte, chacha20poly1305.KeySize), true, name)
+		n12, n24 := make([]byte, chacha20poly1305.NonceSize), make([]byte, chacha20poly1305.NonceSizeX)
 		assert.PanicsWithValue(t, "chacha20poly1305: bad nonce length passed to NewEncryptor", func() { a.NewEncryptor(n24, nil) })
 		assert.PanicsWithValue(t, "chacha20poly1305: bad nonce length passed to NewEncryptor", func() { ax.NewEncryptor(n12, nil) })
 		assert.PanicsWithValue(t, "chacha20poly1305: bad nonce length passed to NewDecryptor", func() { a.NewDecryptor(n12[:11], nil) })
@@ -211,12 +212,12 @@ func TestStreamPanics(t *testing.T) {
 		assert.PanicsWithValue(t, "chacha20poly1305: invalid buffer overlap of output and input", func() { e.Encrypt(buf[:3], buf[:10]) })
 		assert.PanicsWithValue(t, "chacha20poly1305: invalid buffer overlap of output and input", func() { e.Encrypt(buf[10:10], buf[5:20]) })
 		assert.NotPanics(t, func() { e.Encrypt(buf[:0], buf[:10]) }, "in place")
-		assert.Len(t, e.Finish(nil), TagSize)
+		assert.Len(t, e.Finish(nil), chacha20poly1305.TagSize)
 		assert.PanicsWithValue(t, "chacha20poly1305: Encrypt after Finish", func() { e.Encrypt(nil, buf[:10]) })
 		assert.PanicsWithValue(t, "chacha20poly1305: Finish called twice", func() { e.Finish(nil) })
 
 		// A wiped key: the Encryptor made before the wipe stops too.
-		w := mustNew(t, make([]byte, KeySize), false, name)
+		w := mustNew(t, make([]byte, chacha20poly1305.KeySize), false, name)
 		e = w.NewEncryptor(n12, nil)
 		d := w.NewDecryptor(n12, nil)
 		_, err := d.Write(w.Seal(nil, n12, nil, nil))
@@ -227,49 +228,6 @@ func TestStreamPanics(t *testing.T) {
 		assert.PanicsWithValue(t, "chacha20poly1305: use of a wiped key", func() { _, _ = d.Open(nil) })
 		assert.PanicsWithValue(t, "chacha20poly1305: use of a wiped key", func() { w.NewEncryptor(n12, nil) })
 		assert.PanicsWithValue(t, "chacha20poly1305: use of a wiped key", func() { w.NewDecryptor(n12, nil) })
-	})
-}
-
-// TestStreamLengthLimits checks the 2³⁸-64 byte limit of a message: Encrypt
-// panics as Seal does when the message would grow beyond it, in one chunk
-// or over several, and Write returns an error when the sealed message would
-// grow beyond it plus the tag. The oversized slices have one byte of
-// memory, which neither touches: they check the length first. checkptr (on
-// under -race) rejects such slices.
-func TestStreamLengthLimits(t *testing.T) {
-	if stackscratch.Instrumented {
-		t.Skip("checkptr, enabled by -race, rejects the oversized slices this test fakes")
-	}
-	a, err := Prepare(make([]byte, KeySize))
-	require.NoError(t, err)
-	n12 := make([]byte, NonceSize)
-	var b byte
-	huge := unsafe.Slice(&b, MaxPlaintextSize+1)
-	e := a.NewEncryptor(n12, nil)
-	assert.PanicsWithValue(t, "chacha20poly1305: plaintext too large", func() { e.Encrypt(nil, huge) })
-	e.s.textLen = MaxPlaintextSize - 10 // as if that much had been encrypted
-	assert.NotPanics(t, func() { e.Encrypt(nil, make([]byte, 10)) })
-	assert.PanicsWithValue(t, "chacha20poly1305: plaintext too large", func() { e.Encrypt(nil, []byte{0}) })
-
-	d := a.NewDecryptor(n12, nil)
-	_, err = d.Write(unsafe.Slice(&b, MaxPlaintextSize+TagSize+1))
-	assert.EqualError(t, err, "chacha20poly1305: sealed message too large (more than MaxPlaintextSize bytes of ciphertext and the tag)")
-}
-
-// TestEncryptorWipesState checks that Finish leaves no key, keystream or
-// Poly1305 state in the Encryptor.
-func TestEncryptorWipesState(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, name string) {
-		a := mustNew(t, bytes.Repeat([]byte{9}, KeySize), true, name)
-		e := a.NewEncryptor(make([]byte, NonceSizeX), []byte("ad"))
-		e.Encrypt(nil, make([]byte, 100)) // leaves a block open and a partial Poly1305 block
-		require.NotZero(t, e.s.ks, "a block is open")
-		require.NotZero(t, e.s.ctN, "a Poly1305 block is partial")
-		e.Finish(nil)
-		assert.Zero(t, e.s.st, "cipher state")
-		assert.Zero(t, e.s.p, "Poly1305 state")
-		assert.Zero(t, e.s.ks, "keystream")
-		assert.Zero(t, e.s.ct, "ciphertext tail")
 	})
 }
 
@@ -284,7 +242,7 @@ func TestEncryptorAllocs(t *testing.T) {
 	}
 	forEachBackend(t, func(t *testing.T, name string) {
 		for _, x := range []bool{false, true} {
-			a := mustNew(t, make([]byte, KeySize), x, name)
+			a := mustNew(t, make([]byte, chacha20poly1305.KeySize), x, name)
 			e := a.NewEncryptor(make([]byte, a.NonceSize()), make([]byte, 13))
 			pt := make([]byte, 1350)
 			dst := make([]byte, 0, len(pt))
