@@ -284,13 +284,7 @@ func (a *AEAD) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, erro
 // does an overlap of the output with additionalData.
 func (a *AEAD) SealGather(dst, nonce []byte, plaintext [][]byte, additionalData []byte) []byte {
 	k := a.check(nonce)
-	var total uint64
-	var touches bool
-	if len(plaintext) == 2 {
-		total, touches = aead.GatherPair(dst, plaintext[0], plaintext[1])
-	} else {
-		total, touches = aead.GatherLength(dst, plaintext)
-	}
+	total, touches := aead.Gather(dst, plaintext)
 	if total > MaxPlaintextSize {
 		panic("aesgcm: message too large for GCM")
 	}

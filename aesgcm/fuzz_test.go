@@ -23,16 +23,9 @@ import (
 // further (CONTRIBUTING says how long).
 func FuzzAgreement(f *testing.F) {
 	addSeeds(f)
-	var backends []string
-	for _, name := range available(f) {
-		if name != "generic" {
-			backends = append(backends, name)
-		}
-	}
+	backends := aeadtest.AssemblyBackends(available(f))
 	f.Fuzz(func(t *testing.T, ks uint8, keySeed, nonceSeed, aad, pt, cuts []byte, flip uint16) {
-		if len(backends) == 0 {
-			t.Skip("only the portable backend here: FuzzAgreementGeneric covers it")
-		}
+		aeadtest.SkipWithoutAssembly(t, backends)
 		checkAgreement(t, backends, ks, keySeed, nonceSeed, aad, pt, cuts, flip)
 	})
 }
@@ -48,7 +41,7 @@ const genericMax = 208
 func FuzzAgreementGeneric(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, ks uint8, keySeed, nonceSeed, aad, pt, cuts []byte, flip uint16) {
-		checkAgreement(t, []string{"generic"}, ks, keySeed, nonceSeed, aad[:min(len(aad), genericMax)], pt[:min(len(pt), genericMax)], cuts, flip)
+		checkAgreement(t, []string{"generic"}, ks, keySeed, nonceSeed, aeadtest.Cut(aad, genericMax), aeadtest.Cut(pt, genericMax), cuts, flip)
 	})
 }
 

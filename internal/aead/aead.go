@@ -51,7 +51,7 @@ func InexactOverlap(x, y []byte) bool {
 // sealing), not on every record. A function of its own: inlined into
 // SealGather, the loop's variables lived on the stack, and their store and
 // reload on every iteration showed in a 16-byte SealGather.
-// SealGather calls GatherPair instead for two pieces, the TLS record shape.
+// Gather measures two pieces, the TLS record shape, straight-line instead.
 //
 //go:noinline
 func GatherLength(dst []byte, pieces [][]byte) (total uint64, touches bool) {
@@ -81,9 +81,15 @@ func GatherOverlapOK(out []byte, pieces [][]byte) bool {
 	return true
 }
 
-// GatherPair is GatherLength of the two pieces p and q, straight-line: the
-// TLS record shape, a payload and its content-type byte.
-func GatherPair(dst, p, q []byte) (total uint64, touches bool) {
+// Gather is what SealGather needs of its pieces before it seals: their
+// total length, and whether one of them lies in dst's spare capacity. Two
+// pieces, the TLS record shape (a payload and its content-type byte), it
+// measures straight-line; any other count in GatherLength.
+func Gather(dst []byte, pieces [][]byte) (total uint64, touches bool) {
+	if len(pieces) != 2 {
+		return GatherLength(dst, pieces)
+	}
+	p, q := pieces[0], pieces[1]
 	lo, hi := spare(dst)
 	return uint64(len(p)) + uint64(len(q)), within(p, lo, hi) || within(q, lo, hi)
 }

@@ -50,10 +50,10 @@ func TestGather(t *testing.T) {
 	total, touches := GatherLength(buf[:0], [][]byte{buf[0:10], buf[10:20], buf[30:31]})
 	assert.Equal(t, uint64(21), total)
 	assert.True(t, touches)
-	total, touches = GatherPair(buf[:0:0], buf[0:10], buf[10:20])
+	total, touches = Gather(buf[:0:0], [][]byte{buf[0:10], buf[10:20]})
 	assert.Equal(t, uint64(20), total)
 	assert.False(t, touches, "dst has no spare capacity: the output is fresh memory")
-	_, touches = GatherPair(buf[:4], make([]byte, 3), buf[2:3])
+	_, touches = Gather(buf[:4], [][]byte{make([]byte, 3), buf[2:3]})
 	assert.False(t, touches, "below dst's length is not spare capacity")
 }
 

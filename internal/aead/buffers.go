@@ -52,7 +52,7 @@ func (p *Panics) OpenBuffers(dst, ciphertext, additionalData []byte, tagSize int
 }
 
 // GatherBuffers is SealBuffers for SealGather: pieces is the text, of
-// total bytes (from GatherLength or GatherPair, with touches), each piece
+// total bytes (from Gather, with touches), each piece
 // either exactly its own part of out or disjoint from out, text and tag.
 func (p *Panics) GatherBuffers(dst []byte, pieces [][]byte, total uint64, touches bool, additionalData []byte, tagSize int) (ret, out []byte) {
 	ret, out = SliceForAppend(dst, int(total)+tagSize)

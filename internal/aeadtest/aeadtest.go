@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"crypto/cipher"
 	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"runtime"
@@ -396,3 +397,31 @@ func CheckFewerInstructions(t *testing.T, backends []cpufeat.BackendInfo, pairs 
 	}
 	return compared
 }
+
+// Unhex decodes s, hexadecimal with spaces, newlines or colons between
+// bytes as the RFCs print their vectors, and fails t on anything else.
+func Unhex(t testing.TB, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(strings.Join(strings.Fields(strings.ReplaceAll(s, ":", " ")), ""))
+	require.NoError(t, err)
+	return b
+}
+
+// AssemblyBackends returns names without the portable backend: the
+// backends a module's FuzzAgreement runs, where FuzzAgreementGeneric runs
+// the portable one apart, on short texts (Cut), since its Go code runs
+// many times slower under the fuzzer's coverage counters.
+func AssemblyBackends(names []string) []string {
+	return slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == "generic" })
+}
+
+// SkipWithoutAssembly skips a FuzzAgreement input where backends, from
+// AssemblyBackends, is empty (a build with the portable backend alone).
+func SkipWithoutAssembly(t *testing.T, backends []string) {
+	if len(backends) == 0 {
+		t.Skip("only the portable backend here: FuzzAgreementGeneric covers it")
+	}
+}
+
+// Cut returns b's first n bytes, or b when it is shorter.
+func Cut(b []byte, n int) []byte { return b[:min(len(b), n)] }
