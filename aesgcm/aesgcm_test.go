@@ -468,29 +468,22 @@ func TestConcurrent(t *testing.T) {
 		require.NoError(t, err)
 		ref := stdGCM(t, key, 12, 16)
 		var wg sync.WaitGroup
-		errs := make(chan error, 8)
-		for w := 0; w < 8; w++ {
+		for w := range 8 {
 			nonce, pt, aad := r.bytes(12), r.bytes(100*w+3), r.bytes(w)
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
+			wg.Go(func() {
 				want := ref.Seal(nil, nonce, pt, aad)
-				for i := 0; i < 50; i++ {
+				for range 50 {
 					if got := g.Seal(nil, nonce, pt, aad); !bytes.Equal(got, want) {
-						errs <- fmt.Errorf("Seal mismatch")
+						t.Errorf("Seal mismatch")
 						return
 					}
 					if got, err := g.Open(nil, nonce, want, aad); err != nil || !bytes.Equal(got, pt) {
-						errs <- fmt.Errorf("Open mismatch: %v", err)
+						t.Errorf("Open mismatch: %v", err)
 						return
 					}
 				}
-			}()
+			})
 		}
 		wg.Wait()
-		close(errs)
-		for err := range errs {
-			t.Error(err)
-		}
 	})
 }

@@ -3,7 +3,6 @@
 package aesgcm
 
 import (
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -23,14 +22,11 @@ func TestModelInstructionCounts(t *testing.T) {
 	dst := make([]byte, 0, len(pt)+TagSize)
 	nonce := make([]byte, NonceSize)
 	pairs := [][2]string{{"vaes-avx512", "vaes-avx2"}, {"vaes-avx2", "aesni-avx"}}
-	compared := aeadtest.CheckFewerInstructions(t, Backends(), pairs, "16 KiB seal", func(name string) uint64 {
+	aeadtest.CheckFewerInstructions(t, Backends(), pairs, "16 KiB seal", func(name string) uint64 {
 		g, err := Prepare(make([]byte, 16), WithBackend(name))
 		require.NoError(t, err)
 		before := x86sim.Stats.Instructions()
 		g.Seal(dst, nonce, pt, aad)
 		return x86sim.Stats.Instructions() - before
 	})
-	if compared == 0 {
-		t.Skipf("no pair of backends to compare: VG_CPU_FEATURES=%q enables fewer than two assembly backends", os.Getenv("VG_CPU_FEATURES"))
-	}
 }

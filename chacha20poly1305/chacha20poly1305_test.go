@@ -486,33 +486,25 @@ func TestConcurrent(t *testing.T) {
 		for _, x := range []bool{false, true} {
 			a := mustNew(t, bytes.Repeat([]byte{3}, chacha20poly1305.KeySize), x, name)
 			var wg sync.WaitGroup
-			errs := make(chan error, 8)
 			for g := range 8 {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
+				wg.Go(func() {
 					rng := mathrand.New(mathrand.NewPCG(uint64(g), 9))
 					for range 200 {
 						pt := randBytes(rng, rng.IntN(600))
 						nonce := randBytes(rng, a.NonceSize())
 						ct := a.Seal(nil, nonce, pt, nil)
 						if g := a.SealGather(nil, nonce, [][]byte{pt}, nil); !bytes.Equal(g, ct) {
-							errs <- fmt.Errorf("SealGather differs from Seal")
+							t.Errorf("SealGather differs from Seal")
 							return
 						}
-						back, err := a.Open(nil, nonce, ct, nil)
-						if err != nil || !bytes.Equal(back, pt) {
-							errs <- fmt.Errorf("round trip failed: %v", err)
+						if back, err := a.Open(nil, nonce, ct, nil); err != nil || !bytes.Equal(back, pt) {
+							t.Errorf("round trip failed: %v", err)
 							return
 						}
 					}
-				}()
+				})
 			}
 			wg.Wait()
-			close(errs)
-			for err := range errs {
-				t.Error(err)
-			}
 		}
 	})
 }

@@ -4,7 +4,6 @@ package chacha20poly1305
 
 import (
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -21,19 +20,15 @@ import (
 func TestModelInstructionCounts(t *testing.T) {
 	nonce, ad := make([]byte, NonceSize), make([]byte, 13)
 	pairs := [][2]string{{"avx512", "avx2"}, {"avx2", "ssse3"}}
-	compared := 0
 	for _, n := range []int{1024, 16384} {
 		pt := make([]byte, n)
 		dst := make([]byte, 0, n+TagSize)
-		compared += aeadtest.CheckFewerInstructions(t, Backends(), pairs, fmt.Sprintf("%d-byte seal", n), func(name string) uint64 {
+		aeadtest.CheckFewerInstructions(t, Backends(), pairs, fmt.Sprintf("%d-byte seal", n), func(name string) uint64 {
 			a, err := Prepare(make([]byte, KeySize), WithBackend(name))
 			require.NoError(t, err)
 			before := x86sim.Stats.Instructions()
 			a.Seal(dst, nonce, pt, ad)
 			return x86sim.Stats.Instructions() - before
 		})
-	}
-	if compared == 0 {
-		t.Skipf("no pair of backends to compare: VG_CPU_FEATURES=%q enables fewer than two assembly backends", os.Getenv("VG_CPU_FEATURES"))
 	}
 }

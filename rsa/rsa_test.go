@@ -547,30 +547,19 @@ func TestConcurrentUse(t *testing.T) {
 	priv, err := rsa.NewPrivateKey(std)
 	require.NoError(t, err)
 	var wg sync.WaitGroup
-	errs := make(chan error, 8)
 	for g := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			d := sha256.Sum256([]byte{byte(g)})
 			want, _ := stdrsa.SignPKCS1v15(nil, std, crypto.SHA256, d[:])
 			for range 5 {
-				got, err := priv.Sign(nil, d[:], crypto.SHA256)
-				if err == nil && !bytes.Equal(got, want) {
-					err = fmt.Errorf("goroutine %d: wrong signature", g)
-				}
-				if err != nil {
-					errs <- err
+				if got, err := priv.Sign(nil, d[:], crypto.SHA256); err != nil || !bytes.Equal(got, want) {
+					t.Errorf("goroutine %d: wrong signature (%v)", g, err)
 					return
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Error(err)
-	}
 }
 
 func TestErrorsAreStdlibs(t *testing.T) {

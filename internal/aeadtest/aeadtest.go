@@ -371,9 +371,10 @@ func CheckGOARCHBackends(t *testing.T, c GOARCHBackends) {
 // assembly backend of backends executes (a backend VG_CPU_FEATURES leaves
 // out is logged and not counted), and checks that the first backend of
 // each pair, the wider, executes fewer than the second where both were
-// counted. what names the operation counted, for the log and the
-// messages. It returns how many pairs it compared.
-func CheckFewerInstructions(t *testing.T, backends []cpufeat.BackendInfo, pairs [][2]string, what string, count func(backend string) uint64) int {
+// counted; it skips the test when no pair was (VG_CPU_FEATURES enables
+// fewer than two assembly backends). what names the operation counted,
+// for the log and the messages.
+func CheckFewerInstructions(t *testing.T, backends []cpufeat.BackendInfo, pairs [][2]string, what string, count func(backend string) uint64) {
 	t.Helper()
 	counts := map[string]uint64{}
 	for _, b := range backends {
@@ -395,7 +396,9 @@ func CheckFewerInstructions(t *testing.T, backends []cpufeat.BackendInfo, pairs 
 		assert.Less(t, wide, narrow, "%s against %s, per %s", p[0], p[1], what)
 		compared++
 	}
-	return compared
+	if compared == 0 {
+		t.Skipf("no pair of backends to compare: VG_CPU_FEATURES=%q enables fewer than two assembly backends", os.Getenv("VG_CPU_FEATURES"))
+	}
 }
 
 // Unhex decodes s, hexadecimal with spaces, newlines or colons between
@@ -407,21 +410,46 @@ func Unhex(t testing.TB, s string) []byte {
 	return b
 }
 
+// A FuzzInput is one input of an AEAD module's FuzzAgreement: the
+// module's choice of variant (AES key size, XChaCha20 or not), seeds of
+// the key and nonce (Expand), the additional data, the text, a cut of it
+// into pieces (Shape) and the bit of the sealed message to flip
+// (CheckMessage).
+type FuzzInput struct {
+	Variant            uint8
+	KeySeed, NonceSeed []byte
+	AAD, Text, Cuts    []byte
+	Flip               uint16
+}
+
+// FuzzAgreement seeds f and runs check on the fuzzer's inputs with
+// backends. A module's FuzzAgreement passes its backends but the portable
+// one (AssemblyBackends) and max 0; its FuzzAgreementGeneric passes the
+// portable one alone and a max that cuts the text and additional data to
+// that many bytes, since its Go code runs many times slower under the
+// fuzzer's coverage counters. An empty backends (a build with the
+// portable backend alone) skips every input.
+func FuzzAgreement(f *testing.F, backends []string, max int, check func(t *testing.T, backends []string, in FuzzInput)) {
+	f.Add(uint8(0), []byte("k"), []byte("n"), []byte("header-13-by"), bytes.Repeat([]byte{1}, 17), []byte{16}, uint16(3))
+	f.Add(uint8(1), []byte("key"), []byte("nonce"), []byte{}, []byte{}, []byte{}, uint16(0))
+	f.Add(uint8(2), []byte("k2"), []byte("n2"), bytes.Repeat([]byte{7}, 40), bytes.Repeat([]byte{2}, 65), []byte{64}, uint16(100))
+	f.Add(uint8(3), []byte("k3"), []byte("n3"), []byte("aad"), bytes.Repeat([]byte{3}, 300), []byte{1, 5, 100}, uint16(9999))
+	f.Add(uint8(4), []byte("k4"), []byte("n4"), bytes.Repeat([]byte{8}, 13), bytes.Repeat([]byte{5}, 320), []byte{64, 1}, uint16(320))
+	f.Add(uint8(5), []byte("k5"), []byte("n5"), []byte("a"), bytes.Repeat([]byte{4}, 513), []byte{255, 0, 128}, uint16(513))
+	f.Add(uint8(6), []byte("k6"), []byte("n6"), []byte("ab"), bytes.Repeat([]byte{6}, 1350), []byte{255, 0, 128}, uint16(1350))
+	f.Fuzz(func(t *testing.T, variant uint8, keySeed, nonceSeed, aad, text, cuts []byte, flip uint16) {
+		if len(backends) == 0 {
+			t.Skip("only the portable backend here: FuzzAgreementGeneric covers it")
+		}
+		if max > 0 {
+			aad, text = aad[:min(len(aad), max)], text[:min(len(text), max)]
+		}
+		check(t, backends, FuzzInput{variant, keySeed, nonceSeed, aad, text, cuts, flip})
+	})
+}
+
 // AssemblyBackends returns names without the portable backend: the
-// backends a module's FuzzAgreement runs, where FuzzAgreementGeneric runs
-// the portable one apart, on short texts (Cut), since its Go code runs
-// many times slower under the fuzzer's coverage counters.
+// backends a module's FuzzAgreement runs.
 func AssemblyBackends(names []string) []string {
 	return slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == "generic" })
 }
-
-// SkipWithoutAssembly skips a FuzzAgreement input where backends, from
-// AssemblyBackends, is empty (a build with the portable backend alone).
-func SkipWithoutAssembly(t *testing.T, backends []string) {
-	if len(backends) == 0 {
-		t.Skip("only the portable backend here: FuzzAgreementGeneric covers it")
-	}
-}
-
-// Cut returns b's first n bytes, or b when it is shorter.
-func Cut(b []byte, n int) []byte { return b[:min(len(b), n)] }
