@@ -1,6 +1,7 @@
 package x86sim
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strings"
 	"sync"
@@ -606,9 +607,14 @@ func (m *Machine) load(addr uint64, b []byte) uint64 {
 	r := m.find(addr, n, false)
 	off := addr - r.base
 	copy(b, unsafe.Slice((*byte)(unsafe.Add(r.ptr, off)), n))
+	sh := r.taint[off : off+uint64(n)]
 	var t uint64
-	for i, s := range r.taint[off : off+uint64(n)] {
-		t |= uint64(s&shSecret) << i
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		t |= uint64(gatherSecret(binary.LittleEndian.Uint64(sh[i:]))) << i
+	}
+	for ; i < n; i++ {
+		t |= uint64(sh[i]&shSecret) << i
 	}
 	return t
 }
@@ -619,7 +625,15 @@ func (m *Machine) store(addr uint64, b []byte, t uint64) {
 	r := m.find(addr, n, true)
 	off := addr - r.base
 	sh := r.taint[off : off+uint64(n)]
-	for i := range sh {
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		w, e := binary.LittleEndian.Uint64(sh[i:]), spreadBits[uint8(t>>i)]
+		if w&pubBits&(e<<1) != 0 {
+			break // the byte loop below names the first such byte
+		}
+		binary.LittleEndian.PutUint64(sh[i:], w&^lowBits|e)
+	}
+	for ; i < n; i++ {
 		s := byte(t>>i) & 1
 		if s != 0 && sh[i]&shPublicInput != 0 {
 			m.failf("secret byte stored at %#x into public input %s", addr+uint64(i), strings.Join(r.names, "/"))

@@ -180,6 +180,14 @@ func (m *Machine) srcInto(v *vec, in *inst, o *operand, n, esize, bcst int) {
 		v.t = m.vT[o.reg] & maskBytes(n)
 		return
 	}
+	if o.kind == kMem && !(in.bcst && bcst > 0) && (in.kmask == 0 || esize == 0) {
+		// src's plain memory read, into v.
+		if !in.vex && n == 16 {
+			m.checkAlign(o, 16)
+		}
+		v.t = m.load(m.addr(o), v.b[:n])
+		return
+	}
 	*v = m.src(in, o, n, esize, bcst)
 }
 
