@@ -1,5 +1,7 @@
 package x86sim
 
+import "encoding/binary"
+
 // AES round instructions (AES-NI, VAES): AESENC, AESENCLAST, AESDEC,
 // AESDECLAST, AESIMC, AESKEYGENASSIST, from FIPS-197's transformations in the
 // order the Intel SDM applies them. Byte i of a 128-bit lane is byte i of
@@ -62,6 +64,14 @@ func init() {
 		gmul13[x] = gfMul(b, 13)
 		gmul14[x] = gfMul(b, 14)
 	}
+	for x := range 256 {
+		s := uint32(sbox[x])
+		s2, s3 := uint32(gmul2[sbox[x]]), uint32(gmul3[sbox[x]])
+		te[0][x] = s2 | s<<8 | s<<16 | s3<<24
+		te[1][x] = s3 | s2<<8 | s<<16 | s<<24
+		te[2][x] = s | s3<<8 | s2<<16 | s<<24
+		te[3][x] = s | s<<8 | s3<<16 | s2<<24
+	}
 
 	const (
 		aesEnc = iota
@@ -78,7 +88,7 @@ func init() {
 				copy(st[:], s1.b[l:l+16])
 				switch kind {
 				case aesEnc:
-					st = mixColumns(subBytes(shiftRows(st), &sbox))
+					st = encRound(&st)
 				case aesEncLast:
 					st = subBytes(shiftRows(st), &sbox)
 				case aesDec:
@@ -154,6 +164,22 @@ func subBytes(in [16]byte, box *[256]byte) [16]byte {
 		in[i] = box[in[i]]
 	}
 	return in
+}
+
+// te[r][x] is the column MixColumns makes of S(x) in row r and zeroes
+// elsewhere, row 0 in the low byte: the tables of encRound, filled by init
+// after the S-box and the GF(2^8) products.
+var te [4][256]uint32
+
+// encRound is mixColumns(subBytes(shiftRows(in), &sbox)), AESENC before its
+// round key, a column at a time from the tables te (TestEncRound checks
+// them against the three steps).
+func encRound(in *[16]byte) (out [16]byte) {
+	for c := range 4 {
+		col := te[0][in[4*c]] ^ te[1][in[1+4*((c+1)%4)]] ^ te[2][in[2+4*((c+2)%4)]] ^ te[3][in[3+4*((c+3)%4)]]
+		binary.LittleEndian.PutUint32(out[4*c:], col)
+	}
+	return out
 }
 
 func mixColumns(in [16]byte) [16]byte {

@@ -9,12 +9,19 @@ package x86sim
 
 // clmul64 returns the 128-bit carry-less product of a and b.
 func clmul64(a, b uint64) (hi, lo uint64) {
-	for i := uint(0); i < 64; i++ {
-		m := -(b >> i & 1)
-		lo ^= a << i & m
-		if i > 0 {
-			hi ^= a >> (64 - i) & m
+	// t[k] = a·k for every 4-bit k, 67 bits (low 64 in tl, high 3 in
+	// th); then Horner over b's nibbles from the top.
+	var tl, th [16]uint64
+	for k := 1; k < 16; k++ {
+		if k&1 == 0 {
+			tl[k], th[k] = tl[k>>1]<<1, th[k>>1]<<1|tl[k>>1]>>63
+		} else {
+			tl[k], th[k] = tl[k-1]^a, th[k-1]
 		}
+	}
+	for i := 60; i >= 0; i -= 4 {
+		k := b >> uint(i) & 15
+		hi, lo = hi<<4|lo>>60^th[k], lo<<4^tl[k]
 	}
 	return hi, lo
 }
