@@ -410,16 +410,18 @@ func Unhex(t testing.TB, s string) []byte {
 	return b
 }
 
-// A FuzzInput is one input of an AEAD module's FuzzAgreement: the
-// module's choice of variant (AES key size, XChaCha20 or not), seeds of
-// the key and nonce (Expand), the additional data, the text, a cut of it
-// into pieces (Shape) and the bit of the sealed message to flip
-// (CheckMessage).
+// A FuzzInput is one input of an AEAD module's FuzzAgreement.
 type FuzzInput struct {
-	Variant            uint8
+	// Variant is the module's choice: the AES key size, or XChaCha20.
+	Variant uint8
+	// KeySeed and NonceSeed expand to the key and nonce (Expand).
 	KeySeed, NonceSeed []byte
-	AAD, Text, Cuts    []byte
-	Flip               uint16
+	// AAD is the additional data and Text the plaintext.
+	AAD, Text []byte
+	// Cuts cut the text into pieces (Shape).
+	Cuts []byte
+	// Flip is the bit of the sealed message to flip (CheckMessage).
+	Flip uint16
 }
 
 // FuzzAgreement seeds f and runs check on the fuzzer's inputs with
