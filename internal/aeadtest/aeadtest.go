@@ -426,12 +426,12 @@ type FuzzInput struct {
 
 // FuzzAgreement seeds f and runs check on the fuzzer's inputs with
 // backends. A module's FuzzAgreement passes its backends but the portable
-// one (AssemblyBackends) and max 0; its FuzzAgreementGeneric passes the
-// portable one alone and a max that cuts the text and additional data to
-// that many bytes, since its Go code runs many times slower under the
+// one (AssemblyBackends) and maxLen 0; its FuzzAgreementGeneric passes the
+// portable one alone and a maxLen that cuts the text and additional data
+// to that many bytes, since its Go code runs many times slower under the
 // fuzzer's coverage counters. An empty backends (a build with the
 // portable backend alone) skips every input.
-func FuzzAgreement(f *testing.F, backends []string, max int, check func(t *testing.T, backends []string, in FuzzInput)) {
+func FuzzAgreement(f *testing.F, backends []string, maxLen int, check func(t *testing.T, backends []string, in FuzzInput)) {
 	f.Add(uint8(0), []byte("k"), []byte("n"), []byte("header-13-by"), bytes.Repeat([]byte{1}, 17), []byte{16}, uint16(3))
 	f.Add(uint8(1), []byte("key"), []byte("nonce"), []byte{}, []byte{}, []byte{}, uint16(0))
 	f.Add(uint8(2), []byte("k2"), []byte("n2"), bytes.Repeat([]byte{7}, 40), bytes.Repeat([]byte{2}, 65), []byte{64}, uint16(100))
@@ -443,8 +443,8 @@ func FuzzAgreement(f *testing.F, backends []string, max int, check func(t *testi
 		if len(backends) == 0 {
 			t.Skip("only the portable backend here: FuzzAgreementGeneric covers it")
 		}
-		if max > 0 {
-			aad, text = aad[:min(len(aad), max)], text[:min(len(text), max)]
+		if maxLen > 0 {
+			aad, text = aad[:min(len(aad), maxLen)], text[:min(len(text), maxLen)]
 		}
 		check(t, backends, FuzzInput{variant, keySeed, nonceSeed, aad, text, cuts, flip})
 	})
@@ -453,5 +453,5 @@ func FuzzAgreement(f *testing.F, backends []string, max int, check func(t *testi
 // AssemblyBackends returns names without the portable backend: the
 // backends a module's FuzzAgreement runs.
 func AssemblyBackends(names []string) []string {
-	return slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == "generic" })
+	return slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == cpufeat.GenericBackend })
 }
