@@ -3,7 +3,7 @@ module github.com/vgcrypto/vg/aesgcm
 go 1.26.0
 
 require (
-	github.com/vgcrypto/vg/asmgen/x86sim v0.8.5
+	github.com/vgcrypto/vg/asmgen/x86sim v0.8.6
 	github.com/vgcrypto/vg/cpufeat v0.2.3
 )
 
@@ -14,7 +14,7 @@ require (
 
 require (
 	github.com/stretchr/testify v1.12.1
-	github.com/vgcrypto/vg/internal v0.3.0
+	github.com/vgcrypto/vg/internal v0.3.1
 	github.com/vgcrypto/vg/stackscratch v0.2.0
 )
 

@@ -4,13 +4,13 @@ go 1.26.0
 
 require (
 	github.com/stretchr/testify v1.12.1
-	github.com/vgcrypto/vg/asmgen/x86sim v0.8.5
+	github.com/vgcrypto/vg/asmgen/x86sim v0.8.6
 	github.com/vgcrypto/vg/cpufeat v0.2.3
 	golang.org/x/crypto v0.59.0
 )
 
 require (
-	github.com/vgcrypto/vg/internal v0.3.0
+	github.com/vgcrypto/vg/internal v0.3.1
 	github.com/vgcrypto/vg/stackscratch v0.2.0
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/sys v0.50.0 // indirect

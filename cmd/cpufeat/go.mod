@@ -4,14 +4,14 @@ go 1.26.0
 
 require (
 	github.com/stretchr/testify v1.12.1
-	github.com/vgcrypto/vg/aesgcm v0.1.20
-	github.com/vgcrypto/vg/chacha20poly1305 v0.1.20
+	github.com/vgcrypto/vg/aesgcm v0.1.21
+	github.com/vgcrypto/vg/chacha20poly1305 v0.1.21
 	github.com/vgcrypto/vg/cpufeat v0.2.3
-	github.com/vgcrypto/vg/rsa v0.1.21
+	github.com/vgcrypto/vg/rsa v0.1.22
 )
 
 require (
-	github.com/vgcrypto/vg/internal v0.3.0 // indirect
+	github.com/vgcrypto/vg/internal v0.3.1 // indirect
 	github.com/vgcrypto/vg/stackscratch v0.2.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
 	golang.org/x/crypto v0.59.0 // indirect
