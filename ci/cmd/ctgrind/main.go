@@ -92,7 +92,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // genericBackend is every algorithm's portable backend (cpufeat's
@@ -144,27 +145,28 @@ func forEachPackage(pkgs []string, parallel int, w io.Writer, check func(pkg str
 		done chan struct{}
 	}
 	outs := make([]*out, len(pkgs))
-	slots := make(chan struct{}, max(parallel, 1))
-	var wg sync.WaitGroup
-	for i, pkg := range pkgs {
-		o := &out{done: make(chan struct{})}
-		outs[i] = o
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer close(o.done)
-			slots <- struct{}{}
-			defer func() { <-slots }()
-			o.ok = check(pkg, &o.buf)
-		}()
+	for i := range outs {
+		outs[i] = &out{done: make(chan struct{})}
 	}
+	var g errgroup.Group
+	g.SetLimit(max(parallel, 1))
+	// g.Go waits for a free slot: the packages start from a goroutine of
+	// their own, so that the outputs are written as they complete.
+	go func() {
+		for i, pkg := range pkgs {
+			g.Go(func() error {
+				defer close(outs[i].done)
+				outs[i].ok = check(pkg, &outs[i].buf)
+				return nil
+			})
+		}
+	}()
 	ok := true
 	for _, o := range outs {
 		<-o.done
 		io.WriteString(w, o.buf.String())
 		ok = ok && o.ok
 	}
-	wg.Wait()
 	return ok
 }
 

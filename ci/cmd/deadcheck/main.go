@@ -12,13 +12,13 @@
 // module's tool dependency, runs it over the workspace's modules in each
 // tag configuration and in each _asm module (GOWORK=off), one run per CPU
 // at a time, and prints each function none of the runs reached,
-// file:line: name, relative to the repository root. It exits with status 1 when there is any.
+// file:line: name, relative to the repository root. It exits with status
+// 1 when there is any.
 package main
 
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -26,7 +26,8 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // deadFunc is one function of deadcode's -json output.
@@ -96,29 +97,23 @@ func main() {
 
 // runAll does the runs, up to parallel at a time (one deadcode
 // invocation spends much of its time on one CPU), and returns their
-// results in the order of runs, or the first run's error.
+// results in the order of runs, or the first error a run met.
 func runAll(tool, root string, runs []run, parallel int) ([]result, error) {
 	results := make([]result, len(runs))
-	errs := make([]error, len(runs))
-	slots := make(chan struct{}, max(parallel, 1))
-	var wg sync.WaitGroup
+	var g errgroup.Group
+	g.SetLimit(max(parallel, 1))
 	for i, r := range runs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			slots <- struct{}{}
-			defer func() { <-slots }()
+		g.Go(func() error {
 			dead, err := deadcode(tool, root, r)
 			if err != nil {
-				errs[i] = err
-				return
+				return err
 			}
 			loaded, err := loadedDirs(root, r)
-			results[i], errs[i] = result{dead, loaded}, err
-		}()
+			results[i] = result{dead, loaded}
+			return err
+		})
 	}
-	wg.Wait()
-	return results, errors.Join(errs...)
+	return results, g.Wait()
 }
 
 // plan returns the runs: the workspace's modules under each tag
