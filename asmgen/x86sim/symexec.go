@@ -893,3 +893,19 @@ func (p *Program) Labels(name string) []string {
 	slices.SortFunc(ls, func(a, b string) int { return cmp.Or(fn.labels[a]-fn.labels[b], strings.Compare(a, b)) })
 	return ls
 }
+
+// Phases are the phase names ("// phase: NAME" comments) of the function
+// name, in the order they appear: a SymCut names one as "phase: " and a
+// prefix of it.
+func (p *Program) Phases(name string) []string {
+	fn := p.funcs[name]
+	if fn == nil {
+		return nil
+	}
+	ps := make([]string, 0, len(fn.phases))
+	for ph := range fn.phases {
+		ps = append(ps, ph)
+	}
+	slices.SortFunc(ps, func(a, b string) int { return cmp.Or(fn.phases[a]-fn.phases[b], strings.Compare(a, b)) })
+	return ps
+}
