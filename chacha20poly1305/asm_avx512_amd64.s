@@ -974,387 +974,403 @@ TEXT ·polyBlocksAVX512(SB), $656-24
 	JB   small_1
 
 	// phase: key powers: r¹..r⁸ in 26-bit limbs
-	MOVQ      24(CX), R8
-	MOVQ      32(CX), R9
-	XORQ      R10, R10
-	MOVQ      R8, AX
-	ANDQ      $0x03ffffff, AX
-	MOVQ      R8, DX
-	SHRQ      $0x1a, DX
-	ANDQ      $0x03ffffff, DX
-	MOVQ      R8, R11
-	SHRQ      $0x34, R11
-	MOVQ      R9, R14
-	SHLQ      $0x0c, R14
-	ORQ       R14, R11
-	ANDQ      $0x03ffffff, R11
-	MOVQ      R9, R12
-	SHRQ      $0x0e, R12
-	ANDQ      $0x03ffffff, R12
-	MOVQ      R9, R13
-	SHRQ      $0x28, R13
-	MOVQ      R10, R14
-	SHLQ      $0x18, R14
-	ORQ       R14, R13
-	MOVQ      AX, 56(DI)
-	MOVQ      DX, 120(DI)
-	MOVQ      R11, 184(DI)
-	MOVQ      R12, 248(DI)
-	MOVQ      R13, 312(DI)
-	MOVQ      24(CX), AX
-	MULQ      R9
-	MOVQ      AX, R11
-	MOVQ      DX, R12
-	MOVQ      576(DI), AX
-	MULQ      R9
-	MOVQ      AX, R13
-	MOVQ      DX, R9
-	MOVQ      32(CX), AX
-	MULQ      R8
-	ADDQ      AX, R11
-	ADCQ      DX, R12
-	MOVQ      24(CX), AX
-	MULQ      R8
-	ADDQ      AX, R13
-	ADCQ      DX, R9
-	MOVQ      576(DI), R8
-	IMULQ     R10, R8
-	ADDQ      R8, R11
-	ADCQ      $0x00, R12
-	IMULQ     24(CX), R10
-	ADDQ      R11, R9
-	ADCQ      R10, R12
-	MOVQ      R12, R10
-	ANDQ      $0x03, R10
-	SHRQ      $0x02, R12
-	LEAQ      (R12)(R12*4), R8
-	ADDQ      R13, R8
-	ADCQ      $0x00, R9
-	ADCQ      $0x00, R10
-	MOVQ      R8, AX
-	ANDQ      $0x03ffffff, AX
-	MOVQ      R8, DX
-	SHRQ      $0x1a, DX
-	ANDQ      $0x03ffffff, DX
-	MOVQ      R8, R11
-	SHRQ      $0x34, R11
-	MOVQ      R9, R14
-	SHLQ      $0x0c, R14
-	ORQ       R14, R11
-	ANDQ      $0x03ffffff, R11
-	MOVQ      R9, R12
-	SHRQ      $0x0e, R12
-	ANDQ      $0x03ffffff, R12
-	MOVQ      R9, R13
-	SHRQ      $0x28, R13
-	MOVQ      R10, R14
-	SHLQ      $0x18, R14
-	ORQ       R14, R13
-	MOVQ      AX, 40(DI)
-	MOVQ      DX, 104(DI)
-	MOVQ      R11, 168(DI)
-	MOVQ      R12, 232(DI)
-	MOVQ      R13, 296(DI)
-	MOVQ      24(CX), AX
-	MULQ      R9
-	MOVQ      AX, R11
-	MOVQ      DX, R12
-	MOVQ      576(DI), AX
-	MULQ      R9
-	MOVQ      AX, R13
-	MOVQ      DX, R9
-	MOVQ      32(CX), AX
-	MULQ      R8
-	ADDQ      AX, R11
-	ADCQ      DX, R12
-	MOVQ      24(CX), AX
-	MULQ      R8
-	ADDQ      AX, R13
-	ADCQ      DX, R9
-	MOVQ      576(DI), R8
-	IMULQ     R10, R8
-	ADDQ      R8, R11
-	ADCQ      $0x00, R12
-	IMULQ     24(CX), R10
-	ADDQ      R11, R9
-	ADCQ      R10, R12
-	MOVQ      R12, R10
-	ANDQ      $0x03, R10
-	SHRQ      $0x02, R12
-	LEAQ      (R12)(R12*4), R8
-	ADDQ      R13, R8
-	ADCQ      $0x00, R9
-	ADCQ      $0x00, R10
-	MOVQ      R8, AX
-	ANDQ      $0x03ffffff, AX
-	MOVQ      R8, DX
-	SHRQ      $0x1a, DX
-	ANDQ      $0x03ffffff, DX
-	MOVQ      R8, R11
-	SHRQ      $0x34, R11
-	MOVQ      R9, R14
-	SHLQ      $0x0c, R14
-	ORQ       R14, R11
-	ANDQ      $0x03ffffff, R11
-	MOVQ      R9, R12
-	SHRQ      $0x0e, R12
-	ANDQ      $0x03ffffff, R12
-	MOVQ      R9, R13
-	SHRQ      $0x28, R13
-	MOVQ      R10, R14
-	SHLQ      $0x18, R14
-	ORQ       R14, R13
-	MOVQ      AX, 24(DI)
-	MOVQ      DX, 88(DI)
-	MOVQ      R11, 152(DI)
-	MOVQ      R12, 216(DI)
-	MOVQ      R13, 280(DI)
-	MOVQ      24(CX), AX
-	MULQ      R9
-	MOVQ      AX, R11
-	MOVQ      DX, R12
-	MOVQ      576(DI), AX
-	MULQ      R9
-	MOVQ      AX, R13
-	MOVQ      DX, R9
-	MOVQ      32(CX), AX
-	MULQ      R8
-	ADDQ      AX, R11
-	ADCQ      DX, R12
-	MOVQ      24(CX), AX
-	MULQ      R8
-	ADDQ      AX, R13
-	ADCQ      DX, R9
-	MOVQ      576(DI), R8
-	IMULQ     R10, R8
-	ADDQ      R8, R11
-	ADCQ      $0x00, R12
-	IMULQ     24(CX), R10
-	ADDQ      R11, R9
-	ADCQ      R10, R12
-	MOVQ      R12, R10
-	ANDQ      $0x03, R10
-	SHRQ      $0x02, R12
-	LEAQ      (R12)(R12*4), R8
-	ADDQ      R13, R8
-	ADCQ      $0x00, R9
-	ADCQ      $0x00, R10
-	MOVQ      R8, AX
-	ANDQ      $0x03ffffff, AX
-	MOVQ      R8, DX
-	SHRQ      $0x1a, DX
-	ANDQ      $0x03ffffff, DX
-	MOVQ      R8, R11
-	SHRQ      $0x34, R11
-	MOVQ      R9, R14
-	SHLQ      $0x0c, R14
-	ORQ       R14, R11
-	ANDQ      $0x03ffffff, R11
-	MOVQ      R9, R12
-	SHRQ      $0x0e, R12
-	ANDQ      $0x03ffffff, R12
-	MOVQ      R9, R13
-	SHRQ      $0x28, R13
-	MOVQ      R10, R14
-	SHLQ      $0x18, R14
-	ORQ       R14, R13
-	MOVQ      AX, 8(DI)
-	MOVQ      DX, 72(DI)
-	MOVQ      R11, 136(DI)
-	MOVQ      R12, 200(DI)
-	MOVQ      R13, 264(DI)
-	MOVQ      24(CX), AX
-	MULQ      R9
-	MOVQ      AX, R11
-	MOVQ      DX, R12
-	MOVQ      576(DI), AX
-	MULQ      R9
-	MOVQ      AX, R13
-	MOVQ      DX, R9
-	MOVQ      32(CX), AX
-	MULQ      R8
-	ADDQ      AX, R11
-	ADCQ      DX, R12
-	MOVQ      24(CX), AX
-	MULQ      R8
-	ADDQ      AX, R13
-	ADCQ      DX, R9
-	MOVQ      576(DI), R8
-	IMULQ     R10, R8
-	ADDQ      R8, R11
-	ADCQ      $0x00, R12
-	IMULQ     24(CX), R10
-	ADDQ      R11, R9
-	ADCQ      R10, R12
-	MOVQ      R12, R10
-	ANDQ      $0x03, R10
-	SHRQ      $0x02, R12
-	LEAQ      (R12)(R12*4), R8
-	ADDQ      R13, R8
-	ADCQ      $0x00, R9
-	ADCQ      $0x00, R10
-	MOVQ      R8, AX
-	ANDQ      $0x03ffffff, AX
-	MOVQ      R8, DX
-	SHRQ      $0x1a, DX
-	ANDQ      $0x03ffffff, DX
-	MOVQ      R8, R11
-	SHRQ      $0x34, R11
-	MOVQ      R9, R14
-	SHLQ      $0x0c, R14
-	ORQ       R14, R11
-	ANDQ      $0x03ffffff, R11
-	MOVQ      R9, R12
-	SHRQ      $0x0e, R12
-	ANDQ      $0x03ffffff, R12
-	MOVQ      R9, R13
-	SHRQ      $0x28, R13
-	MOVQ      R10, R14
-	SHLQ      $0x18, R14
-	ORQ       R14, R13
-	MOVQ      AX, 48(DI)
-	MOVQ      DX, 112(DI)
-	MOVQ      R11, 176(DI)
-	MOVQ      R12, 240(DI)
-	MOVQ      R13, 304(DI)
-	MOVQ      24(CX), AX
-	MULQ      R9
-	MOVQ      AX, R11
-	MOVQ      DX, R12
-	MOVQ      576(DI), AX
-	MULQ      R9
-	MOVQ      AX, R13
-	MOVQ      DX, R9
-	MOVQ      32(CX), AX
-	MULQ      R8
-	ADDQ      AX, R11
-	ADCQ      DX, R12
-	MOVQ      24(CX), AX
-	MULQ      R8
-	ADDQ      AX, R13
-	ADCQ      DX, R9
-	MOVQ      576(DI), R8
-	IMULQ     R10, R8
-	ADDQ      R8, R11
-	ADCQ      $0x00, R12
-	IMULQ     24(CX), R10
-	ADDQ      R11, R9
-	ADCQ      R10, R12
-	MOVQ      R12, R10
-	ANDQ      $0x03, R10
-	SHRQ      $0x02, R12
-	LEAQ      (R12)(R12*4), R8
-	ADDQ      R13, R8
-	ADCQ      $0x00, R9
-	ADCQ      $0x00, R10
-	MOVQ      R8, AX
-	ANDQ      $0x03ffffff, AX
-	MOVQ      R8, DX
-	SHRQ      $0x1a, DX
-	ANDQ      $0x03ffffff, DX
-	MOVQ      R8, R11
-	SHRQ      $0x34, R11
-	MOVQ      R9, R14
-	SHLQ      $0x0c, R14
-	ORQ       R14, R11
-	ANDQ      $0x03ffffff, R11
-	MOVQ      R9, R12
-	SHRQ      $0x0e, R12
-	ANDQ      $0x03ffffff, R12
-	MOVQ      R9, R13
-	SHRQ      $0x28, R13
-	MOVQ      R10, R14
-	SHLQ      $0x18, R14
-	ORQ       R14, R13
-	MOVQ      AX, 32(DI)
-	MOVQ      DX, 96(DI)
-	MOVQ      R11, 160(DI)
-	MOVQ      R12, 224(DI)
-	MOVQ      R13, 288(DI)
-	MOVQ      24(CX), AX
-	MULQ      R9
-	MOVQ      AX, R11
-	MOVQ      DX, R12
-	MOVQ      576(DI), AX
-	MULQ      R9
-	MOVQ      AX, R13
-	MOVQ      DX, R9
-	MOVQ      32(CX), AX
-	MULQ      R8
-	ADDQ      AX, R11
-	ADCQ      DX, R12
-	MOVQ      24(CX), AX
-	MULQ      R8
-	ADDQ      AX, R13
-	ADCQ      DX, R9
-	MOVQ      576(DI), R8
-	IMULQ     R10, R8
-	ADDQ      R8, R11
-	ADCQ      $0x00, R12
-	IMULQ     24(CX), R10
-	ADDQ      R11, R9
-	ADCQ      R10, R12
-	MOVQ      R12, R10
-	ANDQ      $0x03, R10
-	SHRQ      $0x02, R12
-	LEAQ      (R12)(R12*4), R8
-	ADDQ      R13, R8
-	ADCQ      $0x00, R9
-	ADCQ      $0x00, R10
-	MOVQ      R8, AX
-	ANDQ      $0x03ffffff, AX
-	MOVQ      R8, DX
-	SHRQ      $0x1a, DX
-	ANDQ      $0x03ffffff, DX
-	MOVQ      R8, R11
-	SHRQ      $0x34, R11
-	MOVQ      R9, R14
-	SHLQ      $0x0c, R14
-	ORQ       R14, R11
-	ANDQ      $0x03ffffff, R11
-	MOVQ      R9, R12
-	SHRQ      $0x0e, R12
-	ANDQ      $0x03ffffff, R12
-	MOVQ      R9, R13
-	SHRQ      $0x28, R13
-	MOVQ      R10, R14
-	SHLQ      $0x18, R14
-	ORQ       R14, R13
-	MOVQ      AX, 16(DI)
-	MOVQ      DX, 80(DI)
-	MOVQ      R11, 144(DI)
-	MOVQ      R12, 208(DI)
-	MOVQ      R13, 272(DI)
-	MOVQ      24(CX), AX
-	MULQ      R9
-	MOVQ      AX, R11
-	MOVQ      DX, R12
-	MOVQ      576(DI), AX
-	MULQ      R9
-	MOVQ      AX, R13
-	MOVQ      DX, R9
-	MOVQ      32(CX), AX
-	MULQ      R8
-	ADDQ      AX, R11
-	ADCQ      DX, R12
-	MOVQ      24(CX), AX
-	MULQ      R8
-	ADDQ      AX, R13
-	ADCQ      DX, R9
-	MOVQ      576(DI), R8
-	IMULQ     R10, R8
-	ADDQ      R8, R11
-	ADCQ      $0x00, R12
-	IMULQ     24(CX), R10
-	ADDQ      R11, R9
-	ADCQ      R10, R12
-	MOVQ      R12, R10
-	ANDQ      $0x03, R10
-	SHRQ      $0x02, R12
-	LEAQ      (R12)(R12*4), R8
-	ADDQ      R13, R8
-	ADCQ      $0x00, R9
-	ADCQ      $0x00, R10
+	MOVQ 24(CX), R8
+	MOVQ 32(CX), R9
+	XORQ R10, R10
+
+	// phase: key power 1: r^1's limbs into the table
+	MOVQ  R8, AX
+	ANDQ  $0x03ffffff, AX
+	MOVQ  R8, DX
+	SHRQ  $0x1a, DX
+	ANDQ  $0x03ffffff, DX
+	MOVQ  R8, R11
+	SHRQ  $0x34, R11
+	MOVQ  R9, R14
+	SHLQ  $0x0c, R14
+	ORQ   R14, R11
+	ANDQ  $0x03ffffff, R11
+	MOVQ  R9, R12
+	SHRQ  $0x0e, R12
+	ANDQ  $0x03ffffff, R12
+	MOVQ  R9, R13
+	SHRQ  $0x28, R13
+	MOVQ  R10, R14
+	SHLQ  $0x18, R14
+	ORQ   R14, R13
+	MOVQ  AX, 56(DI)
+	MOVQ  DX, 120(DI)
+	MOVQ  R11, 184(DI)
+	MOVQ  R12, 248(DI)
+	MOVQ  R13, 312(DI)
+	MOVQ  24(CX), AX
+	MULQ  R9
+	MOVQ  AX, R11
+	MOVQ  DX, R12
+	MOVQ  576(DI), AX
+	MULQ  R9
+	MOVQ  AX, R13
+	MOVQ  DX, R9
+	MOVQ  32(CX), AX
+	MULQ  R8
+	ADDQ  AX, R11
+	ADCQ  DX, R12
+	MOVQ  24(CX), AX
+	MULQ  R8
+	ADDQ  AX, R13
+	ADCQ  DX, R9
+	MOVQ  576(DI), R8
+	IMULQ R10, R8
+	ADDQ  R8, R11
+	ADCQ  $0x00, R12
+	IMULQ 24(CX), R10
+	ADDQ  R11, R9
+	ADCQ  R10, R12
+	MOVQ  R12, R10
+	ANDQ  $0x03, R10
+	SHRQ  $0x02, R12
+	LEAQ  (R12)(R12*4), R8
+	ADDQ  R13, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+
+	// phase: key power 2: r^2's limbs into the table
+	MOVQ  R8, AX
+	ANDQ  $0x03ffffff, AX
+	MOVQ  R8, DX
+	SHRQ  $0x1a, DX
+	ANDQ  $0x03ffffff, DX
+	MOVQ  R8, R11
+	SHRQ  $0x34, R11
+	MOVQ  R9, R14
+	SHLQ  $0x0c, R14
+	ORQ   R14, R11
+	ANDQ  $0x03ffffff, R11
+	MOVQ  R9, R12
+	SHRQ  $0x0e, R12
+	ANDQ  $0x03ffffff, R12
+	MOVQ  R9, R13
+	SHRQ  $0x28, R13
+	MOVQ  R10, R14
+	SHLQ  $0x18, R14
+	ORQ   R14, R13
+	MOVQ  AX, 40(DI)
+	MOVQ  DX, 104(DI)
+	MOVQ  R11, 168(DI)
+	MOVQ  R12, 232(DI)
+	MOVQ  R13, 296(DI)
+	MOVQ  24(CX), AX
+	MULQ  R9
+	MOVQ  AX, R11
+	MOVQ  DX, R12
+	MOVQ  576(DI), AX
+	MULQ  R9
+	MOVQ  AX, R13
+	MOVQ  DX, R9
+	MOVQ  32(CX), AX
+	MULQ  R8
+	ADDQ  AX, R11
+	ADCQ  DX, R12
+	MOVQ  24(CX), AX
+	MULQ  R8
+	ADDQ  AX, R13
+	ADCQ  DX, R9
+	MOVQ  576(DI), R8
+	IMULQ R10, R8
+	ADDQ  R8, R11
+	ADCQ  $0x00, R12
+	IMULQ 24(CX), R10
+	ADDQ  R11, R9
+	ADCQ  R10, R12
+	MOVQ  R12, R10
+	ANDQ  $0x03, R10
+	SHRQ  $0x02, R12
+	LEAQ  (R12)(R12*4), R8
+	ADDQ  R13, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+
+	// phase: key power 3: r^3's limbs into the table
+	MOVQ  R8, AX
+	ANDQ  $0x03ffffff, AX
+	MOVQ  R8, DX
+	SHRQ  $0x1a, DX
+	ANDQ  $0x03ffffff, DX
+	MOVQ  R8, R11
+	SHRQ  $0x34, R11
+	MOVQ  R9, R14
+	SHLQ  $0x0c, R14
+	ORQ   R14, R11
+	ANDQ  $0x03ffffff, R11
+	MOVQ  R9, R12
+	SHRQ  $0x0e, R12
+	ANDQ  $0x03ffffff, R12
+	MOVQ  R9, R13
+	SHRQ  $0x28, R13
+	MOVQ  R10, R14
+	SHLQ  $0x18, R14
+	ORQ   R14, R13
+	MOVQ  AX, 24(DI)
+	MOVQ  DX, 88(DI)
+	MOVQ  R11, 152(DI)
+	MOVQ  R12, 216(DI)
+	MOVQ  R13, 280(DI)
+	MOVQ  24(CX), AX
+	MULQ  R9
+	MOVQ  AX, R11
+	MOVQ  DX, R12
+	MOVQ  576(DI), AX
+	MULQ  R9
+	MOVQ  AX, R13
+	MOVQ  DX, R9
+	MOVQ  32(CX), AX
+	MULQ  R8
+	ADDQ  AX, R11
+	ADCQ  DX, R12
+	MOVQ  24(CX), AX
+	MULQ  R8
+	ADDQ  AX, R13
+	ADCQ  DX, R9
+	MOVQ  576(DI), R8
+	IMULQ R10, R8
+	ADDQ  R8, R11
+	ADCQ  $0x00, R12
+	IMULQ 24(CX), R10
+	ADDQ  R11, R9
+	ADCQ  R10, R12
+	MOVQ  R12, R10
+	ANDQ  $0x03, R10
+	SHRQ  $0x02, R12
+	LEAQ  (R12)(R12*4), R8
+	ADDQ  R13, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+
+	// phase: key power 4: r^4's limbs into the table
+	MOVQ  R8, AX
+	ANDQ  $0x03ffffff, AX
+	MOVQ  R8, DX
+	SHRQ  $0x1a, DX
+	ANDQ  $0x03ffffff, DX
+	MOVQ  R8, R11
+	SHRQ  $0x34, R11
+	MOVQ  R9, R14
+	SHLQ  $0x0c, R14
+	ORQ   R14, R11
+	ANDQ  $0x03ffffff, R11
+	MOVQ  R9, R12
+	SHRQ  $0x0e, R12
+	ANDQ  $0x03ffffff, R12
+	MOVQ  R9, R13
+	SHRQ  $0x28, R13
+	MOVQ  R10, R14
+	SHLQ  $0x18, R14
+	ORQ   R14, R13
+	MOVQ  AX, 8(DI)
+	MOVQ  DX, 72(DI)
+	MOVQ  R11, 136(DI)
+	MOVQ  R12, 200(DI)
+	MOVQ  R13, 264(DI)
+	MOVQ  24(CX), AX
+	MULQ  R9
+	MOVQ  AX, R11
+	MOVQ  DX, R12
+	MOVQ  576(DI), AX
+	MULQ  R9
+	MOVQ  AX, R13
+	MOVQ  DX, R9
+	MOVQ  32(CX), AX
+	MULQ  R8
+	ADDQ  AX, R11
+	ADCQ  DX, R12
+	MOVQ  24(CX), AX
+	MULQ  R8
+	ADDQ  AX, R13
+	ADCQ  DX, R9
+	MOVQ  576(DI), R8
+	IMULQ R10, R8
+	ADDQ  R8, R11
+	ADCQ  $0x00, R12
+	IMULQ 24(CX), R10
+	ADDQ  R11, R9
+	ADCQ  R10, R12
+	MOVQ  R12, R10
+	ANDQ  $0x03, R10
+	SHRQ  $0x02, R12
+	LEAQ  (R12)(R12*4), R8
+	ADDQ  R13, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+
+	// phase: key power 5: r^5's limbs into the table
+	MOVQ  R8, AX
+	ANDQ  $0x03ffffff, AX
+	MOVQ  R8, DX
+	SHRQ  $0x1a, DX
+	ANDQ  $0x03ffffff, DX
+	MOVQ  R8, R11
+	SHRQ  $0x34, R11
+	MOVQ  R9, R14
+	SHLQ  $0x0c, R14
+	ORQ   R14, R11
+	ANDQ  $0x03ffffff, R11
+	MOVQ  R9, R12
+	SHRQ  $0x0e, R12
+	ANDQ  $0x03ffffff, R12
+	MOVQ  R9, R13
+	SHRQ  $0x28, R13
+	MOVQ  R10, R14
+	SHLQ  $0x18, R14
+	ORQ   R14, R13
+	MOVQ  AX, 48(DI)
+	MOVQ  DX, 112(DI)
+	MOVQ  R11, 176(DI)
+	MOVQ  R12, 240(DI)
+	MOVQ  R13, 304(DI)
+	MOVQ  24(CX), AX
+	MULQ  R9
+	MOVQ  AX, R11
+	MOVQ  DX, R12
+	MOVQ  576(DI), AX
+	MULQ  R9
+	MOVQ  AX, R13
+	MOVQ  DX, R9
+	MOVQ  32(CX), AX
+	MULQ  R8
+	ADDQ  AX, R11
+	ADCQ  DX, R12
+	MOVQ  24(CX), AX
+	MULQ  R8
+	ADDQ  AX, R13
+	ADCQ  DX, R9
+	MOVQ  576(DI), R8
+	IMULQ R10, R8
+	ADDQ  R8, R11
+	ADCQ  $0x00, R12
+	IMULQ 24(CX), R10
+	ADDQ  R11, R9
+	ADCQ  R10, R12
+	MOVQ  R12, R10
+	ANDQ  $0x03, R10
+	SHRQ  $0x02, R12
+	LEAQ  (R12)(R12*4), R8
+	ADDQ  R13, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+
+	// phase: key power 6: r^6's limbs into the table
+	MOVQ  R8, AX
+	ANDQ  $0x03ffffff, AX
+	MOVQ  R8, DX
+	SHRQ  $0x1a, DX
+	ANDQ  $0x03ffffff, DX
+	MOVQ  R8, R11
+	SHRQ  $0x34, R11
+	MOVQ  R9, R14
+	SHLQ  $0x0c, R14
+	ORQ   R14, R11
+	ANDQ  $0x03ffffff, R11
+	MOVQ  R9, R12
+	SHRQ  $0x0e, R12
+	ANDQ  $0x03ffffff, R12
+	MOVQ  R9, R13
+	SHRQ  $0x28, R13
+	MOVQ  R10, R14
+	SHLQ  $0x18, R14
+	ORQ   R14, R13
+	MOVQ  AX, 32(DI)
+	MOVQ  DX, 96(DI)
+	MOVQ  R11, 160(DI)
+	MOVQ  R12, 224(DI)
+	MOVQ  R13, 288(DI)
+	MOVQ  24(CX), AX
+	MULQ  R9
+	MOVQ  AX, R11
+	MOVQ  DX, R12
+	MOVQ  576(DI), AX
+	MULQ  R9
+	MOVQ  AX, R13
+	MOVQ  DX, R9
+	MOVQ  32(CX), AX
+	MULQ  R8
+	ADDQ  AX, R11
+	ADCQ  DX, R12
+	MOVQ  24(CX), AX
+	MULQ  R8
+	ADDQ  AX, R13
+	ADCQ  DX, R9
+	MOVQ  576(DI), R8
+	IMULQ R10, R8
+	ADDQ  R8, R11
+	ADCQ  $0x00, R12
+	IMULQ 24(CX), R10
+	ADDQ  R11, R9
+	ADCQ  R10, R12
+	MOVQ  R12, R10
+	ANDQ  $0x03, R10
+	SHRQ  $0x02, R12
+	LEAQ  (R12)(R12*4), R8
+	ADDQ  R13, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+
+	// phase: key power 7: r^7's limbs into the table
+	MOVQ  R8, AX
+	ANDQ  $0x03ffffff, AX
+	MOVQ  R8, DX
+	SHRQ  $0x1a, DX
+	ANDQ  $0x03ffffff, DX
+	MOVQ  R8, R11
+	SHRQ  $0x34, R11
+	MOVQ  R9, R14
+	SHLQ  $0x0c, R14
+	ORQ   R14, R11
+	ANDQ  $0x03ffffff, R11
+	MOVQ  R9, R12
+	SHRQ  $0x0e, R12
+	ANDQ  $0x03ffffff, R12
+	MOVQ  R9, R13
+	SHRQ  $0x28, R13
+	MOVQ  R10, R14
+	SHLQ  $0x18, R14
+	ORQ   R14, R13
+	MOVQ  AX, 16(DI)
+	MOVQ  DX, 80(DI)
+	MOVQ  R11, 144(DI)
+	MOVQ  R12, 208(DI)
+	MOVQ  R13, 272(DI)
+	MOVQ  24(CX), AX
+	MULQ  R9
+	MOVQ  AX, R11
+	MOVQ  DX, R12
+	MOVQ  576(DI), AX
+	MULQ  R9
+	MOVQ  AX, R13
+	MOVQ  DX, R9
+	MOVQ  32(CX), AX
+	MULQ  R8
+	ADDQ  AX, R11
+	ADCQ  DX, R12
+	MOVQ  24(CX), AX
+	MULQ  R8
+	ADDQ  AX, R13
+	ADCQ  DX, R9
+	MOVQ  576(DI), R8
+	IMULQ R10, R8
+	ADDQ  R8, R11
+	ADCQ  $0x00, R12
+	IMULQ 24(CX), R10
+	ADDQ  R11, R9
+	ADCQ  R10, R12
+	MOVQ  R12, R10
+	ANDQ  $0x03, R10
+	SHRQ  $0x02, R12
+	LEAQ  (R12)(R12*4), R8
+	ADDQ  R13, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+
+	// phase: key power 8: r^8's limbs into the table
 	MOVQ      R8, AX
 	ANDQ      $0x03ffffff, AX
 	MOVQ      R8, DX
@@ -4323,387 +4339,403 @@ zpass0done_1:
 	VMOVDQU64 X0, 2784(CX)
 
 	// phase: key powers: r¹..r⁸ in 26-bit limbs
-	MOVQ      2752(CX), BX
-	MOVQ      2760(CX), SI
-	XORQ      DI, DI
-	MOVQ      BX, AX
-	ANDQ      $0x03ffffff, AX
-	MOVQ      BX, DX
-	SHRQ      $0x1a, DX
-	ANDQ      $0x03ffffff, DX
-	MOVQ      BX, R8
-	SHRQ      $0x34, R8
-	MOVQ      SI, R11
-	SHLQ      $0x0c, R11
-	ORQ       R11, R8
-	ANDQ      $0x03ffffff, R8
-	MOVQ      SI, R9
-	SHRQ      $0x0e, R9
-	ANDQ      $0x03ffffff, R9
-	MOVQ      SI, R10
-	SHRQ      $0x28, R10
-	MOVQ      DI, R11
-	SHLQ      $0x18, R11
-	ORQ       R11, R10
-	MOVQ      AX, 2104(CX)
-	MOVQ      DX, 2168(CX)
-	MOVQ      R8, 2232(CX)
-	MOVQ      R9, 2296(CX)
-	MOVQ      R10, 2360(CX)
-	MOVQ      2752(CX), AX
-	MULQ      SI
-	MOVQ      AX, R8
-	MOVQ      DX, R9
-	MOVQ      2768(CX), AX
-	MULQ      SI
-	MOVQ      AX, R10
-	MOVQ      DX, SI
-	MOVQ      2760(CX), AX
-	MULQ      BX
-	ADDQ      AX, R8
-	ADCQ      DX, R9
-	MOVQ      2752(CX), AX
-	MULQ      BX
-	ADDQ      AX, R10
-	ADCQ      DX, SI
-	MOVQ      2768(CX), BX
-	IMULQ     DI, BX
-	ADDQ      BX, R8
-	ADCQ      $0x00, R9
-	IMULQ     2752(CX), DI
-	ADDQ      R8, SI
-	ADCQ      DI, R9
-	MOVQ      R9, DI
-	ANDQ      $0x03, DI
-	SHRQ      $0x02, R9
-	LEAQ      (R9)(R9*4), BX
-	ADDQ      R10, BX
-	ADCQ      $0x00, SI
-	ADCQ      $0x00, DI
-	MOVQ      BX, AX
-	ANDQ      $0x03ffffff, AX
-	MOVQ      BX, DX
-	SHRQ      $0x1a, DX
-	ANDQ      $0x03ffffff, DX
-	MOVQ      BX, R8
-	SHRQ      $0x34, R8
-	MOVQ      SI, R11
-	SHLQ      $0x0c, R11
-	ORQ       R11, R8
-	ANDQ      $0x03ffffff, R8
-	MOVQ      SI, R9
-	SHRQ      $0x0e, R9
-	ANDQ      $0x03ffffff, R9
-	MOVQ      SI, R10
-	SHRQ      $0x28, R10
-	MOVQ      DI, R11
-	SHLQ      $0x18, R11
-	ORQ       R11, R10
-	MOVQ      AX, 2088(CX)
-	MOVQ      DX, 2152(CX)
-	MOVQ      R8, 2216(CX)
-	MOVQ      R9, 2280(CX)
-	MOVQ      R10, 2344(CX)
-	MOVQ      2752(CX), AX
-	MULQ      SI
-	MOVQ      AX, R8
-	MOVQ      DX, R9
-	MOVQ      2768(CX), AX
-	MULQ      SI
-	MOVQ      AX, R10
-	MOVQ      DX, SI
-	MOVQ      2760(CX), AX
-	MULQ      BX
-	ADDQ      AX, R8
-	ADCQ      DX, R9
-	MOVQ      2752(CX), AX
-	MULQ      BX
-	ADDQ      AX, R10
-	ADCQ      DX, SI
-	MOVQ      2768(CX), BX
-	IMULQ     DI, BX
-	ADDQ      BX, R8
-	ADCQ      $0x00, R9
-	IMULQ     2752(CX), DI
-	ADDQ      R8, SI
-	ADCQ      DI, R9
-	MOVQ      R9, DI
-	ANDQ      $0x03, DI
-	SHRQ      $0x02, R9
-	LEAQ      (R9)(R9*4), BX
-	ADDQ      R10, BX
-	ADCQ      $0x00, SI
-	ADCQ      $0x00, DI
-	MOVQ      BX, AX
-	ANDQ      $0x03ffffff, AX
-	MOVQ      BX, DX
-	SHRQ      $0x1a, DX
-	ANDQ      $0x03ffffff, DX
-	MOVQ      BX, R8
-	SHRQ      $0x34, R8
-	MOVQ      SI, R11
-	SHLQ      $0x0c, R11
-	ORQ       R11, R8
-	ANDQ      $0x03ffffff, R8
-	MOVQ      SI, R9
-	SHRQ      $0x0e, R9
-	ANDQ      $0x03ffffff, R9
-	MOVQ      SI, R10
-	SHRQ      $0x28, R10
-	MOVQ      DI, R11
-	SHLQ      $0x18, R11
-	ORQ       R11, R10
-	MOVQ      AX, 2072(CX)
-	MOVQ      DX, 2136(CX)
-	MOVQ      R8, 2200(CX)
-	MOVQ      R9, 2264(CX)
-	MOVQ      R10, 2328(CX)
-	MOVQ      2752(CX), AX
-	MULQ      SI
-	MOVQ      AX, R8
-	MOVQ      DX, R9
-	MOVQ      2768(CX), AX
-	MULQ      SI
-	MOVQ      AX, R10
-	MOVQ      DX, SI
-	MOVQ      2760(CX), AX
-	MULQ      BX
-	ADDQ      AX, R8
-	ADCQ      DX, R9
-	MOVQ      2752(CX), AX
-	MULQ      BX
-	ADDQ      AX, R10
-	ADCQ      DX, SI
-	MOVQ      2768(CX), BX
-	IMULQ     DI, BX
-	ADDQ      BX, R8
-	ADCQ      $0x00, R9
-	IMULQ     2752(CX), DI
-	ADDQ      R8, SI
-	ADCQ      DI, R9
-	MOVQ      R9, DI
-	ANDQ      $0x03, DI
-	SHRQ      $0x02, R9
-	LEAQ      (R9)(R9*4), BX
-	ADDQ      R10, BX
-	ADCQ      $0x00, SI
-	ADCQ      $0x00, DI
-	MOVQ      BX, AX
-	ANDQ      $0x03ffffff, AX
-	MOVQ      BX, DX
-	SHRQ      $0x1a, DX
-	ANDQ      $0x03ffffff, DX
-	MOVQ      BX, R8
-	SHRQ      $0x34, R8
-	MOVQ      SI, R11
-	SHLQ      $0x0c, R11
-	ORQ       R11, R8
-	ANDQ      $0x03ffffff, R8
-	MOVQ      SI, R9
-	SHRQ      $0x0e, R9
-	ANDQ      $0x03ffffff, R9
-	MOVQ      SI, R10
-	SHRQ      $0x28, R10
-	MOVQ      DI, R11
-	SHLQ      $0x18, R11
-	ORQ       R11, R10
-	MOVQ      AX, 2056(CX)
-	MOVQ      DX, 2120(CX)
-	MOVQ      R8, 2184(CX)
-	MOVQ      R9, 2248(CX)
-	MOVQ      R10, 2312(CX)
-	MOVQ      2752(CX), AX
-	MULQ      SI
-	MOVQ      AX, R8
-	MOVQ      DX, R9
-	MOVQ      2768(CX), AX
-	MULQ      SI
-	MOVQ      AX, R10
-	MOVQ      DX, SI
-	MOVQ      2760(CX), AX
-	MULQ      BX
-	ADDQ      AX, R8
-	ADCQ      DX, R9
-	MOVQ      2752(CX), AX
-	MULQ      BX
-	ADDQ      AX, R10
-	ADCQ      DX, SI
-	MOVQ      2768(CX), BX
-	IMULQ     DI, BX
-	ADDQ      BX, R8
-	ADCQ      $0x00, R9
-	IMULQ     2752(CX), DI
-	ADDQ      R8, SI
-	ADCQ      DI, R9
-	MOVQ      R9, DI
-	ANDQ      $0x03, DI
-	SHRQ      $0x02, R9
-	LEAQ      (R9)(R9*4), BX
-	ADDQ      R10, BX
-	ADCQ      $0x00, SI
-	ADCQ      $0x00, DI
-	MOVQ      BX, AX
-	ANDQ      $0x03ffffff, AX
-	MOVQ      BX, DX
-	SHRQ      $0x1a, DX
-	ANDQ      $0x03ffffff, DX
-	MOVQ      BX, R8
-	SHRQ      $0x34, R8
-	MOVQ      SI, R11
-	SHLQ      $0x0c, R11
-	ORQ       R11, R8
-	ANDQ      $0x03ffffff, R8
-	MOVQ      SI, R9
-	SHRQ      $0x0e, R9
-	ANDQ      $0x03ffffff, R9
-	MOVQ      SI, R10
-	SHRQ      $0x28, R10
-	MOVQ      DI, R11
-	SHLQ      $0x18, R11
-	ORQ       R11, R10
-	MOVQ      AX, 2096(CX)
-	MOVQ      DX, 2160(CX)
-	MOVQ      R8, 2224(CX)
-	MOVQ      R9, 2288(CX)
-	MOVQ      R10, 2352(CX)
-	MOVQ      2752(CX), AX
-	MULQ      SI
-	MOVQ      AX, R8
-	MOVQ      DX, R9
-	MOVQ      2768(CX), AX
-	MULQ      SI
-	MOVQ      AX, R10
-	MOVQ      DX, SI
-	MOVQ      2760(CX), AX
-	MULQ      BX
-	ADDQ      AX, R8
-	ADCQ      DX, R9
-	MOVQ      2752(CX), AX
-	MULQ      BX
-	ADDQ      AX, R10
-	ADCQ      DX, SI
-	MOVQ      2768(CX), BX
-	IMULQ     DI, BX
-	ADDQ      BX, R8
-	ADCQ      $0x00, R9
-	IMULQ     2752(CX), DI
-	ADDQ      R8, SI
-	ADCQ      DI, R9
-	MOVQ      R9, DI
-	ANDQ      $0x03, DI
-	SHRQ      $0x02, R9
-	LEAQ      (R9)(R9*4), BX
-	ADDQ      R10, BX
-	ADCQ      $0x00, SI
-	ADCQ      $0x00, DI
-	MOVQ      BX, AX
-	ANDQ      $0x03ffffff, AX
-	MOVQ      BX, DX
-	SHRQ      $0x1a, DX
-	ANDQ      $0x03ffffff, DX
-	MOVQ      BX, R8
-	SHRQ      $0x34, R8
-	MOVQ      SI, R11
-	SHLQ      $0x0c, R11
-	ORQ       R11, R8
-	ANDQ      $0x03ffffff, R8
-	MOVQ      SI, R9
-	SHRQ      $0x0e, R9
-	ANDQ      $0x03ffffff, R9
-	MOVQ      SI, R10
-	SHRQ      $0x28, R10
-	MOVQ      DI, R11
-	SHLQ      $0x18, R11
-	ORQ       R11, R10
-	MOVQ      AX, 2080(CX)
-	MOVQ      DX, 2144(CX)
-	MOVQ      R8, 2208(CX)
-	MOVQ      R9, 2272(CX)
-	MOVQ      R10, 2336(CX)
-	MOVQ      2752(CX), AX
-	MULQ      SI
-	MOVQ      AX, R8
-	MOVQ      DX, R9
-	MOVQ      2768(CX), AX
-	MULQ      SI
-	MOVQ      AX, R10
-	MOVQ      DX, SI
-	MOVQ      2760(CX), AX
-	MULQ      BX
-	ADDQ      AX, R8
-	ADCQ      DX, R9
-	MOVQ      2752(CX), AX
-	MULQ      BX
-	ADDQ      AX, R10
-	ADCQ      DX, SI
-	MOVQ      2768(CX), BX
-	IMULQ     DI, BX
-	ADDQ      BX, R8
-	ADCQ      $0x00, R9
-	IMULQ     2752(CX), DI
-	ADDQ      R8, SI
-	ADCQ      DI, R9
-	MOVQ      R9, DI
-	ANDQ      $0x03, DI
-	SHRQ      $0x02, R9
-	LEAQ      (R9)(R9*4), BX
-	ADDQ      R10, BX
-	ADCQ      $0x00, SI
-	ADCQ      $0x00, DI
-	MOVQ      BX, AX
-	ANDQ      $0x03ffffff, AX
-	MOVQ      BX, DX
-	SHRQ      $0x1a, DX
-	ANDQ      $0x03ffffff, DX
-	MOVQ      BX, R8
-	SHRQ      $0x34, R8
-	MOVQ      SI, R11
-	SHLQ      $0x0c, R11
-	ORQ       R11, R8
-	ANDQ      $0x03ffffff, R8
-	MOVQ      SI, R9
-	SHRQ      $0x0e, R9
-	ANDQ      $0x03ffffff, R9
-	MOVQ      SI, R10
-	SHRQ      $0x28, R10
-	MOVQ      DI, R11
-	SHLQ      $0x18, R11
-	ORQ       R11, R10
-	MOVQ      AX, 2064(CX)
-	MOVQ      DX, 2128(CX)
-	MOVQ      R8, 2192(CX)
-	MOVQ      R9, 2256(CX)
-	MOVQ      R10, 2320(CX)
-	MOVQ      2752(CX), AX
-	MULQ      SI
-	MOVQ      AX, R8
-	MOVQ      DX, R9
-	MOVQ      2768(CX), AX
-	MULQ      SI
-	MOVQ      AX, R10
-	MOVQ      DX, SI
-	MOVQ      2760(CX), AX
-	MULQ      BX
-	ADDQ      AX, R8
-	ADCQ      DX, R9
-	MOVQ      2752(CX), AX
-	MULQ      BX
-	ADDQ      AX, R10
-	ADCQ      DX, SI
-	MOVQ      2768(CX), BX
-	IMULQ     DI, BX
-	ADDQ      BX, R8
-	ADCQ      $0x00, R9
-	IMULQ     2752(CX), DI
-	ADDQ      R8, SI
-	ADCQ      DI, R9
-	MOVQ      R9, DI
-	ANDQ      $0x03, DI
-	SHRQ      $0x02, R9
-	LEAQ      (R9)(R9*4), BX
-	ADDQ      R10, BX
-	ADCQ      $0x00, SI
-	ADCQ      $0x00, DI
+	MOVQ 2752(CX), BX
+	MOVQ 2760(CX), SI
+	XORQ DI, DI
+
+	// phase: key power 1: r^1's limbs into the table
+	MOVQ  BX, AX
+	ANDQ  $0x03ffffff, AX
+	MOVQ  BX, DX
+	SHRQ  $0x1a, DX
+	ANDQ  $0x03ffffff, DX
+	MOVQ  BX, R8
+	SHRQ  $0x34, R8
+	MOVQ  SI, R11
+	SHLQ  $0x0c, R11
+	ORQ   R11, R8
+	ANDQ  $0x03ffffff, R8
+	MOVQ  SI, R9
+	SHRQ  $0x0e, R9
+	ANDQ  $0x03ffffff, R9
+	MOVQ  SI, R10
+	SHRQ  $0x28, R10
+	MOVQ  DI, R11
+	SHLQ  $0x18, R11
+	ORQ   R11, R10
+	MOVQ  AX, 2104(CX)
+	MOVQ  DX, 2168(CX)
+	MOVQ  R8, 2232(CX)
+	MOVQ  R9, 2296(CX)
+	MOVQ  R10, 2360(CX)
+	MOVQ  2752(CX), AX
+	MULQ  SI
+	MOVQ  AX, R8
+	MOVQ  DX, R9
+	MOVQ  2768(CX), AX
+	MULQ  SI
+	MOVQ  AX, R10
+	MOVQ  DX, SI
+	MOVQ  2760(CX), AX
+	MULQ  BX
+	ADDQ  AX, R8
+	ADCQ  DX, R9
+	MOVQ  2752(CX), AX
+	MULQ  BX
+	ADDQ  AX, R10
+	ADCQ  DX, SI
+	MOVQ  2768(CX), BX
+	IMULQ DI, BX
+	ADDQ  BX, R8
+	ADCQ  $0x00, R9
+	IMULQ 2752(CX), DI
+	ADDQ  R8, SI
+	ADCQ  DI, R9
+	MOVQ  R9, DI
+	ANDQ  $0x03, DI
+	SHRQ  $0x02, R9
+	LEAQ  (R9)(R9*4), BX
+	ADDQ  R10, BX
+	ADCQ  $0x00, SI
+	ADCQ  $0x00, DI
+
+	// phase: key power 2: r^2's limbs into the table
+	MOVQ  BX, AX
+	ANDQ  $0x03ffffff, AX
+	MOVQ  BX, DX
+	SHRQ  $0x1a, DX
+	ANDQ  $0x03ffffff, DX
+	MOVQ  BX, R8
+	SHRQ  $0x34, R8
+	MOVQ  SI, R11
+	SHLQ  $0x0c, R11
+	ORQ   R11, R8
+	ANDQ  $0x03ffffff, R8
+	MOVQ  SI, R9
+	SHRQ  $0x0e, R9
+	ANDQ  $0x03ffffff, R9
+	MOVQ  SI, R10
+	SHRQ  $0x28, R10
+	MOVQ  DI, R11
+	SHLQ  $0x18, R11
+	ORQ   R11, R10
+	MOVQ  AX, 2088(CX)
+	MOVQ  DX, 2152(CX)
+	MOVQ  R8, 2216(CX)
+	MOVQ  R9, 2280(CX)
+	MOVQ  R10, 2344(CX)
+	MOVQ  2752(CX), AX
+	MULQ  SI
+	MOVQ  AX, R8
+	MOVQ  DX, R9
+	MOVQ  2768(CX), AX
+	MULQ  SI
+	MOVQ  AX, R10
+	MOVQ  DX, SI
+	MOVQ  2760(CX), AX
+	MULQ  BX
+	ADDQ  AX, R8
+	ADCQ  DX, R9
+	MOVQ  2752(CX), AX
+	MULQ  BX
+	ADDQ  AX, R10
+	ADCQ  DX, SI
+	MOVQ  2768(CX), BX
+	IMULQ DI, BX
+	ADDQ  BX, R8
+	ADCQ  $0x00, R9
+	IMULQ 2752(CX), DI
+	ADDQ  R8, SI
+	ADCQ  DI, R9
+	MOVQ  R9, DI
+	ANDQ  $0x03, DI
+	SHRQ  $0x02, R9
+	LEAQ  (R9)(R9*4), BX
+	ADDQ  R10, BX
+	ADCQ  $0x00, SI
+	ADCQ  $0x00, DI
+
+	// phase: key power 3: r^3's limbs into the table
+	MOVQ  BX, AX
+	ANDQ  $0x03ffffff, AX
+	MOVQ  BX, DX
+	SHRQ  $0x1a, DX
+	ANDQ  $0x03ffffff, DX
+	MOVQ  BX, R8
+	SHRQ  $0x34, R8
+	MOVQ  SI, R11
+	SHLQ  $0x0c, R11
+	ORQ   R11, R8
+	ANDQ  $0x03ffffff, R8
+	MOVQ  SI, R9
+	SHRQ  $0x0e, R9
+	ANDQ  $0x03ffffff, R9
+	MOVQ  SI, R10
+	SHRQ  $0x28, R10
+	MOVQ  DI, R11
+	SHLQ  $0x18, R11
+	ORQ   R11, R10
+	MOVQ  AX, 2072(CX)
+	MOVQ  DX, 2136(CX)
+	MOVQ  R8, 2200(CX)
+	MOVQ  R9, 2264(CX)
+	MOVQ  R10, 2328(CX)
+	MOVQ  2752(CX), AX
+	MULQ  SI
+	MOVQ  AX, R8
+	MOVQ  DX, R9
+	MOVQ  2768(CX), AX
+	MULQ  SI
+	MOVQ  AX, R10
+	MOVQ  DX, SI
+	MOVQ  2760(CX), AX
+	MULQ  BX
+	ADDQ  AX, R8
+	ADCQ  DX, R9
+	MOVQ  2752(CX), AX
+	MULQ  BX
+	ADDQ  AX, R10
+	ADCQ  DX, SI
+	MOVQ  2768(CX), BX
+	IMULQ DI, BX
+	ADDQ  BX, R8
+	ADCQ  $0x00, R9
+	IMULQ 2752(CX), DI
+	ADDQ  R8, SI
+	ADCQ  DI, R9
+	MOVQ  R9, DI
+	ANDQ  $0x03, DI
+	SHRQ  $0x02, R9
+	LEAQ  (R9)(R9*4), BX
+	ADDQ  R10, BX
+	ADCQ  $0x00, SI
+	ADCQ  $0x00, DI
+
+	// phase: key power 4: r^4's limbs into the table
+	MOVQ  BX, AX
+	ANDQ  $0x03ffffff, AX
+	MOVQ  BX, DX
+	SHRQ  $0x1a, DX
+	ANDQ  $0x03ffffff, DX
+	MOVQ  BX, R8
+	SHRQ  $0x34, R8
+	MOVQ  SI, R11
+	SHLQ  $0x0c, R11
+	ORQ   R11, R8
+	ANDQ  $0x03ffffff, R8
+	MOVQ  SI, R9
+	SHRQ  $0x0e, R9
+	ANDQ  $0x03ffffff, R9
+	MOVQ  SI, R10
+	SHRQ  $0x28, R10
+	MOVQ  DI, R11
+	SHLQ  $0x18, R11
+	ORQ   R11, R10
+	MOVQ  AX, 2056(CX)
+	MOVQ  DX, 2120(CX)
+	MOVQ  R8, 2184(CX)
+	MOVQ  R9, 2248(CX)
+	MOVQ  R10, 2312(CX)
+	MOVQ  2752(CX), AX
+	MULQ  SI
+	MOVQ  AX, R8
+	MOVQ  DX, R9
+	MOVQ  2768(CX), AX
+	MULQ  SI
+	MOVQ  AX, R10
+	MOVQ  DX, SI
+	MOVQ  2760(CX), AX
+	MULQ  BX
+	ADDQ  AX, R8
+	ADCQ  DX, R9
+	MOVQ  2752(CX), AX
+	MULQ  BX
+	ADDQ  AX, R10
+	ADCQ  DX, SI
+	MOVQ  2768(CX), BX
+	IMULQ DI, BX
+	ADDQ  BX, R8
+	ADCQ  $0x00, R9
+	IMULQ 2752(CX), DI
+	ADDQ  R8, SI
+	ADCQ  DI, R9
+	MOVQ  R9, DI
+	ANDQ  $0x03, DI
+	SHRQ  $0x02, R9
+	LEAQ  (R9)(R9*4), BX
+	ADDQ  R10, BX
+	ADCQ  $0x00, SI
+	ADCQ  $0x00, DI
+
+	// phase: key power 5: r^5's limbs into the table
+	MOVQ  BX, AX
+	ANDQ  $0x03ffffff, AX
+	MOVQ  BX, DX
+	SHRQ  $0x1a, DX
+	ANDQ  $0x03ffffff, DX
+	MOVQ  BX, R8
+	SHRQ  $0x34, R8
+	MOVQ  SI, R11
+	SHLQ  $0x0c, R11
+	ORQ   R11, R8
+	ANDQ  $0x03ffffff, R8
+	MOVQ  SI, R9
+	SHRQ  $0x0e, R9
+	ANDQ  $0x03ffffff, R9
+	MOVQ  SI, R10
+	SHRQ  $0x28, R10
+	MOVQ  DI, R11
+	SHLQ  $0x18, R11
+	ORQ   R11, R10
+	MOVQ  AX, 2096(CX)
+	MOVQ  DX, 2160(CX)
+	MOVQ  R8, 2224(CX)
+	MOVQ  R9, 2288(CX)
+	MOVQ  R10, 2352(CX)
+	MOVQ  2752(CX), AX
+	MULQ  SI
+	MOVQ  AX, R8
+	MOVQ  DX, R9
+	MOVQ  2768(CX), AX
+	MULQ  SI
+	MOVQ  AX, R10
+	MOVQ  DX, SI
+	MOVQ  2760(CX), AX
+	MULQ  BX
+	ADDQ  AX, R8
+	ADCQ  DX, R9
+	MOVQ  2752(CX), AX
+	MULQ  BX
+	ADDQ  AX, R10
+	ADCQ  DX, SI
+	MOVQ  2768(CX), BX
+	IMULQ DI, BX
+	ADDQ  BX, R8
+	ADCQ  $0x00, R9
+	IMULQ 2752(CX), DI
+	ADDQ  R8, SI
+	ADCQ  DI, R9
+	MOVQ  R9, DI
+	ANDQ  $0x03, DI
+	SHRQ  $0x02, R9
+	LEAQ  (R9)(R9*4), BX
+	ADDQ  R10, BX
+	ADCQ  $0x00, SI
+	ADCQ  $0x00, DI
+
+	// phase: key power 6: r^6's limbs into the table
+	MOVQ  BX, AX
+	ANDQ  $0x03ffffff, AX
+	MOVQ  BX, DX
+	SHRQ  $0x1a, DX
+	ANDQ  $0x03ffffff, DX
+	MOVQ  BX, R8
+	SHRQ  $0x34, R8
+	MOVQ  SI, R11
+	SHLQ  $0x0c, R11
+	ORQ   R11, R8
+	ANDQ  $0x03ffffff, R8
+	MOVQ  SI, R9
+	SHRQ  $0x0e, R9
+	ANDQ  $0x03ffffff, R9
+	MOVQ  SI, R10
+	SHRQ  $0x28, R10
+	MOVQ  DI, R11
+	SHLQ  $0x18, R11
+	ORQ   R11, R10
+	MOVQ  AX, 2080(CX)
+	MOVQ  DX, 2144(CX)
+	MOVQ  R8, 2208(CX)
+	MOVQ  R9, 2272(CX)
+	MOVQ  R10, 2336(CX)
+	MOVQ  2752(CX), AX
+	MULQ  SI
+	MOVQ  AX, R8
+	MOVQ  DX, R9
+	MOVQ  2768(CX), AX
+	MULQ  SI
+	MOVQ  AX, R10
+	MOVQ  DX, SI
+	MOVQ  2760(CX), AX
+	MULQ  BX
+	ADDQ  AX, R8
+	ADCQ  DX, R9
+	MOVQ  2752(CX), AX
+	MULQ  BX
+	ADDQ  AX, R10
+	ADCQ  DX, SI
+	MOVQ  2768(CX), BX
+	IMULQ DI, BX
+	ADDQ  BX, R8
+	ADCQ  $0x00, R9
+	IMULQ 2752(CX), DI
+	ADDQ  R8, SI
+	ADCQ  DI, R9
+	MOVQ  R9, DI
+	ANDQ  $0x03, DI
+	SHRQ  $0x02, R9
+	LEAQ  (R9)(R9*4), BX
+	ADDQ  R10, BX
+	ADCQ  $0x00, SI
+	ADCQ  $0x00, DI
+
+	// phase: key power 7: r^7's limbs into the table
+	MOVQ  BX, AX
+	ANDQ  $0x03ffffff, AX
+	MOVQ  BX, DX
+	SHRQ  $0x1a, DX
+	ANDQ  $0x03ffffff, DX
+	MOVQ  BX, R8
+	SHRQ  $0x34, R8
+	MOVQ  SI, R11
+	SHLQ  $0x0c, R11
+	ORQ   R11, R8
+	ANDQ  $0x03ffffff, R8
+	MOVQ  SI, R9
+	SHRQ  $0x0e, R9
+	ANDQ  $0x03ffffff, R9
+	MOVQ  SI, R10
+	SHRQ  $0x28, R10
+	MOVQ  DI, R11
+	SHLQ  $0x18, R11
+	ORQ   R11, R10
+	MOVQ  AX, 2064(CX)
+	MOVQ  DX, 2128(CX)
+	MOVQ  R8, 2192(CX)
+	MOVQ  R9, 2256(CX)
+	MOVQ  R10, 2320(CX)
+	MOVQ  2752(CX), AX
+	MULQ  SI
+	MOVQ  AX, R8
+	MOVQ  DX, R9
+	MOVQ  2768(CX), AX
+	MULQ  SI
+	MOVQ  AX, R10
+	MOVQ  DX, SI
+	MOVQ  2760(CX), AX
+	MULQ  BX
+	ADDQ  AX, R8
+	ADCQ  DX, R9
+	MOVQ  2752(CX), AX
+	MULQ  BX
+	ADDQ  AX, R10
+	ADCQ  DX, SI
+	MOVQ  2768(CX), BX
+	IMULQ DI, BX
+	ADDQ  BX, R8
+	ADCQ  $0x00, R9
+	IMULQ 2752(CX), DI
+	ADDQ  R8, SI
+	ADCQ  DI, R9
+	MOVQ  R9, DI
+	ANDQ  $0x03, DI
+	SHRQ  $0x02, R9
+	LEAQ  (R9)(R9*4), BX
+	ADDQ  R10, BX
+	ADCQ  $0x00, SI
+	ADCQ  $0x00, DI
+
+	// phase: key power 8: r^8's limbs into the table
 	MOVQ      BX, AX
 	ANDQ      $0x03ffffff, AX
 	MOVQ      BX, DX
@@ -7390,387 +7422,403 @@ zpass0done_1:
 	VMOVDQU64 X0, 2784(CX)
 
 	// phase: key powers: r¹..r⁸ in 26-bit limbs
-	MOVQ      2752(CX), BX
-	MOVQ      2760(CX), SI
-	XORQ      DI, DI
-	MOVQ      BX, AX
-	ANDQ      $0x03ffffff, AX
-	MOVQ      BX, DX
-	SHRQ      $0x1a, DX
-	ANDQ      $0x03ffffff, DX
-	MOVQ      BX, R8
-	SHRQ      $0x34, R8
-	MOVQ      SI, R11
-	SHLQ      $0x0c, R11
-	ORQ       R11, R8
-	ANDQ      $0x03ffffff, R8
-	MOVQ      SI, R9
-	SHRQ      $0x0e, R9
-	ANDQ      $0x03ffffff, R9
-	MOVQ      SI, R10
-	SHRQ      $0x28, R10
-	MOVQ      DI, R11
-	SHLQ      $0x18, R11
-	ORQ       R11, R10
-	MOVQ      AX, 2104(CX)
-	MOVQ      DX, 2168(CX)
-	MOVQ      R8, 2232(CX)
-	MOVQ      R9, 2296(CX)
-	MOVQ      R10, 2360(CX)
-	MOVQ      2752(CX), AX
-	MULQ      SI
-	MOVQ      AX, R8
-	MOVQ      DX, R9
-	MOVQ      2768(CX), AX
-	MULQ      SI
-	MOVQ      AX, R10
-	MOVQ      DX, SI
-	MOVQ      2760(CX), AX
-	MULQ      BX
-	ADDQ      AX, R8
-	ADCQ      DX, R9
-	MOVQ      2752(CX), AX
-	MULQ      BX
-	ADDQ      AX, R10
-	ADCQ      DX, SI
-	MOVQ      2768(CX), BX
-	IMULQ     DI, BX
-	ADDQ      BX, R8
-	ADCQ      $0x00, R9
-	IMULQ     2752(CX), DI
-	ADDQ      R8, SI
-	ADCQ      DI, R9
-	MOVQ      R9, DI
-	ANDQ      $0x03, DI
-	SHRQ      $0x02, R9
-	LEAQ      (R9)(R9*4), BX
-	ADDQ      R10, BX
-	ADCQ      $0x00, SI
-	ADCQ      $0x00, DI
-	MOVQ      BX, AX
-	ANDQ      $0x03ffffff, AX
-	MOVQ      BX, DX
-	SHRQ      $0x1a, DX
-	ANDQ      $0x03ffffff, DX
-	MOVQ      BX, R8
-	SHRQ      $0x34, R8
-	MOVQ      SI, R11
-	SHLQ      $0x0c, R11
-	ORQ       R11, R8
-	ANDQ      $0x03ffffff, R8
-	MOVQ      SI, R9
-	SHRQ      $0x0e, R9
-	ANDQ      $0x03ffffff, R9
-	MOVQ      SI, R10
-	SHRQ      $0x28, R10
-	MOVQ      DI, R11
-	SHLQ      $0x18, R11
-	ORQ       R11, R10
-	MOVQ      AX, 2088(CX)
-	MOVQ      DX, 2152(CX)
-	MOVQ      R8, 2216(CX)
-	MOVQ      R9, 2280(CX)
-	MOVQ      R10, 2344(CX)
-	MOVQ      2752(CX), AX
-	MULQ      SI
-	MOVQ      AX, R8
-	MOVQ      DX, R9
-	MOVQ      2768(CX), AX
-	MULQ      SI
-	MOVQ      AX, R10
-	MOVQ      DX, SI
-	MOVQ      2760(CX), AX
-	MULQ      BX
-	ADDQ      AX, R8
-	ADCQ      DX, R9
-	MOVQ      2752(CX), AX
-	MULQ      BX
-	ADDQ      AX, R10
-	ADCQ      DX, SI
-	MOVQ      2768(CX), BX
-	IMULQ     DI, BX
-	ADDQ      BX, R8
-	ADCQ      $0x00, R9
-	IMULQ     2752(CX), DI
-	ADDQ      R8, SI
-	ADCQ      DI, R9
-	MOVQ      R9, DI
-	ANDQ      $0x03, DI
-	SHRQ      $0x02, R9
-	LEAQ      (R9)(R9*4), BX
-	ADDQ      R10, BX
-	ADCQ      $0x00, SI
-	ADCQ      $0x00, DI
-	MOVQ      BX, AX
-	ANDQ      $0x03ffffff, AX
-	MOVQ      BX, DX
-	SHRQ      $0x1a, DX
-	ANDQ      $0x03ffffff, DX
-	MOVQ      BX, R8
-	SHRQ      $0x34, R8
-	MOVQ      SI, R11
-	SHLQ      $0x0c, R11
-	ORQ       R11, R8
-	ANDQ      $0x03ffffff, R8
-	MOVQ      SI, R9
-	SHRQ      $0x0e, R9
-	ANDQ      $0x03ffffff, R9
-	MOVQ      SI, R10
-	SHRQ      $0x28, R10
-	MOVQ      DI, R11
-	SHLQ      $0x18, R11
-	ORQ       R11, R10
-	MOVQ      AX, 2072(CX)
-	MOVQ      DX, 2136(CX)
-	MOVQ      R8, 2200(CX)
-	MOVQ      R9, 2264(CX)
-	MOVQ      R10, 2328(CX)
-	MOVQ      2752(CX), AX
-	MULQ      SI
-	MOVQ      AX, R8
-	MOVQ      DX, R9
-	MOVQ      2768(CX), AX
-	MULQ      SI
-	MOVQ      AX, R10
-	MOVQ      DX, SI
-	MOVQ      2760(CX), AX
-	MULQ      BX
-	ADDQ      AX, R8
-	ADCQ      DX, R9
-	MOVQ      2752(CX), AX
-	MULQ      BX
-	ADDQ      AX, R10
-	ADCQ      DX, SI
-	MOVQ      2768(CX), BX
-	IMULQ     DI, BX
-	ADDQ      BX, R8
-	ADCQ      $0x00, R9
-	IMULQ     2752(CX), DI
-	ADDQ      R8, SI
-	ADCQ      DI, R9
-	MOVQ      R9, DI
-	ANDQ      $0x03, DI
-	SHRQ      $0x02, R9
-	LEAQ      (R9)(R9*4), BX
-	ADDQ      R10, BX
-	ADCQ      $0x00, SI
-	ADCQ      $0x00, DI
-	MOVQ      BX, AX
-	ANDQ      $0x03ffffff, AX
-	MOVQ      BX, DX
-	SHRQ      $0x1a, DX
-	ANDQ      $0x03ffffff, DX
-	MOVQ      BX, R8
-	SHRQ      $0x34, R8
-	MOVQ      SI, R11
-	SHLQ      $0x0c, R11
-	ORQ       R11, R8
-	ANDQ      $0x03ffffff, R8
-	MOVQ      SI, R9
-	SHRQ      $0x0e, R9
-	ANDQ      $0x03ffffff, R9
-	MOVQ      SI, R10
-	SHRQ      $0x28, R10
-	MOVQ      DI, R11
-	SHLQ      $0x18, R11
-	ORQ       R11, R10
-	MOVQ      AX, 2056(CX)
-	MOVQ      DX, 2120(CX)
-	MOVQ      R8, 2184(CX)
-	MOVQ      R9, 2248(CX)
-	MOVQ      R10, 2312(CX)
-	MOVQ      2752(CX), AX
-	MULQ      SI
-	MOVQ      AX, R8
-	MOVQ      DX, R9
-	MOVQ      2768(CX), AX
-	MULQ      SI
-	MOVQ      AX, R10
-	MOVQ      DX, SI
-	MOVQ      2760(CX), AX
-	MULQ      BX
-	ADDQ      AX, R8
-	ADCQ      DX, R9
-	MOVQ      2752(CX), AX
-	MULQ      BX
-	ADDQ      AX, R10
-	ADCQ      DX, SI
-	MOVQ      2768(CX), BX
-	IMULQ     DI, BX
-	ADDQ      BX, R8
-	ADCQ      $0x00, R9
-	IMULQ     2752(CX), DI
-	ADDQ      R8, SI
-	ADCQ      DI, R9
-	MOVQ      R9, DI
-	ANDQ      $0x03, DI
-	SHRQ      $0x02, R9
-	LEAQ      (R9)(R9*4), BX
-	ADDQ      R10, BX
-	ADCQ      $0x00, SI
-	ADCQ      $0x00, DI
-	MOVQ      BX, AX
-	ANDQ      $0x03ffffff, AX
-	MOVQ      BX, DX
-	SHRQ      $0x1a, DX
-	ANDQ      $0x03ffffff, DX
-	MOVQ      BX, R8
-	SHRQ      $0x34, R8
-	MOVQ      SI, R11
-	SHLQ      $0x0c, R11
-	ORQ       R11, R8
-	ANDQ      $0x03ffffff, R8
-	MOVQ      SI, R9
-	SHRQ      $0x0e, R9
-	ANDQ      $0x03ffffff, R9
-	MOVQ      SI, R10
-	SHRQ      $0x28, R10
-	MOVQ      DI, R11
-	SHLQ      $0x18, R11
-	ORQ       R11, R10
-	MOVQ      AX, 2096(CX)
-	MOVQ      DX, 2160(CX)
-	MOVQ      R8, 2224(CX)
-	MOVQ      R9, 2288(CX)
-	MOVQ      R10, 2352(CX)
-	MOVQ      2752(CX), AX
-	MULQ      SI
-	MOVQ      AX, R8
-	MOVQ      DX, R9
-	MOVQ      2768(CX), AX
-	MULQ      SI
-	MOVQ      AX, R10
-	MOVQ      DX, SI
-	MOVQ      2760(CX), AX
-	MULQ      BX
-	ADDQ      AX, R8
-	ADCQ      DX, R9
-	MOVQ      2752(CX), AX
-	MULQ      BX
-	ADDQ      AX, R10
-	ADCQ      DX, SI
-	MOVQ      2768(CX), BX
-	IMULQ     DI, BX
-	ADDQ      BX, R8
-	ADCQ      $0x00, R9
-	IMULQ     2752(CX), DI
-	ADDQ      R8, SI
-	ADCQ      DI, R9
-	MOVQ      R9, DI
-	ANDQ      $0x03, DI
-	SHRQ      $0x02, R9
-	LEAQ      (R9)(R9*4), BX
-	ADDQ      R10, BX
-	ADCQ      $0x00, SI
-	ADCQ      $0x00, DI
-	MOVQ      BX, AX
-	ANDQ      $0x03ffffff, AX
-	MOVQ      BX, DX
-	SHRQ      $0x1a, DX
-	ANDQ      $0x03ffffff, DX
-	MOVQ      BX, R8
-	SHRQ      $0x34, R8
-	MOVQ      SI, R11
-	SHLQ      $0x0c, R11
-	ORQ       R11, R8
-	ANDQ      $0x03ffffff, R8
-	MOVQ      SI, R9
-	SHRQ      $0x0e, R9
-	ANDQ      $0x03ffffff, R9
-	MOVQ      SI, R10
-	SHRQ      $0x28, R10
-	MOVQ      DI, R11
-	SHLQ      $0x18, R11
-	ORQ       R11, R10
-	MOVQ      AX, 2080(CX)
-	MOVQ      DX, 2144(CX)
-	MOVQ      R8, 2208(CX)
-	MOVQ      R9, 2272(CX)
-	MOVQ      R10, 2336(CX)
-	MOVQ      2752(CX), AX
-	MULQ      SI
-	MOVQ      AX, R8
-	MOVQ      DX, R9
-	MOVQ      2768(CX), AX
-	MULQ      SI
-	MOVQ      AX, R10
-	MOVQ      DX, SI
-	MOVQ      2760(CX), AX
-	MULQ      BX
-	ADDQ      AX, R8
-	ADCQ      DX, R9
-	MOVQ      2752(CX), AX
-	MULQ      BX
-	ADDQ      AX, R10
-	ADCQ      DX, SI
-	MOVQ      2768(CX), BX
-	IMULQ     DI, BX
-	ADDQ      BX, R8
-	ADCQ      $0x00, R9
-	IMULQ     2752(CX), DI
-	ADDQ      R8, SI
-	ADCQ      DI, R9
-	MOVQ      R9, DI
-	ANDQ      $0x03, DI
-	SHRQ      $0x02, R9
-	LEAQ      (R9)(R9*4), BX
-	ADDQ      R10, BX
-	ADCQ      $0x00, SI
-	ADCQ      $0x00, DI
-	MOVQ      BX, AX
-	ANDQ      $0x03ffffff, AX
-	MOVQ      BX, DX
-	SHRQ      $0x1a, DX
-	ANDQ      $0x03ffffff, DX
-	MOVQ      BX, R8
-	SHRQ      $0x34, R8
-	MOVQ      SI, R11
-	SHLQ      $0x0c, R11
-	ORQ       R11, R8
-	ANDQ      $0x03ffffff, R8
-	MOVQ      SI, R9
-	SHRQ      $0x0e, R9
-	ANDQ      $0x03ffffff, R9
-	MOVQ      SI, R10
-	SHRQ      $0x28, R10
-	MOVQ      DI, R11
-	SHLQ      $0x18, R11
-	ORQ       R11, R10
-	MOVQ      AX, 2064(CX)
-	MOVQ      DX, 2128(CX)
-	MOVQ      R8, 2192(CX)
-	MOVQ      R9, 2256(CX)
-	MOVQ      R10, 2320(CX)
-	MOVQ      2752(CX), AX
-	MULQ      SI
-	MOVQ      AX, R8
-	MOVQ      DX, R9
-	MOVQ      2768(CX), AX
-	MULQ      SI
-	MOVQ      AX, R10
-	MOVQ      DX, SI
-	MOVQ      2760(CX), AX
-	MULQ      BX
-	ADDQ      AX, R8
-	ADCQ      DX, R9
-	MOVQ      2752(CX), AX
-	MULQ      BX
-	ADDQ      AX, R10
-	ADCQ      DX, SI
-	MOVQ      2768(CX), BX
-	IMULQ     DI, BX
-	ADDQ      BX, R8
-	ADCQ      $0x00, R9
-	IMULQ     2752(CX), DI
-	ADDQ      R8, SI
-	ADCQ      DI, R9
-	MOVQ      R9, DI
-	ANDQ      $0x03, DI
-	SHRQ      $0x02, R9
-	LEAQ      (R9)(R9*4), BX
-	ADDQ      R10, BX
-	ADCQ      $0x00, SI
-	ADCQ      $0x00, DI
+	MOVQ 2752(CX), BX
+	MOVQ 2760(CX), SI
+	XORQ DI, DI
+
+	// phase: key power 1: r^1's limbs into the table
+	MOVQ  BX, AX
+	ANDQ  $0x03ffffff, AX
+	MOVQ  BX, DX
+	SHRQ  $0x1a, DX
+	ANDQ  $0x03ffffff, DX
+	MOVQ  BX, R8
+	SHRQ  $0x34, R8
+	MOVQ  SI, R11
+	SHLQ  $0x0c, R11
+	ORQ   R11, R8
+	ANDQ  $0x03ffffff, R8
+	MOVQ  SI, R9
+	SHRQ  $0x0e, R9
+	ANDQ  $0x03ffffff, R9
+	MOVQ  SI, R10
+	SHRQ  $0x28, R10
+	MOVQ  DI, R11
+	SHLQ  $0x18, R11
+	ORQ   R11, R10
+	MOVQ  AX, 2104(CX)
+	MOVQ  DX, 2168(CX)
+	MOVQ  R8, 2232(CX)
+	MOVQ  R9, 2296(CX)
+	MOVQ  R10, 2360(CX)
+	MOVQ  2752(CX), AX
+	MULQ  SI
+	MOVQ  AX, R8
+	MOVQ  DX, R9
+	MOVQ  2768(CX), AX
+	MULQ  SI
+	MOVQ  AX, R10
+	MOVQ  DX, SI
+	MOVQ  2760(CX), AX
+	MULQ  BX
+	ADDQ  AX, R8
+	ADCQ  DX, R9
+	MOVQ  2752(CX), AX
+	MULQ  BX
+	ADDQ  AX, R10
+	ADCQ  DX, SI
+	MOVQ  2768(CX), BX
+	IMULQ DI, BX
+	ADDQ  BX, R8
+	ADCQ  $0x00, R9
+	IMULQ 2752(CX), DI
+	ADDQ  R8, SI
+	ADCQ  DI, R9
+	MOVQ  R9, DI
+	ANDQ  $0x03, DI
+	SHRQ  $0x02, R9
+	LEAQ  (R9)(R9*4), BX
+	ADDQ  R10, BX
+	ADCQ  $0x00, SI
+	ADCQ  $0x00, DI
+
+	// phase: key power 2: r^2's limbs into the table
+	MOVQ  BX, AX
+	ANDQ  $0x03ffffff, AX
+	MOVQ  BX, DX
+	SHRQ  $0x1a, DX
+	ANDQ  $0x03ffffff, DX
+	MOVQ  BX, R8
+	SHRQ  $0x34, R8
+	MOVQ  SI, R11
+	SHLQ  $0x0c, R11
+	ORQ   R11, R8
+	ANDQ  $0x03ffffff, R8
+	MOVQ  SI, R9
+	SHRQ  $0x0e, R9
+	ANDQ  $0x03ffffff, R9
+	MOVQ  SI, R10
+	SHRQ  $0x28, R10
+	MOVQ  DI, R11
+	SHLQ  $0x18, R11
+	ORQ   R11, R10
+	MOVQ  AX, 2088(CX)
+	MOVQ  DX, 2152(CX)
+	MOVQ  R8, 2216(CX)
+	MOVQ  R9, 2280(CX)
+	MOVQ  R10, 2344(CX)
+	MOVQ  2752(CX), AX
+	MULQ  SI
+	MOVQ  AX, R8
+	MOVQ  DX, R9
+	MOVQ  2768(CX), AX
+	MULQ  SI
+	MOVQ  AX, R10
+	MOVQ  DX, SI
+	MOVQ  2760(CX), AX
+	MULQ  BX
+	ADDQ  AX, R8
+	ADCQ  DX, R9
+	MOVQ  2752(CX), AX
+	MULQ  BX
+	ADDQ  AX, R10
+	ADCQ  DX, SI
+	MOVQ  2768(CX), BX
+	IMULQ DI, BX
+	ADDQ  BX, R8
+	ADCQ  $0x00, R9
+	IMULQ 2752(CX), DI
+	ADDQ  R8, SI
+	ADCQ  DI, R9
+	MOVQ  R9, DI
+	ANDQ  $0x03, DI
+	SHRQ  $0x02, R9
+	LEAQ  (R9)(R9*4), BX
+	ADDQ  R10, BX
+	ADCQ  $0x00, SI
+	ADCQ  $0x00, DI
+
+	// phase: key power 3: r^3's limbs into the table
+	MOVQ  BX, AX
+	ANDQ  $0x03ffffff, AX
+	MOVQ  BX, DX
+	SHRQ  $0x1a, DX
+	ANDQ  $0x03ffffff, DX
+	MOVQ  BX, R8
+	SHRQ  $0x34, R8
+	MOVQ  SI, R11
+	SHLQ  $0x0c, R11
+	ORQ   R11, R8
+	ANDQ  $0x03ffffff, R8
+	MOVQ  SI, R9
+	SHRQ  $0x0e, R9
+	ANDQ  $0x03ffffff, R9
+	MOVQ  SI, R10
+	SHRQ  $0x28, R10
+	MOVQ  DI, R11
+	SHLQ  $0x18, R11
+	ORQ   R11, R10
+	MOVQ  AX, 2072(CX)
+	MOVQ  DX, 2136(CX)
+	MOVQ  R8, 2200(CX)
+	MOVQ  R9, 2264(CX)
+	MOVQ  R10, 2328(CX)
+	MOVQ  2752(CX), AX
+	MULQ  SI
+	MOVQ  AX, R8
+	MOVQ  DX, R9
+	MOVQ  2768(CX), AX
+	MULQ  SI
+	MOVQ  AX, R10
+	MOVQ  DX, SI
+	MOVQ  2760(CX), AX
+	MULQ  BX
+	ADDQ  AX, R8
+	ADCQ  DX, R9
+	MOVQ  2752(CX), AX
+	MULQ  BX
+	ADDQ  AX, R10
+	ADCQ  DX, SI
+	MOVQ  2768(CX), BX
+	IMULQ DI, BX
+	ADDQ  BX, R8
+	ADCQ  $0x00, R9
+	IMULQ 2752(CX), DI
+	ADDQ  R8, SI
+	ADCQ  DI, R9
+	MOVQ  R9, DI
+	ANDQ  $0x03, DI
+	SHRQ  $0x02, R9
+	LEAQ  (R9)(R9*4), BX
+	ADDQ  R10, BX
+	ADCQ  $0x00, SI
+	ADCQ  $0x00, DI
+
+	// phase: key power 4: r^4's limbs into the table
+	MOVQ  BX, AX
+	ANDQ  $0x03ffffff, AX
+	MOVQ  BX, DX
+	SHRQ  $0x1a, DX
+	ANDQ  $0x03ffffff, DX
+	MOVQ  BX, R8
+	SHRQ  $0x34, R8
+	MOVQ  SI, R11
+	SHLQ  $0x0c, R11
+	ORQ   R11, R8
+	ANDQ  $0x03ffffff, R8
+	MOVQ  SI, R9
+	SHRQ  $0x0e, R9
+	ANDQ  $0x03ffffff, R9
+	MOVQ  SI, R10
+	SHRQ  $0x28, R10
+	MOVQ  DI, R11
+	SHLQ  $0x18, R11
+	ORQ   R11, R10
+	MOVQ  AX, 2056(CX)
+	MOVQ  DX, 2120(CX)
+	MOVQ  R8, 2184(CX)
+	MOVQ  R9, 2248(CX)
+	MOVQ  R10, 2312(CX)
+	MOVQ  2752(CX), AX
+	MULQ  SI
+	MOVQ  AX, R8
+	MOVQ  DX, R9
+	MOVQ  2768(CX), AX
+	MULQ  SI
+	MOVQ  AX, R10
+	MOVQ  DX, SI
+	MOVQ  2760(CX), AX
+	MULQ  BX
+	ADDQ  AX, R8
+	ADCQ  DX, R9
+	MOVQ  2752(CX), AX
+	MULQ  BX
+	ADDQ  AX, R10
+	ADCQ  DX, SI
+	MOVQ  2768(CX), BX
+	IMULQ DI, BX
+	ADDQ  BX, R8
+	ADCQ  $0x00, R9
+	IMULQ 2752(CX), DI
+	ADDQ  R8, SI
+	ADCQ  DI, R9
+	MOVQ  R9, DI
+	ANDQ  $0x03, DI
+	SHRQ  $0x02, R9
+	LEAQ  (R9)(R9*4), BX
+	ADDQ  R10, BX
+	ADCQ  $0x00, SI
+	ADCQ  $0x00, DI
+
+	// phase: key power 5: r^5's limbs into the table
+	MOVQ  BX, AX
+	ANDQ  $0x03ffffff, AX
+	MOVQ  BX, DX
+	SHRQ  $0x1a, DX
+	ANDQ  $0x03ffffff, DX
+	MOVQ  BX, R8
+	SHRQ  $0x34, R8
+	MOVQ  SI, R11
+	SHLQ  $0x0c, R11
+	ORQ   R11, R8
+	ANDQ  $0x03ffffff, R8
+	MOVQ  SI, R9
+	SHRQ  $0x0e, R9
+	ANDQ  $0x03ffffff, R9
+	MOVQ  SI, R10
+	SHRQ  $0x28, R10
+	MOVQ  DI, R11
+	SHLQ  $0x18, R11
+	ORQ   R11, R10
+	MOVQ  AX, 2096(CX)
+	MOVQ  DX, 2160(CX)
+	MOVQ  R8, 2224(CX)
+	MOVQ  R9, 2288(CX)
+	MOVQ  R10, 2352(CX)
+	MOVQ  2752(CX), AX
+	MULQ  SI
+	MOVQ  AX, R8
+	MOVQ  DX, R9
+	MOVQ  2768(CX), AX
+	MULQ  SI
+	MOVQ  AX, R10
+	MOVQ  DX, SI
+	MOVQ  2760(CX), AX
+	MULQ  BX
+	ADDQ  AX, R8
+	ADCQ  DX, R9
+	MOVQ  2752(CX), AX
+	MULQ  BX
+	ADDQ  AX, R10
+	ADCQ  DX, SI
+	MOVQ  2768(CX), BX
+	IMULQ DI, BX
+	ADDQ  BX, R8
+	ADCQ  $0x00, R9
+	IMULQ 2752(CX), DI
+	ADDQ  R8, SI
+	ADCQ  DI, R9
+	MOVQ  R9, DI
+	ANDQ  $0x03, DI
+	SHRQ  $0x02, R9
+	LEAQ  (R9)(R9*4), BX
+	ADDQ  R10, BX
+	ADCQ  $0x00, SI
+	ADCQ  $0x00, DI
+
+	// phase: key power 6: r^6's limbs into the table
+	MOVQ  BX, AX
+	ANDQ  $0x03ffffff, AX
+	MOVQ  BX, DX
+	SHRQ  $0x1a, DX
+	ANDQ  $0x03ffffff, DX
+	MOVQ  BX, R8
+	SHRQ  $0x34, R8
+	MOVQ  SI, R11
+	SHLQ  $0x0c, R11
+	ORQ   R11, R8
+	ANDQ  $0x03ffffff, R8
+	MOVQ  SI, R9
+	SHRQ  $0x0e, R9
+	ANDQ  $0x03ffffff, R9
+	MOVQ  SI, R10
+	SHRQ  $0x28, R10
+	MOVQ  DI, R11
+	SHLQ  $0x18, R11
+	ORQ   R11, R10
+	MOVQ  AX, 2080(CX)
+	MOVQ  DX, 2144(CX)
+	MOVQ  R8, 2208(CX)
+	MOVQ  R9, 2272(CX)
+	MOVQ  R10, 2336(CX)
+	MOVQ  2752(CX), AX
+	MULQ  SI
+	MOVQ  AX, R8
+	MOVQ  DX, R9
+	MOVQ  2768(CX), AX
+	MULQ  SI
+	MOVQ  AX, R10
+	MOVQ  DX, SI
+	MOVQ  2760(CX), AX
+	MULQ  BX
+	ADDQ  AX, R8
+	ADCQ  DX, R9
+	MOVQ  2752(CX), AX
+	MULQ  BX
+	ADDQ  AX, R10
+	ADCQ  DX, SI
+	MOVQ  2768(CX), BX
+	IMULQ DI, BX
+	ADDQ  BX, R8
+	ADCQ  $0x00, R9
+	IMULQ 2752(CX), DI
+	ADDQ  R8, SI
+	ADCQ  DI, R9
+	MOVQ  R9, DI
+	ANDQ  $0x03, DI
+	SHRQ  $0x02, R9
+	LEAQ  (R9)(R9*4), BX
+	ADDQ  R10, BX
+	ADCQ  $0x00, SI
+	ADCQ  $0x00, DI
+
+	// phase: key power 7: r^7's limbs into the table
+	MOVQ  BX, AX
+	ANDQ  $0x03ffffff, AX
+	MOVQ  BX, DX
+	SHRQ  $0x1a, DX
+	ANDQ  $0x03ffffff, DX
+	MOVQ  BX, R8
+	SHRQ  $0x34, R8
+	MOVQ  SI, R11
+	SHLQ  $0x0c, R11
+	ORQ   R11, R8
+	ANDQ  $0x03ffffff, R8
+	MOVQ  SI, R9
+	SHRQ  $0x0e, R9
+	ANDQ  $0x03ffffff, R9
+	MOVQ  SI, R10
+	SHRQ  $0x28, R10
+	MOVQ  DI, R11
+	SHLQ  $0x18, R11
+	ORQ   R11, R10
+	MOVQ  AX, 2064(CX)
+	MOVQ  DX, 2128(CX)
+	MOVQ  R8, 2192(CX)
+	MOVQ  R9, 2256(CX)
+	MOVQ  R10, 2320(CX)
+	MOVQ  2752(CX), AX
+	MULQ  SI
+	MOVQ  AX, R8
+	MOVQ  DX, R9
+	MOVQ  2768(CX), AX
+	MULQ  SI
+	MOVQ  AX, R10
+	MOVQ  DX, SI
+	MOVQ  2760(CX), AX
+	MULQ  BX
+	ADDQ  AX, R8
+	ADCQ  DX, R9
+	MOVQ  2752(CX), AX
+	MULQ  BX
+	ADDQ  AX, R10
+	ADCQ  DX, SI
+	MOVQ  2768(CX), BX
+	IMULQ DI, BX
+	ADDQ  BX, R8
+	ADCQ  $0x00, R9
+	IMULQ 2752(CX), DI
+	ADDQ  R8, SI
+	ADCQ  DI, R9
+	MOVQ  R9, DI
+	ANDQ  $0x03, DI
+	SHRQ  $0x02, R9
+	LEAQ  (R9)(R9*4), BX
+	ADDQ  R10, BX
+	ADCQ  $0x00, SI
+	ADCQ  $0x00, DI
+
+	// phase: key power 8: r^8's limbs into the table
 	MOVQ      BX, AX
 	ANDQ      $0x03ffffff, AX
 	MOVQ      BX, DX

@@ -99,14 +99,17 @@ func limbs(g *asmgen.Generator, h0, h1, h2 reg.Register) [5]reg.GPVirtual {
 
 // polyPowers fills the power table at pow with r¹..r⁸ for the r of p (its
 // r0, r1, s1 operands). It needs no accumulator: call it before p's is
-// live.
-func (v *vec) polyPowers(p *poly, pow operand.Mem) {
+// live. A phase marks each power before its limbs are split off: the proof
+// of the table cuts the chain of multiplications there, one power at a
+// time.
+func (v *vec) polyPowers(fn *asmgen.Func, p *poly, pow operand.Mem) {
 	g := v.g
 	t := newPoly(g, p.r0, p.r1, p.s1)
 	g.MOVQ(p.r0, t.h0)
 	g.MOVQ(p.r1, t.h1)
 	g.XORQ(t.h2, t.h2)
 	for k := 1; k <= 8; k++ {
+		fn.Phase("key power %d: r^%d's limbs into the table", k, k)
 		l := limbs(g, t.h0, t.h1, t.h2)
 		for i, x := range l {
 			g.MOVQ(x, powRow(pow, i).Offset(8*powLane(k)))
@@ -336,7 +339,7 @@ func declarePolyBlocksZ(g *asmgen.Generator, v *vec, zp zPoly, name string) {
 	g.CMPQ(n, operand.U32(polyVecMin))
 	g.JB(operand.LabelRef(small))
 	fn.Phase("key powers: r¹..r⁸ in 26-bit limbs")
-	v.polyPowers(h, pow)
+	v.polyPowers(fn, h, pow)
 	g.Label(small)
 	h.load(operand.Mem{Base: st})
 	v.polyVec(fn, h, zp, msg, n, pow)

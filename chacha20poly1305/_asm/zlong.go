@@ -213,7 +213,7 @@ func (e *zlongGen) pass0() {
 	v.polyKey(lay.at(lay.ks), lay.at(lay.r), lay.at(lay.sv))
 	e.p = newPoly(g, lay.at(lay.r), lay.at(lay.r+8), lay.at(lay.r+16))
 	fn.Phase("key powers: r¹..r⁸ in 26-bit limbs")
-	v.polyPowers(e.p, e.pow())
+	v.polyPowers(fn, e.p, e.pow())
 	if e.open {
 		v.hashADZ(fn, e.p, e.zp, e.pow())
 		fn.Phase("ciphertext hash: Poly1305 over the whole text, before it is decrypted")
