@@ -101,7 +101,13 @@ type polyChain struct {
 	done   int           // the blocks h holds
 	regs   []int         // h's registers, once found
 	zeros  []int         // the registers that held zero at the last cut, until regs
-	err    error
+	// suspended is set while a laneChain holds h in zmm lanes: h's
+	// registers are scratch then.
+	suspended bool
+	// lost is set when h's registers were reused after the text: the tag
+	// finds h again.
+	lost bool
+	err  error
 }
 
 // newPolyChain follows h from h0 over msg's blocks, with the clamped r.
@@ -110,9 +116,11 @@ func newPolyChain(ctx *sym.Ctx, msg, r []*sym.Word, h0 [3]*sym.Word) *polyChain 
 }
 
 // cuts are the chain's cuts: every label of fn (loop heads, partial
-// blocks' ends, the passes of a long function's fused loops).
+// blocks' ends, the passes of a long function's fused loops), after those
+// of the key powers and the zmm lanes (polyvec.go) where fn has them.
 func (c *polyChain) cuts(p *x86sim.Program, fn string) []x86sim.SymCut {
-	var cs []x86sim.SymCut
+	pow := newPowChain(c.ctx, c.r)
+	cs := append(pow.cuts(p, fn), newLaneChain(c, pow).cuts(p, fn)...)
 	for _, l := range p.Labels(fn) {
 		cs = append(cs, x86sim.SymCut{Label: l, Visit: c.visit})
 	}
@@ -120,7 +128,7 @@ func (c *polyChain) cuts(p *x86sim.Program, fn string) []x86sim.SymCut {
 }
 
 func (c *polyChain) visit(_ int, gp *[16]*sym.Word) {
-	if c.err != nil {
+	if c.err != nil || c.suspended {
 		return
 	}
 	if _, constant := sym.Concat(c.h[:]...).Value(); c.regs == nil && !constant {
@@ -168,6 +176,13 @@ func (c *polyChain) visit(_ int, gp *[16]*sym.Word) {
 		return
 	}
 	k := c.steps(words)
+	if k == 0 && c.done == len(c.blocks)-1 {
+		// Every block but the lengths is in h: the registers may be
+		// reused until the tag, which reads h again from wherever the
+		// code kept it and checks it is c.h (tag).
+		c.regs, c.lost = nil, true
+		return
+	}
 	if k == 0 {
 		c.err = c.step(words, 1, 7)
 		if c.err == nil {
@@ -242,7 +257,7 @@ func (c *polyChain) tag(t, s []*sym.Word) error {
 	if c.err != nil {
 		return c.err
 	}
-	if c.regs == nil && len(c.blocks) > 1 {
+	if c.regs == nil && !c.lost && len(c.blocks) > 1 {
 		return fmt.Errorf("no three registers that held zero at a cut ever held the specification's h after its first blocks")
 	}
 	tw := sym.Concat(t...)

@@ -87,3 +87,48 @@ func TestTagCatchesAWrongReduction(t *testing.T) {
 		require.ErrorContains(t, ChaChaText(p, c.fn, 17, 13, c.open, true), "the tag", c.fn)
 	}
 }
+
+// TestZReaderXORSlices reads an XOR of two variables' bytes (a ciphertext
+// byte) whole and in two slices: the slices add up to the whole.
+func TestZReaderXORSlices(t *testing.T) {
+	ctx := sym.NewCtx()
+	x := sym.Xor(ctx.Var("k", 8), ctx.Var("m", 8))
+	lo, hi := x.Extract(0, 2), x.Extract(2, 6)
+	z := newZReader(x, lo, hi)
+	got := z.word(lo).p.clone()
+	got.addScaled(z.word(hi).p, pow2(2))
+	require.NoError(t, z.congruent(got, z.word(x).p, nil))
+	require.Error(t, z.congruent(z.word(lo).p, z.word(x).p, nil))
+}
+
+// TestPolyBlocksZmmCatches mutates avx512's zmm Poly1305 (polyVec): the
+// fold of the top limb's carry into limb 0 (5·c as 3·c), a lane's power
+// (the exit's r^8 row read as r^7's), a block limb added to the wrong
+// limb, the lanes' sum's fold (h2 kept to 3 bits), and a key power's limb
+// stored in another lane. Each proof must fail; the code as generated
+// passes.
+func TestPolyBlocksZmmCatches(t *testing.T) {
+	src, err := os.ReadFile("../../chacha20poly1305/asm_avx512_amd64.s")
+	require.NoError(t, err)
+	s := string(src)
+	start := strings.Index(s, "TEXT ·polyBlocksAVX512")
+	end := start + strings.Index(s[start:], "\tRET\n")
+	p, err := x86sim.Load("asm_avx512_amd64.s", src)
+	require.NoError(t, err)
+	require.NoError(t, PolyBlocks(p, "polyBlocksAVX512", 384))
+	for _, c := range []struct{ from, to, fails string }{
+		{"VPSLLQ      $0x02, Z2, Z2", "VPSLLQ      $0x01, Z2, Z2", "after turn 1"},
+		{"VPMULUDQ      (DI), Z2, Z1", "VPMULUDQ      8(DI), Z2, Z1", "after the lanes' loop"},
+		{"VPADDQ      Z17, Z5, Z5", "VPADDQ      Z17, Z4, Z4", "after turn 1"},
+		{"ANDQ          $0x03, R10", "ANDQ          $0x07, R10", "after the lanes' loop"},
+		{"MOVQ  DX, 120(DI)", "MOVQ  DX, 112(DI)", "after the lanes' loop"},
+	} {
+		body := s[start:end]
+		i := strings.Index(body, c.from)
+		require.GreaterOrEqual(t, i, 0, "polyBlocksAVX512 has no %q", c.from)
+		body = body[:i] + c.to + body[i+len(c.from):]
+		p, err := x86sim.Load("mutated.s", []byte(s[:start]+body+s[end:]))
+		require.NoError(t, err)
+		require.ErrorContains(t, PolyBlocks(p, "polyBlocksAVX512", 384), c.fails, c.from)
+	}
+}

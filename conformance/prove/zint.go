@@ -163,10 +163,10 @@ type zreader struct {
 	byName map[string]uint32
 	atoms  map[*sym.Atom]zval
 	// cuts are the bit positions at which the words read slice each
-	// variable: a slice of a variable is the weighted sum of the pieces
-	// between them, so that the code's 64-bit word and the specification's
-	// bytes, or a 26-bit limb, read the same variables.
-	cuts map[*sym.Atom][]int
+	// variable (by bitsKey): a slice of a variable is the weighted sum of
+	// the pieces between them, so that the code's 64-bit word and the
+	// specification's bytes, or a 26-bit limb, read the same variables.
+	cuts map[string][]int
 	// limits are ranges tighter than their width for whole variables: a
 	// loop cut's fresh variable stands for a value the turn before was
 	// shown to keep below the limit.
@@ -176,18 +176,20 @@ type zreader struct {
 // newZReader reads words, and any word made of the same slices of the
 // variables (read after it).
 func newZReader(words ...*sym.Word) *zreader {
-	z := &zreader{byName: map[string]uint32{}, atoms: map[*sym.Atom]zval{}, cuts: map[*sym.Atom][]int{}, limits: map[*sym.Atom]*big.Int{}}
+	z := &zreader{byName: map[string]uint32{}, atoms: map[*sym.Atom]zval{}, cuts: map[string][]int{}, limits: map[*sym.Atom]*big.Int{}}
 	seen := map[*sym.Atom]bool{}
 	var walk func(x *sym.Word)
 	walk = func(x *sym.Word) {
 		for _, pc := range x.Pieces() {
+			if key, at, ok := bitsKey(pc); ok {
+				z.cuts[key] = append(z.cuts[key], at, at+pc.W)
+				continue
+			}
 			if len(pc.Slices) != 1 {
 				continue
 			}
 			s := pc.Slices[0]
 			switch {
-			case s.Atom.Op() == "var" && pc.C == nil:
-				z.cuts[s.Atom] = append(z.cuts[s.Atom], s.Bit, s.Bit+pc.W)
 			case arith(s.Atom) && !seen[s.Atom]:
 				seen[s.Atom] = true
 				for _, a := range s.Atom.Args() {
@@ -267,19 +269,19 @@ func (z *zreader) piece(pc sym.Piece) zval {
 		}
 		return v
 	}
-	if s := pc.Slices[0]; len(pc.Slices) == 1 && pc.C == nil && z.cuts[s.Atom] != nil {
+	if key, at, ok := bitsKey(pc); ok && z.cuts[key] != nil && (pc.Slices[0].Atom.Op() == "var" || z.limits[pc.Slices[0].Atom] == nil) {
 		// A slice of a variable: the sum of its pieces.
 		r := zval{zpoly{}, ones(pc.W)}
-		cuts := z.cuts[s.Atom]
-		i, _ := slices.BinarySearch(cuts, s.Bit)
-		for lo := s.Bit; lo < s.Bit+pc.W; i++ {
-			hi := s.Bit + pc.W
+		cuts := z.cuts[key]
+		i, _ := slices.BinarySearch(cuts, at)
+		for lo := at; lo < at+pc.W; i++ {
+			hi := at + pc.W
 			if i+1 < len(cuts) && cuts[i] == lo {
 				hi = min(hi, cuts[i+1])
 			}
 			// A slice the reader was not given (not at its cuts) is a
 			// variable of its own: sound, if unlikely to prove.
-			r.p.addScaled(z.variable(fmt.Sprintf("%v[%d:%d]", s.Atom, lo, hi), ones(hi-lo)), pow2(lo-s.Bit))
+			r.p.addScaled(z.variable(fmt.Sprintf("%s[%d:%d]", key, lo, hi), ones(hi-lo)), pow2(lo-at))
 			lo = hi
 		}
 		return r
@@ -297,6 +299,36 @@ func (z *zreader) piece(pc sym.Piece) zval {
 		fmt.Fprintf(&b, ",%v:%d", s.Atom, s.Bit)
 	}
 	return zval{z.variable(b.String(), hi), hi}
+}
+
+// bitsKey names the bits a piece without a constant XORs together, when
+// the integer reading does not see through them (no sum or product of its
+// own): bit k of the piece is bit at+k of the bit-vector key names, the XOR
+// of its atoms' bits at fixed offsets from one another. A variable's slice
+// is that variable's bits; a byte of ciphertext and the 26-bit limb that
+// takes six of its bits are two slices of one such XOR, so the reader
+// cuts them alike.
+func bitsKey(pc sym.Piece) (key string, at int, ok bool) {
+	if pc.C != nil || len(pc.Slices) == 0 {
+		return "", 0, false
+	}
+	for _, s := range pc.Slices {
+		if arith(s.Atom) {
+			return "", 0, false
+		}
+	}
+	at = pc.Slices[0].Bit
+	if len(pc.Slices) == 1 {
+		return pc.Slices[0].Atom.String(), at, true
+	}
+	var b strings.Builder
+	for i, s := range pc.Slices {
+		if i > 0 {
+			b.WriteByte('^')
+		}
+		fmt.Fprintf(&b, "%v@%d", s.Atom, s.Bit-at)
+	}
+	return b.String(), at, true
 }
 
 // atom is the value of an arithmetic atom.
