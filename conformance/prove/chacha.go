@@ -170,6 +170,7 @@ func ChaChaText(p *x86sim.Program, fn string, n, adLen int, open, tag bool) erro
 			}
 			chain = newPolyChain(ctx, spec.MACData(adIn, text, func(b byte) *sym.Word { return sym.Const(8, uint64(b)) }), r,
 				[3]*sym.Word{sym.Zero(64), sym.Zero(64), sym.Zero(64)})
+			chain.tagged = true
 			cuts = chain.cuts(p, fn)
 		}
 		res, err := p.RunSymbolic(ctx, fn, args, cuts...)

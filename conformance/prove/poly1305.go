@@ -107,7 +107,10 @@ type polyChain struct {
 	// lost is set when h's registers were reused after the text: the tag
 	// finds h again.
 	lost bool
-	err  error
+	// tagged is set for a seal's or open's MAC input, whose last block (the
+	// lengths) the tag absorbs.
+	tagged bool
+	err    error
 }
 
 // newPolyChain follows h from h0 over msg's blocks, with the clamped r.
@@ -176,7 +179,7 @@ func (c *polyChain) visit(_ int, gp *[16]*sym.Word) {
 		return
 	}
 	k := c.steps(words)
-	if k == 0 && c.done == len(c.blocks)-1 {
+	if k == 0 && c.tagged && c.done == len(c.blocks)-1 {
 		// Every block but the lengths is in h: the registers may be
 		// reused until the tag, which reads h again from wherever the
 		// code kept it and checks it is c.h (tag).

@@ -25,7 +25,7 @@ import (
 //     lane p's five limbs, read as Σ_i limb_i·2^(26i), are congruent to
 //     (H_p + M_p)·T_8, H_p the lane's value at the turn before and M_p
 //     block laneBlock(p) of that turn's group with its 2^128 bit; every
-//     limb below 2^27, replaced by fresh variables. At the turn's start
+//     limb below 2^27, replaced by fresh variables. At the loop's entry
 //     lane 0 holds h (the accumulator at the function's entry or the last
 //     cut of polyChain) and the others zero.
 //   - the exit (the label novec): h's three registers are congruent to
