@@ -16,9 +16,10 @@ import (
 // concrete model and once symbolically over variables, must agree on every
 // register, known flag, memory byte and branch, the symbolic results
 // evaluated under the random values. The trials vary what is a variable:
-// the vector registers and the general ones; the vector registers with the
-// general ones constants; one vector operand alone (operands such as a
-// shuffle control must be constants); nothing. A trial either side refuses
+// the vector registers, the general ones and the opmasks; the vector
+// registers with the general ones and the opmasks constants; one vector
+// operand alone (operands such as a shuffle control must be constants);
+// nothing. A trial either side refuses
 // (a misaligned access, a variable where the symbolic mode needs a
 // constant) is skipped; an instruction every trial skipped is reported in
 // the error, so that a proof never rests on semantics no trial exercised.
@@ -68,6 +69,7 @@ var (
 	memNames = names("mem%d", 256)
 	gpNamesV = names("R%d", 16)
 	vecNames = names("Z%d", 32)
+	kNames   = names("K%d", 8)
 )
 
 func names(format string, n int) []string {
@@ -216,7 +218,15 @@ func (p *Program) checkInst(fn *Func, pc int, rng *rand.Rand, trial int) (ok boo
 		}
 	}
 	for i := range s.k {
-		s.k[i] = sym.Const(64, init.k[i])
+		if gpConst {
+			s.k[i] = sym.Const(64, init.k[i])
+			continue
+		}
+		// With the general registers the opmasks are variables too, so
+		// that a write mask's bits select elements symbolically.
+		name := kNames[i]
+		s.k[i] = ctx.Var(name, 64)
+		vals[name] = new(big.Int).SetUint64(init.k[i])
 	}
 	for f := range s.fl {
 		s.fl[f] = sym.Const(1, map[bool]uint64{true: 1}[init.fl[f]])

@@ -586,19 +586,22 @@ func (m *symMachine) writeGP(o *operand, v *sym.Word) {
 // vwrite writes the low n bytes of a vector result: legacy SSE keeps the
 // register's bits above them, VEX and EVEX zero them; under an EVEX write
 // mask of esize-byte elements, disabled elements keep the destination's or
-// become zero, and in memory are not written.
+// become zero, and in memory are not written. A mask bit that is not a
+// constant selects its element (SymSelect) in a register; a store under
+// one fails.
 func (m *symMachine) vwrite(in *inst, o *operand, v *sym.Word, esize int) {
 	n := v.Width() / 8
 	if in.kmask != 0 {
-		k, ok := m.k[in.kmask].Uint64()
-		if !ok {
-			m.failf("write mask K%d is not a constant", in.kmask)
-		}
+		k := m.k[in.kmask]
 		es := v.Lanes(8 * esize)
 		if o.kind == kMem {
+			kc, ok := k.Uint64()
+			if !ok {
+				m.failf("a store under write mask K%d, which is not a constant", in.kmask)
+			}
 			a := m.addr(o)
 			for i := range es {
-				if k>>i&1 != 0 {
+				if kc>>i&1 != 0 {
 					m.store(a+uint64(i*esize), es[i])
 				}
 			}
@@ -606,13 +609,10 @@ func (m *symMachine) vwrite(in *inst, o *operand, v *sym.Word, esize int) {
 		}
 		os := m.read(o, n).Lanes(8 * esize)
 		for i := range es {
-			if k>>i&1 == 0 {
-				if in.zeroing {
-					es[i] = sym.Zero(8 * esize)
-				} else {
-					es[i] = os[i]
-				}
+			if in.zeroing {
+				os[i] = sym.Zero(8 * esize)
 			}
+			es[i] = SymSelect(m.ctx, k.Extract(i, 1), es[i], os[i])
 		}
 		v = sym.Concat(es...)
 	}

@@ -2,6 +2,7 @@ package x86sim
 
 import (
 	"fmt"
+	"math/big"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -227,4 +228,52 @@ func TestCheckSymbolicCarries(t *testing.T) {
 	n, err := p.CheckSymbolic(64, 3, "carry")
 	require.NoError(t, err)
 	require.Equal(t, 21, n)
+}
+
+const symMaskSrc = `
+// func masks(p *[16]uint64)
+TEXT ·masks(SB), NOSPLIT, $0-8
+	MOVQ      p+0(FP), BX
+	VPCMPUQ   $0x06, Z1, Z2, K1
+	VPCMPUQ   $0x00, Z1, Z2, K2
+	VPCMPQ    $0x01, Z3, Z2, K3, K4
+	VPCMPUD   $0x05, (BX), Z2, K5
+	VPCMPUQ   $0x02, Z2, Z2, K6
+	VPADDQ    Z1, Z2, K1, Z2
+	VPADDQ.Z  Z1, Z3, K2, Z4
+	VPANDQ    Z1, Z2, K3, Z5
+	VMOVDQU64 Z2, K1, (BX)
+	RET
+`
+
+// TestCheckSymbolicMasks checks the compares into opmasks and the writes
+// under a mask, constant or not, against the model.
+func TestCheckSymbolicMasks(t *testing.T) {
+	p, err := Load("masks.s", []byte(symMaskSrc))
+	require.NoError(t, err)
+	n, err := p.CheckSymbolic(64, 5, "masks")
+	require.NoError(t, err)
+	require.Equal(t, 9, n)
+}
+
+// TestSymSelectAndCompare: SymSelect picks by its bit, SymCompare called
+// twice gives one atom, and both fold what constants decide.
+func TestSymSelectAndCompare(t *testing.T) {
+	ctx := sym.NewCtx()
+	a, b := ctx.Var("a", 64), ctx.Var("b", 64)
+	c := SymCompare(ctx, 6, false, a, b)
+	require.True(t, sym.Equal(c, SymCompare(ctx, 6, false, a, b)))
+	require.Equal(t, 1, c.Width())
+	s := SymSelect(ctx, c, ctx.Add(a, b), a)
+	for _, v := range [][2]uint64{{5, 3}, {3, 5}, {7, 7}, {1 << 63, 1}} {
+		got := sym.Eval(s, func(n string) *big.Int { return new(big.Int).SetUint64(v[map[string]int{"a": 0, "b": 1}[n]]) })
+		want := v[0]
+		if v[0] > v[1] {
+			want = v[0] + v[1]
+		}
+		require.Equal(t, want, got.Uint64(), "a=%d b=%d", v[0], v[1])
+	}
+	require.True(t, sym.Equal(SymCompare(ctx, 5, false, a, a), sym.Const(1, 1)))
+	require.True(t, sym.Equal(SymCompare(ctx, 1, true, sym.Const(64, 1<<63), sym.Const(64, 1)), sym.Const(1, 1)))
+	require.True(t, sym.Equal(SymSelect(ctx, sym.Zero(1), a, b), b))
 }

@@ -1,6 +1,7 @@
 package x86sim
 
 import (
+	"fmt"
 	"math/big"
 	"math/bits"
 	"strings"
@@ -570,4 +571,116 @@ func ternary(ctx *sym.Ctx, imm uint8, a, b, c *sym.Word) *sym.Word {
 		r = ctx.Or(r, term)
 	}
 	return r
+}
+
+// SymCompare is the 1-bit result of VPCMP's predicate pred (its immediate's
+// low three bits: 0 eq, 1 lt, 2 le, 3 false, 4 ne, 5 nlt, 6 nle, 7 true) on
+// the elements a and b (signed or unsigned): a constant when both are, or
+// when the predicate or equal arguments decide it, else an atom. A proof
+// that rebuilds a compare the code made gets the same atom.
+func SymCompare(ctx *sym.Ctx, pred uint8, signed bool, a, b *sym.Word) *sym.Word {
+	pred &= 7
+	w := a.Width()
+	value := func(x *big.Int) *big.Int {
+		if signed && x.Bit(w-1) == 1 {
+			return new(big.Int).Sub(x, new(big.Int).Lsh(big.NewInt(1), uint(w)))
+		}
+		return x
+	}
+	holds := func(x, y *big.Int) bool {
+		c := value(x).Cmp(value(y))
+		switch pred {
+		case 0:
+			return c == 0
+		case 1:
+			return c < 0
+		case 2:
+			return c <= 0
+		case 3:
+			return false
+		case 4:
+			return c != 0
+		case 5:
+			return c >= 0
+		case 6:
+			return c > 0
+		}
+		return true
+	}
+	bit := func(b bool) *sym.Word {
+		if b {
+			return sym.Const(1, 1)
+		}
+		return sym.Zero(1)
+	}
+	switch {
+	case pred == 3 || pred == 7:
+		return bit(pred == 7)
+	case sym.Equal(a, b):
+		return bit(pred == 0 || pred == 2 || pred == 5)
+	}
+	if x, ok := a.Value(); ok {
+		if y, ok := b.Value(); ok {
+			return bit(holds(x, y))
+		}
+	}
+	op := fmt.Sprintf("cmp%d", pred)
+	if !signed {
+		op = fmt.Sprintf("cmpu%d", pred)
+	}
+	return ctx.Apply(op, 1, func(v []*big.Int) *big.Int {
+		if holds(v[0], v[1]) {
+			return big.NewInt(1)
+		}
+		return new(big.Int)
+	}, a, b)
+}
+
+// SymSelect is x where the 1-bit word bit is 1, y where it is 0 (an element
+// under a write mask whose bit is not a constant): x or y when bit is a
+// constant or x and y are equal, else a "select" atom of (bit, x, y).
+func SymSelect(ctx *sym.Ctx, bit, x, y *sym.Word) *sym.Word {
+	if v, ok := bit.Uint64(); ok {
+		if v&1 != 0 {
+			return x
+		}
+		return y
+	}
+	if sym.Equal(x, y) {
+		return x
+	}
+	return ctx.Apply("select", x.Width(), func(v []*big.Int) *big.Int {
+		if v[0].Sign() != 0 {
+			return v[1]
+		}
+		return v[2]
+	}, bit, x, y)
+}
+
+func init() {
+	// VPCMP[U]{B,W,D,Q} $pred, s2, s1, [K,] k: bit i of k is pred(s1_i, s2_i),
+	// ANDed with the write mask's bit i; the bits above the elements zero.
+	for _, c := range []struct {
+		sf string
+		es int
+	}{{"B", 1}, {"W", 2}, {"D", 4}, {"Q", 8}} {
+		for _, signed := range []bool{true, false} {
+			op := "VPCMP" + c.sf
+			if !signed {
+				op = "VPCMPU" + c.sf
+			}
+			es := c.es
+			symOps[op] = func(m *symMachine, in *inst) {
+				imm, s2, s1, d := vops(in)
+				a, b := m.read(s1, in.w).Lanes(8*es), m.readB(in, s2, in.w, es).Lanes(8*es)
+				for i := range a {
+					a[i] = SymCompare(m.ctx, uint8(imm), signed, a[i], b[i])
+					if in.kmask != 0 {
+						a[i] = m.ctx.And(a[i], m.k[in.kmask].Extract(i, 1))
+					}
+				}
+				m.k[d.reg] = sym.Concat(a...).ZeroExtend(64)
+			}
+		}
+	}
 }

@@ -95,18 +95,18 @@ func GatherDualIFMA(p *x86sim.Program, fn string, n, ka, kb int) error {
 	return nil
 }
 
-// AmmIFMA proves the digit loop of amm<n>IFMA, func(z, x, y, m *uint64,
-// k0 uint64), or with dual of ammDual<n>IFMA, func(za, xa, ya, ma *uint64,
-// k0a uint64, zb, xb, yb, mb *uint64, k0b uint64), each of its two
-// multiplications alike: for every x, y and m of n digits below 2^52
-// (the padding lanes zero) and every k0 with k0·m[0] ≡ -1 modulo 2^52, the
-// accumulator the normalization starts from, A = Σ lane_j·2^(52j) over its
-// lanes (not normalized), has
+// AmmIFMA proves amm<n>IFMA, func(z, x, y, m *uint64, k0 uint64), or with
+// dual ammDual<n>IFMA, func(za, xa, ya, ma *uint64, k0a uint64, zb, xb, yb,
+// mb *uint64, k0b uint64), each of its two multiplications alike: for every
+// x, y and m of n digits below 2^52 (the padding lanes zero) and every k0
+// with k0·m[0] ≡ -1 modulo 2^52, the accumulator the digit loop leaves,
+// A = Σ lane_j·2^(52j) over its lanes (not normalized), has
 //
 //	2^(52n)·A = x·y + Q·m
 //
 // for the code's Q = Σ q_i·2^(52i), each q_i < 2^52: A ≡ x·y·2^(-52n)
-// modulo m. The normalization that follows is not covered.
+// modulo m; and the normalization stores z with lanes below 2^52 and
+// z ≡ A modulo 2^(52N), N the lanes (ammChain.normalized).
 //
 // The loop is cut at its label, at its exit and where the normalization
 // starts (the generator's phase comment): each time the accumulator's
@@ -149,7 +149,7 @@ func AmmIFMA(p *x86sim.Program, fn string, n int, dual bool) error {
 		k0lo := ctx.Var("k0"+st, 52)
 		k0 := sym.Concat(k0lo, ctx.Var("k0"+st+".hi", 12))
 		zm := &x86sim.SymMem{Name: "z" + st, Bytes: vars(ctx, "z"+st, 8*N)}
-		c := &ammChain{ctx: ctx, z: z, name: "x" + st, n: n, lanes: N, split: split, xw: x}
+		c := &ammChain{ctx: ctx, z: z, name: "x" + st, n: n, lanes: N, split: split, xw: x, zm: zm}
 		for j := range N {
 			c.x = append(c.x, z.word(x[j]))
 			c.y = append(c.y, z.word(y[j]))
@@ -177,7 +177,7 @@ func AmmIFMA(p *x86sim.Program, fn string, n int, dual bool) error {
 			}
 		}},
 		x86sim.SymCut{Label: label, Exit: true, Vec: each(func(c *ammChain, vec *[32]*sym.Word) { c.step(vec, n-2, true) })},
-		x86sim.SymCut{Label: "phase: normalization", Stop: true, Vec: each(func(c *ammChain, vec *[32]*sym.Word) { c.step(vec, n-1, false) })},
+		x86sim.SymCut{Label: "phase: normalization", Vec: each(func(c *ammChain, vec *[32]*sym.Word) { c.step(vec, n-1, false) })},
 	); err != nil {
 		return err
 	}
@@ -188,6 +188,86 @@ func AmmIFMA(p *x86sim.Program, fn string, n int, dual bool) error {
 		if c.done != n {
 			return fmt.Errorf("%s, the multiplication of %s: the cuts saw %d of the %d digits", fn, c.name, c.done, n)
 		}
+		if err := c.normalized(); err != nil {
+			return fmt.Errorf("%s, the multiplication of %s: the normalization: %w", fn, c.name, err)
+		}
+	}
+	return nil
+}
+
+// normalized checks what the normalization stores in z against A, the
+// accumulator the last cut left: every lane of z is below 2^52 and
+//
+//	Σ z_j·2^(52j) ≡ A  (mod 2^(52N))
+//
+// over the N lanes. The code computes L_j, lane j's low 52 bits plus the
+// bits above 52 of lane j-1 (read by the integer reading, each below
+// 2^53-1 as checked here), the compare masks G_j = [L_j > 2^52-1] and
+// P_j = [L_j = 2^52-1], c = ((G|P) + G) ^ P in a 64-bit register, and
+// stores z_j = (L_j + c_j) mod 2^52, c_j selecting a masked +1. The check
+// finds these in the stored words' terms: z_j's high bits zero and its
+// low bits a select of (c_j, L_j + 1, L_j); c_j bit j of the lookahead
+// rebuilt from the L_j (the same compare atoms, so the same word). The
+// integer reading then has z_j = L_j + c_j - 2^52·f_j, f_j the carry out
+// ⌊(L_j + c_j)/2^52⌋, and the lookahead lemma gives c_0 = 0 and
+// c_(j+1) = f_j: for N < 64 and every L_j ≤ 2^53-2, G ∧ P = 0, so bit j of
+// (G|P) + G is P_j ^ k_j with k_j its carry into bit j, bit j of c is k_j,
+// and k_(j+1) = G_j ∨ (P_j ∧ k_j), which is f_j: L_j + k_j ≤ 2^53-1, so
+// the carry out is 1 exactly when L_j ≥ 2^52 or L_j = 2^52-1 and k_j = 1.
+// The lemma is written out here and tested exhaustively on narrow lanes
+// (TestLookaheadLemma), not checked by machine for each proof; with it
+// substituted, Σ z_j·2^(52j) telescopes to Σ L_j·2^(52j) - 2^(52N)·f_(N-1),
+// which the reading shows congruent to A.
+func (c *ammChain) normalized() error {
+	N := c.lanes
+	if N >= 64 {
+		return fmt.Errorf("%d lanes: the lookahead needs fewer than 64", N)
+	}
+	m52 := sym.Const(64, 1<<52-1)
+	top := new(big.Int).Sub(pow2(53), big.NewInt(2))
+	stored := sym.Concat(c.zm.Bytes...)
+	var L, b, g, p []*sym.Word
+	got, lemma := zpoly{}, zpoly{}
+	var carry zpoly // f_(j-1), the carry out of the lane below
+	for j := range N {
+		w := stored.Extract(64*j, 64)
+		if v, ok := w.Extract(52, 12).Uint64(); !ok || v != 0 {
+			return fmt.Errorf("z[%d]'s bits above 52 are not zero", j)
+		}
+		pcs := w.Extract(0, 52).Pieces()
+		if len(pcs) != 1 || pcs[0].C != nil || len(pcs[0].Slices) != 1 || pcs[0].Slices[0].Bit != 0 || pcs[0].Slices[0].Atom.Op() != "select" {
+			return fmt.Errorf("z[%d] is not the low 52 bits of a lane under a masked add", j)
+		}
+		sel := pcs[0].Slices[0].Atom
+		bit, x, y := sel.Args()[0], sel.Args()[1], sel.Args()[2]
+		if err := c.z.congruent(c.z.word(x).p, zsum(c.z.word(y).p, zconst(big.NewInt(1))), nil); err != nil {
+			return fmt.Errorf("z[%d]: the masked add is not +1: %w", j, err)
+		}
+		if hi := c.z.word(y).hi; hi.Cmp(top) > 0 {
+			return fmt.Errorf("lane %d may reach %v after the carries move up, not below 2^53-1", j, hi)
+		}
+		L, b = append(L, y), append(b, bit)
+		g = append(g, x86sim.SymCompare(c.ctx, 6, false, y, m52))
+		p = append(p, x86sim.SymCompare(c.ctx, 0, false, y, m52))
+		got.addScaled(c.z.word(w).p, pow2(52*j))
+		// The lemma: c_j = f_(j-1), and c_0 = 0.
+		lemma.addScaled(c.z.word(bit).p, new(big.Int).Neg(pow2(52*j)))
+		if j > 0 {
+			lemma.addScaled(carry, pow2(52*j))
+		}
+		carry = c.z.floor(c.z.atom(sel), 52)
+	}
+	G := sym.Concat(append(g, sym.Zero(64-N))...)
+	P := sym.Concat(append(p, sym.Zero(64-N))...)
+	look := sym.Xor(c.ctx.Add(c.ctx.Or(G, P), G), P)
+	for j := range N {
+		if !sym.Equal(b[j], look.Extract(j, 1)) {
+			return fmt.Errorf("lane %d's +1 is not under bit %d of ((G|P) + G) ^ P, G and P the lanes' compares with 2^52-1", j, j)
+		}
+	}
+	got.addScaled(lemma, nil)
+	if err := c.z.congruent(got, c.v, pow2(52*N)); err != nil {
+		return fmt.Errorf("z is not the accumulator modulo 2^%d: %w", 52*N, err)
 	}
 	return nil
 }
@@ -203,6 +283,8 @@ type ammChain struct {
 	x, y, m         []zval
 	xw              []*sym.Word
 	k0              zval
+	// zm is z, where the normalization stores the result.
+	zm *x86sim.SymMem
 	// acc are the accumulator's vector registers, lowest lanes first (-1
 	// for one not found yet: a register that is zero where the loop
 	// starts is found at the next cut, by the digit of x it then holds),

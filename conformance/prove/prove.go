@@ -49,7 +49,14 @@
 //     dropped limb congruent to a multiple of m0inv·m[0] + 1 is zero), and
 //     the last step, written out in MontADX's doc and not checked by
 //     machine: from the proven identity and x, y, Q, m < R, the pending
-//     carry is a bit and the final subtraction's result is exact.
+//     carry is a bit and the final subtraction's result is exact;
+//   - for ifma's normalization (ifma.go): the model's compare and select
+//     atoms (x86sim.SymCompare, x86sim.SymSelect: an opmask compare and an
+//     element under a mask bit that is not a constant), checked like any
+//     instruction, with the opmasks variables in some of CheckSymbolic's
+//     trials; and the carry-lookahead lemma, written out in
+//     ammChain.normalized and tested on every value of four narrow lanes
+//     and on random full ones (TestLookaheadLemma), not checked by machine.
 package prove
 
 import (
@@ -435,13 +442,13 @@ func ifmaProofs(n int) []Proof {
 	file := "rsa/asm_ifma_amd64.s"
 	return []Proof{
 		{
-			Module: "rsa", Backend: "ifma", File: file, Func: fmt.Sprintf("amm%dIFMA", n), Part: "the digit loop, not the normalization",
-			Covers: "where the normalization starts, the accumulator's lanes A (not normalized) have 2^(52n)·A = x·y + Q·m for the code's Q < 2^(52n) (n the kernel's digits), so A ≡ x·y·2^(-52n) modulo m, for every x, y and m of n digits below 2^52 and k0 with k0·m[0] ≡ -1 modulo 2^52; each turn of the digit loop proven for every accumulator in the range the turn before left. The normalization (carries through lanes of 2^52-1 chosen by compare masks) is not covered yet",
+			Module: "rsa", Backend: "ifma", File: file, Func: fmt.Sprintf("amm%dIFMA", n),
+			Covers: "z's lanes are below 2^52 and Σ z_j·2^(52j) ≡ A modulo 2^(52N) (N the lanes: n, the kernel's digits, rounded up to 8), A the accumulator the digit loop leaves, with 2^(52n)·A = x·y + Q·m for the code's Q < 2^(52n); so z ≡ x·y·2^(-52n) modulo m whenever A < 2^(52N), as the contract's bounds give (A < R' for x < R', y < 2m), for every x, y and m of n digits below 2^52 and k0 with k0·m[0] ≡ -1 modulo 2^52. Each turn of the digit loop proven for every accumulator in the range the turn before left; the normalization's carry lookahead ((G|P) + G) ^ P rests on a lemma written out in the proof and tested, not checked by machine",
 			Run:    func(p *x86sim.Program, fn string) error { return AmmIFMA(p, fn, n, false) },
 		},
 		{
-			Module: "rsa", Backend: "ifma", File: file, Func: fmt.Sprintf("ammDual%dIFMA", n), Part: "the digit loop, not the normalization",
-			Covers: "both multiplications as amm's: where the normalization starts, each accumulator's lanes A have 2^(52n)·A = x·y + Q·m for the code's Q < 2^(52n), for every xa, ya, ma, k0a, xb, yb, mb, k0b as amm's; each turn of the digit loop proven for every pair of accumulators in the range the turn before left. The normalization is not covered yet",
+			Module: "rsa", Backend: "ifma", File: file, Func: fmt.Sprintf("ammDual%dIFMA", n),
+			Covers: "both multiplications as amm's: za from xa, ya, ma, k0a and zb from xb, yb, mb, k0b, each with lanes below 2^52 and congruent modulo 2^(52N) to its accumulator A, 2^(52n)·A = x·y + Q·m, for every pair of inputs as amm's; each turn of the digit loop proven for every pair of accumulators in the range the turn before left; the lookahead lemma as amm's",
 			Run:    func(p *x86sim.Program, fn string) error { return AmmIFMA(p, fn, n, true) },
 		},
 		{

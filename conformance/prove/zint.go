@@ -236,10 +236,11 @@ func (z *zreader) max(p zpoly) *big.Int {
 	return s
 }
 
-// arith reports whether the integer reading sees through atom a: a sum or
-// a product of 64 bits or more.
+// arith reports whether the integer reading sees through atom a: a sum, a
+// product or a select (an element under a write mask whose bit is not a
+// constant) of 64 bits or more.
 func arith(a *sym.Atom) bool {
-	return (a.Op() == "add" || a.Op() == "mul") && a.Width() >= 64
+	return (a.Op() == "add" || a.Op() == "mul" || a.Op() == "select") && a.Width() >= 64
 }
 
 // word is x's value.
@@ -350,6 +351,15 @@ func (z *zreader) atom(a *sym.Atom) zval {
 	case "mul":
 		x, y := z.word(a.Args()[0]), z.word(a.Args()[1])
 		v = zval{zmul(x.p, y.p), new(big.Int).Mul(x.hi, y.hi)}
+	case "select":
+		// bit ? x : y is y + bit·(x - y), bit being 0 or 1.
+		b, x, y := z.word(a.Args()[0]), z.word(a.Args()[1]), z.word(a.Args()[2])
+		d := x.p.clone()
+		d.addScaled(y.p, big.NewInt(-1))
+		v = zval{zsum(y.p, zmul(b.p, d)), x.hi}
+		if y.hi.Cmp(x.hi) > 0 {
+			v.hi = y.hi
+		}
 	default:
 		panic("prove: no integer reading of " + a.Op())
 	}
