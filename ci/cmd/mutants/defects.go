@@ -151,14 +151,6 @@ var mutants = []Mutant{
 		Layer: proofOnly("chacha20poly1305", "FuzzAgreement", "ChaCha", "polyBlocksAVX512", true),
 		Want:  []string{"mutants: every test passed", "polyBlocksAVX512", "FAILED"},
 	},
-	{
-		Name: "ifma-norm-compare-ge", Kind: "wrong only for rare inputs (proofs)",
-		What: "rsa's ifma kernels normalize with a compare of ≥ 2^52-1 where the lanes that generate a carry are those > 2^52-1: the lookahead goes wrong only when a lane is exactly 2^52-1 after the carry shift, about one product in 2^47",
-		Edits: []Edit{{"rsa/_asm/ifma.go", "\t\t\tg.VPCMPUQ(operand.U8(6), m52, st.acc[k], kg) // lane > 2^52-1\n",
-			"\t\t\tg.VPCMPUQ(operand.U8(5), m52, st.acc[k], kg) // seeded: lane >= 2^52-1\n"}},
-		Layer: proofOnly("rsa", "FuzzDecryptAgreement", "RSA", "amm20IFMA", true),
-		Want:  []string{"mutants: every test passed", "amm20IFMA", "FAILED"},
-	},
 }
 
 // disables are the edits that switch one check off in the copy, for
