@@ -1,9 +1,14 @@
 package prove
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"math/big"
+	"os/exec"
 	"slices"
+	"strings"
+	"sync"
 
 	"github.com/vgcrypto/vg/asmgen/x86sim"
 	"github.com/vgcrypto/vg/asmgen/x86sim/sym"
@@ -106,7 +111,8 @@ func GatherDualIFMA(p *x86sim.Program, fn string, n, ka, kb int) error {
 //
 // for the code's Q = Σ q_i·2^(52i), each q_i < 2^52: A ≡ x·y·2^(-52n)
 // modulo m; and the normalization stores z with lanes below 2^52 and
-// z ≡ A modulo 2^(52N), N the lanes (ammChain.normalized).
+// z ≡ A modulo 2^(52N), N the lanes (ammChain.normalized), given the
+// lookahead lemma LookaheadLemma checks.
 //
 // The loop is cut at its label, at its exit and where the normalization
 // starts (the generator's phase comment): each time the accumulator's
@@ -214,10 +220,10 @@ func AmmIFMA(p *x86sim.Program, fn string, n int, dual bool) error {
 // (G|P) + G is P_j ^ k_j with k_j its carry into bit j, bit j of c is k_j,
 // and k_(j+1) = G_j ∨ (P_j ∧ k_j), which is f_j: L_j + k_j ≤ 2^53-1, so
 // the carry out is 1 exactly when L_j ≥ 2^52 or L_j = 2^52-1 and k_j = 1.
-// The lemma is written out here and tested exhaustively on narrow lanes
-// (TestLookaheadLemma), not checked by machine for each proof; with it
-// substituted, Σ z_j·2^(52j) telescopes to Σ L_j·2^(52j) - 2^(52N)·f_(N-1),
-// which the reading shows congruent to A.
+// LookaheadLemma has z3 check the lemma for the N lanes (the proofs call
+// it beside AmmIFMA), and TestLookaheadLemma tests it on every value of
+// four narrow lanes; with it substituted, Σ z_j·2^(52j) telescopes to
+// Σ L_j·2^(52j) - 2^(52N)·f_(N-1), which the reading shows congruent to A.
 func (c *ammChain) normalized() error {
 	N := c.lanes
 	if N >= 64 {
@@ -474,4 +480,88 @@ func (c *ammChain) fresh(vec *[32]*sym.Word, v int) {
 		}
 		vec[r] = sym.Concat(lanes...)
 	}
+}
+
+// LookaheadLemma has the z3 solver check, for n lanes, the lemma the
+// normalization of ifma's kernels rests on (ammChain.normalized): for
+// every L_0..L_(n-1) ≤ 2^53-2, with G_j = [L_j > 2^52-1], P_j =
+// [L_j = 2^52-1] and c = ((G|P) + G) ^ P modulo 2^64, bit 0 of c is 0 and
+// bit j+1 is (L_j + c_j) >> 52. The query is in SMT-LIB2 over 64-bit
+// vectors, the lemma's negation: unsatisfiable when the lemma holds. A
+// control query, the generate mask taken as L_j ≥ 2^52-1, must be
+// satisfiable (z3 finds its counterexample), so that a query that checks
+// nothing fails. z3 runs as a child process; each n is checked once.
+func LookaheadLemma(n int) error {
+	lemmaMu.Lock()
+	defer lemmaMu.Unlock()
+	if err, ok := lemmaDone[n]; ok {
+		return err
+	}
+	err := func() error {
+		if n < 2 || n >= 64 {
+			return fmt.Errorf("the lookahead lemma for %d lanes: the lanes' masks must fit one 64-bit word", n)
+		}
+		if got, err := z3(lookaheadQuery(n, "bvugt")); err != nil {
+			return err
+		} else if got != "unsat" {
+			return fmt.Errorf("z3 answers %q to the lookahead lemma's negation for %d lanes, not unsat", got, n)
+		}
+		if got, err := z3(lookaheadQuery(n, "bvuge")); err != nil {
+			return err
+		} else if got != "sat" {
+			return fmt.Errorf("z3 answers %q to the lookahead lemma's control for %d lanes, not sat: the query checks nothing", got, n)
+		}
+		return nil
+	}()
+	lemmaDone[n] = err
+	return err
+}
+
+var (
+	lemmaMu   sync.Mutex
+	lemmaDone = map[int]error{}
+)
+
+// lookaheadQuery is the negation of the lookahead lemma for n lanes, with
+// gen the bit-vector compare that makes the generate mask.
+func lookaheadQuery(n int, gen string) string {
+	const m52 = "#x000fffffffffffff"
+	var b strings.Builder
+	b.WriteString("(set-logic QF_BV)\n")
+	for j := range n {
+		fmt.Fprintf(&b, "(declare-const L%d (_ BitVec 64))\n(assert (bvule L%d #x001ffffffffffffe))\n", j, j)
+	}
+	mask := func(name, cmp string) {
+		fmt.Fprintf(&b, "(define-fun %s () (_ BitVec 64) (concat (_ bv0 %d)", name, 64-n)
+		for j := n - 1; j >= 0; j-- {
+			fmt.Fprintf(&b, " (ite (%s L%d %s) #b1 #b0)", cmp, j, m52)
+		}
+		b.WriteString("))\n")
+	}
+	mask("G", gen)
+	mask("P", "=")
+	b.WriteString("(define-fun c () (_ BitVec 64) (bvxor (bvadd (bvor G P) G) P))\n")
+	b.WriteString("(assert (or (= ((_ extract 0 0) c) #b1)")
+	for j := range n - 1 {
+		fmt.Fprintf(&b, "\n  (not (= ((_ zero_extend 63) ((_ extract %d %d) c)) (bvlshr (bvadd L%d ((_ zero_extend 63) ((_ extract %d %d) c))) (_ bv52 64))))", j+1, j+1, j, j, j)
+	}
+	b.WriteString("))\n(check-sat)\n")
+	return b.String()
+}
+
+// z3 runs the z3 solver on an SMT-LIB2 query and returns its answer.
+func z3(query string) (string, error) {
+	cmd := exec.Command("z3", "-smt2", "-in", "-T:120")
+	cmd.Stdin = strings.NewReader(query)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if errors.Is(err, exec.ErrNotFound) {
+		return "", fmt.Errorf("the lookahead lemma needs the z3 solver on PATH (Debian: apt-get install z3): %w", err)
+	}
+	answer := strings.TrimSpace(string(out))
+	if err != nil {
+		return "", fmt.Errorf("z3: %v: %s%s", err, answer, stderr.Bytes())
+	}
+	return answer, nil
 }
