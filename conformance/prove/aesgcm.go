@@ -73,7 +73,17 @@ const gcmTableSize = 752
 // whether it had to.
 func GCMCiphertext(p *x86sim.Program, fn string, l gcmLayout, rounds, n, aadLen int, open bool, tag TagAt) (perLastByte bool, err error) {
 	return perJ0(func(alias bool, lastByte int) error {
-		return gcmText(p, fn, gcmCase{l, rounds, []int{n}, aadLen, open, false, tag(lastByte)}, alias, lastByte)
+		return gcmText(p, fn, gcmCase{l, rounds, []int{n}, aadLen, open, false, tag(lastByte), 16}, alias, lastByte)
+	})
+}
+
+// GCMOpenTag proves an AES-128 open function as GCMCiphertext does, with a
+// tag of tagLen bytes (12 to 16): its result is 1 exactly when the tagLen
+// bytes given equal the first tagLen bytes of E(J0) XOR GHASH_H(additional
+// data, in), else 0.
+func GCMOpenTag(p *x86sim.Program, fn string, l gcmLayout, n, aadLen, tagLen int) (perLastByte bool, err error) {
+	return perJ0(func(alias bool, lastByte int) error {
+		return gcmText(p, fn, gcmCase{l, 10, []int{n}, aadLen, true, false, true, tagLen}, alias, lastByte)
 	})
 }
 
@@ -106,7 +116,7 @@ func perJ0(run func(alias bool, lastByte int) error) (perLastByte bool, err erro
 // the pieces apart from out, and each piece its own part of out.
 func GCMGatherText(p *x86sim.Program, fn string, l gcmLayout, rounds int, shape []int, aadLen int, tag TagAt) (perLastByte bool, err error) {
 	return perJ0(func(alias bool, lastByte int) error {
-		return gcmText(p, fn, gcmCase{l, rounds, shape, aadLen, false, true, tag(lastByte)}, alias, lastByte)
+		return gcmText(p, fn, gcmCase{l, rounds, shape, aadLen, false, true, tag(lastByte), 16}, alias, lastByte)
 	})
 }
 
@@ -129,7 +139,7 @@ func TagAtBytes(bs ...int) TagAt {
 // A gcmCase is the public parameters of one seal, open or gather seal
 // proof: the table's layout, the round count, the text's lengths (shape:
 // one for seal and open, the pieces' for gather), the additional data's,
-// and whether the tag is compared.
+// whether the tag is compared, and an open's tag length.
 type gcmCase struct {
 	l            gcmLayout
 	rounds       int
@@ -137,6 +147,7 @@ type gcmCase struct {
 	aadLen       int
 	open, gather bool
 	tag          bool
+	tagLen       int
 }
 
 // gcmText runs one proof of a seal, open or gather seal (gather) of texts of
@@ -185,7 +196,7 @@ func gcmText(p *x86sim.Program, fn string, c gcmCase, alias bool, lastByte int) 
 		args = []x86sim.SymArg{{Mem: t}, {Word: sym.Const(64, uint64(rounds))}, {Mem: out}, {Mem: in},
 			{Word: sym.Const(64, uint64(n))}, {Mem: aad}, {Word: sym.Const(64, uint64(aadLen))}, {Mem: j0}, {Mem: tag}}
 		if open {
-			args = append(args, x86sim.SymArg{Word: sym.Const(64, 16)})
+			args = append(args, x86sim.SymArg{Word: sym.Const(64, uint64(c.tagLen))})
 		}
 	}
 	res, err := p.RunSymbolic(ctx, fn, args)
@@ -199,6 +210,9 @@ func gcmText(p *x86sim.Program, fn string, c gcmCase, alias bool, lastByte int) 
 		want = append(want, b.w.Bytes()...)
 	}
 	where := func(err error) error {
+		if open && c.tagLen != 16 {
+			return fmt.Errorf("%s, %d rounds, n=%d, aadLen=%d, tagLen=%d (%s): %w", fn, rounds, n, aadLen, c.tagLen, arrangement(alias, "out", "in"), err)
+		}
 		return fmt.Errorf("%s, %d rounds, n=%d %v, aadLen=%d (%s): %w", fn, rounds, n, shape, aadLen, arrangement(alias, "out", "in"), err)
 	}
 	if err := sameBytes("out", out.Bytes, want[:n]); err != nil {
@@ -220,7 +234,7 @@ func gcmText(p *x86sim.Program, fn string, c gcmCase, alias bool, lastByte int) 
 	x.chain = g
 	mask := spec.Cipher(rks, j).w
 	if open {
-		err = g.openResult(x, res[0], sym.Concat(tagBytes...), mask)
+		err = g.openResult(x, res[0], sym.Concat(tagBytes...), mask, c.tagLen)
 	} else {
 		err = g.final(x, sym.Concat(tag.Bytes...), mask)
 	}

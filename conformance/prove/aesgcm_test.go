@@ -80,3 +80,25 @@ func TestGCMStreamText(t *testing.T) {
 		}
 	}
 }
+
+// TestGCMOpenShortTags proves gcmOpenAESNI with tags of 12 and 15 bytes,
+// then copies with one defect each, which the proof must refuse: the
+// computed tag not masked to tagLen bytes (the given tag's zero padding
+// compared with the computed tag's last bytes: a right tag rejected), and
+// the mask one byte short (the computed tag's byte 11 zeroed, so that a
+// 12-byte tag is accepted exactly when its last byte is zero).
+func TestGCMOpenShortTags(t *testing.T) {
+	long(t)
+	g := loadGenerated(t, "aesgcm/asm_aesni_amd64.s")
+	l := gcmLayout{npow: 16}
+	for _, tagLen := range []int{12, 15} {
+		_, err := GCMOpenTag(g.p, "gcmOpenAESNI", l, 17, 13, tagLen)
+		require.NoError(t, err, "tagLen %d", tagLen)
+	}
+	bad := g.withDefect("gcmOpenAESNI", "\tPAND      X1, X7\n\tJMP       tagloaded_2\n", "\tJMP       tagloaded_2\n")
+	_, err := GCMOpenTag(bad, "gcmOpenAESNI", l, 17, 13, 12)
+	require.ErrorContains(t, err, "compares 16 bytes, not the tag's 12")
+	bad = g.withDefect("gcmOpenAESNI", "\tMOVOU     16(AX), X1\n\tPAND      X1, X7\n", "\tMOVOU     17(AX), X1\n\tPAND      X1, X7\n")
+	_, err = GCMOpenTag(bad, "gcmOpenAESNI", l, 17, 13, 12)
+	require.ErrorContains(t, err, "bit 88 (SP 800-38D's order) of the hash differs")
+}

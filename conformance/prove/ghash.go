@@ -162,7 +162,13 @@ func (g *ghashChain) state(x *expander, s, t int) candidate {
 // final checks that got (a 16-byte block as a word) is y_N XOR mask (N the
 // number of blocks, mask a block linear in its inputs, nil for none).
 func (g *ghashChain) final(x *expander, got, mask *sym.Word) error {
-	var ps elem
+	return g.finalBits(x, got, mask, 128)
+}
+
+// finalBits is final for the first nbits bits (SP 800-38D's order, so the
+// first nbits/8 bytes) of got: the rest is not compared.
+func (g *ghashChain) finalBits(x *expander, got, mask *sym.Word, nbits int) error {
+	ps := make([]poly, nbits)
 	for k := range ps {
 		p, err := x.bit(got, specBit(k))
 		if err != nil {
@@ -300,14 +306,15 @@ func gcmNonce(p *x86sim.Program, fn string, l gcmLayout, n, specLen int) error {
 	return nil
 }
 
-// openResult checks an open's result: 1 exactly when the given tag (16
-// bytes) equals E(J0) XOR y_N, else 0. The code compares the bytes of their
+// openResult checks an open's result: 1 exactly when the given tag (tagLen
+// bytes, 12 to 16) equals the first tagLen bytes of E(J0) XOR y_N, else 0. The code compares the bytes of their
 // difference with zero (an "eq" atom each, 0xff when its arguments are
 // equal) and those bytes' results with all ones (another): so res must be
 // bit 0 of an eq atom of a word and a constant, the word's bits eq atoms of
 // one byte and zero, set where the constant is, and the bytes, in order,
-// the difference with the given tag.
-func (g *ghashChain) openResult(x *expander, res, tag, mask *sym.Word) error {
+// the difference with the given tag: the first tagLen bits, the rest
+// constants that match (the code zeroes both sides' bytes from tagLen on).
+func (g *ghashChain) openResult(x *expander, res, tag, mask *sym.Word, tagLen int) error {
 	if v, ok := res.Uint64(); ok {
 		return fmt.Errorf("the result is the constant %d", v)
 	}
@@ -341,12 +348,18 @@ func (g *ghashChain) openResult(x *expander, res, tag, mask *sym.Word) error {
 		if d == nil || z.Sign() != 0 || d.Width() != 8 {
 			return fmt.Errorf("bit %d of the compared word is not a byte's comparison with zero", i)
 		}
+		if i != len(diff) {
+			return fmt.Errorf("bit %d of the compared word compares a byte, and bit %d does not", i, len(diff))
+		}
 		diff = append(diff, d)
 	}
-	if len(diff) != 16 {
-		return fmt.Errorf("the result compares %d bytes, not the tag's 16", len(diff))
+	if len(diff) != tagLen {
+		return fmt.Errorf("the result compares %d bytes, not the tag's %d", len(diff), tagLen)
 	}
-	return g.final(x, sym.Xor(sym.Concat(diff...), tag), mask)
+	// Byte i of the compared word is byte i of the tag given XOR byte i of
+	// the computed one; the bytes from tagLen on are not compared.
+	got := sym.Xor(sym.Concat(append(diff, sym.Zero(8*(16-tagLen)))...), tag)
+	return g.finalBits(x, got, mask, 8*tagLen)
 }
 
 // eqArgs are an eq atom's variable argument and its constant one, or nil
