@@ -3,7 +3,7 @@ module github.com/vgcrypto/vg/aesgcm
 go 1.26.0
 
 require (
-	github.com/vgcrypto/vg/asmgen/x86sim v0.9.0
+	github.com/vgcrypto/vg/asmgen/x86sim v0.10.0
 	github.com/vgcrypto/vg/cpufeat v0.2.3
 )
 

@@ -13,7 +13,7 @@ require (
 )
 
 require (
-	github.com/vgcrypto/vg/asmgen/x86sim v0.9.0
+	github.com/vgcrypto/vg/asmgen/x86sim v0.10.0
 	github.com/vgcrypto/vg/internal v0.3.1
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/mod v0.42.0 // indirect

@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/stretchr/testify v1.12.1
-	github.com/vgcrypto/vg/asmgen/x86sim v0.9.0
+	github.com/vgcrypto/vg/asmgen/x86sim v0.10.0
 	github.com/vgcrypto/vg/cpufeat v0.2.3
 	golang.org/x/crypto v0.59.0
 )
