@@ -16,9 +16,9 @@ import (
 
 // asmTableSize is the size of the key table the assembly reads (see
 // _asm/gcm.go): 15 round keys in the standard byte order, then the GHASH
-// key powers H^16..H^1 (each times x^-1, byte-reflected; the xmm bulk loop
-// hashes 16 blocks per reduction, wider ones use H^8..H^1 of them), then for
-// each power the XOR of its halves, for Karatsuba.
+// key powers H^16..H^1 (each times x^-1, byte-reflected; every bulk loop
+// hashes 16 blocks per reduction), then for each power the XOR of its
+// halves, for Karatsuba.
 const asmTableSize = 752
 
 // asmKey is the key table of an assembly backend and the AEAD state the key

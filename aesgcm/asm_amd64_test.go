@@ -57,11 +57,11 @@ func forEachAsm(t *testing.T, f func(t *testing.T, name string)) {
 
 // asmPowers is the number of GHASH key powers in each assembly backend's
 // table (see _asm/gcm.go).
-var asmPowers = map[string]int{"aesni": 16, "aesni-avx": 16, "vaes-avx2": 8, "vaes-avx512": 16}
+var asmPowers = map[string]int{"aesni": 16, "aesni-avx": 16, "vaes-avx2": 16, "vaes-avx512": 16}
 
 // asmBatch is the number of bytes each assembly backend's bulk loop takes
 // per batch (see _asm/gcm.go).
-var asmBatch = map[string]int{"aesni": 128, "aesni-avx": 128, "vaes-avx2": 128, "vaes-avx512": 256}
+var asmBatch = map[string]int{"aesni": 128, "aesni-avx": 128, "vaes-avx2": 256, "vaes-avx512": 256}
 
 // asmKeyTable returns the part of g's key table its backend uses and its
 // number of rounds: the round keys in the standard byte order, then at byte

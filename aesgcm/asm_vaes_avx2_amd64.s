@@ -40,7 +40,23 @@ DATA ctrIncs<>+128(SB)/8, $0x0000000000000008
 DATA ctrIncs<>+136(SB)/8, $0x0000000000000000
 DATA ctrIncs<>+144(SB)/8, $0x0000000000000008
 DATA ctrIncs<>+152(SB)/8, $0x0000000000000000
-GLOBL ctrIncs<>(SB), RODATA|NOPTR, $160
+DATA ctrIncs<>+160(SB)/8, $0x000000000000000a
+DATA ctrIncs<>+168(SB)/8, $0x0000000000000000
+DATA ctrIncs<>+176(SB)/8, $0x000000000000000a
+DATA ctrIncs<>+184(SB)/8, $0x0000000000000000
+DATA ctrIncs<>+192(SB)/8, $0x000000000000000c
+DATA ctrIncs<>+200(SB)/8, $0x0000000000000000
+DATA ctrIncs<>+208(SB)/8, $0x000000000000000c
+DATA ctrIncs<>+216(SB)/8, $0x0000000000000000
+DATA ctrIncs<>+224(SB)/8, $0x000000000000000e
+DATA ctrIncs<>+232(SB)/8, $0x0000000000000000
+DATA ctrIncs<>+240(SB)/8, $0x000000000000000e
+DATA ctrIncs<>+248(SB)/8, $0x0000000000000000
+DATA ctrIncs<>+256(SB)/8, $0x0000000000000010
+DATA ctrIncs<>+264(SB)/8, $0x0000000000000000
+DATA ctrIncs<>+272(SB)/8, $0x0000000000000010
+DATA ctrIncs<>+280(SB)/8, $0x0000000000000000
+GLOBL ctrIncs<>(SB), RODATA|NOPTR, $288
 
 DATA slideShuf<>+0(SB)/8, $0x8080808080808080
 DATA slideShuf<>+8(SB)/8, $0x8080808080808080
@@ -910,11 +926,11 @@ aesmid_1:
 	VPXOR          Y1, Y1, Y1
 	VPSHUFD        $0x4e, X0, X1
 	VPXOR          X0, X1, X1
-	VMOVDQU        X0, 352(AX)
-	VMOVDQU        X1, 480(AX)
-	VMOVDQU        352(AX), X2
-	VMOVDQU        352(AX), X3
-	VMOVDQU        480(AX), X4
+	VMOVDQU        X0, 480(AX)
+	VMOVDQU        X1, 736(AX)
+	VMOVDQU        480(AX), X2
+	VMOVDQU        480(AX), X3
+	VMOVDQU        736(AX), X4
 	VPCLMULQDQ     $0x00, Y3, Y2, Y0
 	VPCLMULQDQ     $0x11, Y3, Y2, Y3
 	VPSHUFD        $0x4e, Y2, Y1
@@ -932,11 +948,187 @@ aesmid_1:
 	VPXOR          Y0, Y3, Y3
 	VPSHUFD        $0x4e, X3, X0
 	VPXOR          X3, X0, X0
-	VMOVDQU        X3, 336(AX)
-	VMOVDQU        X0, 464(AX)
-	VMOVDQU        352(AX), X4
-	VMOVDQU        336(AX), X5
-	VMOVDQU        464(AX), X6
+	VMOVDQU        X3, 464(AX)
+	VMOVDQU        X0, 720(AX)
+	VMOVDQU        480(AX), X4
+	VMOVDQU        464(AX), X5
+	VMOVDQU        720(AX), X6
+	VPCLMULQDQ     $0x00, Y5, Y4, Y0
+	VPCLMULQDQ     $0x11, Y5, Y4, Y2
+	VPSHUFD        $0x4e, Y4, Y1
+	VPXOR          Y4, Y1, Y1
+	VPCLMULQDQ     $0x00, Y6, Y1, Y1
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y2, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y0, Y3
+	VPSHUFD        $0x4e, Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPSHUFD        $0x4e, X2, X0
+	VPXOR          X2, X0, X0
+	VMOVDQU        X2, 448(AX)
+	VMOVDQU        X0, 704(AX)
+	VMOVDQU        464(AX), X4
+	VMOVDQU        464(AX), X5
+	VMOVDQU        720(AX), X6
+	VPCLMULQDQ     $0x00, Y5, Y4, Y0
+	VPCLMULQDQ     $0x11, Y5, Y4, Y2
+	VPSHUFD        $0x4e, Y4, Y1
+	VPXOR          Y4, Y1, Y1
+	VPCLMULQDQ     $0x00, Y6, Y1, Y1
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y2, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y0, Y3
+	VPSHUFD        $0x4e, Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPSHUFD        $0x4e, X2, X0
+	VPXOR          X2, X0, X0
+	VMOVDQU        X2, 432(AX)
+	VMOVDQU        X0, 688(AX)
+	VMOVDQU        480(AX), X4
+	VMOVDQU        432(AX), X5
+	VMOVDQU        688(AX), X6
+	VPCLMULQDQ     $0x00, Y5, Y4, Y0
+	VPCLMULQDQ     $0x11, Y5, Y4, Y2
+	VPSHUFD        $0x4e, Y4, Y1
+	VPXOR          Y4, Y1, Y1
+	VPCLMULQDQ     $0x00, Y6, Y1, Y1
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y2, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y0, Y3
+	VPSHUFD        $0x4e, Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPSHUFD        $0x4e, X2, X0
+	VPXOR          X2, X0, X0
+	VMOVDQU        X2, 416(AX)
+	VMOVDQU        X0, 672(AX)
+	VMOVDQU        464(AX), X4
+	VMOVDQU        432(AX), X5
+	VMOVDQU        688(AX), X6
+	VPCLMULQDQ     $0x00, Y5, Y4, Y0
+	VPCLMULQDQ     $0x11, Y5, Y4, Y2
+	VPSHUFD        $0x4e, Y4, Y1
+	VPXOR          Y4, Y1, Y1
+	VPCLMULQDQ     $0x00, Y6, Y1, Y1
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y2, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y0, Y3
+	VPSHUFD        $0x4e, Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPSHUFD        $0x4e, X2, X0
+	VPXOR          X2, X0, X0
+	VMOVDQU        X2, 400(AX)
+	VMOVDQU        X0, 656(AX)
+	VMOVDQU        448(AX), X4
+	VMOVDQU        432(AX), X5
+	VMOVDQU        688(AX), X6
+	VPCLMULQDQ     $0x00, Y5, Y4, Y0
+	VPCLMULQDQ     $0x11, Y5, Y4, Y2
+	VPSHUFD        $0x4e, Y4, Y1
+	VPXOR          Y4, Y1, Y1
+	VPCLMULQDQ     $0x00, Y6, Y1, Y1
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y2, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y0, Y3
+	VPSHUFD        $0x4e, Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPSHUFD        $0x4e, X2, X0
+	VPXOR          X2, X0, X0
+	VMOVDQU        X2, 384(AX)
+	VMOVDQU        X0, 640(AX)
+	VMOVDQU        432(AX), X4
+	VMOVDQU        432(AX), X5
+	VMOVDQU        688(AX), X6
+	VPCLMULQDQ     $0x00, Y5, Y4, Y0
+	VPCLMULQDQ     $0x11, Y5, Y4, Y2
+	VPSHUFD        $0x4e, Y4, Y1
+	VPXOR          Y4, Y1, Y1
+	VPCLMULQDQ     $0x00, Y6, Y1, Y1
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y2, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y0, Y3
+	VPSHUFD        $0x4e, Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPSHUFD        $0x4e, X2, X0
+	VPXOR          X2, X0, X0
+	VMOVDQU        X2, 368(AX)
+	VMOVDQU        X0, 624(AX)
+	VMOVDQU        480(AX), X4
+	VMOVDQU        368(AX), X5
+	VMOVDQU        624(AX), X6
+	VPCLMULQDQ     $0x00, Y5, Y4, Y0
+	VPCLMULQDQ     $0x11, Y5, Y4, Y2
+	VPSHUFD        $0x4e, Y4, Y1
+	VPXOR          Y4, Y1, Y1
+	VPCLMULQDQ     $0x00, Y6, Y1, Y1
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y2, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y0, Y3
+	VPSHUFD        $0x4e, Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPSHUFD        $0x4e, X2, X0
+	VPXOR          X2, X0, X0
+	VMOVDQU        X2, 352(AX)
+	VMOVDQU        X0, 608(AX)
+	VMOVDQU        464(AX), X4
+	VMOVDQU        368(AX), X5
+	VMOVDQU        624(AX), X6
+	VPCLMULQDQ     $0x00, Y5, Y4, Y0
+	VPCLMULQDQ     $0x11, Y5, Y4, Y2
+	VPSHUFD        $0x4e, Y4, Y1
+	VPXOR          Y4, Y1, Y1
+	VPCLMULQDQ     $0x00, Y6, Y1, Y1
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y2, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y0, Y3
+	VPSHUFD        $0x4e, Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y0
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPSHUFD        $0x4e, X2, X0
+	VPXOR          X2, X0, X0
+	VMOVDQU        X2, 336(AX)
+	VMOVDQU        X0, 592(AX)
+	VMOVDQU        448(AX), X4
+	VMOVDQU        368(AX), X5
+	VMOVDQU        624(AX), X6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y0
 	VPCLMULQDQ     $0x11, Y5, Y4, Y2
 	VPSHUFD        $0x4e, Y4, Y1
@@ -955,10 +1147,10 @@ aesmid_1:
 	VPSHUFD        $0x4e, X2, X0
 	VPXOR          X2, X0, X0
 	VMOVDQU        X2, 320(AX)
-	VMOVDQU        X0, 448(AX)
-	VMOVDQU        336(AX), X4
-	VMOVDQU        336(AX), X5
-	VMOVDQU        464(AX), X6
+	VMOVDQU        X0, 576(AX)
+	VMOVDQU        432(AX), X4
+	VMOVDQU        368(AX), X5
+	VMOVDQU        624(AX), X6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y0
 	VPCLMULQDQ     $0x11, Y5, Y4, Y2
 	VPSHUFD        $0x4e, Y4, Y1
@@ -977,10 +1169,10 @@ aesmid_1:
 	VPSHUFD        $0x4e, X2, X0
 	VPXOR          X2, X0, X0
 	VMOVDQU        X2, 304(AX)
-	VMOVDQU        X0, 432(AX)
-	VMOVDQU        352(AX), X4
-	VMOVDQU        304(AX), X5
-	VMOVDQU        432(AX), X6
+	VMOVDQU        X0, 560(AX)
+	VMOVDQU        416(AX), X4
+	VMOVDQU        368(AX), X5
+	VMOVDQU        624(AX), X6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y0
 	VPCLMULQDQ     $0x11, Y5, Y4, Y2
 	VPSHUFD        $0x4e, Y4, Y1
@@ -999,10 +1191,10 @@ aesmid_1:
 	VPSHUFD        $0x4e, X2, X0
 	VPXOR          X2, X0, X0
 	VMOVDQU        X2, 288(AX)
-	VMOVDQU        X0, 416(AX)
-	VMOVDQU        336(AX), X4
-	VMOVDQU        304(AX), X5
-	VMOVDQU        432(AX), X6
+	VMOVDQU        X0, 544(AX)
+	VMOVDQU        400(AX), X4
+	VMOVDQU        368(AX), X5
+	VMOVDQU        624(AX), X6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y0
 	VPCLMULQDQ     $0x11, Y5, Y4, Y2
 	VPSHUFD        $0x4e, Y4, Y1
@@ -1021,10 +1213,10 @@ aesmid_1:
 	VPSHUFD        $0x4e, X2, X0
 	VPXOR          X2, X0, X0
 	VMOVDQU        X2, 272(AX)
-	VMOVDQU        X0, 400(AX)
-	VMOVDQU        320(AX), X4
-	VMOVDQU        304(AX), X5
-	VMOVDQU        432(AX), X6
+	VMOVDQU        X0, 528(AX)
+	VMOVDQU        384(AX), X4
+	VMOVDQU        368(AX), X5
+	VMOVDQU        624(AX), X6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y0
 	VPCLMULQDQ     $0x11, Y5, Y4, Y2
 	VPSHUFD        $0x4e, Y4, Y1
@@ -1043,10 +1235,10 @@ aesmid_1:
 	VPSHUFD        $0x4e, X2, X0
 	VPXOR          X2, X0, X0
 	VMOVDQU        X2, 256(AX)
-	VMOVDQU        X0, 384(AX)
-	VMOVDQU        304(AX), X4
-	VMOVDQU        304(AX), X5
-	VMOVDQU        432(AX), X6
+	VMOVDQU        X0, 512(AX)
+	VMOVDQU        368(AX), X4
+	VMOVDQU        368(AX), X5
+	VMOVDQU        624(AX), X6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y0
 	VPCLMULQDQ     $0x11, Y5, Y4, Y2
 	VPSHUFD        $0x4e, Y4, Y1
@@ -1065,7 +1257,7 @@ aesmid_1:
 	VPSHUFD        $0x4e, X2, X0
 	VPXOR          X2, X0, X0
 	VMOVDQU        X2, 240(AX)
-	VMOVDQU        X0, 368(AX)
+	VMOVDQU        X0, 496(AX)
 
 	// phase: wipe (stack scratch and vector registers)
 	VPXOR X0, X0, X0
@@ -1087,7 +1279,7 @@ TEXT ·gcmNonceVAESAVX2(SB), NOSPLIT, $0-32
 	MOVQ  n+16(FP), DX
 
 gh8_1:
-	CMPQ         DX, $0x80
+	CMPQ         DX, $0x00000100
 	JB           ghrest_1
 	VMOVDQU      (CX), Y4
 	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
@@ -1096,7 +1288,7 @@ gh8_1:
 	VPCLMULQDQ   $0x11, 240(AX), Y4, Y3
 	VPSHUFD      $0x4e, Y4, Y2
 	VPXOR        Y4, Y2, Y2
-	VPCLMULQDQ   $0x00, 368(AX), Y2, Y2
+	VPCLMULQDQ   $0x00, 496(AX), Y2, Y2
 	VMOVDQU      32(CX), Y4
 	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
 	VPCLMULQDQ   $0x00, 272(AX), Y4, Y5
@@ -1105,7 +1297,7 @@ gh8_1:
 	VPXOR        Y5, Y3, Y3
 	VPSHUFD      $0x4e, Y4, Y5
 	VPXOR        Y4, Y5, Y5
-	VPCLMULQDQ   $0x00, 400(AX), Y5, Y5
+	VPCLMULQDQ   $0x00, 528(AX), Y5, Y5
 	VPXOR        Y5, Y2, Y2
 	VMOVDQU      64(CX), Y4
 	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
@@ -1115,7 +1307,7 @@ gh8_1:
 	VPXOR        Y5, Y3, Y3
 	VPSHUFD      $0x4e, Y4, Y5
 	VPXOR        Y4, Y5, Y5
-	VPCLMULQDQ   $0x00, 432(AX), Y5, Y5
+	VPCLMULQDQ   $0x00, 560(AX), Y5, Y5
 	VPXOR        Y5, Y2, Y2
 	VMOVDQU      96(CX), Y4
 	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
@@ -1125,7 +1317,47 @@ gh8_1:
 	VPXOR        Y5, Y3, Y3
 	VPSHUFD      $0x4e, Y4, Y5
 	VPXOR        Y4, Y5, Y5
-	VPCLMULQDQ   $0x00, 464(AX), Y5, Y5
+	VPCLMULQDQ   $0x00, 592(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      128(CX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 368(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 368(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 624(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      160(CX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 400(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 400(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 656(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      192(CX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 432(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 432(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 688(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      224(CX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 464(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 464(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 720(AX), Y5, Y5
 	VPXOR        Y5, Y2, Y2
 	VPXOR        Y1, Y2, Y2
 	VPXOR        Y3, Y2, Y2
@@ -1139,8 +1371,8 @@ gh8_1:
 	VPXOR        Y1, Y3, Y3
 	VEXTRACTI128 $0x01, Y3, X0
 	VPXOR        X0, X3, X0
-	ADDQ         $0x80, CX
-	SUBQ         $0x80, DX
+	ADDQ         $0x00000100, CX
+	SUBQ         $0x00000100, DX
 	JMP          gh8_1
 
 ghrest_1:
@@ -1163,13 +1395,13 @@ ghregs_1:
 	VPSHUFB    bswapMask<>+0(SB), Y4, Y4
 	VPXOR      Y0, Y4, Y4
 	VPXOR      Y0, Y0, Y0
-	VPCLMULQDQ $0x00, 368(BX), Y4, Y5
+	VPCLMULQDQ $0x00, 496(BX), Y4, Y5
 	VPXOR      Y5, Y1, Y1
-	VPCLMULQDQ $0x11, 368(BX), Y4, Y5
+	VPCLMULQDQ $0x11, 496(BX), Y4, Y5
 	VPXOR      Y5, Y3, Y3
 	VPSHUFD    $0x4e, Y4, Y5
 	VPXOR      Y4, Y5, Y5
-	VPCLMULQDQ $0x00, 496(BX), Y5, Y5
+	VPCLMULQDQ $0x00, 752(BX), Y5, Y5
 	VPXOR      Y5, Y2, Y2
 	ADDQ       $0x20, CX
 	ADDQ       $0x20, BX
@@ -1183,8 +1415,8 @@ ghpart_1:
 	VPSHUFB        bswapMask<>+0(SB), X4, X4
 	VPXOR          Y0, Y4, Y4
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(BX), Y5
-	VBROADCASTI128 496(BX), Y6
+	VBROADCASTI128 496(BX), Y5
+	VBROADCASTI128 752(BX), Y6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y7
 	VPXOR          Y7, Y1, Y1
 	VPCLMULQDQ     $0x11, Y5, Y4, Y7
@@ -1258,8 +1490,8 @@ lddone_1:
 	VPSHUFB        bswapMask<>+0(SB), X4, X4
 	VPXOR          Y0, Y4, Y4
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(BX), Y5
-	VBROADCASTI128 496(BX), Y6
+	VBROADCASTI128 496(BX), Y5
+	VBROADCASTI128 752(BX), Y6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y7
 	VPXOR          Y7, Y1, Y1
 	VPCLMULQDQ     $0x11, Y5, Y4, Y7
@@ -1294,8 +1526,8 @@ ghdone_1:
 	VPUNPCKLQDQ    X2, X1, X1
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
-	VBROADCASTI128 352(AX), Y0
-	VBROADCASTI128 480(AX), Y4
+	VBROADCASTI128 480(AX), Y0
+	VBROADCASTI128 736(AX), Y4
 	VPCLMULQDQ     $0x00, Y0, Y2, Y1
 	VPCLMULQDQ     $0x11, Y0, Y2, Y0
 	VPSHUFD        $0x4e, Y2, Y3
@@ -1472,8 +1704,8 @@ lddone_1:
 	VPSHUFB        bswapMask<>+0(SB), X3, X3
 	VPXOR          Y4, Y4, Y4
 	VPXOR          X3, X2, X4
-	VBROADCASTI128 352(AX), Y2
-	VBROADCASTI128 480(AX), Y6
+	VBROADCASTI128 480(AX), Y2
+	VBROADCASTI128 736(AX), Y6
 	VPCLMULQDQ     $0x00, Y2, Y4, Y3
 	VPCLMULQDQ     $0x11, Y2, Y4, Y2
 	VPSHUFD        $0x4e, Y4, Y5
@@ -1493,7 +1725,7 @@ lddone_1:
 
 aadlong_1:
 gh8_1:
-	CMPQ         CX, $0x80
+	CMPQ         CX, $0x00000100
 	JB           ghrest_1
 	VMOVDQU      (DI), Y6
 	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
@@ -1502,7 +1734,7 @@ gh8_1:
 	VPCLMULQDQ   $0x11, 240(AX), Y6, Y5
 	VPSHUFD      $0x4e, Y6, Y4
 	VPXOR        Y6, Y4, Y4
-	VPCLMULQDQ   $0x00, 368(AX), Y4, Y4
+	VPCLMULQDQ   $0x00, 496(AX), Y4, Y4
 	VMOVDQU      32(DI), Y6
 	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
 	VPCLMULQDQ   $0x00, 272(AX), Y6, Y7
@@ -1511,7 +1743,7 @@ gh8_1:
 	VPXOR        Y7, Y5, Y5
 	VPSHUFD      $0x4e, Y6, Y7
 	VPXOR        Y6, Y7, Y7
-	VPCLMULQDQ   $0x00, 400(AX), Y7, Y7
+	VPCLMULQDQ   $0x00, 528(AX), Y7, Y7
 	VPXOR        Y7, Y4, Y4
 	VMOVDQU      64(DI), Y6
 	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
@@ -1521,7 +1753,7 @@ gh8_1:
 	VPXOR        Y7, Y5, Y5
 	VPSHUFD      $0x4e, Y6, Y7
 	VPXOR        Y6, Y7, Y7
-	VPCLMULQDQ   $0x00, 432(AX), Y7, Y7
+	VPCLMULQDQ   $0x00, 560(AX), Y7, Y7
 	VPXOR        Y7, Y4, Y4
 	VMOVDQU      96(DI), Y6
 	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
@@ -1531,7 +1763,47 @@ gh8_1:
 	VPXOR        Y7, Y5, Y5
 	VPSHUFD      $0x4e, Y6, Y7
 	VPXOR        Y6, Y7, Y7
-	VPCLMULQDQ   $0x00, 464(AX), Y7, Y7
+	VPCLMULQDQ   $0x00, 592(AX), Y7, Y7
+	VPXOR        Y7, Y4, Y4
+	VMOVDQU      128(DI), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPCLMULQDQ   $0x00, 368(AX), Y6, Y7
+	VPXOR        Y7, Y3, Y3
+	VPCLMULQDQ   $0x11, 368(AX), Y6, Y7
+	VPXOR        Y7, Y5, Y5
+	VPSHUFD      $0x4e, Y6, Y7
+	VPXOR        Y6, Y7, Y7
+	VPCLMULQDQ   $0x00, 624(AX), Y7, Y7
+	VPXOR        Y7, Y4, Y4
+	VMOVDQU      160(DI), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPCLMULQDQ   $0x00, 400(AX), Y6, Y7
+	VPXOR        Y7, Y3, Y3
+	VPCLMULQDQ   $0x11, 400(AX), Y6, Y7
+	VPXOR        Y7, Y5, Y5
+	VPSHUFD      $0x4e, Y6, Y7
+	VPXOR        Y6, Y7, Y7
+	VPCLMULQDQ   $0x00, 656(AX), Y7, Y7
+	VPXOR        Y7, Y4, Y4
+	VMOVDQU      192(DI), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPCLMULQDQ   $0x00, 432(AX), Y6, Y7
+	VPXOR        Y7, Y3, Y3
+	VPCLMULQDQ   $0x11, 432(AX), Y6, Y7
+	VPXOR        Y7, Y5, Y5
+	VPSHUFD      $0x4e, Y6, Y7
+	VPXOR        Y6, Y7, Y7
+	VPCLMULQDQ   $0x00, 688(AX), Y7, Y7
+	VPXOR        Y7, Y4, Y4
+	VMOVDQU      224(DI), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPCLMULQDQ   $0x00, 464(AX), Y6, Y7
+	VPXOR        Y7, Y3, Y3
+	VPCLMULQDQ   $0x11, 464(AX), Y6, Y7
+	VPXOR        Y7, Y5, Y5
+	VPSHUFD      $0x4e, Y6, Y7
+	VPXOR        Y6, Y7, Y7
+	VPCLMULQDQ   $0x00, 720(AX), Y7, Y7
 	VPXOR        Y7, Y4, Y4
 	VPXOR        Y3, Y4, Y4
 	VPXOR        Y5, Y4, Y4
@@ -1545,8 +1817,8 @@ gh8_1:
 	VPXOR        Y3, Y5, Y5
 	VEXTRACTI128 $0x01, Y5, X2
 	VPXOR        X2, X5, X2
-	ADDQ         $0x80, DI
-	SUBQ         $0x80, CX
+	ADDQ         $0x00000100, DI
+	SUBQ         $0x00000100, CX
 	JMP          gh8_1
 
 ghrest_1:
@@ -1569,13 +1841,13 @@ ghregs_1:
 	VPSHUFB    bswapMask<>+0(SB), Y6, Y6
 	VPXOR      Y2, Y6, Y6
 	VPXOR      Y2, Y2, Y2
-	VPCLMULQDQ $0x00, 368(DX), Y6, Y7
+	VPCLMULQDQ $0x00, 496(DX), Y6, Y7
 	VPXOR      Y7, Y3, Y3
-	VPCLMULQDQ $0x11, 368(DX), Y6, Y7
+	VPCLMULQDQ $0x11, 496(DX), Y6, Y7
 	VPXOR      Y7, Y5, Y5
 	VPSHUFD    $0x4e, Y6, Y7
 	VPXOR      Y6, Y7, Y7
-	VPCLMULQDQ $0x00, 496(DX), Y7, Y7
+	VPCLMULQDQ $0x00, 752(DX), Y7, Y7
 	VPXOR      Y7, Y4, Y4
 	ADDQ       $0x20, DI
 	ADDQ       $0x20, DX
@@ -1589,8 +1861,8 @@ ghpart_1:
 	VPSHUFB        bswapMask<>+0(SB), X6, X6
 	VPXOR          Y2, Y6, Y6
 	VPXOR          Y2, Y2, Y2
-	VBROADCASTI128 368(DX), Y7
-	VBROADCASTI128 496(DX), Y8
+	VBROADCASTI128 496(DX), Y7
+	VBROADCASTI128 752(DX), Y8
 	VPCLMULQDQ     $0x00, Y7, Y6, Y9
 	VPXOR          Y9, Y3, Y3
 	VPCLMULQDQ     $0x11, Y7, Y6, Y9
@@ -1664,8 +1936,8 @@ lddone_2:
 	VPSHUFB        bswapMask<>+0(SB), X6, X6
 	VPXOR          Y2, Y6, Y6
 	VPXOR          Y2, Y2, Y2
-	VBROADCASTI128 368(DX), Y7
-	VBROADCASTI128 496(DX), Y8
+	VBROADCASTI128 496(DX), Y7
+	VBROADCASTI128 752(DX), Y8
 	VPCLMULQDQ     $0x00, Y7, Y6, Y9
 	VPXOR          Y9, Y3, Y3
 	VPCLMULQDQ     $0x11, Y7, Y6, Y9
@@ -1713,8 +1985,8 @@ aaddone_1:
 	VPSHUFB        bswapMask<>+0(SB), X6, X6
 	VPXOR          Y2, Y6, Y6
 	VPXOR          Y2, Y2, Y2
-	VBROADCASTI128 368(CX), Y7
-	VBROADCASTI128 496(CX), Y8
+	VBROADCASTI128 496(CX), Y7
+	VBROADCASTI128 752(CX), Y8
 	VPCLMULQDQ     $0x00, Y7, Y6, Y9
 	VPXOR          Y9, Y3, Y3
 	VPCLMULQDQ     $0x11, Y7, Y6, Y9
@@ -1843,8 +2115,8 @@ stdone_1:
 	VPSHUFB        bswapMask<>+0(SB), X0, X0
 	VPXOR          Y2, Y0, Y0
 	VPXOR          Y2, Y2, Y2
-	VBROADCASTI128 368(CX), Y6
-	VBROADCASTI128 496(CX), Y7
+	VBROADCASTI128 496(CX), Y6
+	VBROADCASTI128 752(CX), Y7
 	VPCLMULQDQ     $0x00, Y6, Y0, Y8
 	VPXOR          Y8, Y3, Y3
 	VPCLMULQDQ     $0x11, Y6, Y0, Y8
@@ -1865,8 +2137,8 @@ slens_1:
 	VPUNPCKLQDQ    X6, X0, X0
 	VPXOR          Y6, Y6, Y6
 	VPXOR          X0, X2, X6
-	VBROADCASTI128 368(CX), Y0
-	VBROADCASTI128 496(CX), Y2
+	VBROADCASTI128 496(CX), Y0
+	VBROADCASTI128 752(CX), Y2
 	VPCLMULQDQ     $0x00, Y0, Y6, Y7
 	VPXOR          Y7, Y3, Y3
 	VPCLMULQDQ     $0x11, Y0, Y6, Y7
@@ -1904,6 +2176,10 @@ slens_1:
 	VPXOR   X8, X8, X8
 	VPXOR   X9, X9, X9
 	VPXOR   X10, X10, X10
+	VPXOR   X11, X11, X11
+	VPXOR   X12, X12, X12
+	VPXOR   X13, X13, X13
+	VPXOR   X14, X14, X14
 	VMOVDQU Y0, (SP)
 	VMOVDQU Y0, 32(SP)
 	VMOVDQU X0, 64(SP)
@@ -2022,8 +2298,8 @@ lddone_4:
 	VPSHUFB        bswapMask<>+0(SB), X1, X1
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
-	VBROADCASTI128 352(AX), Y0
-	VBROADCASTI128 480(AX), Y4
+	VBROADCASTI128 480(AX), Y0
+	VBROADCASTI128 736(AX), Y4
 	VPCLMULQDQ     $0x00, Y0, Y2, Y1
 	VPCLMULQDQ     $0x11, Y0, Y2, Y0
 	VPSHUFD        $0x4e, Y2, Y3
@@ -2043,7 +2319,7 @@ lddone_4:
 
 aadlong_2:
 gh8_2:
-	CMPQ         SI, $0x80
+	CMPQ         SI, $0x00000100
 	JB           ghrest_2
 	VMOVDQU      (BX), Y4
 	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
@@ -2052,7 +2328,7 @@ gh8_2:
 	VPCLMULQDQ   $0x11, 240(AX), Y4, Y3
 	VPSHUFD      $0x4e, Y4, Y2
 	VPXOR        Y4, Y2, Y2
-	VPCLMULQDQ   $0x00, 368(AX), Y2, Y2
+	VPCLMULQDQ   $0x00, 496(AX), Y2, Y2
 	VMOVDQU      32(BX), Y4
 	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
 	VPCLMULQDQ   $0x00, 272(AX), Y4, Y5
@@ -2061,7 +2337,7 @@ gh8_2:
 	VPXOR        Y5, Y3, Y3
 	VPSHUFD      $0x4e, Y4, Y5
 	VPXOR        Y4, Y5, Y5
-	VPCLMULQDQ   $0x00, 400(AX), Y5, Y5
+	VPCLMULQDQ   $0x00, 528(AX), Y5, Y5
 	VPXOR        Y5, Y2, Y2
 	VMOVDQU      64(BX), Y4
 	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
@@ -2071,7 +2347,7 @@ gh8_2:
 	VPXOR        Y5, Y3, Y3
 	VPSHUFD      $0x4e, Y4, Y5
 	VPXOR        Y4, Y5, Y5
-	VPCLMULQDQ   $0x00, 432(AX), Y5, Y5
+	VPCLMULQDQ   $0x00, 560(AX), Y5, Y5
 	VPXOR        Y5, Y2, Y2
 	VMOVDQU      96(BX), Y4
 	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
@@ -2081,7 +2357,47 @@ gh8_2:
 	VPXOR        Y5, Y3, Y3
 	VPSHUFD      $0x4e, Y4, Y5
 	VPXOR        Y4, Y5, Y5
-	VPCLMULQDQ   $0x00, 464(AX), Y5, Y5
+	VPCLMULQDQ   $0x00, 592(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      128(BX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 368(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 368(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 624(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      160(BX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 400(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 400(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 656(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      192(BX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 432(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 432(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 688(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      224(BX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 464(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 464(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 720(AX), Y5, Y5
 	VPXOR        Y5, Y2, Y2
 	VPXOR        Y1, Y2, Y2
 	VPXOR        Y3, Y2, Y2
@@ -2095,8 +2411,8 @@ gh8_2:
 	VPXOR        Y1, Y3, Y3
 	VEXTRACTI128 $0x01, Y3, X0
 	VPXOR        X0, X3, X0
-	ADDQ         $0x80, BX
-	SUBQ         $0x80, SI
+	ADDQ         $0x00000100, BX
+	SUBQ         $0x00000100, SI
 	JMP          gh8_2
 
 ghrest_2:
@@ -2119,13 +2435,13 @@ ghregs_2:
 	VPSHUFB    bswapMask<>+0(SB), Y4, Y4
 	VPXOR      Y0, Y4, Y4
 	VPXOR      Y0, Y0, Y0
-	VPCLMULQDQ $0x00, 368(DI), Y4, Y5
+	VPCLMULQDQ $0x00, 496(DI), Y4, Y5
 	VPXOR      Y5, Y1, Y1
-	VPCLMULQDQ $0x11, 368(DI), Y4, Y5
+	VPCLMULQDQ $0x11, 496(DI), Y4, Y5
 	VPXOR      Y5, Y3, Y3
 	VPSHUFD    $0x4e, Y4, Y5
 	VPXOR      Y4, Y5, Y5
-	VPCLMULQDQ $0x00, 496(DI), Y5, Y5
+	VPCLMULQDQ $0x00, 752(DI), Y5, Y5
 	VPXOR      Y5, Y2, Y2
 	ADDQ       $0x20, BX
 	ADDQ       $0x20, DI
@@ -2139,8 +2455,8 @@ ghpart_2:
 	VPSHUFB        bswapMask<>+0(SB), X4, X4
 	VPXOR          Y0, Y4, Y4
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(DI), Y5
-	VBROADCASTI128 496(DI), Y6
+	VBROADCASTI128 496(DI), Y5
+	VBROADCASTI128 752(DI), Y6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y7
 	VPXOR          Y7, Y1, Y1
 	VPCLMULQDQ     $0x11, Y5, Y4, Y7
@@ -2214,8 +2530,8 @@ lddone_5:
 	VPSHUFB        bswapMask<>+0(SB), X4, X4
 	VPXOR          Y0, Y4, Y4
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(DI), Y5
-	VBROADCASTI128 496(DI), Y6
+	VBROADCASTI128 496(DI), Y5
+	VBROADCASTI128 752(DI), Y6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y7
 	VPXOR          Y7, Y1, Y1
 	VPCLMULQDQ     $0x11, Y5, Y4, Y7
@@ -2253,113 +2569,189 @@ aaddone_2:
 	VMOVDQU        (SP), X0
 	VBROADCASTI128 16(SP), Y1
 	VPADDD         ctrIncs<>+0(SB), Y1, Y1
-	CMPQ           R8, $0x80
+	CMPQ           R8, $0x00000100
 	JB             prem_1
 
 	// phase: main loop
-	VBROADCASTI128 (AX), Y6
+	VBROADCASTI128 (AX), Y10
 	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
-	VPXOR          Y6, Y2, Y2
+	VPXOR          Y10, Y2, Y2
 	VPADDD         ctrIncs<>+32(SB), Y1, Y3
 	VPSHUFB        bswapMask<>+0(SB), Y3, Y3
-	VPXOR          Y6, Y3, Y3
+	VPXOR          Y10, Y3, Y3
 	VPADDD         ctrIncs<>+64(SB), Y1, Y4
 	VPSHUFB        bswapMask<>+0(SB), Y4, Y4
-	VPXOR          Y6, Y4, Y4
+	VPXOR          Y10, Y4, Y4
 	VPADDD         ctrIncs<>+96(SB), Y1, Y5
 	VPSHUFB        bswapMask<>+0(SB), Y5, Y5
-	VPXOR          Y6, Y5, Y5
-	VPADDD         ctrIncs<>+128(SB), Y1, Y1
+	VPXOR          Y10, Y5, Y5
+	VPADDD         ctrIncs<>+128(SB), Y1, Y6
+	VPSHUFB        bswapMask<>+0(SB), Y6, Y6
+	VPXOR          Y10, Y6, Y6
+	VPADDD         ctrIncs<>+160(SB), Y1, Y7
+	VPSHUFB        bswapMask<>+0(SB), Y7, Y7
+	VPXOR          Y10, Y7, Y7
+	VPADDD         ctrIncs<>+192(SB), Y1, Y8
+	VPSHUFB        bswapMask<>+0(SB), Y8, Y8
+	VPXOR          Y10, Y8, Y8
+	VPADDD         ctrIncs<>+224(SB), Y1, Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPXOR          Y10, Y9, Y9
+	VPADDD         ctrIncs<>+256(SB), Y1, Y1
 	CMPQ           CX, $0x0a
 	JE             aesmid_3
-	VBROADCASTI128 16(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 32(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 16(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 32(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
 	CMPQ           CX, $0x0c
 	JE             aesmid_3
-	VBROADCASTI128 48(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 64(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 48(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 64(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
 
 aesmid_3:
-	VBROADCASTI128 16(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 32(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 48(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 64(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 80(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 96(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 112(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 128(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 144(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 160(DX), Y6
-	VPXOR          (DI), Y6, Y7
-	VAESENCLAST    Y7, Y2, Y2
+	VBROADCASTI128 16(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 32(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 48(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 64(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 80(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 96(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 112(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 128(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 144(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 160(DX), Y10
+	VPXOR          (DI), Y10, Y11
+	VAESENCLAST    Y11, Y2, Y2
 	VMOVDQU        Y2, (SI)
-	VPXOR          32(DI), Y6, Y2
+	VPXOR          32(DI), Y10, Y2
 	VAESENCLAST    Y2, Y3, Y3
 	VMOVDQU        Y3, 32(SI)
-	VPXOR          64(DI), Y6, Y2
+	VPXOR          64(DI), Y10, Y2
 	VAESENCLAST    Y2, Y4, Y4
 	VMOVDQU        Y4, 64(SI)
-	VPXOR          96(DI), Y6, Y2
+	VPXOR          96(DI), Y10, Y2
 	VAESENCLAST    Y2, Y5, Y5
 	VMOVDQU        Y5, 96(SI)
-	ADDQ           $0x80, DI
-	ADDQ           $0x80, SI
-	SUBQ           $0x80, R8
+	VPXOR          128(DI), Y10, Y2
+	VAESENCLAST    Y2, Y6, Y6
+	VMOVDQU        Y6, 128(SI)
+	VPXOR          160(DI), Y10, Y2
+	VAESENCLAST    Y2, Y7, Y7
+	VMOVDQU        Y7, 160(SI)
+	VPXOR          192(DI), Y10, Y2
+	VAESENCLAST    Y2, Y8, Y8
+	VMOVDQU        Y8, 192(SI)
+	VPXOR          224(DI), Y10, Y2
+	VAESENCLAST    Y2, Y9, Y9
+	VMOVDQU        Y9, 224(SI)
+	ADDQ           $0x00000100, DI
+	ADDQ           $0x00000100, SI
+	SUBQ           $0x00000100, R8
 
 loop8_1:
-	CMPQ           R8, $0x80
+	CMPQ           R8, $0x00000100
 	JB             loopdone_1
 	VBROADCASTI128 (AX), Y2
 	VPSHUFB        bswapMask<>+0(SB), Y1, Y5
@@ -2373,7 +2765,19 @@ loop8_1:
 	VPADDD         ctrIncs<>+96(SB), Y1, Y8
 	VPSHUFB        bswapMask<>+0(SB), Y8, Y8
 	VPXOR          Y2, Y8, Y8
-	VPADDD         ctrIncs<>+128(SB), Y1, Y1
+	VPADDD         ctrIncs<>+128(SB), Y1, Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPXOR          Y2, Y9, Y9
+	VPADDD         ctrIncs<>+160(SB), Y1, Y10
+	VPSHUFB        bswapMask<>+0(SB), Y10, Y10
+	VPXOR          Y2, Y10, Y10
+	VPADDD         ctrIncs<>+192(SB), Y1, Y11
+	VPSHUFB        bswapMask<>+0(SB), Y11, Y11
+	VPXOR          Y2, Y11, Y11
+	VPADDD         ctrIncs<>+224(SB), Y1, Y12
+	VPSHUFB        bswapMask<>+0(SB), Y12, Y12
+	VPXOR          Y2, Y12, Y12
+	VPADDD         ctrIncs<>+256(SB), Y1, Y1
 	CMPQ           CX, $0x0a
 	JE             aesmid_4
 	VBROADCASTI128 16(AX), Y2
@@ -2381,11 +2785,19 @@ loop8_1:
 	VAESENC        Y2, Y6, Y6
 	VAESENC        Y2, Y7, Y7
 	VAESENC        Y2, Y8, Y8
+	VAESENC        Y2, Y9, Y9
+	VAESENC        Y2, Y10, Y10
+	VAESENC        Y2, Y11, Y11
+	VAESENC        Y2, Y12, Y12
 	VBROADCASTI128 32(AX), Y2
 	VAESENC        Y2, Y5, Y5
 	VAESENC        Y2, Y6, Y6
 	VAESENC        Y2, Y7, Y7
 	VAESENC        Y2, Y8, Y8
+	VAESENC        Y2, Y9, Y9
+	VAESENC        Y2, Y10, Y10
+	VAESENC        Y2, Y11, Y11
+	VAESENC        Y2, Y12, Y12
 	CMPQ           CX, $0x0c
 	JE             aesmid_4
 	VBROADCASTI128 48(AX), Y2
@@ -2393,11 +2805,19 @@ loop8_1:
 	VAESENC        Y2, Y6, Y6
 	VAESENC        Y2, Y7, Y7
 	VAESENC        Y2, Y8, Y8
+	VAESENC        Y2, Y9, Y9
+	VAESENC        Y2, Y10, Y10
+	VAESENC        Y2, Y11, Y11
+	VAESENC        Y2, Y12, Y12
 	VBROADCASTI128 64(AX), Y2
 	VAESENC        Y2, Y5, Y5
 	VAESENC        Y2, Y6, Y6
 	VAESENC        Y2, Y7, Y7
 	VAESENC        Y2, Y8, Y8
+	VAESENC        Y2, Y9, Y9
+	VAESENC        Y2, Y10, Y10
+	VAESENC        Y2, Y11, Y11
+	VAESENC        Y2, Y12, Y12
 
 aesmid_4:
 	VBROADCASTI128 16(DX), Y2
@@ -2405,96 +2825,172 @@ aesmid_4:
 	VAESENC        Y2, Y6, Y6
 	VAESENC        Y2, Y7, Y7
 	VAESENC        Y2, Y8, Y8
-	VMOVDQU        -128(SI), Y9
-	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
-	VPXOR          Y0, Y9, Y9
-	VPCLMULQDQ     $0x00, 240(AX), Y9, Y2
-	VPCLMULQDQ     $0x11, 240(AX), Y9, Y4
-	VPSHUFD        $0x4e, Y9, Y3
-	VPXOR          Y9, Y3, Y3
-	VPCLMULQDQ     $0x00, 368(AX), Y3, Y3
-	VBROADCASTI128 32(DX), Y9
-	VAESENC        Y9, Y5, Y5
-	VAESENC        Y9, Y6, Y6
-	VAESENC        Y9, Y7, Y7
-	VAESENC        Y9, Y8, Y8
-	VMOVDQU        -96(SI), Y9
-	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
-	VPCLMULQDQ     $0x00, 272(AX), Y9, Y10
-	VPXOR          Y10, Y2, Y2
-	VPCLMULQDQ     $0x11, 272(AX), Y9, Y10
-	VPXOR          Y10, Y4, Y4
-	VPSHUFD        $0x4e, Y9, Y10
-	VPXOR          Y9, Y10, Y10
-	VPCLMULQDQ     $0x00, 400(AX), Y10, Y10
-	VPXOR          Y10, Y3, Y3
-	VBROADCASTI128 48(DX), Y9
-	VAESENC        Y9, Y5, Y5
-	VAESENC        Y9, Y6, Y6
-	VAESENC        Y9, Y7, Y7
-	VAESENC        Y9, Y8, Y8
-	VMOVDQU        -64(SI), Y9
-	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
-	VPCLMULQDQ     $0x00, 304(AX), Y9, Y10
-	VPXOR          Y10, Y2, Y2
-	VPCLMULQDQ     $0x11, 304(AX), Y9, Y10
-	VPXOR          Y10, Y4, Y4
-	VPSHUFD        $0x4e, Y9, Y10
-	VPXOR          Y9, Y10, Y10
-	VPCLMULQDQ     $0x00, 432(AX), Y10, Y10
-	VPXOR          Y10, Y3, Y3
-	VBROADCASTI128 64(DX), Y9
-	VAESENC        Y9, Y5, Y5
-	VAESENC        Y9, Y6, Y6
-	VAESENC        Y9, Y7, Y7
-	VAESENC        Y9, Y8, Y8
-	VMOVDQU        -32(SI), Y9
-	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
-	VPCLMULQDQ     $0x00, 336(AX), Y9, Y10
-	VPXOR          Y10, Y2, Y2
-	VPCLMULQDQ     $0x11, 336(AX), Y9, Y10
-	VPXOR          Y10, Y4, Y4
-	VPSHUFD        $0x4e, Y9, Y10
-	VPXOR          Y9, Y10, Y10
-	VPCLMULQDQ     $0x00, 464(AX), Y10, Y10
-	VPXOR          Y10, Y3, Y3
-	VBROADCASTI128 80(DX), Y9
-	VAESENC        Y9, Y5, Y5
-	VAESENC        Y9, Y6, Y6
-	VAESENC        Y9, Y7, Y7
-	VAESENC        Y9, Y8, Y8
+	VAESENC        Y2, Y9, Y9
+	VAESENC        Y2, Y10, Y10
+	VAESENC        Y2, Y11, Y11
+	VAESENC        Y2, Y12, Y12
+	VMOVDQU        -256(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPXOR          Y0, Y13, Y13
+	VPCLMULQDQ     $0x00, 240(AX), Y13, Y2
+	VPCLMULQDQ     $0x11, 240(AX), Y13, Y4
+	VPSHUFD        $0x4e, Y13, Y3
+	VPXOR          Y13, Y3, Y3
+	VPCLMULQDQ     $0x00, 496(AX), Y3, Y3
+	VBROADCASTI128 32(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        -224(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 272(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 272(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 528(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 48(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        -192(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 304(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 304(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 560(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 64(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        -160(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 336(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 336(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 592(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 80(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        -128(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 368(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 368(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 624(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 96(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        -96(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 400(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 400(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 656(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 112(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        -64(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 432(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 432(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 688(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 128(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        -32(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 464(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 464(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 720(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 144(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
 	VPXOR          Y2, Y3, Y3
 	VPXOR          Y4, Y3, Y3
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y2, Y9
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y2, Y13
 	VPSHUFD        $0x4e, Y2, Y2
 	VPXOR          Y2, Y3, Y3
-	VPXOR          Y9, Y3, Y3
-	VBROADCASTI128 96(DX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
+	VPXOR          Y13, Y3, Y3
 	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y2
 	VPSHUFD        $0x4e, Y3, Y3
 	VPXOR          Y3, Y4, Y4
 	VPXOR          Y2, Y4, Y4
-	VBROADCASTI128 112(DX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
 	VEXTRACTI128   $0x01, Y4, X0
 	VPXOR          X0, X4, X0
-	VBROADCASTI128 128(DX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
-	VBROADCASTI128 144(DX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
 	VBROADCASTI128 160(DX), Y2
 	VPXOR          (DI), Y2, Y3
 	VAESENCLAST    Y3, Y5, Y5
@@ -2505,24 +3001,36 @@ aesmid_4:
 	VPXOR          64(DI), Y2, Y3
 	VAESENCLAST    Y3, Y7, Y7
 	VMOVDQU        Y7, 64(SI)
-	VPXOR          96(DI), Y2, Y2
-	VAESENCLAST    Y2, Y8, Y8
+	VPXOR          96(DI), Y2, Y3
+	VAESENCLAST    Y3, Y8, Y8
 	VMOVDQU        Y8, 96(SI)
-	ADDQ           $0x80, DI
-	ADDQ           $0x80, SI
-	SUBQ           $0x80, R8
+	VPXOR          128(DI), Y2, Y3
+	VAESENCLAST    Y3, Y9, Y9
+	VMOVDQU        Y9, 128(SI)
+	VPXOR          160(DI), Y2, Y3
+	VAESENCLAST    Y3, Y10, Y10
+	VMOVDQU        Y10, 160(SI)
+	VPXOR          192(DI), Y2, Y3
+	VAESENCLAST    Y3, Y11, Y11
+	VMOVDQU        Y11, 192(SI)
+	VPXOR          224(DI), Y2, Y2
+	VAESENCLAST    Y2, Y12, Y12
+	VMOVDQU        Y12, 224(SI)
+	ADDQ           $0x00000100, DI
+	ADDQ           $0x00000100, SI
+	SUBQ           $0x00000100, R8
 	JMP            loop8_1
 
 loopdone_1:
-	VMOVDQU      -128(SI), Y5
+	VMOVDQU      -256(SI), Y5
 	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VPCLMULQDQ   $0x00, 240(AX), Y5, Y2
 	VPCLMULQDQ   $0x11, 240(AX), Y5, Y4
 	VPSHUFD      $0x4e, Y5, Y3
 	VPXOR        Y5, Y3, Y3
-	VPCLMULQDQ   $0x00, 368(AX), Y3, Y3
-	VMOVDQU      -96(SI), Y5
+	VPCLMULQDQ   $0x00, 496(AX), Y3, Y3
+	VMOVDQU      -224(SI), Y5
 	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
 	VPCLMULQDQ   $0x00, 272(AX), Y5, Y6
 	VPXOR        Y6, Y2, Y2
@@ -2530,9 +3038,9 @@ loopdone_1:
 	VPXOR        Y6, Y4, Y4
 	VPSHUFD      $0x4e, Y5, Y6
 	VPXOR        Y5, Y6, Y6
-	VPCLMULQDQ   $0x00, 400(AX), Y6, Y6
+	VPCLMULQDQ   $0x00, 528(AX), Y6, Y6
 	VPXOR        Y6, Y3, Y3
-	VMOVDQU      -64(SI), Y5
+	VMOVDQU      -192(SI), Y5
 	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
 	VPCLMULQDQ   $0x00, 304(AX), Y5, Y6
 	VPXOR        Y6, Y2, Y2
@@ -2540,9 +3048,9 @@ loopdone_1:
 	VPXOR        Y6, Y4, Y4
 	VPSHUFD      $0x4e, Y5, Y6
 	VPXOR        Y5, Y6, Y6
-	VPCLMULQDQ   $0x00, 432(AX), Y6, Y6
+	VPCLMULQDQ   $0x00, 560(AX), Y6, Y6
 	VPXOR        Y6, Y3, Y3
-	VMOVDQU      -32(SI), Y5
+	VMOVDQU      -160(SI), Y5
 	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
 	VPCLMULQDQ   $0x00, 336(AX), Y5, Y6
 	VPXOR        Y6, Y2, Y2
@@ -2550,7 +3058,47 @@ loopdone_1:
 	VPXOR        Y6, Y4, Y4
 	VPSHUFD      $0x4e, Y5, Y6
 	VPXOR        Y5, Y6, Y6
-	VPCLMULQDQ   $0x00, 464(AX), Y6, Y6
+	VPCLMULQDQ   $0x00, 592(AX), Y6, Y6
+	VPXOR        Y6, Y3, Y3
+	VMOVDQU      -128(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPCLMULQDQ   $0x00, 368(AX), Y5, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 368(AX), Y5, Y6
+	VPXOR        Y6, Y4, Y4
+	VPSHUFD      $0x4e, Y5, Y6
+	VPXOR        Y5, Y6, Y6
+	VPCLMULQDQ   $0x00, 624(AX), Y6, Y6
+	VPXOR        Y6, Y3, Y3
+	VMOVDQU      -96(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPCLMULQDQ   $0x00, 400(AX), Y5, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 400(AX), Y5, Y6
+	VPXOR        Y6, Y4, Y4
+	VPSHUFD      $0x4e, Y5, Y6
+	VPXOR        Y5, Y6, Y6
+	VPCLMULQDQ   $0x00, 656(AX), Y6, Y6
+	VPXOR        Y6, Y3, Y3
+	VMOVDQU      -64(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPCLMULQDQ   $0x00, 432(AX), Y5, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 432(AX), Y5, Y6
+	VPXOR        Y6, Y4, Y4
+	VPSHUFD      $0x4e, Y5, Y6
+	VPXOR        Y5, Y6, Y6
+	VPCLMULQDQ   $0x00, 688(AX), Y6, Y6
+	VPXOR        Y6, Y3, Y3
+	VMOVDQU      -32(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPCLMULQDQ   $0x00, 464(AX), Y5, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 464(AX), Y5, Y6
+	VPXOR        Y6, Y4, Y4
+	VPSHUFD      $0x4e, Y5, Y6
+	VPXOR        Y5, Y6, Y6
+	VPCLMULQDQ   $0x00, 720(AX), Y6, Y6
 	VPXOR        Y6, Y3, Y3
 	VPXOR        Y2, Y3, Y3
 	VPXOR        Y4, Y3, Y3
@@ -2628,13 +3176,13 @@ aesmid_5:
 	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPXOR          Y0, Y2, Y2
 	VPXOR          Y0, Y0, Y0
-	VPCLMULQDQ     $0x00, 368(CX), Y2, Y6
+	VPCLMULQDQ     $0x00, 496(CX), Y2, Y6
 	VPXOR          Y6, Y3, Y3
-	VPCLMULQDQ     $0x11, 368(CX), Y2, Y6
+	VPCLMULQDQ     $0x11, 496(CX), Y2, Y6
 	VPXOR          Y6, Y5, Y5
 	VPSHUFD        $0x4e, Y2, Y6
 	VPXOR          Y2, Y6, Y6
-	VPCLMULQDQ     $0x00, 496(CX), Y6, Y6
+	VPCLMULQDQ     $0x00, 752(CX), Y6, Y6
 	VPXOR          Y6, Y4, Y4
 	ADDQ           $0x20, DI
 	ADDQ           $0x20, SI
@@ -2652,8 +3200,8 @@ rsingle_1:
 	VPSHUFB        bswapMask<>+0(SB), X6, X6
 	VPXOR          Y0, Y6, Y6
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(CX), Y7
-	VBROADCASTI128 496(CX), Y8
+	VBROADCASTI128 496(CX), Y7
+	VBROADCASTI128 752(CX), Y8
 	VPCLMULQDQ     $0x00, Y7, Y6, Y9
 	VPXOR          Y9, Y3, Y3
 	VPCLMULQDQ     $0x11, Y7, Y6, Y9
@@ -2873,13 +3421,13 @@ aesmid_6:
 	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPXOR          Y0, Y2, Y2
 	VPXOR          Y0, Y0, Y0
-	VPCLMULQDQ     $0x00, 368(CX), Y2, Y7
+	VPCLMULQDQ     $0x00, 496(CX), Y2, Y7
 	VPXOR          Y7, Y4, Y4
-	VPCLMULQDQ     $0x11, 368(CX), Y2, Y7
+	VPCLMULQDQ     $0x11, 496(CX), Y2, Y7
 	VPXOR          Y7, Y6, Y6
 	VPSHUFD        $0x4e, Y2, Y7
 	VPXOR          Y2, Y7, Y7
-	VPCLMULQDQ     $0x00, 496(CX), Y7, Y7
+	VPCLMULQDQ     $0x00, 752(CX), Y7, Y7
 	VPXOR          Y7, Y5, Y5
 	ADDQ           $0x20, DI
 	ADDQ           $0x20, SI
@@ -2890,13 +3438,13 @@ aesmid_6:
 	VPXOR          Y3, Y2, Y2
 	VMOVDQU        Y2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
-	VPCLMULQDQ     $0x00, 400(CX), Y2, Y3
+	VPCLMULQDQ     $0x00, 528(CX), Y2, Y3
 	VPXOR          Y3, Y4, Y4
-	VPCLMULQDQ     $0x11, 400(CX), Y2, Y3
+	VPCLMULQDQ     $0x11, 528(CX), Y2, Y3
 	VPXOR          Y3, Y6, Y6
 	VPSHUFD        $0x4e, Y2, Y3
 	VPXOR          Y2, Y3, Y3
-	VPCLMULQDQ     $0x00, 528(CX), Y3, Y3
+	VPCLMULQDQ     $0x00, 784(CX), Y3, Y3
 	VPXOR          Y3, Y5, Y5
 	ADDQ           $0x20, DI
 	ADDQ           $0x20, SI
@@ -2912,8 +3460,8 @@ rsingle_3:
 	VPXOR          X3, X2, X2
 	VMOVDQU        X2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VBROADCASTI128 400(CX), Y7
-	VBROADCASTI128 528(CX), Y8
+	VBROADCASTI128 528(CX), Y7
+	VBROADCASTI128 784(CX), Y8
 	VPCLMULQDQ     $0x00, Y7, Y2, Y9
 	VPXOR          Y9, Y4, Y4
 	VPCLMULQDQ     $0x11, Y7, Y2, Y9
@@ -3060,6 +3608,8 @@ rred_2:
 	JMP          sizedone_1
 
 sizenext_2:
+	CMPQ           R8, $0x80
+	JA             sizenext_3
 	VBROADCASTI128 (AX), Y6
 	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
 	VPXOR          Y6, Y2, Y2
@@ -3165,13 +3715,13 @@ aesmid_7:
 	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPXOR          Y0, Y2, Y2
 	VPXOR          Y0, Y0, Y0
-	VPCLMULQDQ     $0x00, 368(CX), Y2, Y9
+	VPCLMULQDQ     $0x00, 496(CX), Y2, Y9
 	VPXOR          Y9, Y6, Y6
-	VPCLMULQDQ     $0x11, 368(CX), Y2, Y9
+	VPCLMULQDQ     $0x11, 496(CX), Y2, Y9
 	VPXOR          Y9, Y8, Y8
 	VPSHUFD        $0x4e, Y2, Y9
 	VPXOR          Y2, Y9, Y9
-	VPCLMULQDQ     $0x00, 496(CX), Y9, Y9
+	VPCLMULQDQ     $0x00, 752(CX), Y9, Y9
 	VPXOR          Y9, Y7, Y7
 	ADDQ           $0x20, DI
 	ADDQ           $0x20, SI
@@ -3180,13 +3730,13 @@ aesmid_7:
 	VPXOR          Y3, Y2, Y2
 	VMOVDQU        Y2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
-	VPCLMULQDQ     $0x00, 400(CX), Y2, Y3
+	VPCLMULQDQ     $0x00, 528(CX), Y2, Y3
 	VPXOR          Y3, Y6, Y6
-	VPCLMULQDQ     $0x11, 400(CX), Y2, Y3
+	VPCLMULQDQ     $0x11, 528(CX), Y2, Y3
 	VPXOR          Y3, Y8, Y8
 	VPSHUFD        $0x4e, Y2, Y3
 	VPXOR          Y2, Y3, Y3
-	VPCLMULQDQ     $0x00, 528(CX), Y3, Y3
+	VPCLMULQDQ     $0x00, 784(CX), Y3, Y3
 	VPXOR          Y3, Y7, Y7
 	ADDQ           $0x20, DI
 	ADDQ           $0x20, SI
@@ -3197,17 +3747,37 @@ aesmid_7:
 	VPXOR          Y4, Y2, Y2
 	VMOVDQU        Y2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
-	VPCLMULQDQ     $0x00, 432(CX), Y2, Y3
+	VPCLMULQDQ     $0x00, 560(CX), Y2, Y3
 	VPXOR          Y3, Y6, Y6
-	VPCLMULQDQ     $0x11, 432(CX), Y2, Y3
+	VPCLMULQDQ     $0x11, 560(CX), Y2, Y3
 	VPXOR          Y3, Y8, Y8
 	VPSHUFD        $0x4e, Y2, Y3
 	VPXOR          Y2, Y3, Y3
-	VPCLMULQDQ     $0x00, 560(CX), Y3, Y3
+	VPCLMULQDQ     $0x00, 816(CX), Y3, Y3
 	VPXOR          Y3, Y7, Y7
 	ADDQ           $0x20, DI
 	ADDQ           $0x20, SI
 	SUBQ           $0x20, R8
+	CMPQ           R8, $0x20
+	JB             rsingle_7
+	VMOVDQU        (DI), Y2
+	VPXOR          Y5, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 592(CX), Y2, Y3
+	VPXOR          Y3, Y6, Y6
+	VPCLMULQDQ     $0x11, 592(CX), Y2, Y3
+	VPXOR          Y3, Y8, Y8
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 848(CX), Y3, Y3
+	VPXOR          Y3, Y7, Y7
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	JMP            rred_3
+
+rsingle_7:
 	CMPQ           R8, $0x10
 	JB             rpart_7
 	VPXOR          Y2, Y2, Y2
@@ -3216,8 +3786,8 @@ aesmid_7:
 	VPXOR          X5, X2, X2
 	VMOVDQU        X2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VBROADCASTI128 464(CX), Y3
-	VBROADCASTI128 592(CX), Y4
+	VBROADCASTI128 592(CX), Y3
+	VBROADCASTI128 848(CX), Y4
 	VPCLMULQDQ     $0x00, Y3, Y2, Y9
 	VPXOR          Y9, Y6, Y6
 	VPCLMULQDQ     $0x11, Y3, Y2, Y9
@@ -3247,8 +3817,8 @@ rsingle_6:
 	VPXOR          X4, X2, X2
 	VMOVDQU        X2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VBROADCASTI128 432(CX), Y3
-	VBROADCASTI128 560(CX), Y5
+	VBROADCASTI128 560(CX), Y3
+	VBROADCASTI128 816(CX), Y5
 	VPCLMULQDQ     $0x00, Y3, Y2, Y9
 	VPXOR          Y9, Y6, Y6
 	VPCLMULQDQ     $0x11, Y3, Y2, Y9
@@ -3392,6 +3962,535 @@ rred_3:
 	VEXTRACTI128 $0x01, Y8, X2
 	VPXOR        X8, X2, X2
 	VPXOR        X2, X0, X0
+	JMP          sizedone_1
+
+sizenext_3:
+	VBROADCASTI128 (AX), Y10
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
+	VPXOR          Y10, Y2, Y2
+	VPADDD         ctrIncs<>+32(SB), Y1, Y3
+	VPSHUFB        bswapMask<>+0(SB), Y3, Y3
+	VPXOR          Y10, Y3, Y3
+	VPADDD         ctrIncs<>+64(SB), Y1, Y4
+	VPSHUFB        bswapMask<>+0(SB), Y4, Y4
+	VPXOR          Y10, Y4, Y4
+	VPADDD         ctrIncs<>+96(SB), Y1, Y5
+	VPSHUFB        bswapMask<>+0(SB), Y5, Y5
+	VPXOR          Y10, Y5, Y5
+	VPADDD         ctrIncs<>+128(SB), Y1, Y6
+	VPSHUFB        bswapMask<>+0(SB), Y6, Y6
+	VPXOR          Y10, Y6, Y6
+	VPADDD         ctrIncs<>+160(SB), Y1, Y7
+	VPSHUFB        bswapMask<>+0(SB), Y7, Y7
+	VPXOR          Y10, Y7, Y7
+	VPADDD         ctrIncs<>+192(SB), Y1, Y8
+	VPSHUFB        bswapMask<>+0(SB), Y8, Y8
+	VPXOR          Y10, Y8, Y8
+	VPADDD         ctrIncs<>+224(SB), Y1, Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPXOR          Y10, Y9, Y9
+	CMPQ           CX, $0x0a
+	JE             aesmid_8
+	VBROADCASTI128 16(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 32(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	CMPQ           CX, $0x0c
+	JE             aesmid_8
+	VBROADCASTI128 48(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 64(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+
+aesmid_8:
+	VBROADCASTI128 16(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 32(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 48(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 64(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 80(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 96(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 112(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 128(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 144(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 160(DX), Y10
+	VAESENCLAST    Y10, Y2, Y2
+	VAESENCLAST    Y10, Y3, Y3
+	VAESENCLAST    Y10, Y4, Y4
+	VAESENCLAST    Y10, Y5, Y5
+	VAESENCLAST    Y10, Y6, Y6
+	VAESENCLAST    Y10, Y7, Y7
+	VAESENCLAST    Y10, Y8, Y8
+	VAESENCLAST    Y10, Y9, Y9
+	LEAQ           15(R8), CX
+	SHRQ           $0x04, CX
+	VMOVQ          CX, X10
+	VPADDD         X10, X1, X1
+	MOVQ           R8, CX
+	ANDQ           $-16, CX
+	NEGQ           CX
+	ADDQ           AX, CX
+	VPXOR          Y10, Y10, Y10
+	VPXOR          Y11, Y11, Y11
+	VPXOR          Y12, Y12, Y12
+	VMOVDQU        (DI), Y13
+	VPXOR          Y2, Y13, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPXOR          Y0, Y0, Y0
+	VPCLMULQDQ     $0x00, 496(CX), Y2, Y13
+	VPXOR          Y13, Y10, Y10
+	VPCLMULQDQ     $0x11, 496(CX), Y2, Y13
+	VPXOR          Y13, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y13
+	VPXOR          Y2, Y13, Y13
+	VPCLMULQDQ     $0x00, 752(CX), Y13, Y13
+	VPXOR          Y13, Y11, Y11
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	VMOVDQU        (DI), Y2
+	VPXOR          Y3, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 528(CX), Y2, Y3
+	VPXOR          Y3, Y10, Y10
+	VPCLMULQDQ     $0x11, 528(CX), Y2, Y3
+	VPXOR          Y3, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 784(CX), Y3, Y3
+	VPXOR          Y3, Y11, Y11
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	VMOVDQU        (DI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 560(CX), Y2, Y3
+	VPXOR          Y3, Y10, Y10
+	VPCLMULQDQ     $0x11, 560(CX), Y2, Y3
+	VPXOR          Y3, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 816(CX), Y3, Y3
+	VPXOR          Y3, Y11, Y11
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	VMOVDQU        (DI), Y2
+	VPXOR          Y5, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 592(CX), Y2, Y3
+	VPXOR          Y3, Y10, Y10
+	VPCLMULQDQ     $0x11, 592(CX), Y2, Y3
+	VPXOR          Y3, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 848(CX), Y3, Y3
+	VPXOR          Y3, Y11, Y11
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	CMPQ           R8, $0x20
+	JB             rsingle_12
+	VMOVDQU        (DI), Y2
+	VPXOR          Y6, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 624(CX), Y2, Y3
+	VPXOR          Y3, Y10, Y10
+	VPCLMULQDQ     $0x11, 624(CX), Y2, Y3
+	VPXOR          Y3, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 880(CX), Y3, Y3
+	VPXOR          Y3, Y11, Y11
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	CMPQ           R8, $0x20
+	JB             rsingle_13
+	VMOVDQU        (DI), Y2
+	VPXOR          Y7, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 656(CX), Y2, Y3
+	VPXOR          Y3, Y10, Y10
+	VPCLMULQDQ     $0x11, 656(CX), Y2, Y3
+	VPXOR          Y3, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 912(CX), Y3, Y3
+	VPXOR          Y3, Y11, Y11
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	CMPQ           R8, $0x20
+	JB             rsingle_14
+	VMOVDQU        (DI), Y2
+	VPXOR          Y8, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 688(CX), Y2, Y3
+	VPXOR          Y3, Y10, Y10
+	VPCLMULQDQ     $0x11, 688(CX), Y2, Y3
+	VPXOR          Y3, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 944(CX), Y3, Y3
+	VPXOR          Y3, Y11, Y11
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	CMPQ           R8, $0x10
+	JB             rpart_15
+	VPXOR          Y2, Y2, Y2
+	VPXOR          Y2, Y2, Y2
+	VMOVDQU        (DI), X2
+	VPXOR          X9, X2, X2
+	VMOVDQU        X2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VBROADCASTI128 720(CX), Y3
+	VBROADCASTI128 976(CX), Y4
+	VPCLMULQDQ     $0x00, Y3, Y2, Y5
+	VPXOR          Y5, Y10, Y10
+	VPCLMULQDQ     $0x11, Y3, Y2, Y5
+	VPXOR          Y5, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y5
+	VPXOR          Y2, Y5, Y5
+	VPCLMULQDQ     $0x00, Y4, Y5, Y5
+	VPXOR          Y5, Y11, Y11
+	ADDQ           $0x10, DI
+	ADDQ           $0x10, SI
+	SUBQ           $0x10, R8
+	VEXTRACTI128   $0x01, Y9, X2
+	LEAQ           240(CX), CX
+	JMP            rcommon_4
+
+rpart_15:
+	VMOVDQA X9, X2
+	LEAQ    224(CX), CX
+	JMP     rcommon_4
+
+rsingle_14:
+	CMPQ           R8, $0x10
+	JB             rpart_14
+	VPXOR          Y2, Y2, Y2
+	VPXOR          Y2, Y2, Y2
+	VMOVDQU        (DI), X2
+	VPXOR          X8, X2, X2
+	VMOVDQU        X2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VBROADCASTI128 688(CX), Y3
+	VBROADCASTI128 944(CX), Y4
+	VPCLMULQDQ     $0x00, Y3, Y2, Y5
+	VPXOR          Y5, Y10, Y10
+	VPCLMULQDQ     $0x11, Y3, Y2, Y5
+	VPXOR          Y5, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y5
+	VPXOR          Y2, Y5, Y5
+	VPCLMULQDQ     $0x00, Y4, Y5, Y5
+	VPXOR          Y5, Y11, Y11
+	ADDQ           $0x10, DI
+	ADDQ           $0x10, SI
+	SUBQ           $0x10, R8
+	VEXTRACTI128   $0x01, Y8, X2
+	LEAQ           208(CX), CX
+	JMP            rcommon_4
+
+rpart_14:
+	VMOVDQA X8, X2
+	LEAQ    192(CX), CX
+	JMP     rcommon_4
+
+rsingle_13:
+	CMPQ           R8, $0x10
+	JB             rpart_13
+	VPXOR          Y2, Y2, Y2
+	VPXOR          Y2, Y2, Y2
+	VMOVDQU        (DI), X2
+	VPXOR          X7, X2, X2
+	VMOVDQU        X2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VBROADCASTI128 656(CX), Y3
+	VBROADCASTI128 912(CX), Y4
+	VPCLMULQDQ     $0x00, Y3, Y2, Y5
+	VPXOR          Y5, Y10, Y10
+	VPCLMULQDQ     $0x11, Y3, Y2, Y5
+	VPXOR          Y5, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y5
+	VPXOR          Y2, Y5, Y5
+	VPCLMULQDQ     $0x00, Y4, Y5, Y5
+	VPXOR          Y5, Y11, Y11
+	ADDQ           $0x10, DI
+	ADDQ           $0x10, SI
+	SUBQ           $0x10, R8
+	VEXTRACTI128   $0x01, Y7, X2
+	LEAQ           176(CX), CX
+	JMP            rcommon_4
+
+rpart_13:
+	VMOVDQA X7, X2
+	LEAQ    160(CX), CX
+	JMP     rcommon_4
+
+rsingle_12:
+	CMPQ           R8, $0x10
+	JB             rpart_12
+	VPXOR          Y2, Y2, Y2
+	VPXOR          Y2, Y2, Y2
+	VMOVDQU        (DI), X2
+	VPXOR          X6, X2, X2
+	VMOVDQU        X2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VBROADCASTI128 624(CX), Y3
+	VBROADCASTI128 880(CX), Y4
+	VPCLMULQDQ     $0x00, Y3, Y2, Y5
+	VPXOR          Y5, Y10, Y10
+	VPCLMULQDQ     $0x11, Y3, Y2, Y5
+	VPXOR          Y5, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y5
+	VPXOR          Y2, Y5, Y5
+	VPCLMULQDQ     $0x00, Y4, Y5, Y5
+	VPXOR          Y5, Y11, Y11
+	ADDQ           $0x10, DI
+	ADDQ           $0x10, SI
+	SUBQ           $0x10, R8
+	VEXTRACTI128   $0x01, Y6, X2
+	LEAQ           144(CX), CX
+	JMP            rcommon_4
+
+rpart_12:
+	VMOVDQA X6, X2
+	LEAQ    128(CX), CX
+
+rcommon_4:
+	TESTQ   R8, R8
+	JZ      rred_4
+	VPXOR   Y3, Y3, Y3
+	VPXOR   Y3, Y3, Y3
+	CMPQ    R8, $0x08
+	JB      ld4_9
+	MOVQ    (DI), CX
+	VMOVQ   CX, X3
+	LEAQ    -8(DI)(R8*1), CX
+	MOVQ    (CX), CX
+	VMOVQ   CX, X4
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    R8, CX
+	NEGQ    CX
+	VMOVDQU 24(CX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_9
+
+ld4_9:
+	CMPQ    R8, $0x04
+	JB      ld2_9
+	MOVL    (DI), CX
+	VMOVQ   CX, X3
+	LEAQ    -4(DI)(R8*1), CX
+	MOVL    (CX), CX
+	VMOVQ   CX, X4
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    R8, CX
+	NEGQ    CX
+	VMOVDQU 20(CX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_9
+
+ld2_9:
+	CMPQ    R8, $0x02
+	JB      ld1_9
+	MOVWQZX (DI), CX
+	VMOVQ   CX, X3
+	LEAQ    -2(DI)(R8*1), CX
+	MOVWQZX (CX), CX
+	VMOVQ   CX, X4
+	LEAQ    slideShuf<>+0(SB), CX
+	NEGQ    CX
+	ADDQ    R8, CX
+	NEGQ    CX
+	VMOVDQU 18(CX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_9
+
+ld1_9:
+	MOVBQZX (DI), CX
+	VMOVQ   CX, X3
+
+lddone_9:
+	VPXOR   X2, X3, X3
+	LEAQ    onesMask<>+0(SB), CX
+	SUBQ    R8, CX
+	VPAND   16(CX), X3, X3
+	VMOVQ   X3, DX
+	CMPQ    R8, $0x08
+	JB      st4_5
+	MOVQ    DX, (SI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    R8, CX
+	VMOVDQU 8(CX), X4
+	VPSHUFB X4, X3, X4
+	VMOVQ   X4, DX
+	LEAQ    -8(SI)(R8*1), CX
+	MOVQ    DX, (CX)
+	JMP     stdone_5
+
+st4_5:
+	CMPQ    R8, $0x04
+	JB      st2_5
+	MOVL    DX, (SI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    R8, CX
+	VMOVDQU 12(CX), X4
+	VPSHUFB X4, X3, X4
+	VMOVQ   X4, DX
+	LEAQ    -4(SI)(R8*1), CX
+	MOVL    DX, (CX)
+	JMP     stdone_5
+
+st2_5:
+	CMPQ    R8, $0x02
+	JB      st1_5
+	MOVW    DX, (SI)
+	LEAQ    slideShuf<>+0(SB), CX
+	ADDQ    R8, CX
+	VMOVDQU 14(CX), X4
+	VPSHUFB X4, X3, X4
+	VMOVQ   X4, DX
+	LEAQ    -2(SI)(R8*1), CX
+	MOVW    DX, (CX)
+	JMP     stdone_5
+
+st1_5:
+	MOVB DL, (SI)
+
+stdone_5:
+	VMOVDQU X3, 64(SP)
+	VMOVDQU X2, 48(SP)
+
+rred_4:
+	VPXOR        Y10, Y11, Y11
+	VPXOR        Y12, Y11, Y11
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y10, Y2
+	VPSHUFD      $0x4e, Y10, Y10
+	VPXOR        Y10, Y11, Y11
+	VPXOR        Y2, Y11, Y11
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y11, Y2
+	VPSHUFD      $0x4e, Y11, Y11
+	VPXOR        Y11, Y12, Y12
+	VPXOR        Y2, Y12, Y12
+	VEXTRACTI128 $0x01, Y12, X2
+	VPXOR        X12, X2, X2
+	VPXOR        X2, X0, X0
 
 sizedone_1:
 	MOVQ R8, BX
@@ -3422,11 +4521,11 @@ pdone_1:
 	VPXOR        Y0, Y0, Y0
 	VMOVDQA      X2, X0
 	VINSERTI128  $0x01, X1, Y0, Y0
-	VPCLMULQDQ   $0x00, 336(AX), Y0, Y1
-	VPCLMULQDQ   $0x11, 336(AX), Y0, Y3
+	VPCLMULQDQ   $0x00, 464(AX), Y0, Y1
+	VPCLMULQDQ   $0x11, 464(AX), Y0, Y3
 	VPSHUFD      $0x4e, Y0, Y2
 	VPXOR        Y0, Y2, Y2
-	VPCLMULQDQ   $0x00, 464(AX), Y2, Y2
+	VPCLMULQDQ   $0x00, 720(AX), Y2, Y2
 	VPXOR        Y1, Y2, Y2
 	VPXOR        Y3, Y2, Y2
 	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y1, Y0
@@ -3444,8 +4543,8 @@ pdone_1:
 fin1_1:
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
-	VBROADCASTI128 352(AX), Y0
-	VBROADCASTI128 480(AX), Y4
+	VBROADCASTI128 480(AX), Y0
+	VBROADCASTI128 736(AX), Y4
 	VPCLMULQDQ     $0x00, Y0, Y2, Y1
 	VPCLMULQDQ     $0x11, Y0, Y2, Y0
 	VPSHUFD        $0x4e, Y2, Y3
@@ -3480,6 +4579,10 @@ findone_1:
 	VPXOR   X8, X8, X8
 	VPXOR   X9, X9, X9
 	VPXOR   X10, X10, X10
+	VPXOR   X11, X11, X11
+	VPXOR   X12, X12, X12
+	VPXOR   X13, X13, X13
+	VPXOR   X14, X14, X14
 	VMOVDQU Y0, (SP)
 	VMOVDQU Y0, 32(SP)
 	VMOVDQU X0, 64(SP)
@@ -3632,8 +4735,8 @@ lddone_1:
 	VPSHUFB        bswapMask<>+0(SB), X3, X3
 	VPXOR          Y4, Y4, Y4
 	VPXOR          X3, X2, X4
-	VBROADCASTI128 352(AX), Y2
-	VBROADCASTI128 480(AX), Y6
+	VBROADCASTI128 480(AX), Y2
+	VBROADCASTI128 736(AX), Y6
 	VPCLMULQDQ     $0x00, Y2, Y4, Y3
 	VPCLMULQDQ     $0x11, Y2, Y4, Y2
 	VPSHUFD        $0x4e, Y4, Y5
@@ -3653,7 +4756,7 @@ lddone_1:
 
 aadlong_1:
 gh8_1:
-	CMPQ         CX, $0x80
+	CMPQ         CX, $0x00000100
 	JB           ghrest_1
 	VMOVDQU      (R8), Y6
 	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
@@ -3662,7 +4765,7 @@ gh8_1:
 	VPCLMULQDQ   $0x11, 240(AX), Y6, Y5
 	VPSHUFD      $0x4e, Y6, Y4
 	VPXOR        Y6, Y4, Y4
-	VPCLMULQDQ   $0x00, 368(AX), Y4, Y4
+	VPCLMULQDQ   $0x00, 496(AX), Y4, Y4
 	VMOVDQU      32(R8), Y6
 	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
 	VPCLMULQDQ   $0x00, 272(AX), Y6, Y7
@@ -3671,7 +4774,7 @@ gh8_1:
 	VPXOR        Y7, Y5, Y5
 	VPSHUFD      $0x4e, Y6, Y7
 	VPXOR        Y6, Y7, Y7
-	VPCLMULQDQ   $0x00, 400(AX), Y7, Y7
+	VPCLMULQDQ   $0x00, 528(AX), Y7, Y7
 	VPXOR        Y7, Y4, Y4
 	VMOVDQU      64(R8), Y6
 	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
@@ -3681,7 +4784,7 @@ gh8_1:
 	VPXOR        Y7, Y5, Y5
 	VPSHUFD      $0x4e, Y6, Y7
 	VPXOR        Y6, Y7, Y7
-	VPCLMULQDQ   $0x00, 432(AX), Y7, Y7
+	VPCLMULQDQ   $0x00, 560(AX), Y7, Y7
 	VPXOR        Y7, Y4, Y4
 	VMOVDQU      96(R8), Y6
 	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
@@ -3691,7 +4794,47 @@ gh8_1:
 	VPXOR        Y7, Y5, Y5
 	VPSHUFD      $0x4e, Y6, Y7
 	VPXOR        Y6, Y7, Y7
-	VPCLMULQDQ   $0x00, 464(AX), Y7, Y7
+	VPCLMULQDQ   $0x00, 592(AX), Y7, Y7
+	VPXOR        Y7, Y4, Y4
+	VMOVDQU      128(R8), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPCLMULQDQ   $0x00, 368(AX), Y6, Y7
+	VPXOR        Y7, Y3, Y3
+	VPCLMULQDQ   $0x11, 368(AX), Y6, Y7
+	VPXOR        Y7, Y5, Y5
+	VPSHUFD      $0x4e, Y6, Y7
+	VPXOR        Y6, Y7, Y7
+	VPCLMULQDQ   $0x00, 624(AX), Y7, Y7
+	VPXOR        Y7, Y4, Y4
+	VMOVDQU      160(R8), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPCLMULQDQ   $0x00, 400(AX), Y6, Y7
+	VPXOR        Y7, Y3, Y3
+	VPCLMULQDQ   $0x11, 400(AX), Y6, Y7
+	VPXOR        Y7, Y5, Y5
+	VPSHUFD      $0x4e, Y6, Y7
+	VPXOR        Y6, Y7, Y7
+	VPCLMULQDQ   $0x00, 656(AX), Y7, Y7
+	VPXOR        Y7, Y4, Y4
+	VMOVDQU      192(R8), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPCLMULQDQ   $0x00, 432(AX), Y6, Y7
+	VPXOR        Y7, Y3, Y3
+	VPCLMULQDQ   $0x11, 432(AX), Y6, Y7
+	VPXOR        Y7, Y5, Y5
+	VPSHUFD      $0x4e, Y6, Y7
+	VPXOR        Y6, Y7, Y7
+	VPCLMULQDQ   $0x00, 688(AX), Y7, Y7
+	VPXOR        Y7, Y4, Y4
+	VMOVDQU      224(R8), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPCLMULQDQ   $0x00, 464(AX), Y6, Y7
+	VPXOR        Y7, Y3, Y3
+	VPCLMULQDQ   $0x11, 464(AX), Y6, Y7
+	VPXOR        Y7, Y5, Y5
+	VPSHUFD      $0x4e, Y6, Y7
+	VPXOR        Y6, Y7, Y7
+	VPCLMULQDQ   $0x00, 720(AX), Y7, Y7
 	VPXOR        Y7, Y4, Y4
 	VPXOR        Y3, Y4, Y4
 	VPXOR        Y5, Y4, Y4
@@ -3705,8 +4848,8 @@ gh8_1:
 	VPXOR        Y3, Y5, Y5
 	VEXTRACTI128 $0x01, Y5, X2
 	VPXOR        X2, X5, X2
-	ADDQ         $0x80, R8
-	SUBQ         $0x80, CX
+	ADDQ         $0x00000100, R8
+	SUBQ         $0x00000100, CX
 	JMP          gh8_1
 
 ghrest_1:
@@ -3729,13 +4872,13 @@ ghregs_1:
 	VPSHUFB    bswapMask<>+0(SB), Y6, Y6
 	VPXOR      Y2, Y6, Y6
 	VPXOR      Y2, Y2, Y2
-	VPCLMULQDQ $0x00, 368(DX), Y6, Y7
+	VPCLMULQDQ $0x00, 496(DX), Y6, Y7
 	VPXOR      Y7, Y3, Y3
-	VPCLMULQDQ $0x11, 368(DX), Y6, Y7
+	VPCLMULQDQ $0x11, 496(DX), Y6, Y7
 	VPXOR      Y7, Y5, Y5
 	VPSHUFD    $0x4e, Y6, Y7
 	VPXOR      Y6, Y7, Y7
-	VPCLMULQDQ $0x00, 496(DX), Y7, Y7
+	VPCLMULQDQ $0x00, 752(DX), Y7, Y7
 	VPXOR      Y7, Y4, Y4
 	ADDQ       $0x20, R8
 	ADDQ       $0x20, DX
@@ -3749,8 +4892,8 @@ ghpart_1:
 	VPSHUFB        bswapMask<>+0(SB), X6, X6
 	VPXOR          Y2, Y6, Y6
 	VPXOR          Y2, Y2, Y2
-	VBROADCASTI128 368(DX), Y7
-	VBROADCASTI128 496(DX), Y8
+	VBROADCASTI128 496(DX), Y7
+	VBROADCASTI128 752(DX), Y8
 	VPCLMULQDQ     $0x00, Y7, Y6, Y9
 	VPXOR          Y9, Y3, Y3
 	VPCLMULQDQ     $0x11, Y7, Y6, Y9
@@ -3824,8 +4967,8 @@ lddone_2:
 	VPSHUFB        bswapMask<>+0(SB), X6, X6
 	VPXOR          Y2, Y6, Y6
 	VPXOR          Y2, Y2, Y2
-	VBROADCASTI128 368(DX), Y7
-	VBROADCASTI128 496(DX), Y8
+	VBROADCASTI128 496(DX), Y7
+	VBROADCASTI128 752(DX), Y8
 	VPCLMULQDQ     $0x00, Y7, Y6, Y9
 	VPXOR          Y9, Y3, Y3
 	VPCLMULQDQ     $0x11, Y7, Y6, Y9
@@ -3948,8 +5091,8 @@ joined_1:
 	VPSHUFB        bswapMask<>+0(SB), X6, X6
 	VPXOR          Y2, Y6, Y6
 	VPXOR          Y2, Y2, Y2
-	VBROADCASTI128 368(CX), Y7
-	VBROADCASTI128 496(CX), Y8
+	VBROADCASTI128 496(CX), Y7
+	VBROADCASTI128 752(CX), Y8
 	VPCLMULQDQ     $0x00, Y7, Y6, Y9
 	VPXOR          Y9, Y3, Y3
 	VPCLMULQDQ     $0x11, Y7, Y6, Y9
@@ -4078,8 +5221,8 @@ stdone_1:
 	VPSHUFB        bswapMask<>+0(SB), X0, X0
 	VPXOR          Y2, Y0, Y0
 	VPXOR          Y2, Y2, Y2
-	VBROADCASTI128 368(CX), Y6
-	VBROADCASTI128 496(CX), Y7
+	VBROADCASTI128 496(CX), Y6
+	VBROADCASTI128 752(CX), Y7
 	VPCLMULQDQ     $0x00, Y6, Y0, Y8
 	VPXOR          Y8, Y3, Y3
 	VPCLMULQDQ     $0x11, Y6, Y0, Y8
@@ -4100,8 +5243,8 @@ slens_1:
 	VPUNPCKLQDQ    X6, X0, X0
 	VPXOR          Y6, Y6, Y6
 	VPXOR          X0, X2, X6
-	VBROADCASTI128 368(CX), Y0
-	VBROADCASTI128 496(CX), Y2
+	VBROADCASTI128 496(CX), Y0
+	VBROADCASTI128 752(CX), Y2
 	VPCLMULQDQ     $0x00, Y0, Y6, Y7
 	VPXOR          Y7, Y3, Y3
 	VPCLMULQDQ     $0x11, Y0, Y6, Y7
@@ -4139,6 +5282,10 @@ slens_1:
 	VPXOR   X8, X8, X8
 	VPXOR   X9, X9, X9
 	VPXOR   X10, X10, X10
+	VPXOR   X11, X11, X11
+	VPXOR   X12, X12, X12
+	VPXOR   X13, X13, X13
+	VPXOR   X14, X14, X14
 	VMOVDQU Y0, (SP)
 	VMOVDQU Y0, 32(SP)
 	VMOVDQU X0, 64(SP)
@@ -4257,8 +5404,8 @@ lddone_4:
 	VPSHUFB        bswapMask<>+0(SB), X1, X1
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
-	VBROADCASTI128 352(AX), Y0
-	VBROADCASTI128 480(AX), Y4
+	VBROADCASTI128 480(AX), Y0
+	VBROADCASTI128 736(AX), Y4
 	VPCLMULQDQ     $0x00, Y0, Y2, Y1
 	VPCLMULQDQ     $0x11, Y0, Y2, Y0
 	VPSHUFD        $0x4e, Y2, Y3
@@ -4278,7 +5425,7 @@ lddone_4:
 
 aadlong_2:
 gh8_2:
-	CMPQ         DI, $0x80
+	CMPQ         DI, $0x00000100
 	JB           ghrest_2
 	VMOVDQU      (SI), Y4
 	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
@@ -4287,7 +5434,7 @@ gh8_2:
 	VPCLMULQDQ   $0x11, 240(AX), Y4, Y3
 	VPSHUFD      $0x4e, Y4, Y2
 	VPXOR        Y4, Y2, Y2
-	VPCLMULQDQ   $0x00, 368(AX), Y2, Y2
+	VPCLMULQDQ   $0x00, 496(AX), Y2, Y2
 	VMOVDQU      32(SI), Y4
 	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
 	VPCLMULQDQ   $0x00, 272(AX), Y4, Y5
@@ -4296,7 +5443,7 @@ gh8_2:
 	VPXOR        Y5, Y3, Y3
 	VPSHUFD      $0x4e, Y4, Y5
 	VPXOR        Y4, Y5, Y5
-	VPCLMULQDQ   $0x00, 400(AX), Y5, Y5
+	VPCLMULQDQ   $0x00, 528(AX), Y5, Y5
 	VPXOR        Y5, Y2, Y2
 	VMOVDQU      64(SI), Y4
 	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
@@ -4306,7 +5453,7 @@ gh8_2:
 	VPXOR        Y5, Y3, Y3
 	VPSHUFD      $0x4e, Y4, Y5
 	VPXOR        Y4, Y5, Y5
-	VPCLMULQDQ   $0x00, 432(AX), Y5, Y5
+	VPCLMULQDQ   $0x00, 560(AX), Y5, Y5
 	VPXOR        Y5, Y2, Y2
 	VMOVDQU      96(SI), Y4
 	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
@@ -4316,7 +5463,47 @@ gh8_2:
 	VPXOR        Y5, Y3, Y3
 	VPSHUFD      $0x4e, Y4, Y5
 	VPXOR        Y4, Y5, Y5
-	VPCLMULQDQ   $0x00, 464(AX), Y5, Y5
+	VPCLMULQDQ   $0x00, 592(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      128(SI), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 368(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 368(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 624(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      160(SI), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 400(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 400(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 656(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      192(SI), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 432(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 432(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 688(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      224(SI), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 464(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 464(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 720(AX), Y5, Y5
 	VPXOR        Y5, Y2, Y2
 	VPXOR        Y1, Y2, Y2
 	VPXOR        Y3, Y2, Y2
@@ -4330,8 +5517,8 @@ gh8_2:
 	VPXOR        Y1, Y3, Y3
 	VEXTRACTI128 $0x01, Y3, X0
 	VPXOR        X0, X3, X0
-	ADDQ         $0x80, SI
-	SUBQ         $0x80, DI
+	ADDQ         $0x00000100, SI
+	SUBQ         $0x00000100, DI
 	JMP          gh8_2
 
 ghrest_2:
@@ -4354,13 +5541,13 @@ ghregs_2:
 	VPSHUFB    bswapMask<>+0(SB), Y4, Y4
 	VPXOR      Y0, Y4, Y4
 	VPXOR      Y0, Y0, Y0
-	VPCLMULQDQ $0x00, 368(R8), Y4, Y5
+	VPCLMULQDQ $0x00, 496(R8), Y4, Y5
 	VPXOR      Y5, Y1, Y1
-	VPCLMULQDQ $0x11, 368(R8), Y4, Y5
+	VPCLMULQDQ $0x11, 496(R8), Y4, Y5
 	VPXOR      Y5, Y3, Y3
 	VPSHUFD    $0x4e, Y4, Y5
 	VPXOR      Y4, Y5, Y5
-	VPCLMULQDQ $0x00, 496(R8), Y5, Y5
+	VPCLMULQDQ $0x00, 752(R8), Y5, Y5
 	VPXOR      Y5, Y2, Y2
 	ADDQ       $0x20, SI
 	ADDQ       $0x20, R8
@@ -4374,8 +5561,8 @@ ghpart_2:
 	VPSHUFB        bswapMask<>+0(SB), X4, X4
 	VPXOR          Y0, Y4, Y4
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(R8), Y5
-	VBROADCASTI128 496(R8), Y6
+	VBROADCASTI128 496(R8), Y5
+	VBROADCASTI128 752(R8), Y6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y7
 	VPXOR          Y7, Y1, Y1
 	VPCLMULQDQ     $0x11, Y5, Y4, Y7
@@ -4449,8 +5636,8 @@ lddone_5:
 	VPSHUFB        bswapMask<>+0(SB), X4, X4
 	VPXOR          Y0, Y4, Y4
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(R8), Y5
-	VBROADCASTI128 496(R8), Y6
+	VBROADCASTI128 496(R8), Y5
+	VBROADCASTI128 752(R8), Y6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y7
 	VPXOR          Y7, Y1, Y1
 	VPCLMULQDQ     $0x11, Y5, Y4, Y7
@@ -4629,8 +5816,8 @@ openfull_1:
 	VPSHUFB        bswapMask<>+0(SB), X1, X1
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
-	VBROADCASTI128 352(AX), Y0
-	VBROADCASTI128 480(AX), Y4
+	VBROADCASTI128 480(AX), Y0
+	VBROADCASTI128 736(AX), Y4
 	VPCLMULQDQ     $0x00, Y0, Y2, Y1
 	VPCLMULQDQ     $0x11, Y0, Y2, Y0
 	VPSHUFD        $0x4e, Y2, Y3
@@ -4658,113 +5845,189 @@ pbulk_1:
 	VMOVDQU        (SP), X0
 	VBROADCASTI128 16(SP), Y1
 	VPADDD         ctrIncs<>+0(SB), Y1, Y1
-	CMPQ           R10, $0x80
+	CMPQ           R10, $0x00000100
 	JB             prem_1
 
 	// phase: main loop
-	VBROADCASTI128 (AX), Y6
+	VBROADCASTI128 (AX), Y10
 	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
-	VPXOR          Y6, Y2, Y2
+	VPXOR          Y10, Y2, Y2
 	VPADDD         ctrIncs<>+32(SB), Y1, Y3
 	VPSHUFB        bswapMask<>+0(SB), Y3, Y3
-	VPXOR          Y6, Y3, Y3
+	VPXOR          Y10, Y3, Y3
 	VPADDD         ctrIncs<>+64(SB), Y1, Y4
 	VPSHUFB        bswapMask<>+0(SB), Y4, Y4
-	VPXOR          Y6, Y4, Y4
+	VPXOR          Y10, Y4, Y4
 	VPADDD         ctrIncs<>+96(SB), Y1, Y5
 	VPSHUFB        bswapMask<>+0(SB), Y5, Y5
-	VPXOR          Y6, Y5, Y5
-	VPADDD         ctrIncs<>+128(SB), Y1, Y1
+	VPXOR          Y10, Y5, Y5
+	VPADDD         ctrIncs<>+128(SB), Y1, Y6
+	VPSHUFB        bswapMask<>+0(SB), Y6, Y6
+	VPXOR          Y10, Y6, Y6
+	VPADDD         ctrIncs<>+160(SB), Y1, Y7
+	VPSHUFB        bswapMask<>+0(SB), Y7, Y7
+	VPXOR          Y10, Y7, Y7
+	VPADDD         ctrIncs<>+192(SB), Y1, Y8
+	VPSHUFB        bswapMask<>+0(SB), Y8, Y8
+	VPXOR          Y10, Y8, Y8
+	VPADDD         ctrIncs<>+224(SB), Y1, Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPXOR          Y10, Y9, Y9
+	VPADDD         ctrIncs<>+256(SB), Y1, Y1
 	CMPQ           CX, $0x0a
 	JE             aesmid_3
-	VBROADCASTI128 16(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 32(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 16(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 32(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
 	CMPQ           CX, $0x0c
 	JE             aesmid_3
-	VBROADCASTI128 48(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 64(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 48(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 64(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
 
 aesmid_3:
-	VBROADCASTI128 16(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 32(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 48(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 64(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 80(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 96(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 112(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 128(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 144(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 160(DX), Y6
-	VPXOR          (R9), Y6, Y7
-	VAESENCLAST    Y7, Y2, Y2
+	VBROADCASTI128 16(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 32(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 48(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 64(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 80(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 96(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 112(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 128(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 144(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 160(DX), Y10
+	VPXOR          (R9), Y10, Y11
+	VAESENCLAST    Y11, Y2, Y2
 	VMOVDQU        Y2, (SI)
-	VPXOR          32(R9), Y6, Y2
+	VPXOR          32(R9), Y10, Y2
 	VAESENCLAST    Y2, Y3, Y3
 	VMOVDQU        Y3, 32(SI)
-	VPXOR          64(R9), Y6, Y2
+	VPXOR          64(R9), Y10, Y2
 	VAESENCLAST    Y2, Y4, Y4
 	VMOVDQU        Y4, 64(SI)
-	VPXOR          96(R9), Y6, Y2
+	VPXOR          96(R9), Y10, Y2
 	VAESENCLAST    Y2, Y5, Y5
 	VMOVDQU        Y5, 96(SI)
-	ADDQ           $0x80, R9
-	ADDQ           $0x80, SI
-	SUBQ           $0x80, R10
+	VPXOR          128(R9), Y10, Y2
+	VAESENCLAST    Y2, Y6, Y6
+	VMOVDQU        Y6, 128(SI)
+	VPXOR          160(R9), Y10, Y2
+	VAESENCLAST    Y2, Y7, Y7
+	VMOVDQU        Y7, 160(SI)
+	VPXOR          192(R9), Y10, Y2
+	VAESENCLAST    Y2, Y8, Y8
+	VMOVDQU        Y8, 192(SI)
+	VPXOR          224(R9), Y10, Y2
+	VAESENCLAST    Y2, Y9, Y9
+	VMOVDQU        Y9, 224(SI)
+	ADDQ           $0x00000100, R9
+	ADDQ           $0x00000100, SI
+	SUBQ           $0x00000100, R10
 
 loop8_1:
-	CMPQ           R10, $0x80
+	CMPQ           R10, $0x00000100
 	JB             loopdone_1
 	VBROADCASTI128 (AX), Y2
 	VPSHUFB        bswapMask<>+0(SB), Y1, Y5
@@ -4778,7 +6041,19 @@ loop8_1:
 	VPADDD         ctrIncs<>+96(SB), Y1, Y8
 	VPSHUFB        bswapMask<>+0(SB), Y8, Y8
 	VPXOR          Y2, Y8, Y8
-	VPADDD         ctrIncs<>+128(SB), Y1, Y1
+	VPADDD         ctrIncs<>+128(SB), Y1, Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPXOR          Y2, Y9, Y9
+	VPADDD         ctrIncs<>+160(SB), Y1, Y10
+	VPSHUFB        bswapMask<>+0(SB), Y10, Y10
+	VPXOR          Y2, Y10, Y10
+	VPADDD         ctrIncs<>+192(SB), Y1, Y11
+	VPSHUFB        bswapMask<>+0(SB), Y11, Y11
+	VPXOR          Y2, Y11, Y11
+	VPADDD         ctrIncs<>+224(SB), Y1, Y12
+	VPSHUFB        bswapMask<>+0(SB), Y12, Y12
+	VPXOR          Y2, Y12, Y12
+	VPADDD         ctrIncs<>+256(SB), Y1, Y1
 	CMPQ           CX, $0x0a
 	JE             aesmid_4
 	VBROADCASTI128 16(AX), Y2
@@ -4786,11 +6061,19 @@ loop8_1:
 	VAESENC        Y2, Y6, Y6
 	VAESENC        Y2, Y7, Y7
 	VAESENC        Y2, Y8, Y8
+	VAESENC        Y2, Y9, Y9
+	VAESENC        Y2, Y10, Y10
+	VAESENC        Y2, Y11, Y11
+	VAESENC        Y2, Y12, Y12
 	VBROADCASTI128 32(AX), Y2
 	VAESENC        Y2, Y5, Y5
 	VAESENC        Y2, Y6, Y6
 	VAESENC        Y2, Y7, Y7
 	VAESENC        Y2, Y8, Y8
+	VAESENC        Y2, Y9, Y9
+	VAESENC        Y2, Y10, Y10
+	VAESENC        Y2, Y11, Y11
+	VAESENC        Y2, Y12, Y12
 	CMPQ           CX, $0x0c
 	JE             aesmid_4
 	VBROADCASTI128 48(AX), Y2
@@ -4798,11 +6081,19 @@ loop8_1:
 	VAESENC        Y2, Y6, Y6
 	VAESENC        Y2, Y7, Y7
 	VAESENC        Y2, Y8, Y8
+	VAESENC        Y2, Y9, Y9
+	VAESENC        Y2, Y10, Y10
+	VAESENC        Y2, Y11, Y11
+	VAESENC        Y2, Y12, Y12
 	VBROADCASTI128 64(AX), Y2
 	VAESENC        Y2, Y5, Y5
 	VAESENC        Y2, Y6, Y6
 	VAESENC        Y2, Y7, Y7
 	VAESENC        Y2, Y8, Y8
+	VAESENC        Y2, Y9, Y9
+	VAESENC        Y2, Y10, Y10
+	VAESENC        Y2, Y11, Y11
+	VAESENC        Y2, Y12, Y12
 
 aesmid_4:
 	VBROADCASTI128 16(DX), Y2
@@ -4810,96 +6101,172 @@ aesmid_4:
 	VAESENC        Y2, Y6, Y6
 	VAESENC        Y2, Y7, Y7
 	VAESENC        Y2, Y8, Y8
-	VMOVDQU        -128(SI), Y9
-	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
-	VPXOR          Y0, Y9, Y9
-	VPCLMULQDQ     $0x00, 240(AX), Y9, Y2
-	VPCLMULQDQ     $0x11, 240(AX), Y9, Y4
-	VPSHUFD        $0x4e, Y9, Y3
-	VPXOR          Y9, Y3, Y3
-	VPCLMULQDQ     $0x00, 368(AX), Y3, Y3
-	VBROADCASTI128 32(DX), Y9
-	VAESENC        Y9, Y5, Y5
-	VAESENC        Y9, Y6, Y6
-	VAESENC        Y9, Y7, Y7
-	VAESENC        Y9, Y8, Y8
-	VMOVDQU        -96(SI), Y9
-	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
-	VPCLMULQDQ     $0x00, 272(AX), Y9, Y10
-	VPXOR          Y10, Y2, Y2
-	VPCLMULQDQ     $0x11, 272(AX), Y9, Y10
-	VPXOR          Y10, Y4, Y4
-	VPSHUFD        $0x4e, Y9, Y10
-	VPXOR          Y9, Y10, Y10
-	VPCLMULQDQ     $0x00, 400(AX), Y10, Y10
-	VPXOR          Y10, Y3, Y3
-	VBROADCASTI128 48(DX), Y9
-	VAESENC        Y9, Y5, Y5
-	VAESENC        Y9, Y6, Y6
-	VAESENC        Y9, Y7, Y7
-	VAESENC        Y9, Y8, Y8
-	VMOVDQU        -64(SI), Y9
-	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
-	VPCLMULQDQ     $0x00, 304(AX), Y9, Y10
-	VPXOR          Y10, Y2, Y2
-	VPCLMULQDQ     $0x11, 304(AX), Y9, Y10
-	VPXOR          Y10, Y4, Y4
-	VPSHUFD        $0x4e, Y9, Y10
-	VPXOR          Y9, Y10, Y10
-	VPCLMULQDQ     $0x00, 432(AX), Y10, Y10
-	VPXOR          Y10, Y3, Y3
-	VBROADCASTI128 64(DX), Y9
-	VAESENC        Y9, Y5, Y5
-	VAESENC        Y9, Y6, Y6
-	VAESENC        Y9, Y7, Y7
-	VAESENC        Y9, Y8, Y8
-	VMOVDQU        -32(SI), Y9
-	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
-	VPCLMULQDQ     $0x00, 336(AX), Y9, Y10
-	VPXOR          Y10, Y2, Y2
-	VPCLMULQDQ     $0x11, 336(AX), Y9, Y10
-	VPXOR          Y10, Y4, Y4
-	VPSHUFD        $0x4e, Y9, Y10
-	VPXOR          Y9, Y10, Y10
-	VPCLMULQDQ     $0x00, 464(AX), Y10, Y10
-	VPXOR          Y10, Y3, Y3
-	VBROADCASTI128 80(DX), Y9
-	VAESENC        Y9, Y5, Y5
-	VAESENC        Y9, Y6, Y6
-	VAESENC        Y9, Y7, Y7
-	VAESENC        Y9, Y8, Y8
+	VAESENC        Y2, Y9, Y9
+	VAESENC        Y2, Y10, Y10
+	VAESENC        Y2, Y11, Y11
+	VAESENC        Y2, Y12, Y12
+	VMOVDQU        -256(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPXOR          Y0, Y13, Y13
+	VPCLMULQDQ     $0x00, 240(AX), Y13, Y2
+	VPCLMULQDQ     $0x11, 240(AX), Y13, Y4
+	VPSHUFD        $0x4e, Y13, Y3
+	VPXOR          Y13, Y3, Y3
+	VPCLMULQDQ     $0x00, 496(AX), Y3, Y3
+	VBROADCASTI128 32(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        -224(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 272(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 272(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 528(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 48(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        -192(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 304(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 304(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 560(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 64(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        -160(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 336(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 336(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 592(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 80(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        -128(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 368(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 368(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 624(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 96(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        -96(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 400(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 400(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 656(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 112(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        -64(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 432(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 432(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 688(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 128(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        -32(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 464(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 464(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 720(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 144(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
 	VPXOR          Y2, Y3, Y3
 	VPXOR          Y4, Y3, Y3
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y2, Y9
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y2, Y13
 	VPSHUFD        $0x4e, Y2, Y2
 	VPXOR          Y2, Y3, Y3
-	VPXOR          Y9, Y3, Y3
-	VBROADCASTI128 96(DX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
+	VPXOR          Y13, Y3, Y3
 	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y2
 	VPSHUFD        $0x4e, Y3, Y3
 	VPXOR          Y3, Y4, Y4
 	VPXOR          Y2, Y4, Y4
-	VBROADCASTI128 112(DX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
 	VEXTRACTI128   $0x01, Y4, X0
 	VPXOR          X0, X4, X0
-	VBROADCASTI128 128(DX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
-	VBROADCASTI128 144(DX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
 	VBROADCASTI128 160(DX), Y2
 	VPXOR          (R9), Y2, Y3
 	VAESENCLAST    Y3, Y5, Y5
@@ -4910,24 +6277,36 @@ aesmid_4:
 	VPXOR          64(R9), Y2, Y3
 	VAESENCLAST    Y3, Y7, Y7
 	VMOVDQU        Y7, 64(SI)
-	VPXOR          96(R9), Y2, Y2
-	VAESENCLAST    Y2, Y8, Y8
+	VPXOR          96(R9), Y2, Y3
+	VAESENCLAST    Y3, Y8, Y8
 	VMOVDQU        Y8, 96(SI)
-	ADDQ           $0x80, R9
-	ADDQ           $0x80, SI
-	SUBQ           $0x80, R10
+	VPXOR          128(R9), Y2, Y3
+	VAESENCLAST    Y3, Y9, Y9
+	VMOVDQU        Y9, 128(SI)
+	VPXOR          160(R9), Y2, Y3
+	VAESENCLAST    Y3, Y10, Y10
+	VMOVDQU        Y10, 160(SI)
+	VPXOR          192(R9), Y2, Y3
+	VAESENCLAST    Y3, Y11, Y11
+	VMOVDQU        Y11, 192(SI)
+	VPXOR          224(R9), Y2, Y2
+	VAESENCLAST    Y2, Y12, Y12
+	VMOVDQU        Y12, 224(SI)
+	ADDQ           $0x00000100, R9
+	ADDQ           $0x00000100, SI
+	SUBQ           $0x00000100, R10
 	JMP            loop8_1
 
 loopdone_1:
-	VMOVDQU      -128(SI), Y5
+	VMOVDQU      -256(SI), Y5
 	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VPCLMULQDQ   $0x00, 240(AX), Y5, Y2
 	VPCLMULQDQ   $0x11, 240(AX), Y5, Y4
 	VPSHUFD      $0x4e, Y5, Y3
 	VPXOR        Y5, Y3, Y3
-	VPCLMULQDQ   $0x00, 368(AX), Y3, Y3
-	VMOVDQU      -96(SI), Y5
+	VPCLMULQDQ   $0x00, 496(AX), Y3, Y3
+	VMOVDQU      -224(SI), Y5
 	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
 	VPCLMULQDQ   $0x00, 272(AX), Y5, Y6
 	VPXOR        Y6, Y2, Y2
@@ -4935,9 +6314,9 @@ loopdone_1:
 	VPXOR        Y6, Y4, Y4
 	VPSHUFD      $0x4e, Y5, Y6
 	VPXOR        Y5, Y6, Y6
-	VPCLMULQDQ   $0x00, 400(AX), Y6, Y6
+	VPCLMULQDQ   $0x00, 528(AX), Y6, Y6
 	VPXOR        Y6, Y3, Y3
-	VMOVDQU      -64(SI), Y5
+	VMOVDQU      -192(SI), Y5
 	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
 	VPCLMULQDQ   $0x00, 304(AX), Y5, Y6
 	VPXOR        Y6, Y2, Y2
@@ -4945,9 +6324,9 @@ loopdone_1:
 	VPXOR        Y6, Y4, Y4
 	VPSHUFD      $0x4e, Y5, Y6
 	VPXOR        Y5, Y6, Y6
-	VPCLMULQDQ   $0x00, 432(AX), Y6, Y6
+	VPCLMULQDQ   $0x00, 560(AX), Y6, Y6
 	VPXOR        Y6, Y3, Y3
-	VMOVDQU      -32(SI), Y5
+	VMOVDQU      -160(SI), Y5
 	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
 	VPCLMULQDQ   $0x00, 336(AX), Y5, Y6
 	VPXOR        Y6, Y2, Y2
@@ -4955,7 +6334,47 @@ loopdone_1:
 	VPXOR        Y6, Y4, Y4
 	VPSHUFD      $0x4e, Y5, Y6
 	VPXOR        Y5, Y6, Y6
-	VPCLMULQDQ   $0x00, 464(AX), Y6, Y6
+	VPCLMULQDQ   $0x00, 592(AX), Y6, Y6
+	VPXOR        Y6, Y3, Y3
+	VMOVDQU      -128(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPCLMULQDQ   $0x00, 368(AX), Y5, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 368(AX), Y5, Y6
+	VPXOR        Y6, Y4, Y4
+	VPSHUFD      $0x4e, Y5, Y6
+	VPXOR        Y5, Y6, Y6
+	VPCLMULQDQ   $0x00, 624(AX), Y6, Y6
+	VPXOR        Y6, Y3, Y3
+	VMOVDQU      -96(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPCLMULQDQ   $0x00, 400(AX), Y5, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 400(AX), Y5, Y6
+	VPXOR        Y6, Y4, Y4
+	VPSHUFD      $0x4e, Y5, Y6
+	VPXOR        Y5, Y6, Y6
+	VPCLMULQDQ   $0x00, 656(AX), Y6, Y6
+	VPXOR        Y6, Y3, Y3
+	VMOVDQU      -64(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPCLMULQDQ   $0x00, 432(AX), Y5, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 432(AX), Y5, Y6
+	VPXOR        Y6, Y4, Y4
+	VPSHUFD      $0x4e, Y5, Y6
+	VPXOR        Y5, Y6, Y6
+	VPCLMULQDQ   $0x00, 688(AX), Y6, Y6
+	VPXOR        Y6, Y3, Y3
+	VMOVDQU      -32(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPCLMULQDQ   $0x00, 464(AX), Y5, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 464(AX), Y5, Y6
+	VPXOR        Y6, Y4, Y4
+	VPSHUFD      $0x4e, Y5, Y6
+	VPXOR        Y5, Y6, Y6
+	VPCLMULQDQ   $0x00, 720(AX), Y6, Y6
 	VPXOR        Y6, Y3, Y3
 	VPXOR        Y2, Y3, Y3
 	VPXOR        Y4, Y3, Y3
@@ -5033,13 +6452,13 @@ aesmid_5:
 	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPXOR          Y0, Y2, Y2
 	VPXOR          Y0, Y0, Y0
-	VPCLMULQDQ     $0x00, 368(R8), Y2, Y6
+	VPCLMULQDQ     $0x00, 496(R8), Y2, Y6
 	VPXOR          Y6, Y3, Y3
-	VPCLMULQDQ     $0x11, 368(R8), Y2, Y6
+	VPCLMULQDQ     $0x11, 496(R8), Y2, Y6
 	VPXOR          Y6, Y5, Y5
 	VPSHUFD        $0x4e, Y2, Y6
 	VPXOR          Y2, Y6, Y6
-	VPCLMULQDQ     $0x00, 496(R8), Y6, Y6
+	VPCLMULQDQ     $0x00, 752(R8), Y6, Y6
 	VPXOR          Y6, Y4, Y4
 	ADDQ           $0x20, R9
 	ADDQ           $0x20, SI
@@ -5057,8 +6476,8 @@ rsingle_1:
 	VPSHUFB        bswapMask<>+0(SB), X6, X6
 	VPXOR          Y0, Y6, Y6
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(R8), Y7
-	VBROADCASTI128 496(R8), Y8
+	VBROADCASTI128 496(R8), Y7
+	VBROADCASTI128 752(R8), Y8
 	VPCLMULQDQ     $0x00, Y7, Y6, Y9
 	VPXOR          Y9, Y3, Y3
 	VPCLMULQDQ     $0x11, Y7, Y6, Y9
@@ -5278,13 +6697,13 @@ aesmid_6:
 	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPXOR          Y0, Y2, Y2
 	VPXOR          Y0, Y0, Y0
-	VPCLMULQDQ     $0x00, 368(R8), Y2, Y7
+	VPCLMULQDQ     $0x00, 496(R8), Y2, Y7
 	VPXOR          Y7, Y4, Y4
-	VPCLMULQDQ     $0x11, 368(R8), Y2, Y7
+	VPCLMULQDQ     $0x11, 496(R8), Y2, Y7
 	VPXOR          Y7, Y6, Y6
 	VPSHUFD        $0x4e, Y2, Y7
 	VPXOR          Y2, Y7, Y7
-	VPCLMULQDQ     $0x00, 496(R8), Y7, Y7
+	VPCLMULQDQ     $0x00, 752(R8), Y7, Y7
 	VPXOR          Y7, Y5, Y5
 	ADDQ           $0x20, R9
 	ADDQ           $0x20, SI
@@ -5295,13 +6714,13 @@ aesmid_6:
 	VPXOR          Y3, Y2, Y2
 	VMOVDQU        Y2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
-	VPCLMULQDQ     $0x00, 400(R8), Y2, Y3
+	VPCLMULQDQ     $0x00, 528(R8), Y2, Y3
 	VPXOR          Y3, Y4, Y4
-	VPCLMULQDQ     $0x11, 400(R8), Y2, Y3
+	VPCLMULQDQ     $0x11, 528(R8), Y2, Y3
 	VPXOR          Y3, Y6, Y6
 	VPSHUFD        $0x4e, Y2, Y3
 	VPXOR          Y2, Y3, Y3
-	VPCLMULQDQ     $0x00, 528(R8), Y3, Y3
+	VPCLMULQDQ     $0x00, 784(R8), Y3, Y3
 	VPXOR          Y3, Y5, Y5
 	ADDQ           $0x20, R9
 	ADDQ           $0x20, SI
@@ -5317,8 +6736,8 @@ rsingle_3:
 	VPXOR          X3, X2, X2
 	VMOVDQU        X2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VBROADCASTI128 400(R8), Y7
-	VBROADCASTI128 528(R8), Y8
+	VBROADCASTI128 528(R8), Y7
+	VBROADCASTI128 784(R8), Y8
 	VPCLMULQDQ     $0x00, Y7, Y2, Y9
 	VPXOR          Y9, Y4, Y4
 	VPCLMULQDQ     $0x11, Y7, Y2, Y9
@@ -5465,6 +6884,8 @@ rred_2:
 	JMP          sizedone_1
 
 sizenext_2:
+	CMPQ           R10, $0x80
+	JA             sizenext_3
 	VBROADCASTI128 (AX), Y6
 	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
 	VPXOR          Y6, Y2, Y2
@@ -5570,13 +6991,13 @@ aesmid_7:
 	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPXOR          Y0, Y2, Y2
 	VPXOR          Y0, Y0, Y0
-	VPCLMULQDQ     $0x00, 368(R8), Y2, Y9
+	VPCLMULQDQ     $0x00, 496(R8), Y2, Y9
 	VPXOR          Y9, Y6, Y6
-	VPCLMULQDQ     $0x11, 368(R8), Y2, Y9
+	VPCLMULQDQ     $0x11, 496(R8), Y2, Y9
 	VPXOR          Y9, Y8, Y8
 	VPSHUFD        $0x4e, Y2, Y9
 	VPXOR          Y2, Y9, Y9
-	VPCLMULQDQ     $0x00, 496(R8), Y9, Y9
+	VPCLMULQDQ     $0x00, 752(R8), Y9, Y9
 	VPXOR          Y9, Y7, Y7
 	ADDQ           $0x20, R9
 	ADDQ           $0x20, SI
@@ -5585,13 +7006,13 @@ aesmid_7:
 	VPXOR          Y3, Y2, Y2
 	VMOVDQU        Y2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
-	VPCLMULQDQ     $0x00, 400(R8), Y2, Y3
+	VPCLMULQDQ     $0x00, 528(R8), Y2, Y3
 	VPXOR          Y3, Y6, Y6
-	VPCLMULQDQ     $0x11, 400(R8), Y2, Y3
+	VPCLMULQDQ     $0x11, 528(R8), Y2, Y3
 	VPXOR          Y3, Y8, Y8
 	VPSHUFD        $0x4e, Y2, Y3
 	VPXOR          Y2, Y3, Y3
-	VPCLMULQDQ     $0x00, 528(R8), Y3, Y3
+	VPCLMULQDQ     $0x00, 784(R8), Y3, Y3
 	VPXOR          Y3, Y7, Y7
 	ADDQ           $0x20, R9
 	ADDQ           $0x20, SI
@@ -5602,17 +7023,37 @@ aesmid_7:
 	VPXOR          Y4, Y2, Y2
 	VMOVDQU        Y2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
-	VPCLMULQDQ     $0x00, 432(R8), Y2, Y3
+	VPCLMULQDQ     $0x00, 560(R8), Y2, Y3
 	VPXOR          Y3, Y6, Y6
-	VPCLMULQDQ     $0x11, 432(R8), Y2, Y3
+	VPCLMULQDQ     $0x11, 560(R8), Y2, Y3
 	VPXOR          Y3, Y8, Y8
 	VPSHUFD        $0x4e, Y2, Y3
 	VPXOR          Y2, Y3, Y3
-	VPCLMULQDQ     $0x00, 560(R8), Y3, Y3
+	VPCLMULQDQ     $0x00, 816(R8), Y3, Y3
 	VPXOR          Y3, Y7, Y7
 	ADDQ           $0x20, R9
 	ADDQ           $0x20, SI
 	SUBQ           $0x20, R10
+	CMPQ           R10, $0x20
+	JB             rsingle_7
+	VMOVDQU        (R9), Y2
+	VPXOR          Y5, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 592(R8), Y2, Y3
+	VPXOR          Y3, Y6, Y6
+	VPCLMULQDQ     $0x11, 592(R8), Y2, Y3
+	VPXOR          Y3, Y8, Y8
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 848(R8), Y3, Y3
+	VPXOR          Y3, Y7, Y7
+	ADDQ           $0x20, R9
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R10
+	JMP            rred_3
+
+rsingle_7:
 	CMPQ           R10, $0x10
 	JB             rpart_7
 	VPXOR          Y2, Y2, Y2
@@ -5621,8 +7062,8 @@ aesmid_7:
 	VPXOR          X5, X2, X2
 	VMOVDQU        X2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VBROADCASTI128 464(R8), Y3
-	VBROADCASTI128 592(R8), Y4
+	VBROADCASTI128 592(R8), Y3
+	VBROADCASTI128 848(R8), Y4
 	VPCLMULQDQ     $0x00, Y3, Y2, Y9
 	VPXOR          Y9, Y6, Y6
 	VPCLMULQDQ     $0x11, Y3, Y2, Y9
@@ -5652,8 +7093,8 @@ rsingle_6:
 	VPXOR          X4, X2, X2
 	VMOVDQU        X2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VBROADCASTI128 432(R8), Y3
-	VBROADCASTI128 560(R8), Y5
+	VBROADCASTI128 560(R8), Y3
+	VBROADCASTI128 816(R8), Y5
 	VPCLMULQDQ     $0x00, Y3, Y2, Y9
 	VPXOR          Y9, Y6, Y6
 	VPCLMULQDQ     $0x11, Y3, Y2, Y9
@@ -5797,6 +7238,535 @@ rred_3:
 	VEXTRACTI128 $0x01, Y8, X2
 	VPXOR        X8, X2, X2
 	VPXOR        X2, X0, X0
+	JMP          sizedone_1
+
+sizenext_3:
+	VBROADCASTI128 (AX), Y10
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
+	VPXOR          Y10, Y2, Y2
+	VPADDD         ctrIncs<>+32(SB), Y1, Y3
+	VPSHUFB        bswapMask<>+0(SB), Y3, Y3
+	VPXOR          Y10, Y3, Y3
+	VPADDD         ctrIncs<>+64(SB), Y1, Y4
+	VPSHUFB        bswapMask<>+0(SB), Y4, Y4
+	VPXOR          Y10, Y4, Y4
+	VPADDD         ctrIncs<>+96(SB), Y1, Y5
+	VPSHUFB        bswapMask<>+0(SB), Y5, Y5
+	VPXOR          Y10, Y5, Y5
+	VPADDD         ctrIncs<>+128(SB), Y1, Y6
+	VPSHUFB        bswapMask<>+0(SB), Y6, Y6
+	VPXOR          Y10, Y6, Y6
+	VPADDD         ctrIncs<>+160(SB), Y1, Y7
+	VPSHUFB        bswapMask<>+0(SB), Y7, Y7
+	VPXOR          Y10, Y7, Y7
+	VPADDD         ctrIncs<>+192(SB), Y1, Y8
+	VPSHUFB        bswapMask<>+0(SB), Y8, Y8
+	VPXOR          Y10, Y8, Y8
+	VPADDD         ctrIncs<>+224(SB), Y1, Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPXOR          Y10, Y9, Y9
+	CMPQ           CX, $0x0a
+	JE             aesmid_8
+	VBROADCASTI128 16(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 32(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	CMPQ           CX, $0x0c
+	JE             aesmid_8
+	VBROADCASTI128 48(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 64(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+
+aesmid_8:
+	VBROADCASTI128 16(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 32(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 48(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 64(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 80(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 96(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 112(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 128(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 144(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 160(DX), Y10
+	VAESENCLAST    Y10, Y2, Y2
+	VAESENCLAST    Y10, Y3, Y3
+	VAESENCLAST    Y10, Y4, Y4
+	VAESENCLAST    Y10, Y5, Y5
+	VAESENCLAST    Y10, Y6, Y6
+	VAESENCLAST    Y10, Y7, Y7
+	VAESENCLAST    Y10, Y8, Y8
+	VAESENCLAST    Y10, Y9, Y9
+	LEAQ           15(R10), R8
+	SHRQ           $0x04, R8
+	VMOVQ          R8, X10
+	VPADDD         X10, X1, X1
+	MOVQ           R10, R8
+	ANDQ           $-16, R8
+	NEGQ           R8
+	ADDQ           AX, R8
+	VPXOR          Y10, Y10, Y10
+	VPXOR          Y11, Y11, Y11
+	VPXOR          Y12, Y12, Y12
+	VMOVDQU        (R9), Y13
+	VPXOR          Y2, Y13, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPXOR          Y0, Y0, Y0
+	VPCLMULQDQ     $0x00, 496(R8), Y2, Y13
+	VPXOR          Y13, Y10, Y10
+	VPCLMULQDQ     $0x11, 496(R8), Y2, Y13
+	VPXOR          Y13, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y13
+	VPXOR          Y2, Y13, Y13
+	VPCLMULQDQ     $0x00, 752(R8), Y13, Y13
+	VPXOR          Y13, Y11, Y11
+	ADDQ           $0x20, R9
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R10
+	VMOVDQU        (R9), Y2
+	VPXOR          Y3, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 528(R8), Y2, Y3
+	VPXOR          Y3, Y10, Y10
+	VPCLMULQDQ     $0x11, 528(R8), Y2, Y3
+	VPXOR          Y3, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 784(R8), Y3, Y3
+	VPXOR          Y3, Y11, Y11
+	ADDQ           $0x20, R9
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R10
+	VMOVDQU        (R9), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 560(R8), Y2, Y3
+	VPXOR          Y3, Y10, Y10
+	VPCLMULQDQ     $0x11, 560(R8), Y2, Y3
+	VPXOR          Y3, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 816(R8), Y3, Y3
+	VPXOR          Y3, Y11, Y11
+	ADDQ           $0x20, R9
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R10
+	VMOVDQU        (R9), Y2
+	VPXOR          Y5, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 592(R8), Y2, Y3
+	VPXOR          Y3, Y10, Y10
+	VPCLMULQDQ     $0x11, 592(R8), Y2, Y3
+	VPXOR          Y3, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 848(R8), Y3, Y3
+	VPXOR          Y3, Y11, Y11
+	ADDQ           $0x20, R9
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R10
+	CMPQ           R10, $0x20
+	JB             rsingle_12
+	VMOVDQU        (R9), Y2
+	VPXOR          Y6, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 624(R8), Y2, Y3
+	VPXOR          Y3, Y10, Y10
+	VPCLMULQDQ     $0x11, 624(R8), Y2, Y3
+	VPXOR          Y3, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 880(R8), Y3, Y3
+	VPXOR          Y3, Y11, Y11
+	ADDQ           $0x20, R9
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R10
+	CMPQ           R10, $0x20
+	JB             rsingle_13
+	VMOVDQU        (R9), Y2
+	VPXOR          Y7, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 656(R8), Y2, Y3
+	VPXOR          Y3, Y10, Y10
+	VPCLMULQDQ     $0x11, 656(R8), Y2, Y3
+	VPXOR          Y3, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 912(R8), Y3, Y3
+	VPXOR          Y3, Y11, Y11
+	ADDQ           $0x20, R9
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R10
+	CMPQ           R10, $0x20
+	JB             rsingle_14
+	VMOVDQU        (R9), Y2
+	VPXOR          Y8, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 688(R8), Y2, Y3
+	VPXOR          Y3, Y10, Y10
+	VPCLMULQDQ     $0x11, 688(R8), Y2, Y3
+	VPXOR          Y3, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 944(R8), Y3, Y3
+	VPXOR          Y3, Y11, Y11
+	ADDQ           $0x20, R9
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R10
+	CMPQ           R10, $0x10
+	JB             rpart_15
+	VPXOR          Y2, Y2, Y2
+	VPXOR          Y2, Y2, Y2
+	VMOVDQU        (R9), X2
+	VPXOR          X9, X2, X2
+	VMOVDQU        X2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VBROADCASTI128 720(R8), Y3
+	VBROADCASTI128 976(R8), Y4
+	VPCLMULQDQ     $0x00, Y3, Y2, Y5
+	VPXOR          Y5, Y10, Y10
+	VPCLMULQDQ     $0x11, Y3, Y2, Y5
+	VPXOR          Y5, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y5
+	VPXOR          Y2, Y5, Y5
+	VPCLMULQDQ     $0x00, Y4, Y5, Y5
+	VPXOR          Y5, Y11, Y11
+	ADDQ           $0x10, R9
+	ADDQ           $0x10, SI
+	SUBQ           $0x10, R10
+	VEXTRACTI128   $0x01, Y9, X2
+	LEAQ           240(R8), R8
+	JMP            rcommon_4
+
+rpart_15:
+	VMOVDQA X9, X2
+	LEAQ    224(R8), R8
+	JMP     rcommon_4
+
+rsingle_14:
+	CMPQ           R10, $0x10
+	JB             rpart_14
+	VPXOR          Y2, Y2, Y2
+	VPXOR          Y2, Y2, Y2
+	VMOVDQU        (R9), X2
+	VPXOR          X8, X2, X2
+	VMOVDQU        X2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VBROADCASTI128 688(R8), Y3
+	VBROADCASTI128 944(R8), Y4
+	VPCLMULQDQ     $0x00, Y3, Y2, Y5
+	VPXOR          Y5, Y10, Y10
+	VPCLMULQDQ     $0x11, Y3, Y2, Y5
+	VPXOR          Y5, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y5
+	VPXOR          Y2, Y5, Y5
+	VPCLMULQDQ     $0x00, Y4, Y5, Y5
+	VPXOR          Y5, Y11, Y11
+	ADDQ           $0x10, R9
+	ADDQ           $0x10, SI
+	SUBQ           $0x10, R10
+	VEXTRACTI128   $0x01, Y8, X2
+	LEAQ           208(R8), R8
+	JMP            rcommon_4
+
+rpart_14:
+	VMOVDQA X8, X2
+	LEAQ    192(R8), R8
+	JMP     rcommon_4
+
+rsingle_13:
+	CMPQ           R10, $0x10
+	JB             rpart_13
+	VPXOR          Y2, Y2, Y2
+	VPXOR          Y2, Y2, Y2
+	VMOVDQU        (R9), X2
+	VPXOR          X7, X2, X2
+	VMOVDQU        X2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VBROADCASTI128 656(R8), Y3
+	VBROADCASTI128 912(R8), Y4
+	VPCLMULQDQ     $0x00, Y3, Y2, Y5
+	VPXOR          Y5, Y10, Y10
+	VPCLMULQDQ     $0x11, Y3, Y2, Y5
+	VPXOR          Y5, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y5
+	VPXOR          Y2, Y5, Y5
+	VPCLMULQDQ     $0x00, Y4, Y5, Y5
+	VPXOR          Y5, Y11, Y11
+	ADDQ           $0x10, R9
+	ADDQ           $0x10, SI
+	SUBQ           $0x10, R10
+	VEXTRACTI128   $0x01, Y7, X2
+	LEAQ           176(R8), R8
+	JMP            rcommon_4
+
+rpart_13:
+	VMOVDQA X7, X2
+	LEAQ    160(R8), R8
+	JMP     rcommon_4
+
+rsingle_12:
+	CMPQ           R10, $0x10
+	JB             rpart_12
+	VPXOR          Y2, Y2, Y2
+	VPXOR          Y2, Y2, Y2
+	VMOVDQU        (R9), X2
+	VPXOR          X6, X2, X2
+	VMOVDQU        X2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VBROADCASTI128 624(R8), Y3
+	VBROADCASTI128 880(R8), Y4
+	VPCLMULQDQ     $0x00, Y3, Y2, Y5
+	VPXOR          Y5, Y10, Y10
+	VPCLMULQDQ     $0x11, Y3, Y2, Y5
+	VPXOR          Y5, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y5
+	VPXOR          Y2, Y5, Y5
+	VPCLMULQDQ     $0x00, Y4, Y5, Y5
+	VPXOR          Y5, Y11, Y11
+	ADDQ           $0x10, R9
+	ADDQ           $0x10, SI
+	SUBQ           $0x10, R10
+	VEXTRACTI128   $0x01, Y6, X2
+	LEAQ           144(R8), R8
+	JMP            rcommon_4
+
+rpart_12:
+	VMOVDQA X6, X2
+	LEAQ    128(R8), R8
+
+rcommon_4:
+	TESTQ   R10, R10
+	JZ      rred_4
+	VPXOR   Y3, Y3, Y3
+	VPXOR   Y3, Y3, Y3
+	CMPQ    R10, $0x08
+	JB      ld4_10
+	MOVQ    (R9), R8
+	VMOVQ   R8, X3
+	LEAQ    -8(R9)(R10*1), R8
+	MOVQ    (R8), R8
+	VMOVQ   R8, X4
+	LEAQ    slideShuf<>+0(SB), R8
+	NEGQ    R8
+	ADDQ    R10, R8
+	NEGQ    R8
+	VMOVDQU 24(R8), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_10
+
+ld4_10:
+	CMPQ    R10, $0x04
+	JB      ld2_10
+	MOVL    (R9), R8
+	VMOVQ   R8, X3
+	LEAQ    -4(R9)(R10*1), R8
+	MOVL    (R8), R8
+	VMOVQ   R8, X4
+	LEAQ    slideShuf<>+0(SB), R8
+	NEGQ    R8
+	ADDQ    R10, R8
+	NEGQ    R8
+	VMOVDQU 20(R8), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_10
+
+ld2_10:
+	CMPQ    R10, $0x02
+	JB      ld1_10
+	MOVWQZX (R9), R8
+	VMOVQ   R8, X3
+	LEAQ    -2(R9)(R10*1), R8
+	MOVWQZX (R8), R8
+	VMOVQ   R8, X4
+	LEAQ    slideShuf<>+0(SB), R8
+	NEGQ    R8
+	ADDQ    R10, R8
+	NEGQ    R8
+	VMOVDQU 18(R8), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_10
+
+ld1_10:
+	MOVBQZX (R9), R8
+	VMOVQ   R8, X3
+
+lddone_10:
+	VPXOR   X2, X3, X3
+	LEAQ    onesMask<>+0(SB), R8
+	SUBQ    R10, R8
+	VPAND   16(R8), X3, X3
+	VMOVQ   X3, R11
+	CMPQ    R10, $0x08
+	JB      st4_6
+	MOVQ    R11, (SI)
+	LEAQ    slideShuf<>+0(SB), R8
+	ADDQ    R10, R8
+	VMOVDQU 8(R8), X4
+	VPSHUFB X4, X3, X4
+	VMOVQ   X4, R11
+	LEAQ    -8(SI)(R10*1), R8
+	MOVQ    R11, (R8)
+	JMP     stdone_6
+
+st4_6:
+	CMPQ    R10, $0x04
+	JB      st2_6
+	MOVL    R11, (SI)
+	LEAQ    slideShuf<>+0(SB), R8
+	ADDQ    R10, R8
+	VMOVDQU 12(R8), X4
+	VPSHUFB X4, X3, X4
+	VMOVQ   X4, R11
+	LEAQ    -4(SI)(R10*1), R8
+	MOVL    R11, (R8)
+	JMP     stdone_6
+
+st2_6:
+	CMPQ    R10, $0x02
+	JB      st1_6
+	MOVW    R11, (SI)
+	LEAQ    slideShuf<>+0(SB), R8
+	ADDQ    R10, R8
+	VMOVDQU 14(R8), X4
+	VPSHUFB X4, X3, X4
+	VMOVQ   X4, R11
+	LEAQ    -2(SI)(R10*1), R8
+	MOVW    R11, (R8)
+	JMP     stdone_6
+
+st1_6:
+	MOVB R11, (SI)
+
+stdone_6:
+	VMOVDQU X3, 64(SP)
+	VMOVDQU X2, 48(SP)
+
+rred_4:
+	VPXOR        Y10, Y11, Y11
+	VPXOR        Y12, Y11, Y11
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y10, Y2
+	VPSHUFD      $0x4e, Y10, Y10
+	VPXOR        Y10, Y11, Y11
+	VPXOR        Y2, Y11, Y11
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y11, Y2
+	VPSHUFD      $0x4e, Y11, Y11
+	VPXOR        Y11, Y12, Y12
+	VPXOR        Y2, Y12, Y12
+	VEXTRACTI128 $0x01, Y12, X2
+	VPXOR        X12, X2, X2
+	VPXOR        X2, X0, X0
 
 sizedone_1:
 	MOVQ R10, R8
@@ -5832,11 +7802,11 @@ slicesdone_2:
 	VPXOR        Y0, Y0, Y0
 	VMOVDQA      X2, X0
 	VINSERTI128  $0x01, X1, Y0, Y0
-	VPCLMULQDQ   $0x00, 336(AX), Y0, Y1
-	VPCLMULQDQ   $0x11, 336(AX), Y0, Y3
+	VPCLMULQDQ   $0x00, 464(AX), Y0, Y1
+	VPCLMULQDQ   $0x11, 464(AX), Y0, Y3
 	VPSHUFD      $0x4e, Y0, Y2
 	VPXOR        Y0, Y2, Y2
-	VPCLMULQDQ   $0x00, 464(AX), Y2, Y2
+	VPCLMULQDQ   $0x00, 720(AX), Y2, Y2
 	VPXOR        Y1, Y2, Y2
 	VPXOR        Y3, Y2, Y2
 	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y1, Y0
@@ -5854,8 +7824,8 @@ slicesdone_2:
 fin1_1:
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
-	VBROADCASTI128 352(AX), Y0
-	VBROADCASTI128 480(AX), Y4
+	VBROADCASTI128 480(AX), Y0
+	VBROADCASTI128 736(AX), Y4
 	VPCLMULQDQ     $0x00, Y0, Y2, Y1
 	VPCLMULQDQ     $0x11, Y0, Y2, Y0
 	VPSHUFD        $0x4e, Y2, Y3
@@ -5890,6 +7860,10 @@ findone_1:
 	VPXOR   X8, X8, X8
 	VPXOR   X9, X9, X9
 	VPXOR   X10, X10, X10
+	VPXOR   X11, X11, X11
+	VPXOR   X12, X12, X12
+	VPXOR   X13, X13, X13
+	VPXOR   X14, X14, X14
 	VMOVDQU Y0, (SP)
 	VMOVDQU Y0, 32(SP)
 	VMOVDQU X0, 64(SP)
@@ -6041,8 +8015,8 @@ lddone_1:
 	VPSHUFB        bswapMask<>+0(SB), X3, X3
 	VPXOR          Y4, Y4, Y4
 	VPXOR          X3, X2, X4
-	VBROADCASTI128 352(AX), Y2
-	VBROADCASTI128 480(AX), Y6
+	VBROADCASTI128 480(AX), Y2
+	VBROADCASTI128 736(AX), Y6
 	VPCLMULQDQ     $0x00, Y2, Y4, Y3
 	VPCLMULQDQ     $0x11, Y2, Y4, Y2
 	VPSHUFD        $0x4e, Y4, Y5
@@ -6062,7 +8036,7 @@ lddone_1:
 
 aadlong_1:
 gh8_1:
-	CMPQ         CX, $0x80
+	CMPQ         CX, $0x00000100
 	JB           ghrest_1
 	VMOVDQU      (DI), Y6
 	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
@@ -6071,7 +8045,7 @@ gh8_1:
 	VPCLMULQDQ   $0x11, 240(AX), Y6, Y5
 	VPSHUFD      $0x4e, Y6, Y4
 	VPXOR        Y6, Y4, Y4
-	VPCLMULQDQ   $0x00, 368(AX), Y4, Y4
+	VPCLMULQDQ   $0x00, 496(AX), Y4, Y4
 	VMOVDQU      32(DI), Y6
 	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
 	VPCLMULQDQ   $0x00, 272(AX), Y6, Y7
@@ -6080,7 +8054,7 @@ gh8_1:
 	VPXOR        Y7, Y5, Y5
 	VPSHUFD      $0x4e, Y6, Y7
 	VPXOR        Y6, Y7, Y7
-	VPCLMULQDQ   $0x00, 400(AX), Y7, Y7
+	VPCLMULQDQ   $0x00, 528(AX), Y7, Y7
 	VPXOR        Y7, Y4, Y4
 	VMOVDQU      64(DI), Y6
 	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
@@ -6090,7 +8064,7 @@ gh8_1:
 	VPXOR        Y7, Y5, Y5
 	VPSHUFD      $0x4e, Y6, Y7
 	VPXOR        Y6, Y7, Y7
-	VPCLMULQDQ   $0x00, 432(AX), Y7, Y7
+	VPCLMULQDQ   $0x00, 560(AX), Y7, Y7
 	VPXOR        Y7, Y4, Y4
 	VMOVDQU      96(DI), Y6
 	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
@@ -6100,7 +8074,47 @@ gh8_1:
 	VPXOR        Y7, Y5, Y5
 	VPSHUFD      $0x4e, Y6, Y7
 	VPXOR        Y6, Y7, Y7
-	VPCLMULQDQ   $0x00, 464(AX), Y7, Y7
+	VPCLMULQDQ   $0x00, 592(AX), Y7, Y7
+	VPXOR        Y7, Y4, Y4
+	VMOVDQU      128(DI), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPCLMULQDQ   $0x00, 368(AX), Y6, Y7
+	VPXOR        Y7, Y3, Y3
+	VPCLMULQDQ   $0x11, 368(AX), Y6, Y7
+	VPXOR        Y7, Y5, Y5
+	VPSHUFD      $0x4e, Y6, Y7
+	VPXOR        Y6, Y7, Y7
+	VPCLMULQDQ   $0x00, 624(AX), Y7, Y7
+	VPXOR        Y7, Y4, Y4
+	VMOVDQU      160(DI), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPCLMULQDQ   $0x00, 400(AX), Y6, Y7
+	VPXOR        Y7, Y3, Y3
+	VPCLMULQDQ   $0x11, 400(AX), Y6, Y7
+	VPXOR        Y7, Y5, Y5
+	VPSHUFD      $0x4e, Y6, Y7
+	VPXOR        Y6, Y7, Y7
+	VPCLMULQDQ   $0x00, 656(AX), Y7, Y7
+	VPXOR        Y7, Y4, Y4
+	VMOVDQU      192(DI), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPCLMULQDQ   $0x00, 432(AX), Y6, Y7
+	VPXOR        Y7, Y3, Y3
+	VPCLMULQDQ   $0x11, 432(AX), Y6, Y7
+	VPXOR        Y7, Y5, Y5
+	VPSHUFD      $0x4e, Y6, Y7
+	VPXOR        Y6, Y7, Y7
+	VPCLMULQDQ   $0x00, 688(AX), Y7, Y7
+	VPXOR        Y7, Y4, Y4
+	VMOVDQU      224(DI), Y6
+	VPSHUFB      bswapMask<>+0(SB), Y6, Y6
+	VPCLMULQDQ   $0x00, 464(AX), Y6, Y7
+	VPXOR        Y7, Y3, Y3
+	VPCLMULQDQ   $0x11, 464(AX), Y6, Y7
+	VPXOR        Y7, Y5, Y5
+	VPSHUFD      $0x4e, Y6, Y7
+	VPXOR        Y6, Y7, Y7
+	VPCLMULQDQ   $0x00, 720(AX), Y7, Y7
 	VPXOR        Y7, Y4, Y4
 	VPXOR        Y3, Y4, Y4
 	VPXOR        Y5, Y4, Y4
@@ -6114,8 +8128,8 @@ gh8_1:
 	VPXOR        Y3, Y5, Y5
 	VEXTRACTI128 $0x01, Y5, X2
 	VPXOR        X2, X5, X2
-	ADDQ         $0x80, DI
-	SUBQ         $0x80, CX
+	ADDQ         $0x00000100, DI
+	SUBQ         $0x00000100, CX
 	JMP          gh8_1
 
 ghrest_1:
@@ -6138,13 +8152,13 @@ ghregs_1:
 	VPSHUFB    bswapMask<>+0(SB), Y6, Y6
 	VPXOR      Y2, Y6, Y6
 	VPXOR      Y2, Y2, Y2
-	VPCLMULQDQ $0x00, 368(DX), Y6, Y7
+	VPCLMULQDQ $0x00, 496(DX), Y6, Y7
 	VPXOR      Y7, Y3, Y3
-	VPCLMULQDQ $0x11, 368(DX), Y6, Y7
+	VPCLMULQDQ $0x11, 496(DX), Y6, Y7
 	VPXOR      Y7, Y5, Y5
 	VPSHUFD    $0x4e, Y6, Y7
 	VPXOR      Y6, Y7, Y7
-	VPCLMULQDQ $0x00, 496(DX), Y7, Y7
+	VPCLMULQDQ $0x00, 752(DX), Y7, Y7
 	VPXOR      Y7, Y4, Y4
 	ADDQ       $0x20, DI
 	ADDQ       $0x20, DX
@@ -6158,8 +8172,8 @@ ghpart_1:
 	VPSHUFB        bswapMask<>+0(SB), X6, X6
 	VPXOR          Y2, Y6, Y6
 	VPXOR          Y2, Y2, Y2
-	VBROADCASTI128 368(DX), Y7
-	VBROADCASTI128 496(DX), Y8
+	VBROADCASTI128 496(DX), Y7
+	VBROADCASTI128 752(DX), Y8
 	VPCLMULQDQ     $0x00, Y7, Y6, Y9
 	VPXOR          Y9, Y3, Y3
 	VPCLMULQDQ     $0x11, Y7, Y6, Y9
@@ -6233,8 +8247,8 @@ lddone_2:
 	VPSHUFB        bswapMask<>+0(SB), X6, X6
 	VPXOR          Y2, Y6, Y6
 	VPXOR          Y2, Y2, Y2
-	VBROADCASTI128 368(DX), Y7
-	VBROADCASTI128 496(DX), Y8
+	VBROADCASTI128 496(DX), Y7
+	VBROADCASTI128 752(DX), Y8
 	VPCLMULQDQ     $0x00, Y7, Y6, Y9
 	VPXOR          Y9, Y3, Y3
 	VPCLMULQDQ     $0x11, Y7, Y6, Y9
@@ -6282,8 +8296,8 @@ aaddone_1:
 	VPSHUFB        bswapMask<>+0(SB), X7, X7
 	VPXOR          Y2, Y7, Y7
 	VPXOR          Y2, Y2, Y2
-	VBROADCASTI128 368(CX), Y6
-	VBROADCASTI128 496(CX), Y8
+	VBROADCASTI128 496(CX), Y6
+	VBROADCASTI128 752(CX), Y8
 	VPCLMULQDQ     $0x00, Y6, Y7, Y9
 	VPXOR          Y9, Y3, Y3
 	VPCLMULQDQ     $0x11, Y6, Y7, Y9
@@ -6409,8 +8423,8 @@ stdone_1:
 	VPSHUFB        bswapMask<>+0(SB), X0, X0
 	VPXOR          Y2, Y0, Y0
 	VPXOR          Y2, Y2, Y2
-	VBROADCASTI128 368(CX), Y6
-	VBROADCASTI128 496(CX), Y7
+	VBROADCASTI128 496(CX), Y6
+	VBROADCASTI128 752(CX), Y7
 	VPCLMULQDQ     $0x00, Y6, Y0, Y8
 	VPXOR          Y8, Y3, Y3
 	VPCLMULQDQ     $0x11, Y6, Y0, Y8
@@ -6431,8 +8445,8 @@ slens_1:
 	VPUNPCKLQDQ    X6, X0, X0
 	VPXOR          Y6, Y6, Y6
 	VPXOR          X0, X2, X6
-	VBROADCASTI128 368(CX), Y0
-	VBROADCASTI128 496(CX), Y2
+	VBROADCASTI128 496(CX), Y0
+	VBROADCASTI128 752(CX), Y2
 	VPCLMULQDQ     $0x00, Y0, Y6, Y7
 	VPXOR          Y7, Y3, Y3
 	VPCLMULQDQ     $0x11, Y0, Y6, Y7
@@ -6501,6 +8515,10 @@ tagloaded_1:
 	VPXOR   X8, X8, X8
 	VPXOR   X9, X9, X9
 	VPXOR   X10, X10, X10
+	VPXOR   X11, X11, X11
+	VPXOR   X12, X12, X12
+	VPXOR   X13, X13, X13
+	VPXOR   X14, X14, X14
 	VMOVDQU Y0, (SP)
 	VMOVDQU Y0, 32(SP)
 	VMOVDQU X0, 64(SP)
@@ -6619,8 +8637,8 @@ lddone_5:
 	VPSHUFB        bswapMask<>+0(SB), X1, X1
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
-	VBROADCASTI128 352(AX), Y0
-	VBROADCASTI128 480(AX), Y4
+	VBROADCASTI128 480(AX), Y0
+	VBROADCASTI128 736(AX), Y4
 	VPCLMULQDQ     $0x00, Y0, Y2, Y1
 	VPCLMULQDQ     $0x11, Y0, Y2, Y0
 	VPSHUFD        $0x4e, Y2, Y3
@@ -6640,7 +8658,7 @@ lddone_5:
 
 aadlong_2:
 gh8_2:
-	CMPQ         SI, $0x80
+	CMPQ         SI, $0x00000100
 	JB           ghrest_2
 	VMOVDQU      (BX), Y4
 	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
@@ -6649,7 +8667,7 @@ gh8_2:
 	VPCLMULQDQ   $0x11, 240(AX), Y4, Y3
 	VPSHUFD      $0x4e, Y4, Y2
 	VPXOR        Y4, Y2, Y2
-	VPCLMULQDQ   $0x00, 368(AX), Y2, Y2
+	VPCLMULQDQ   $0x00, 496(AX), Y2, Y2
 	VMOVDQU      32(BX), Y4
 	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
 	VPCLMULQDQ   $0x00, 272(AX), Y4, Y5
@@ -6658,7 +8676,7 @@ gh8_2:
 	VPXOR        Y5, Y3, Y3
 	VPSHUFD      $0x4e, Y4, Y5
 	VPXOR        Y4, Y5, Y5
-	VPCLMULQDQ   $0x00, 400(AX), Y5, Y5
+	VPCLMULQDQ   $0x00, 528(AX), Y5, Y5
 	VPXOR        Y5, Y2, Y2
 	VMOVDQU      64(BX), Y4
 	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
@@ -6668,7 +8686,7 @@ gh8_2:
 	VPXOR        Y5, Y3, Y3
 	VPSHUFD      $0x4e, Y4, Y5
 	VPXOR        Y4, Y5, Y5
-	VPCLMULQDQ   $0x00, 432(AX), Y5, Y5
+	VPCLMULQDQ   $0x00, 560(AX), Y5, Y5
 	VPXOR        Y5, Y2, Y2
 	VMOVDQU      96(BX), Y4
 	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
@@ -6678,7 +8696,47 @@ gh8_2:
 	VPXOR        Y5, Y3, Y3
 	VPSHUFD      $0x4e, Y4, Y5
 	VPXOR        Y4, Y5, Y5
-	VPCLMULQDQ   $0x00, 464(AX), Y5, Y5
+	VPCLMULQDQ   $0x00, 592(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      128(BX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 368(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 368(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 624(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      160(BX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 400(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 400(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 656(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      192(BX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 432(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 432(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 688(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      224(BX), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 464(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 464(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 720(AX), Y5, Y5
 	VPXOR        Y5, Y2, Y2
 	VPXOR        Y1, Y2, Y2
 	VPXOR        Y3, Y2, Y2
@@ -6692,8 +8750,8 @@ gh8_2:
 	VPXOR        Y1, Y3, Y3
 	VEXTRACTI128 $0x01, Y3, X0
 	VPXOR        X0, X3, X0
-	ADDQ         $0x80, BX
-	SUBQ         $0x80, SI
+	ADDQ         $0x00000100, BX
+	SUBQ         $0x00000100, SI
 	JMP          gh8_2
 
 ghrest_2:
@@ -6716,13 +8774,13 @@ ghregs_2:
 	VPSHUFB    bswapMask<>+0(SB), Y4, Y4
 	VPXOR      Y0, Y4, Y4
 	VPXOR      Y0, Y0, Y0
-	VPCLMULQDQ $0x00, 368(DI), Y4, Y5
+	VPCLMULQDQ $0x00, 496(DI), Y4, Y5
 	VPXOR      Y5, Y1, Y1
-	VPCLMULQDQ $0x11, 368(DI), Y4, Y5
+	VPCLMULQDQ $0x11, 496(DI), Y4, Y5
 	VPXOR      Y5, Y3, Y3
 	VPSHUFD    $0x4e, Y4, Y5
 	VPXOR      Y4, Y5, Y5
-	VPCLMULQDQ $0x00, 496(DI), Y5, Y5
+	VPCLMULQDQ $0x00, 752(DI), Y5, Y5
 	VPXOR      Y5, Y2, Y2
 	ADDQ       $0x20, BX
 	ADDQ       $0x20, DI
@@ -6736,8 +8794,8 @@ ghpart_2:
 	VPSHUFB        bswapMask<>+0(SB), X4, X4
 	VPXOR          Y0, Y4, Y4
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(DI), Y5
-	VBROADCASTI128 496(DI), Y6
+	VBROADCASTI128 496(DI), Y5
+	VBROADCASTI128 752(DI), Y6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y7
 	VPXOR          Y7, Y1, Y1
 	VPCLMULQDQ     $0x11, Y5, Y4, Y7
@@ -6811,8 +8869,8 @@ lddone_6:
 	VPSHUFB        bswapMask<>+0(SB), X4, X4
 	VPXOR          Y0, Y4, Y4
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(DI), Y5
-	VBROADCASTI128 496(DI), Y6
+	VBROADCASTI128 496(DI), Y5
+	VBROADCASTI128 752(DI), Y6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y7
 	VPXOR          Y7, Y1, Y1
 	VPCLMULQDQ     $0x11, Y5, Y4, Y7
@@ -6847,12 +8905,12 @@ aaddone_2:
 	VMOVDQU        (SP), X0
 	VBROADCASTI128 16(SP), Y1
 	VPADDD         ctrIncs<>+0(SB), Y1, Y1
-	CMPQ           DI, $0x80
+	CMPQ           DI, $0x00000100
 	JB             orem_1
 
 	// phase: main loop
 loop8_1:
-	CMPQ           DI, $0x80
+	CMPQ           DI, $0x00000100
 	JB             loopdone_1
 	VBROADCASTI128 (AX), Y2
 	VPSHUFB        bswapMask<>+0(SB), Y1, Y5
@@ -6866,7 +8924,19 @@ loop8_1:
 	VPADDD         ctrIncs<>+96(SB), Y1, Y8
 	VPSHUFB        bswapMask<>+0(SB), Y8, Y8
 	VPXOR          Y2, Y8, Y8
-	VPADDD         ctrIncs<>+128(SB), Y1, Y1
+	VPADDD         ctrIncs<>+128(SB), Y1, Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPXOR          Y2, Y9, Y9
+	VPADDD         ctrIncs<>+160(SB), Y1, Y10
+	VPSHUFB        bswapMask<>+0(SB), Y10, Y10
+	VPXOR          Y2, Y10, Y10
+	VPADDD         ctrIncs<>+192(SB), Y1, Y11
+	VPSHUFB        bswapMask<>+0(SB), Y11, Y11
+	VPXOR          Y2, Y11, Y11
+	VPADDD         ctrIncs<>+224(SB), Y1, Y12
+	VPSHUFB        bswapMask<>+0(SB), Y12, Y12
+	VPXOR          Y2, Y12, Y12
+	VPADDD         ctrIncs<>+256(SB), Y1, Y1
 	CMPQ           CX, $0x0a
 	JE             aesmid_3
 	VBROADCASTI128 16(AX), Y2
@@ -6874,11 +8944,19 @@ loop8_1:
 	VAESENC        Y2, Y6, Y6
 	VAESENC        Y2, Y7, Y7
 	VAESENC        Y2, Y8, Y8
+	VAESENC        Y2, Y9, Y9
+	VAESENC        Y2, Y10, Y10
+	VAESENC        Y2, Y11, Y11
+	VAESENC        Y2, Y12, Y12
 	VBROADCASTI128 32(AX), Y2
 	VAESENC        Y2, Y5, Y5
 	VAESENC        Y2, Y6, Y6
 	VAESENC        Y2, Y7, Y7
 	VAESENC        Y2, Y8, Y8
+	VAESENC        Y2, Y9, Y9
+	VAESENC        Y2, Y10, Y10
+	VAESENC        Y2, Y11, Y11
+	VAESENC        Y2, Y12, Y12
 	CMPQ           CX, $0x0c
 	JE             aesmid_3
 	VBROADCASTI128 48(AX), Y2
@@ -6886,11 +8964,19 @@ loop8_1:
 	VAESENC        Y2, Y6, Y6
 	VAESENC        Y2, Y7, Y7
 	VAESENC        Y2, Y8, Y8
+	VAESENC        Y2, Y9, Y9
+	VAESENC        Y2, Y10, Y10
+	VAESENC        Y2, Y11, Y11
+	VAESENC        Y2, Y12, Y12
 	VBROADCASTI128 64(AX), Y2
 	VAESENC        Y2, Y5, Y5
 	VAESENC        Y2, Y6, Y6
 	VAESENC        Y2, Y7, Y7
 	VAESENC        Y2, Y8, Y8
+	VAESENC        Y2, Y9, Y9
+	VAESENC        Y2, Y10, Y10
+	VAESENC        Y2, Y11, Y11
+	VAESENC        Y2, Y12, Y12
 
 aesmid_3:
 	VBROADCASTI128 16(DX), Y2
@@ -6898,96 +8984,172 @@ aesmid_3:
 	VAESENC        Y2, Y6, Y6
 	VAESENC        Y2, Y7, Y7
 	VAESENC        Y2, Y8, Y8
-	VMOVDQU        (SI), Y9
-	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
-	VPXOR          Y0, Y9, Y9
-	VPCLMULQDQ     $0x00, 240(AX), Y9, Y2
-	VPCLMULQDQ     $0x11, 240(AX), Y9, Y4
-	VPSHUFD        $0x4e, Y9, Y3
-	VPXOR          Y9, Y3, Y3
-	VPCLMULQDQ     $0x00, 368(AX), Y3, Y3
-	VBROADCASTI128 32(DX), Y9
-	VAESENC        Y9, Y5, Y5
-	VAESENC        Y9, Y6, Y6
-	VAESENC        Y9, Y7, Y7
-	VAESENC        Y9, Y8, Y8
-	VMOVDQU        32(SI), Y9
-	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
-	VPCLMULQDQ     $0x00, 272(AX), Y9, Y10
-	VPXOR          Y10, Y2, Y2
-	VPCLMULQDQ     $0x11, 272(AX), Y9, Y10
-	VPXOR          Y10, Y4, Y4
-	VPSHUFD        $0x4e, Y9, Y10
-	VPXOR          Y9, Y10, Y10
-	VPCLMULQDQ     $0x00, 400(AX), Y10, Y10
-	VPXOR          Y10, Y3, Y3
-	VBROADCASTI128 48(DX), Y9
-	VAESENC        Y9, Y5, Y5
-	VAESENC        Y9, Y6, Y6
-	VAESENC        Y9, Y7, Y7
-	VAESENC        Y9, Y8, Y8
-	VMOVDQU        64(SI), Y9
-	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
-	VPCLMULQDQ     $0x00, 304(AX), Y9, Y10
-	VPXOR          Y10, Y2, Y2
-	VPCLMULQDQ     $0x11, 304(AX), Y9, Y10
-	VPXOR          Y10, Y4, Y4
-	VPSHUFD        $0x4e, Y9, Y10
-	VPXOR          Y9, Y10, Y10
-	VPCLMULQDQ     $0x00, 432(AX), Y10, Y10
-	VPXOR          Y10, Y3, Y3
-	VBROADCASTI128 64(DX), Y9
-	VAESENC        Y9, Y5, Y5
-	VAESENC        Y9, Y6, Y6
-	VAESENC        Y9, Y7, Y7
-	VAESENC        Y9, Y8, Y8
-	VMOVDQU        96(SI), Y9
-	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
-	VPCLMULQDQ     $0x00, 336(AX), Y9, Y10
-	VPXOR          Y10, Y2, Y2
-	VPCLMULQDQ     $0x11, 336(AX), Y9, Y10
-	VPXOR          Y10, Y4, Y4
-	VPSHUFD        $0x4e, Y9, Y10
-	VPXOR          Y9, Y10, Y10
-	VPCLMULQDQ     $0x00, 464(AX), Y10, Y10
-	VPXOR          Y10, Y3, Y3
-	VBROADCASTI128 80(DX), Y9
-	VAESENC        Y9, Y5, Y5
-	VAESENC        Y9, Y6, Y6
-	VAESENC        Y9, Y7, Y7
-	VAESENC        Y9, Y8, Y8
+	VAESENC        Y2, Y9, Y9
+	VAESENC        Y2, Y10, Y10
+	VAESENC        Y2, Y11, Y11
+	VAESENC        Y2, Y12, Y12
+	VMOVDQU        (SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPXOR          Y0, Y13, Y13
+	VPCLMULQDQ     $0x00, 240(AX), Y13, Y2
+	VPCLMULQDQ     $0x11, 240(AX), Y13, Y4
+	VPSHUFD        $0x4e, Y13, Y3
+	VPXOR          Y13, Y3, Y3
+	VPCLMULQDQ     $0x00, 496(AX), Y3, Y3
+	VBROADCASTI128 32(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        32(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 272(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 272(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 528(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 48(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        64(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 304(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 304(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 560(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 64(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        96(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 336(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 336(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 592(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 80(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        128(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 368(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 368(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 624(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 96(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        160(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 400(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 400(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 656(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 112(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        192(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 432(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 432(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 688(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 128(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        224(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 464(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 464(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 720(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 144(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
 	VPXOR          Y2, Y3, Y3
 	VPXOR          Y4, Y3, Y3
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y2, Y9
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y2, Y13
 	VPSHUFD        $0x4e, Y2, Y2
 	VPXOR          Y2, Y3, Y3
-	VPXOR          Y9, Y3, Y3
-	VBROADCASTI128 96(DX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
+	VPXOR          Y13, Y3, Y3
 	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y2
 	VPSHUFD        $0x4e, Y3, Y3
 	VPXOR          Y3, Y4, Y4
 	VPXOR          Y2, Y4, Y4
-	VBROADCASTI128 112(DX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
 	VEXTRACTI128   $0x01, Y4, X0
 	VPXOR          X0, X4, X0
-	VBROADCASTI128 128(DX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
-	VBROADCASTI128 144(DX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
 	VBROADCASTI128 160(DX), Y2
 	VPXOR          (SI), Y2, Y3
 	VAESENCLAST    Y3, Y5, Y5
@@ -6998,12 +9160,24 @@ aesmid_3:
 	VPXOR          64(SI), Y2, Y3
 	VAESENCLAST    Y3, Y7, Y7
 	VMOVDQU        Y7, 64(BX)
-	VPXOR          96(SI), Y2, Y2
-	VAESENCLAST    Y2, Y8, Y8
+	VPXOR          96(SI), Y2, Y3
+	VAESENCLAST    Y3, Y8, Y8
 	VMOVDQU        Y8, 96(BX)
-	ADDQ           $0x80, SI
-	ADDQ           $0x80, BX
-	SUBQ           $0x80, DI
+	VPXOR          128(SI), Y2, Y3
+	VAESENCLAST    Y3, Y9, Y9
+	VMOVDQU        Y9, 128(BX)
+	VPXOR          160(SI), Y2, Y3
+	VAESENCLAST    Y3, Y10, Y10
+	VMOVDQU        Y10, 160(BX)
+	VPXOR          192(SI), Y2, Y3
+	VAESENCLAST    Y3, Y11, Y11
+	VMOVDQU        Y11, 192(BX)
+	VPXOR          224(SI), Y2, Y2
+	VAESENCLAST    Y2, Y12, Y12
+	VMOVDQU        Y12, 224(BX)
+	ADDQ           $0x00000100, SI
+	ADDQ           $0x00000100, BX
+	SUBQ           $0x00000100, DI
 	JMP            loop8_1
 
 loopdone_1:
@@ -7069,13 +9243,13 @@ aesmid_4:
 	VPSHUFB        bswapMask<>+0(SB), Y5, Y5
 	VPXOR          Y0, Y5, Y5
 	VPXOR          Y0, Y0, Y0
-	VPCLMULQDQ     $0x00, 368(CX), Y5, Y2
+	VPCLMULQDQ     $0x00, 496(CX), Y5, Y2
 	VPXOR          Y2, Y1, Y1
-	VPCLMULQDQ     $0x11, 368(CX), Y5, Y2
+	VPCLMULQDQ     $0x11, 496(CX), Y5, Y2
 	VPXOR          Y2, Y4, Y4
 	VPSHUFD        $0x4e, Y5, Y2
 	VPXOR          Y5, Y2, Y2
-	VPCLMULQDQ     $0x00, 496(CX), Y2, Y2
+	VPCLMULQDQ     $0x00, 752(CX), Y2, Y2
 	VPXOR          Y2, Y3, Y3
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, BX
@@ -7093,8 +9267,8 @@ rsingle_1:
 	VPSHUFB        bswapMask<>+0(SB), X5, X5
 	VPXOR          Y0, Y5, Y5
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(CX), Y6
-	VBROADCASTI128 496(CX), Y7
+	VBROADCASTI128 496(CX), Y6
+	VBROADCASTI128 752(CX), Y7
 	VPCLMULQDQ     $0x00, Y6, Y5, Y8
 	VPXOR          Y8, Y1, Y1
 	VPCLMULQDQ     $0x11, Y6, Y5, Y8
@@ -7221,8 +9395,8 @@ stdone_2:
 	VPSHUFB        bswapMask<>+0(SB), X5, X5
 	VPXOR          Y0, Y5, Y5
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(CX), Y2
-	VBROADCASTI128 496(CX), Y6
+	VBROADCASTI128 496(CX), Y2
+	VBROADCASTI128 752(CX), Y6
 	VPCLMULQDQ     $0x00, Y2, Y5, Y7
 	VPXOR          Y7, Y1, Y1
 	VPCLMULQDQ     $0x11, Y2, Y5, Y7
@@ -7321,13 +9495,13 @@ aesmid_5:
 	VPSHUFB        bswapMask<>+0(SB), Y6, Y6
 	VPXOR          Y0, Y6, Y6
 	VPXOR          Y0, Y0, Y0
-	VPCLMULQDQ     $0x00, 368(CX), Y6, Y2
+	VPCLMULQDQ     $0x00, 496(CX), Y6, Y2
 	VPXOR          Y2, Y1, Y1
-	VPCLMULQDQ     $0x11, 368(CX), Y6, Y2
+	VPCLMULQDQ     $0x11, 496(CX), Y6, Y2
 	VPXOR          Y2, Y5, Y5
 	VPSHUFD        $0x4e, Y6, Y2
 	VPXOR          Y6, Y2, Y2
-	VPCLMULQDQ     $0x00, 496(CX), Y2, Y2
+	VPCLMULQDQ     $0x00, 752(CX), Y2, Y2
 	VPXOR          Y2, Y4, Y4
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, BX
@@ -7338,13 +9512,13 @@ aesmid_5:
 	VPXOR          Y3, Y2, Y3
 	VMOVDQU        Y3, (BX)
 	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
-	VPCLMULQDQ     $0x00, 400(CX), Y2, Y3
+	VPCLMULQDQ     $0x00, 528(CX), Y2, Y3
 	VPXOR          Y3, Y1, Y1
-	VPCLMULQDQ     $0x11, 400(CX), Y2, Y3
+	VPCLMULQDQ     $0x11, 528(CX), Y2, Y3
 	VPXOR          Y3, Y5, Y5
 	VPSHUFD        $0x4e, Y2, Y3
 	VPXOR          Y2, Y3, Y3
-	VPCLMULQDQ     $0x00, 528(CX), Y3, Y3
+	VPCLMULQDQ     $0x00, 784(CX), Y3, Y3
 	VPXOR          Y3, Y4, Y4
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, BX
@@ -7360,8 +9534,8 @@ rsingle_3:
 	VPXOR          X3, X2, X6
 	VMOVDQU        X6, (BX)
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VBROADCASTI128 400(CX), Y6
-	VBROADCASTI128 528(CX), Y7
+	VBROADCASTI128 528(CX), Y6
+	VBROADCASTI128 784(CX), Y7
 	VPCLMULQDQ     $0x00, Y6, Y2, Y8
 	VPXOR          Y8, Y1, Y1
 	VPCLMULQDQ     $0x11, Y6, Y2, Y8
@@ -7488,8 +9662,8 @@ stdone_3:
 	VPSHUFB        bswapMask<>+0(SB), X3, X3
 	VPXOR          Y0, Y3, Y3
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(CX), Y2
-	VBROADCASTI128 496(CX), Y6
+	VBROADCASTI128 496(CX), Y2
+	VBROADCASTI128 752(CX), Y6
 	VPCLMULQDQ     $0x00, Y2, Y3, Y7
 	VPXOR          Y7, Y1, Y1
 	VPCLMULQDQ     $0x11, Y2, Y3, Y7
@@ -7516,6 +9690,8 @@ rred_2:
 	JMP          sizedone_1
 
 sizenext_2:
+	CMPQ           DI, $0x80
+	JA             sizenext_3
 	VBROADCASTI128 (AX), Y6
 	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
 	VPXOR          Y6, Y2, Y2
@@ -7620,13 +9796,13 @@ aesmid_6:
 	VPSHUFB        bswapMask<>+0(SB), Y8, Y8
 	VPXOR          Y0, Y8, Y8
 	VPXOR          Y0, Y0, Y0
-	VPCLMULQDQ     $0x00, 368(CX), Y8, Y2
+	VPCLMULQDQ     $0x00, 496(CX), Y8, Y2
 	VPXOR          Y2, Y1, Y1
-	VPCLMULQDQ     $0x11, 368(CX), Y8, Y2
+	VPCLMULQDQ     $0x11, 496(CX), Y8, Y2
 	VPXOR          Y2, Y7, Y7
 	VPSHUFD        $0x4e, Y8, Y2
 	VPXOR          Y8, Y2, Y2
-	VPCLMULQDQ     $0x00, 496(CX), Y2, Y2
+	VPCLMULQDQ     $0x00, 752(CX), Y2, Y2
 	VPXOR          Y2, Y6, Y6
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, BX
@@ -7635,13 +9811,13 @@ aesmid_6:
 	VPXOR          Y3, Y2, Y3
 	VMOVDQU        Y3, (BX)
 	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
-	VPCLMULQDQ     $0x00, 400(CX), Y2, Y3
+	VPCLMULQDQ     $0x00, 528(CX), Y2, Y3
 	VPXOR          Y3, Y1, Y1
-	VPCLMULQDQ     $0x11, 400(CX), Y2, Y3
+	VPCLMULQDQ     $0x11, 528(CX), Y2, Y3
 	VPXOR          Y3, Y7, Y7
 	VPSHUFD        $0x4e, Y2, Y3
 	VPXOR          Y2, Y3, Y3
-	VPCLMULQDQ     $0x00, 528(CX), Y3, Y3
+	VPCLMULQDQ     $0x00, 784(CX), Y3, Y3
 	VPXOR          Y3, Y6, Y6
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, BX
@@ -7652,17 +9828,37 @@ aesmid_6:
 	VPXOR          Y4, Y2, Y3
 	VMOVDQU        Y3, (BX)
 	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
-	VPCLMULQDQ     $0x00, 432(CX), Y2, Y3
+	VPCLMULQDQ     $0x00, 560(CX), Y2, Y3
 	VPXOR          Y3, Y1, Y1
-	VPCLMULQDQ     $0x11, 432(CX), Y2, Y3
+	VPCLMULQDQ     $0x11, 560(CX), Y2, Y3
 	VPXOR          Y3, Y7, Y7
 	VPSHUFD        $0x4e, Y2, Y3
 	VPXOR          Y2, Y3, Y3
-	VPCLMULQDQ     $0x00, 560(CX), Y3, Y3
+	VPCLMULQDQ     $0x00, 816(CX), Y3, Y3
 	VPXOR          Y3, Y6, Y6
 	ADDQ           $0x20, SI
 	ADDQ           $0x20, BX
 	SUBQ           $0x20, DI
+	CMPQ           DI, $0x20
+	JB             rsingle_7
+	VMOVDQU        (SI), Y2
+	VPXOR          Y5, Y2, Y3
+	VMOVDQU        Y3, (BX)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 592(CX), Y2, Y3
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x11, 592(CX), Y2, Y3
+	VPXOR          Y3, Y7, Y7
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 848(CX), Y3, Y3
+	VPXOR          Y3, Y6, Y6
+	ADDQ           $0x20, SI
+	ADDQ           $0x20, BX
+	SUBQ           $0x20, DI
+	JMP            rred_3
+
+rsingle_7:
 	CMPQ           DI, $0x10
 	JB             rpart_7
 	VPXOR          Y2, Y2, Y2
@@ -7671,8 +9867,8 @@ aesmid_6:
 	VPXOR          X5, X2, X3
 	VMOVDQU        X3, (BX)
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VBROADCASTI128 464(CX), Y3
-	VBROADCASTI128 592(CX), Y4
+	VBROADCASTI128 592(CX), Y3
+	VBROADCASTI128 848(CX), Y4
 	VPCLMULQDQ     $0x00, Y3, Y2, Y8
 	VPXOR          Y8, Y1, Y1
 	VPCLMULQDQ     $0x11, Y3, Y2, Y8
@@ -7702,8 +9898,8 @@ rsingle_6:
 	VPXOR          X4, X2, X3
 	VMOVDQU        X3, (BX)
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VBROADCASTI128 432(CX), Y3
-	VBROADCASTI128 560(CX), Y5
+	VBROADCASTI128 560(CX), Y3
+	VBROADCASTI128 816(CX), Y5
 	VPCLMULQDQ     $0x00, Y3, Y2, Y8
 	VPXOR          Y8, Y1, Y1
 	VPCLMULQDQ     $0x11, Y3, Y2, Y8
@@ -7830,8 +10026,8 @@ stdone_4:
 	VPSHUFB        bswapMask<>+0(SB), X3, X3
 	VPXOR          Y0, Y3, Y3
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(CX), Y2
-	VBROADCASTI128 496(CX), Y4
+	VBROADCASTI128 496(CX), Y2
+	VBROADCASTI128 752(CX), Y4
 	VPCLMULQDQ     $0x00, Y2, Y3, Y5
 	VPXOR          Y5, Y1, Y1
 	VPCLMULQDQ     $0x11, Y2, Y3, Y5
@@ -7855,6 +10051,542 @@ rred_3:
 	VEXTRACTI128 $0x01, Y7, X1
 	VPXOR        X7, X1, X1
 	VPXOR        X1, X0, X0
+	JMP          sizedone_1
+
+sizenext_3:
+	VBROADCASTI128 (AX), Y10
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
+	VPXOR          Y10, Y2, Y2
+	VPADDD         ctrIncs<>+32(SB), Y1, Y3
+	VPSHUFB        bswapMask<>+0(SB), Y3, Y3
+	VPXOR          Y10, Y3, Y3
+	VPADDD         ctrIncs<>+64(SB), Y1, Y4
+	VPSHUFB        bswapMask<>+0(SB), Y4, Y4
+	VPXOR          Y10, Y4, Y4
+	VPADDD         ctrIncs<>+96(SB), Y1, Y5
+	VPSHUFB        bswapMask<>+0(SB), Y5, Y5
+	VPXOR          Y10, Y5, Y5
+	VPADDD         ctrIncs<>+128(SB), Y1, Y6
+	VPSHUFB        bswapMask<>+0(SB), Y6, Y6
+	VPXOR          Y10, Y6, Y6
+	VPADDD         ctrIncs<>+160(SB), Y1, Y7
+	VPSHUFB        bswapMask<>+0(SB), Y7, Y7
+	VPXOR          Y10, Y7, Y7
+	VPADDD         ctrIncs<>+192(SB), Y1, Y8
+	VPSHUFB        bswapMask<>+0(SB), Y8, Y8
+	VPXOR          Y10, Y8, Y8
+	VPADDD         ctrIncs<>+224(SB), Y1, Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPXOR          Y10, Y9, Y9
+	CMPQ           CX, $0x0a
+	JE             aesmid_7
+	VBROADCASTI128 16(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 32(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	CMPQ           CX, $0x0c
+	JE             aesmid_7
+	VBROADCASTI128 48(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 64(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+
+aesmid_7:
+	VBROADCASTI128 16(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 32(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 48(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 64(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 80(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 96(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 112(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 128(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 144(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 160(DX), Y10
+	VAESENCLAST    Y10, Y2, Y2
+	VAESENCLAST    Y10, Y3, Y3
+	VAESENCLAST    Y10, Y4, Y4
+	VAESENCLAST    Y10, Y5, Y5
+	VAESENCLAST    Y10, Y6, Y6
+	VAESENCLAST    Y10, Y7, Y7
+	VAESENCLAST    Y10, Y8, Y8
+	VAESENCLAST    Y10, Y9, Y9
+	LEAQ           15(DI), CX
+	SHRQ           $0x04, CX
+	VMOVQ          CX, X10
+	VPADDD         X10, X1, X1
+	SHLQ           $0x04, CX
+	NEGQ           CX
+	ADDQ           AX, CX
+	VPXOR          Y1, Y1, Y1
+	VPXOR          Y10, Y10, Y10
+	VPXOR          Y11, Y11, Y11
+	VMOVDQU        (SI), Y12
+	VPXOR          Y2, Y12, Y2
+	VMOVDQU        Y2, (BX)
+	VPSHUFB        bswapMask<>+0(SB), Y12, Y12
+	VPXOR          Y0, Y12, Y12
+	VPXOR          Y0, Y0, Y0
+	VPCLMULQDQ     $0x00, 496(CX), Y12, Y2
+	VPXOR          Y2, Y1, Y1
+	VPCLMULQDQ     $0x11, 496(CX), Y12, Y2
+	VPXOR          Y2, Y11, Y11
+	VPSHUFD        $0x4e, Y12, Y2
+	VPXOR          Y12, Y2, Y2
+	VPCLMULQDQ     $0x00, 752(CX), Y2, Y2
+	VPXOR          Y2, Y10, Y10
+	ADDQ           $0x20, SI
+	ADDQ           $0x20, BX
+	SUBQ           $0x20, DI
+	VMOVDQU        (SI), Y2
+	VPXOR          Y3, Y2, Y3
+	VMOVDQU        Y3, (BX)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 528(CX), Y2, Y3
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x11, 528(CX), Y2, Y3
+	VPXOR          Y3, Y11, Y11
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 784(CX), Y3, Y3
+	VPXOR          Y3, Y10, Y10
+	ADDQ           $0x20, SI
+	ADDQ           $0x20, BX
+	SUBQ           $0x20, DI
+	VMOVDQU        (SI), Y2
+	VPXOR          Y4, Y2, Y3
+	VMOVDQU        Y3, (BX)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 560(CX), Y2, Y3
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x11, 560(CX), Y2, Y3
+	VPXOR          Y3, Y11, Y11
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 816(CX), Y3, Y3
+	VPXOR          Y3, Y10, Y10
+	ADDQ           $0x20, SI
+	ADDQ           $0x20, BX
+	SUBQ           $0x20, DI
+	VMOVDQU        (SI), Y2
+	VPXOR          Y5, Y2, Y3
+	VMOVDQU        Y3, (BX)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 592(CX), Y2, Y3
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x11, 592(CX), Y2, Y3
+	VPXOR          Y3, Y11, Y11
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 848(CX), Y3, Y3
+	VPXOR          Y3, Y10, Y10
+	ADDQ           $0x20, SI
+	ADDQ           $0x20, BX
+	SUBQ           $0x20, DI
+	CMPQ           DI, $0x20
+	JB             rsingle_12
+	VMOVDQU        (SI), Y2
+	VPXOR          Y6, Y2, Y3
+	VMOVDQU        Y3, (BX)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 624(CX), Y2, Y3
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x11, 624(CX), Y2, Y3
+	VPXOR          Y3, Y11, Y11
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 880(CX), Y3, Y3
+	VPXOR          Y3, Y10, Y10
+	ADDQ           $0x20, SI
+	ADDQ           $0x20, BX
+	SUBQ           $0x20, DI
+	CMPQ           DI, $0x20
+	JB             rsingle_13
+	VMOVDQU        (SI), Y2
+	VPXOR          Y7, Y2, Y3
+	VMOVDQU        Y3, (BX)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 656(CX), Y2, Y3
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x11, 656(CX), Y2, Y3
+	VPXOR          Y3, Y11, Y11
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 912(CX), Y3, Y3
+	VPXOR          Y3, Y10, Y10
+	ADDQ           $0x20, SI
+	ADDQ           $0x20, BX
+	SUBQ           $0x20, DI
+	CMPQ           DI, $0x20
+	JB             rsingle_14
+	VMOVDQU        (SI), Y2
+	VPXOR          Y8, Y2, Y3
+	VMOVDQU        Y3, (BX)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 688(CX), Y2, Y3
+	VPXOR          Y3, Y1, Y1
+	VPCLMULQDQ     $0x11, 688(CX), Y2, Y3
+	VPXOR          Y3, Y11, Y11
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 944(CX), Y3, Y3
+	VPXOR          Y3, Y10, Y10
+	ADDQ           $0x20, SI
+	ADDQ           $0x20, BX
+	SUBQ           $0x20, DI
+	CMPQ           DI, $0x10
+	JB             rpart_15
+	VPXOR          Y2, Y2, Y2
+	VPXOR          Y3, Y3, Y3
+	VMOVDQU        (SI), X2
+	VPXOR          X9, X2, X3
+	VMOVDQU        X3, (BX)
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VBROADCASTI128 720(CX), Y3
+	VBROADCASTI128 976(CX), Y4
+	VPCLMULQDQ     $0x00, Y3, Y2, Y5
+	VPXOR          Y5, Y1, Y1
+	VPCLMULQDQ     $0x11, Y3, Y2, Y5
+	VPXOR          Y5, Y11, Y11
+	VPSHUFD        $0x4e, Y2, Y5
+	VPXOR          Y2, Y5, Y5
+	VPCLMULQDQ     $0x00, Y4, Y5, Y5
+	VPXOR          Y5, Y10, Y10
+	ADDQ           $0x10, SI
+	ADDQ           $0x10, BX
+	SUBQ           $0x10, DI
+	VEXTRACTI128   $0x01, Y9, X2
+	LEAQ           240(CX), CX
+	JMP            rcommon_4
+
+rpart_15:
+	VMOVDQA X9, X2
+	LEAQ    224(CX), CX
+	JMP     rcommon_4
+
+rsingle_14:
+	CMPQ           DI, $0x10
+	JB             rpart_14
+	VPXOR          Y2, Y2, Y2
+	VPXOR          Y3, Y3, Y3
+	VMOVDQU        (SI), X2
+	VPXOR          X8, X2, X3
+	VMOVDQU        X3, (BX)
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VBROADCASTI128 688(CX), Y3
+	VBROADCASTI128 944(CX), Y4
+	VPCLMULQDQ     $0x00, Y3, Y2, Y5
+	VPXOR          Y5, Y1, Y1
+	VPCLMULQDQ     $0x11, Y3, Y2, Y5
+	VPXOR          Y5, Y11, Y11
+	VPSHUFD        $0x4e, Y2, Y5
+	VPXOR          Y2, Y5, Y5
+	VPCLMULQDQ     $0x00, Y4, Y5, Y5
+	VPXOR          Y5, Y10, Y10
+	ADDQ           $0x10, SI
+	ADDQ           $0x10, BX
+	SUBQ           $0x10, DI
+	VEXTRACTI128   $0x01, Y8, X2
+	LEAQ           208(CX), CX
+	JMP            rcommon_4
+
+rpart_14:
+	VMOVDQA X8, X2
+	LEAQ    192(CX), CX
+	JMP     rcommon_4
+
+rsingle_13:
+	CMPQ           DI, $0x10
+	JB             rpart_13
+	VPXOR          Y2, Y2, Y2
+	VPXOR          Y3, Y3, Y3
+	VMOVDQU        (SI), X2
+	VPXOR          X7, X2, X3
+	VMOVDQU        X3, (BX)
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VBROADCASTI128 656(CX), Y3
+	VBROADCASTI128 912(CX), Y4
+	VPCLMULQDQ     $0x00, Y3, Y2, Y5
+	VPXOR          Y5, Y1, Y1
+	VPCLMULQDQ     $0x11, Y3, Y2, Y5
+	VPXOR          Y5, Y11, Y11
+	VPSHUFD        $0x4e, Y2, Y5
+	VPXOR          Y2, Y5, Y5
+	VPCLMULQDQ     $0x00, Y4, Y5, Y5
+	VPXOR          Y5, Y10, Y10
+	ADDQ           $0x10, SI
+	ADDQ           $0x10, BX
+	SUBQ           $0x10, DI
+	VEXTRACTI128   $0x01, Y7, X2
+	LEAQ           176(CX), CX
+	JMP            rcommon_4
+
+rpart_13:
+	VMOVDQA X7, X2
+	LEAQ    160(CX), CX
+	JMP     rcommon_4
+
+rsingle_12:
+	CMPQ           DI, $0x10
+	JB             rpart_12
+	VPXOR          Y2, Y2, Y2
+	VPXOR          Y3, Y3, Y3
+	VMOVDQU        (SI), X2
+	VPXOR          X6, X2, X3
+	VMOVDQU        X3, (BX)
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VBROADCASTI128 624(CX), Y3
+	VBROADCASTI128 880(CX), Y4
+	VPCLMULQDQ     $0x00, Y3, Y2, Y5
+	VPXOR          Y5, Y1, Y1
+	VPCLMULQDQ     $0x11, Y3, Y2, Y5
+	VPXOR          Y5, Y11, Y11
+	VPSHUFD        $0x4e, Y2, Y5
+	VPXOR          Y2, Y5, Y5
+	VPCLMULQDQ     $0x00, Y4, Y5, Y5
+	VPXOR          Y5, Y10, Y10
+	ADDQ           $0x10, SI
+	ADDQ           $0x10, BX
+	SUBQ           $0x10, DI
+	VEXTRACTI128   $0x01, Y6, X2
+	LEAQ           144(CX), CX
+	JMP            rcommon_4
+
+rpart_12:
+	VMOVDQA X6, X2
+	LEAQ    128(CX), CX
+
+rcommon_4:
+	TESTQ   DI, DI
+	JZ      rred_4
+	VPXOR   Y3, Y3, Y3
+	VPXOR   Y4, Y4, Y4
+	CMPQ    DI, $0x08
+	JB      ld4_9
+	MOVQ    (SI), DX
+	VMOVQ   DX, X3
+	LEAQ    -8(SI)(DI*1), DX
+	MOVQ    (DX), DX
+	VMOVQ   DX, X4
+	LEAQ    slideShuf<>+0(SB), DX
+	NEGQ    DX
+	ADDQ    DI, DX
+	NEGQ    DX
+	VMOVDQU 24(DX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_10
+
+ld4_9:
+	CMPQ    DI, $0x04
+	JB      ld2_9
+	MOVL    (SI), DX
+	VMOVQ   DX, X3
+	LEAQ    -4(SI)(DI*1), DX
+	MOVL    (DX), DX
+	VMOVQ   DX, X4
+	LEAQ    slideShuf<>+0(SB), DX
+	NEGQ    DX
+	ADDQ    DI, DX
+	NEGQ    DX
+	VMOVDQU 20(DX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_10
+
+ld2_9:
+	CMPQ    DI, $0x02
+	JB      ld1_9
+	MOVWQZX (SI), DX
+	VMOVQ   DX, X3
+	LEAQ    -2(SI)(DI*1), DX
+	MOVWQZX (DX), DX
+	VMOVQ   DX, X4
+	LEAQ    slideShuf<>+0(SB), DX
+	NEGQ    DX
+	ADDQ    DI, DX
+	NEGQ    DX
+	VMOVDQU 18(DX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_10
+
+ld1_9:
+	MOVBQZX (SI), DX
+	VMOVQ   DX, X3
+
+lddone_10:
+	VPXOR   X2, X3, X4
+	VMOVQ   X4, DX
+	CMPQ    DI, $0x08
+	JB      st4_5
+	MOVQ    DX, (BX)
+	LEAQ    slideShuf<>+0(SB), DX
+	ADDQ    DI, DX
+	VMOVDQU 8(DX), X2
+	VPSHUFB X2, X4, X2
+	VMOVQ   X2, DX
+	LEAQ    -8(BX)(DI*1), BX
+	MOVQ    DX, (BX)
+	JMP     stdone_5
+
+st4_5:
+	CMPQ    DI, $0x04
+	JB      st2_5
+	MOVL    DX, (BX)
+	LEAQ    slideShuf<>+0(SB), DX
+	ADDQ    DI, DX
+	VMOVDQU 12(DX), X2
+	VPSHUFB X2, X4, X2
+	VMOVQ   X2, DX
+	LEAQ    -4(BX)(DI*1), BX
+	MOVL    DX, (BX)
+	JMP     stdone_5
+
+st2_5:
+	CMPQ    DI, $0x02
+	JB      st1_5
+	MOVW    DX, (BX)
+	LEAQ    slideShuf<>+0(SB), DX
+	ADDQ    DI, DX
+	VMOVDQU 14(DX), X2
+	VPSHUFB X2, X4, X2
+	VMOVQ   X2, DX
+	LEAQ    -2(BX)(DI*1), BX
+	MOVW    DX, (BX)
+	JMP     stdone_5
+
+st1_5:
+	MOVB DL, (BX)
+
+stdone_5:
+	VPSHUFB        bswapMask<>+0(SB), X3, X3
+	VPXOR          Y0, Y3, Y3
+	VPXOR          Y0, Y0, Y0
+	VBROADCASTI128 496(CX), Y2
+	VBROADCASTI128 752(CX), Y4
+	VPCLMULQDQ     $0x00, Y2, Y3, Y5
+	VPXOR          Y5, Y1, Y1
+	VPCLMULQDQ     $0x11, Y2, Y3, Y5
+	VPXOR          Y5, Y11, Y11
+	VPSHUFD        $0x4e, Y3, Y5
+	VPXOR          Y3, Y5, Y5
+	VPCLMULQDQ     $0x00, Y4, Y5, Y5
+	VPXOR          Y5, Y10, Y10
+
+rred_4:
+	VPXOR        Y1, Y10, Y10
+	VPXOR        Y11, Y10, Y10
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y1, Y2
+	VPSHUFD      $0x4e, Y1, Y1
+	VPXOR        Y1, Y10, Y10
+	VPXOR        Y2, Y10, Y10
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y10, Y1
+	VPSHUFD      $0x4e, Y10, Y10
+	VPXOR        Y10, Y11, Y11
+	VPXOR        Y1, Y11, Y11
+	VEXTRACTI128 $0x01, Y11, X1
+	VPXOR        X11, X1, X1
+	VPXOR        X1, X0, X0
 
 sizedone_1:
 ofin_1:
@@ -7872,8 +10604,8 @@ ofin_1:
 	VPUNPCKLQDQ    X2, X1, X1
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
-	VBROADCASTI128 352(AX), Y0
-	VBROADCASTI128 480(AX), Y4
+	VBROADCASTI128 480(AX), Y0
+	VBROADCASTI128 736(AX), Y4
 	VPCLMULQDQ     $0x00, Y0, Y2, Y1
 	VPCLMULQDQ     $0x11, Y0, Y2, Y0
 	VPSHUFD        $0x4e, Y2, Y3
@@ -7937,6 +10669,10 @@ tagloaded_2:
 	VPXOR   X8, X8, X8
 	VPXOR   X9, X9, X9
 	VPXOR   X10, X10, X10
+	VPXOR   X11, X11, X11
+	VPXOR   X12, X12, X12
+	VPXOR   X13, X13, X13
+	VPXOR   X14, X14, X14
 	VMOVDQU Y0, (SP)
 	VMOVDQU Y0, 32(SP)
 	VMOVDQU X0, 64(SP)
@@ -8064,8 +10800,8 @@ lddone_1:
 	VPSHUFB        bswapMask<>+0(SB), X1, X1
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
-	VBROADCASTI128 352(AX), Y0
-	VBROADCASTI128 480(AX), Y4
+	VBROADCASTI128 480(AX), Y0
+	VBROADCASTI128 736(AX), Y4
 	VPCLMULQDQ     $0x00, Y0, Y2, Y1
 	VPCLMULQDQ     $0x11, Y0, Y2, Y0
 	VPSHUFD        $0x4e, Y2, Y3
@@ -8085,7 +10821,7 @@ lddone_1:
 
 aadlong_1:
 gh8_1:
-	CMPQ         DI, $0x80
+	CMPQ         DI, $0x00000100
 	JB           ghrest_1
 	VMOVDQU      (SI), Y4
 	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
@@ -8094,7 +10830,7 @@ gh8_1:
 	VPCLMULQDQ   $0x11, 240(AX), Y4, Y3
 	VPSHUFD      $0x4e, Y4, Y2
 	VPXOR        Y4, Y2, Y2
-	VPCLMULQDQ   $0x00, 368(AX), Y2, Y2
+	VPCLMULQDQ   $0x00, 496(AX), Y2, Y2
 	VMOVDQU      32(SI), Y4
 	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
 	VPCLMULQDQ   $0x00, 272(AX), Y4, Y5
@@ -8103,7 +10839,7 @@ gh8_1:
 	VPXOR        Y5, Y3, Y3
 	VPSHUFD      $0x4e, Y4, Y5
 	VPXOR        Y4, Y5, Y5
-	VPCLMULQDQ   $0x00, 400(AX), Y5, Y5
+	VPCLMULQDQ   $0x00, 528(AX), Y5, Y5
 	VPXOR        Y5, Y2, Y2
 	VMOVDQU      64(SI), Y4
 	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
@@ -8113,7 +10849,7 @@ gh8_1:
 	VPXOR        Y5, Y3, Y3
 	VPSHUFD      $0x4e, Y4, Y5
 	VPXOR        Y4, Y5, Y5
-	VPCLMULQDQ   $0x00, 432(AX), Y5, Y5
+	VPCLMULQDQ   $0x00, 560(AX), Y5, Y5
 	VPXOR        Y5, Y2, Y2
 	VMOVDQU      96(SI), Y4
 	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
@@ -8123,7 +10859,47 @@ gh8_1:
 	VPXOR        Y5, Y3, Y3
 	VPSHUFD      $0x4e, Y4, Y5
 	VPXOR        Y4, Y5, Y5
-	VPCLMULQDQ   $0x00, 464(AX), Y5, Y5
+	VPCLMULQDQ   $0x00, 592(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      128(SI), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 368(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 368(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 624(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      160(SI), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 400(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 400(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 656(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      192(SI), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 432(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 432(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 688(AX), Y5, Y5
+	VPXOR        Y5, Y2, Y2
+	VMOVDQU      224(SI), Y4
+	VPSHUFB      bswapMask<>+0(SB), Y4, Y4
+	VPCLMULQDQ   $0x00, 464(AX), Y4, Y5
+	VPXOR        Y5, Y1, Y1
+	VPCLMULQDQ   $0x11, 464(AX), Y4, Y5
+	VPXOR        Y5, Y3, Y3
+	VPSHUFD      $0x4e, Y4, Y5
+	VPXOR        Y4, Y5, Y5
+	VPCLMULQDQ   $0x00, 720(AX), Y5, Y5
 	VPXOR        Y5, Y2, Y2
 	VPXOR        Y1, Y2, Y2
 	VPXOR        Y3, Y2, Y2
@@ -8137,8 +10913,8 @@ gh8_1:
 	VPXOR        Y1, Y3, Y3
 	VEXTRACTI128 $0x01, Y3, X0
 	VPXOR        X0, X3, X0
-	ADDQ         $0x80, SI
-	SUBQ         $0x80, DI
+	ADDQ         $0x00000100, SI
+	SUBQ         $0x00000100, DI
 	JMP          gh8_1
 
 ghrest_1:
@@ -8161,13 +10937,13 @@ ghregs_1:
 	VPSHUFB    bswapMask<>+0(SB), Y4, Y4
 	VPXOR      Y0, Y4, Y4
 	VPXOR      Y0, Y0, Y0
-	VPCLMULQDQ $0x00, 368(CX), Y4, Y5
+	VPCLMULQDQ $0x00, 496(CX), Y4, Y5
 	VPXOR      Y5, Y1, Y1
-	VPCLMULQDQ $0x11, 368(CX), Y4, Y5
+	VPCLMULQDQ $0x11, 496(CX), Y4, Y5
 	VPXOR      Y5, Y3, Y3
 	VPSHUFD    $0x4e, Y4, Y5
 	VPXOR      Y4, Y5, Y5
-	VPCLMULQDQ $0x00, 496(CX), Y5, Y5
+	VPCLMULQDQ $0x00, 752(CX), Y5, Y5
 	VPXOR      Y5, Y2, Y2
 	ADDQ       $0x20, SI
 	ADDQ       $0x20, CX
@@ -8181,8 +10957,8 @@ ghpart_1:
 	VPSHUFB        bswapMask<>+0(SB), X4, X4
 	VPXOR          Y0, Y4, Y4
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(CX), Y5
-	VBROADCASTI128 496(CX), Y6
+	VBROADCASTI128 496(CX), Y5
+	VBROADCASTI128 752(CX), Y6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y7
 	VPXOR          Y7, Y1, Y1
 	VPCLMULQDQ     $0x11, Y5, Y4, Y7
@@ -8256,8 +11032,8 @@ lddone_2:
 	VPSHUFB        bswapMask<>+0(SB), X4, X4
 	VPXOR          Y0, Y4, Y4
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(CX), Y5
-	VBROADCASTI128 496(CX), Y6
+	VBROADCASTI128 496(CX), Y5
+	VBROADCASTI128 752(CX), Y6
 	VPCLMULQDQ     $0x00, Y5, Y4, Y7
 	VPXOR          Y7, Y1, Y1
 	VPCLMULQDQ     $0x11, Y5, Y4, Y7
@@ -8455,8 +11231,8 @@ openfull_1:
 	VPSHUFB        bswapMask<>+0(SB), X1, X1
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
-	VBROADCASTI128 352(AX), Y0
-	VBROADCASTI128 480(AX), Y4
+	VBROADCASTI128 480(AX), Y0
+	VBROADCASTI128 736(AX), Y4
 	VPCLMULQDQ     $0x00, Y0, Y2, Y1
 	VPCLMULQDQ     $0x11, Y0, Y2, Y0
 	VPSHUFD        $0x4e, Y2, Y3
@@ -8484,113 +11260,189 @@ pbulk_1:
 	VMOVDQU        (BX), X0
 	VBROADCASTI128 16(BX), Y1
 	VPADDD         ctrIncs<>+0(SB), Y1, Y1
-	CMPQ           R8, $0x80
+	CMPQ           R8, $0x00000100
 	JB             prem_1
 
 	// phase: main loop
-	VBROADCASTI128 (AX), Y6
+	VBROADCASTI128 (AX), Y10
 	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
-	VPXOR          Y6, Y2, Y2
+	VPXOR          Y10, Y2, Y2
 	VPADDD         ctrIncs<>+32(SB), Y1, Y3
 	VPSHUFB        bswapMask<>+0(SB), Y3, Y3
-	VPXOR          Y6, Y3, Y3
+	VPXOR          Y10, Y3, Y3
 	VPADDD         ctrIncs<>+64(SB), Y1, Y4
 	VPSHUFB        bswapMask<>+0(SB), Y4, Y4
-	VPXOR          Y6, Y4, Y4
+	VPXOR          Y10, Y4, Y4
 	VPADDD         ctrIncs<>+96(SB), Y1, Y5
 	VPSHUFB        bswapMask<>+0(SB), Y5, Y5
-	VPXOR          Y6, Y5, Y5
-	VPADDD         ctrIncs<>+128(SB), Y1, Y1
+	VPXOR          Y10, Y5, Y5
+	VPADDD         ctrIncs<>+128(SB), Y1, Y6
+	VPSHUFB        bswapMask<>+0(SB), Y6, Y6
+	VPXOR          Y10, Y6, Y6
+	VPADDD         ctrIncs<>+160(SB), Y1, Y7
+	VPSHUFB        bswapMask<>+0(SB), Y7, Y7
+	VPXOR          Y10, Y7, Y7
+	VPADDD         ctrIncs<>+192(SB), Y1, Y8
+	VPSHUFB        bswapMask<>+0(SB), Y8, Y8
+	VPXOR          Y10, Y8, Y8
+	VPADDD         ctrIncs<>+224(SB), Y1, Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPXOR          Y10, Y9, Y9
+	VPADDD         ctrIncs<>+256(SB), Y1, Y1
 	CMPQ           CX, $0x0a
 	JE             aesmid_1
-	VBROADCASTI128 16(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 32(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 16(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 32(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
 	CMPQ           CX, $0x0c
 	JE             aesmid_1
-	VBROADCASTI128 48(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 64(AX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
+	VBROADCASTI128 48(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 64(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
 
 aesmid_1:
-	VBROADCASTI128 16(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 32(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 48(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 64(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 80(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 96(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 112(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 128(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 144(DX), Y6
-	VAESENC        Y6, Y2, Y2
-	VAESENC        Y6, Y3, Y3
-	VAESENC        Y6, Y4, Y4
-	VAESENC        Y6, Y5, Y5
-	VBROADCASTI128 160(DX), Y6
-	VPXOR          (DI), Y6, Y7
-	VAESENCLAST    Y7, Y2, Y2
+	VBROADCASTI128 16(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 32(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 48(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 64(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 80(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 96(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 112(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 128(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 144(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 160(DX), Y10
+	VPXOR          (DI), Y10, Y11
+	VAESENCLAST    Y11, Y2, Y2
 	VMOVDQU        Y2, (SI)
-	VPXOR          32(DI), Y6, Y2
+	VPXOR          32(DI), Y10, Y2
 	VAESENCLAST    Y2, Y3, Y3
 	VMOVDQU        Y3, 32(SI)
-	VPXOR          64(DI), Y6, Y2
+	VPXOR          64(DI), Y10, Y2
 	VAESENCLAST    Y2, Y4, Y4
 	VMOVDQU        Y4, 64(SI)
-	VPXOR          96(DI), Y6, Y2
+	VPXOR          96(DI), Y10, Y2
 	VAESENCLAST    Y2, Y5, Y5
 	VMOVDQU        Y5, 96(SI)
-	ADDQ           $0x80, DI
-	ADDQ           $0x80, SI
-	SUBQ           $0x80, R8
+	VPXOR          128(DI), Y10, Y2
+	VAESENCLAST    Y2, Y6, Y6
+	VMOVDQU        Y6, 128(SI)
+	VPXOR          160(DI), Y10, Y2
+	VAESENCLAST    Y2, Y7, Y7
+	VMOVDQU        Y7, 160(SI)
+	VPXOR          192(DI), Y10, Y2
+	VAESENCLAST    Y2, Y8, Y8
+	VMOVDQU        Y8, 192(SI)
+	VPXOR          224(DI), Y10, Y2
+	VAESENCLAST    Y2, Y9, Y9
+	VMOVDQU        Y9, 224(SI)
+	ADDQ           $0x00000100, DI
+	ADDQ           $0x00000100, SI
+	SUBQ           $0x00000100, R8
 
 loop8_1:
-	CMPQ           R8, $0x80
+	CMPQ           R8, $0x00000100
 	JB             loopdone_1
 	VBROADCASTI128 (AX), Y2
 	VPSHUFB        bswapMask<>+0(SB), Y1, Y5
@@ -8604,7 +11456,19 @@ loop8_1:
 	VPADDD         ctrIncs<>+96(SB), Y1, Y8
 	VPSHUFB        bswapMask<>+0(SB), Y8, Y8
 	VPXOR          Y2, Y8, Y8
-	VPADDD         ctrIncs<>+128(SB), Y1, Y1
+	VPADDD         ctrIncs<>+128(SB), Y1, Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPXOR          Y2, Y9, Y9
+	VPADDD         ctrIncs<>+160(SB), Y1, Y10
+	VPSHUFB        bswapMask<>+0(SB), Y10, Y10
+	VPXOR          Y2, Y10, Y10
+	VPADDD         ctrIncs<>+192(SB), Y1, Y11
+	VPSHUFB        bswapMask<>+0(SB), Y11, Y11
+	VPXOR          Y2, Y11, Y11
+	VPADDD         ctrIncs<>+224(SB), Y1, Y12
+	VPSHUFB        bswapMask<>+0(SB), Y12, Y12
+	VPXOR          Y2, Y12, Y12
+	VPADDD         ctrIncs<>+256(SB), Y1, Y1
 	CMPQ           CX, $0x0a
 	JE             aesmid_2
 	VBROADCASTI128 16(AX), Y2
@@ -8612,11 +11476,19 @@ loop8_1:
 	VAESENC        Y2, Y6, Y6
 	VAESENC        Y2, Y7, Y7
 	VAESENC        Y2, Y8, Y8
+	VAESENC        Y2, Y9, Y9
+	VAESENC        Y2, Y10, Y10
+	VAESENC        Y2, Y11, Y11
+	VAESENC        Y2, Y12, Y12
 	VBROADCASTI128 32(AX), Y2
 	VAESENC        Y2, Y5, Y5
 	VAESENC        Y2, Y6, Y6
 	VAESENC        Y2, Y7, Y7
 	VAESENC        Y2, Y8, Y8
+	VAESENC        Y2, Y9, Y9
+	VAESENC        Y2, Y10, Y10
+	VAESENC        Y2, Y11, Y11
+	VAESENC        Y2, Y12, Y12
 	CMPQ           CX, $0x0c
 	JE             aesmid_2
 	VBROADCASTI128 48(AX), Y2
@@ -8624,11 +11496,19 @@ loop8_1:
 	VAESENC        Y2, Y6, Y6
 	VAESENC        Y2, Y7, Y7
 	VAESENC        Y2, Y8, Y8
+	VAESENC        Y2, Y9, Y9
+	VAESENC        Y2, Y10, Y10
+	VAESENC        Y2, Y11, Y11
+	VAESENC        Y2, Y12, Y12
 	VBROADCASTI128 64(AX), Y2
 	VAESENC        Y2, Y5, Y5
 	VAESENC        Y2, Y6, Y6
 	VAESENC        Y2, Y7, Y7
 	VAESENC        Y2, Y8, Y8
+	VAESENC        Y2, Y9, Y9
+	VAESENC        Y2, Y10, Y10
+	VAESENC        Y2, Y11, Y11
+	VAESENC        Y2, Y12, Y12
 
 aesmid_2:
 	VBROADCASTI128 16(DX), Y2
@@ -8636,96 +11516,172 @@ aesmid_2:
 	VAESENC        Y2, Y6, Y6
 	VAESENC        Y2, Y7, Y7
 	VAESENC        Y2, Y8, Y8
-	VMOVDQU        -128(SI), Y9
-	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
-	VPXOR          Y0, Y9, Y9
-	VPCLMULQDQ     $0x00, 240(AX), Y9, Y2
-	VPCLMULQDQ     $0x11, 240(AX), Y9, Y4
-	VPSHUFD        $0x4e, Y9, Y3
-	VPXOR          Y9, Y3, Y3
-	VPCLMULQDQ     $0x00, 368(AX), Y3, Y3
-	VBROADCASTI128 32(DX), Y9
-	VAESENC        Y9, Y5, Y5
-	VAESENC        Y9, Y6, Y6
-	VAESENC        Y9, Y7, Y7
-	VAESENC        Y9, Y8, Y8
-	VMOVDQU        -96(SI), Y9
-	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
-	VPCLMULQDQ     $0x00, 272(AX), Y9, Y10
-	VPXOR          Y10, Y2, Y2
-	VPCLMULQDQ     $0x11, 272(AX), Y9, Y10
-	VPXOR          Y10, Y4, Y4
-	VPSHUFD        $0x4e, Y9, Y10
-	VPXOR          Y9, Y10, Y10
-	VPCLMULQDQ     $0x00, 400(AX), Y10, Y10
-	VPXOR          Y10, Y3, Y3
-	VBROADCASTI128 48(DX), Y9
-	VAESENC        Y9, Y5, Y5
-	VAESENC        Y9, Y6, Y6
-	VAESENC        Y9, Y7, Y7
-	VAESENC        Y9, Y8, Y8
-	VMOVDQU        -64(SI), Y9
-	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
-	VPCLMULQDQ     $0x00, 304(AX), Y9, Y10
-	VPXOR          Y10, Y2, Y2
-	VPCLMULQDQ     $0x11, 304(AX), Y9, Y10
-	VPXOR          Y10, Y4, Y4
-	VPSHUFD        $0x4e, Y9, Y10
-	VPXOR          Y9, Y10, Y10
-	VPCLMULQDQ     $0x00, 432(AX), Y10, Y10
-	VPXOR          Y10, Y3, Y3
-	VBROADCASTI128 64(DX), Y9
-	VAESENC        Y9, Y5, Y5
-	VAESENC        Y9, Y6, Y6
-	VAESENC        Y9, Y7, Y7
-	VAESENC        Y9, Y8, Y8
-	VMOVDQU        -32(SI), Y9
-	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
-	VPCLMULQDQ     $0x00, 336(AX), Y9, Y10
-	VPXOR          Y10, Y2, Y2
-	VPCLMULQDQ     $0x11, 336(AX), Y9, Y10
-	VPXOR          Y10, Y4, Y4
-	VPSHUFD        $0x4e, Y9, Y10
-	VPXOR          Y9, Y10, Y10
-	VPCLMULQDQ     $0x00, 464(AX), Y10, Y10
-	VPXOR          Y10, Y3, Y3
-	VBROADCASTI128 80(DX), Y9
-	VAESENC        Y9, Y5, Y5
-	VAESENC        Y9, Y6, Y6
-	VAESENC        Y9, Y7, Y7
-	VAESENC        Y9, Y8, Y8
+	VAESENC        Y2, Y9, Y9
+	VAESENC        Y2, Y10, Y10
+	VAESENC        Y2, Y11, Y11
+	VAESENC        Y2, Y12, Y12
+	VMOVDQU        -256(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPXOR          Y0, Y13, Y13
+	VPCLMULQDQ     $0x00, 240(AX), Y13, Y2
+	VPCLMULQDQ     $0x11, 240(AX), Y13, Y4
+	VPSHUFD        $0x4e, Y13, Y3
+	VPXOR          Y13, Y3, Y3
+	VPCLMULQDQ     $0x00, 496(AX), Y3, Y3
+	VBROADCASTI128 32(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        -224(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 272(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 272(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 528(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 48(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        -192(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 304(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 304(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 560(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 64(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        -160(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 336(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 336(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 592(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 80(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        -128(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 368(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 368(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 624(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 96(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        -96(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 400(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 400(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 656(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 112(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        -64(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 432(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 432(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 688(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 128(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
+	VMOVDQU        -32(SI), Y13
+	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
+	VPCLMULQDQ     $0x00, 464(AX), Y13, Y14
+	VPXOR          Y14, Y2, Y2
+	VPCLMULQDQ     $0x11, 464(AX), Y13, Y14
+	VPXOR          Y14, Y4, Y4
+	VPSHUFD        $0x4e, Y13, Y14
+	VPXOR          Y13, Y14, Y14
+	VPCLMULQDQ     $0x00, 720(AX), Y14, Y14
+	VPXOR          Y14, Y3, Y3
+	VBROADCASTI128 144(DX), Y13
+	VAESENC        Y13, Y5, Y5
+	VAESENC        Y13, Y6, Y6
+	VAESENC        Y13, Y7, Y7
+	VAESENC        Y13, Y8, Y8
+	VAESENC        Y13, Y9, Y9
+	VAESENC        Y13, Y10, Y10
+	VAESENC        Y13, Y11, Y11
+	VAESENC        Y13, Y12, Y12
 	VPXOR          Y2, Y3, Y3
 	VPXOR          Y4, Y3, Y3
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y2, Y9
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y2, Y13
 	VPSHUFD        $0x4e, Y2, Y2
 	VPXOR          Y2, Y3, Y3
-	VPXOR          Y9, Y3, Y3
-	VBROADCASTI128 96(DX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
+	VPXOR          Y13, Y3, Y3
 	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y2
 	VPSHUFD        $0x4e, Y3, Y3
 	VPXOR          Y3, Y4, Y4
 	VPXOR          Y2, Y4, Y4
-	VBROADCASTI128 112(DX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
 	VEXTRACTI128   $0x01, Y4, X0
 	VPXOR          X0, X4, X0
-	VBROADCASTI128 128(DX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
-	VBROADCASTI128 144(DX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
 	VBROADCASTI128 160(DX), Y2
 	VPXOR          (DI), Y2, Y3
 	VAESENCLAST    Y3, Y5, Y5
@@ -8736,24 +11692,36 @@ aesmid_2:
 	VPXOR          64(DI), Y2, Y3
 	VAESENCLAST    Y3, Y7, Y7
 	VMOVDQU        Y7, 64(SI)
-	VPXOR          96(DI), Y2, Y2
-	VAESENCLAST    Y2, Y8, Y8
+	VPXOR          96(DI), Y2, Y3
+	VAESENCLAST    Y3, Y8, Y8
 	VMOVDQU        Y8, 96(SI)
-	ADDQ           $0x80, DI
-	ADDQ           $0x80, SI
-	SUBQ           $0x80, R8
+	VPXOR          128(DI), Y2, Y3
+	VAESENCLAST    Y3, Y9, Y9
+	VMOVDQU        Y9, 128(SI)
+	VPXOR          160(DI), Y2, Y3
+	VAESENCLAST    Y3, Y10, Y10
+	VMOVDQU        Y10, 160(SI)
+	VPXOR          192(DI), Y2, Y3
+	VAESENCLAST    Y3, Y11, Y11
+	VMOVDQU        Y11, 192(SI)
+	VPXOR          224(DI), Y2, Y2
+	VAESENCLAST    Y2, Y12, Y12
+	VMOVDQU        Y12, 224(SI)
+	ADDQ           $0x00000100, DI
+	ADDQ           $0x00000100, SI
+	SUBQ           $0x00000100, R8
 	JMP            loop8_1
 
 loopdone_1:
-	VMOVDQU      -128(SI), Y5
+	VMOVDQU      -256(SI), Y5
 	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
 	VPXOR        Y0, Y5, Y5
 	VPCLMULQDQ   $0x00, 240(AX), Y5, Y2
 	VPCLMULQDQ   $0x11, 240(AX), Y5, Y4
 	VPSHUFD      $0x4e, Y5, Y3
 	VPXOR        Y5, Y3, Y3
-	VPCLMULQDQ   $0x00, 368(AX), Y3, Y3
-	VMOVDQU      -96(SI), Y5
+	VPCLMULQDQ   $0x00, 496(AX), Y3, Y3
+	VMOVDQU      -224(SI), Y5
 	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
 	VPCLMULQDQ   $0x00, 272(AX), Y5, Y6
 	VPXOR        Y6, Y2, Y2
@@ -8761,9 +11729,9 @@ loopdone_1:
 	VPXOR        Y6, Y4, Y4
 	VPSHUFD      $0x4e, Y5, Y6
 	VPXOR        Y5, Y6, Y6
-	VPCLMULQDQ   $0x00, 400(AX), Y6, Y6
+	VPCLMULQDQ   $0x00, 528(AX), Y6, Y6
 	VPXOR        Y6, Y3, Y3
-	VMOVDQU      -64(SI), Y5
+	VMOVDQU      -192(SI), Y5
 	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
 	VPCLMULQDQ   $0x00, 304(AX), Y5, Y6
 	VPXOR        Y6, Y2, Y2
@@ -8771,9 +11739,9 @@ loopdone_1:
 	VPXOR        Y6, Y4, Y4
 	VPSHUFD      $0x4e, Y5, Y6
 	VPXOR        Y5, Y6, Y6
-	VPCLMULQDQ   $0x00, 432(AX), Y6, Y6
+	VPCLMULQDQ   $0x00, 560(AX), Y6, Y6
 	VPXOR        Y6, Y3, Y3
-	VMOVDQU      -32(SI), Y5
+	VMOVDQU      -160(SI), Y5
 	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
 	VPCLMULQDQ   $0x00, 336(AX), Y5, Y6
 	VPXOR        Y6, Y2, Y2
@@ -8781,7 +11749,47 @@ loopdone_1:
 	VPXOR        Y6, Y4, Y4
 	VPSHUFD      $0x4e, Y5, Y6
 	VPXOR        Y5, Y6, Y6
-	VPCLMULQDQ   $0x00, 464(AX), Y6, Y6
+	VPCLMULQDQ   $0x00, 592(AX), Y6, Y6
+	VPXOR        Y6, Y3, Y3
+	VMOVDQU      -128(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPCLMULQDQ   $0x00, 368(AX), Y5, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 368(AX), Y5, Y6
+	VPXOR        Y6, Y4, Y4
+	VPSHUFD      $0x4e, Y5, Y6
+	VPXOR        Y5, Y6, Y6
+	VPCLMULQDQ   $0x00, 624(AX), Y6, Y6
+	VPXOR        Y6, Y3, Y3
+	VMOVDQU      -96(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPCLMULQDQ   $0x00, 400(AX), Y5, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 400(AX), Y5, Y6
+	VPXOR        Y6, Y4, Y4
+	VPSHUFD      $0x4e, Y5, Y6
+	VPXOR        Y5, Y6, Y6
+	VPCLMULQDQ   $0x00, 656(AX), Y6, Y6
+	VPXOR        Y6, Y3, Y3
+	VMOVDQU      -64(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPCLMULQDQ   $0x00, 432(AX), Y5, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 432(AX), Y5, Y6
+	VPXOR        Y6, Y4, Y4
+	VPSHUFD      $0x4e, Y5, Y6
+	VPXOR        Y5, Y6, Y6
+	VPCLMULQDQ   $0x00, 688(AX), Y6, Y6
+	VPXOR        Y6, Y3, Y3
+	VMOVDQU      -32(SI), Y5
+	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
+	VPCLMULQDQ   $0x00, 464(AX), Y5, Y6
+	VPXOR        Y6, Y2, Y2
+	VPCLMULQDQ   $0x11, 464(AX), Y5, Y6
+	VPXOR        Y6, Y4, Y4
+	VPSHUFD      $0x4e, Y5, Y6
+	VPXOR        Y5, Y6, Y6
+	VPCLMULQDQ   $0x00, 720(AX), Y6, Y6
 	VPXOR        Y6, Y3, Y3
 	VPXOR        Y2, Y3, Y3
 	VPXOR        Y4, Y3, Y3
@@ -8859,13 +11867,13 @@ aesmid_3:
 	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPXOR          Y0, Y2, Y2
 	VPXOR          Y0, Y0, Y0
-	VPCLMULQDQ     $0x00, 368(CX), Y2, Y6
+	VPCLMULQDQ     $0x00, 496(CX), Y2, Y6
 	VPXOR          Y6, Y3, Y3
-	VPCLMULQDQ     $0x11, 368(CX), Y2, Y6
+	VPCLMULQDQ     $0x11, 496(CX), Y2, Y6
 	VPXOR          Y6, Y5, Y5
 	VPSHUFD        $0x4e, Y2, Y6
 	VPXOR          Y2, Y6, Y6
-	VPCLMULQDQ     $0x00, 496(CX), Y6, Y6
+	VPCLMULQDQ     $0x00, 752(CX), Y6, Y6
 	VPXOR          Y6, Y4, Y4
 	ADDQ           $0x20, DI
 	ADDQ           $0x20, SI
@@ -8883,8 +11891,8 @@ rsingle_1:
 	VPSHUFB        bswapMask<>+0(SB), X6, X6
 	VPXOR          Y0, Y6, Y6
 	VPXOR          Y0, Y0, Y0
-	VBROADCASTI128 368(CX), Y7
-	VBROADCASTI128 496(CX), Y8
+	VBROADCASTI128 496(CX), Y7
+	VBROADCASTI128 752(CX), Y8
 	VPCLMULQDQ     $0x00, Y7, Y6, Y9
 	VPXOR          Y9, Y3, Y3
 	VPCLMULQDQ     $0x11, Y7, Y6, Y9
@@ -9104,13 +12112,13 @@ aesmid_4:
 	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPXOR          Y0, Y2, Y2
 	VPXOR          Y0, Y0, Y0
-	VPCLMULQDQ     $0x00, 368(CX), Y2, Y7
+	VPCLMULQDQ     $0x00, 496(CX), Y2, Y7
 	VPXOR          Y7, Y4, Y4
-	VPCLMULQDQ     $0x11, 368(CX), Y2, Y7
+	VPCLMULQDQ     $0x11, 496(CX), Y2, Y7
 	VPXOR          Y7, Y6, Y6
 	VPSHUFD        $0x4e, Y2, Y7
 	VPXOR          Y2, Y7, Y7
-	VPCLMULQDQ     $0x00, 496(CX), Y7, Y7
+	VPCLMULQDQ     $0x00, 752(CX), Y7, Y7
 	VPXOR          Y7, Y5, Y5
 	ADDQ           $0x20, DI
 	ADDQ           $0x20, SI
@@ -9121,13 +12129,13 @@ aesmid_4:
 	VPXOR          Y3, Y2, Y2
 	VMOVDQU        Y2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
-	VPCLMULQDQ     $0x00, 400(CX), Y2, Y3
+	VPCLMULQDQ     $0x00, 528(CX), Y2, Y3
 	VPXOR          Y3, Y4, Y4
-	VPCLMULQDQ     $0x11, 400(CX), Y2, Y3
+	VPCLMULQDQ     $0x11, 528(CX), Y2, Y3
 	VPXOR          Y3, Y6, Y6
 	VPSHUFD        $0x4e, Y2, Y3
 	VPXOR          Y2, Y3, Y3
-	VPCLMULQDQ     $0x00, 528(CX), Y3, Y3
+	VPCLMULQDQ     $0x00, 784(CX), Y3, Y3
 	VPXOR          Y3, Y5, Y5
 	ADDQ           $0x20, DI
 	ADDQ           $0x20, SI
@@ -9143,8 +12151,8 @@ rsingle_3:
 	VPXOR          X3, X2, X2
 	VMOVDQU        X2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VBROADCASTI128 400(CX), Y7
-	VBROADCASTI128 528(CX), Y8
+	VBROADCASTI128 528(CX), Y7
+	VBROADCASTI128 784(CX), Y8
 	VPCLMULQDQ     $0x00, Y7, Y2, Y9
 	VPXOR          Y9, Y4, Y4
 	VPCLMULQDQ     $0x11, Y7, Y2, Y9
@@ -9291,6 +12299,8 @@ rred_2:
 	JMP          sizedone_1
 
 sizenext_2:
+	CMPQ           R8, $0x80
+	JA             sizenext_3
 	VBROADCASTI128 (AX), Y6
 	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
 	VPXOR          Y6, Y2, Y2
@@ -9396,13 +12406,13 @@ aesmid_5:
 	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
 	VPXOR          Y0, Y2, Y2
 	VPXOR          Y0, Y0, Y0
-	VPCLMULQDQ     $0x00, 368(CX), Y2, Y9
+	VPCLMULQDQ     $0x00, 496(CX), Y2, Y9
 	VPXOR          Y9, Y6, Y6
-	VPCLMULQDQ     $0x11, 368(CX), Y2, Y9
+	VPCLMULQDQ     $0x11, 496(CX), Y2, Y9
 	VPXOR          Y9, Y8, Y8
 	VPSHUFD        $0x4e, Y2, Y9
 	VPXOR          Y2, Y9, Y9
-	VPCLMULQDQ     $0x00, 496(CX), Y9, Y9
+	VPCLMULQDQ     $0x00, 752(CX), Y9, Y9
 	VPXOR          Y9, Y7, Y7
 	ADDQ           $0x20, DI
 	ADDQ           $0x20, SI
@@ -9411,13 +12421,13 @@ aesmid_5:
 	VPXOR          Y3, Y2, Y2
 	VMOVDQU        Y2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
-	VPCLMULQDQ     $0x00, 400(CX), Y2, Y3
+	VPCLMULQDQ     $0x00, 528(CX), Y2, Y3
 	VPXOR          Y3, Y6, Y6
-	VPCLMULQDQ     $0x11, 400(CX), Y2, Y3
+	VPCLMULQDQ     $0x11, 528(CX), Y2, Y3
 	VPXOR          Y3, Y8, Y8
 	VPSHUFD        $0x4e, Y2, Y3
 	VPXOR          Y2, Y3, Y3
-	VPCLMULQDQ     $0x00, 528(CX), Y3, Y3
+	VPCLMULQDQ     $0x00, 784(CX), Y3, Y3
 	VPXOR          Y3, Y7, Y7
 	ADDQ           $0x20, DI
 	ADDQ           $0x20, SI
@@ -9428,17 +12438,37 @@ aesmid_5:
 	VPXOR          Y4, Y2, Y2
 	VMOVDQU        Y2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
-	VPCLMULQDQ     $0x00, 432(CX), Y2, Y3
+	VPCLMULQDQ     $0x00, 560(CX), Y2, Y3
 	VPXOR          Y3, Y6, Y6
-	VPCLMULQDQ     $0x11, 432(CX), Y2, Y3
+	VPCLMULQDQ     $0x11, 560(CX), Y2, Y3
 	VPXOR          Y3, Y8, Y8
 	VPSHUFD        $0x4e, Y2, Y3
 	VPXOR          Y2, Y3, Y3
-	VPCLMULQDQ     $0x00, 560(CX), Y3, Y3
+	VPCLMULQDQ     $0x00, 816(CX), Y3, Y3
 	VPXOR          Y3, Y7, Y7
 	ADDQ           $0x20, DI
 	ADDQ           $0x20, SI
 	SUBQ           $0x20, R8
+	CMPQ           R8, $0x20
+	JB             rsingle_7
+	VMOVDQU        (DI), Y2
+	VPXOR          Y5, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 592(CX), Y2, Y3
+	VPXOR          Y3, Y6, Y6
+	VPCLMULQDQ     $0x11, 592(CX), Y2, Y3
+	VPXOR          Y3, Y8, Y8
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 848(CX), Y3, Y3
+	VPXOR          Y3, Y7, Y7
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	JMP            rred_3
+
+rsingle_7:
 	CMPQ           R8, $0x10
 	JB             rpart_7
 	VPXOR          Y2, Y2, Y2
@@ -9447,8 +12477,8 @@ aesmid_5:
 	VPXOR          X5, X2, X2
 	VMOVDQU        X2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VBROADCASTI128 464(CX), Y3
-	VBROADCASTI128 592(CX), Y4
+	VBROADCASTI128 592(CX), Y3
+	VBROADCASTI128 848(CX), Y4
 	VPCLMULQDQ     $0x00, Y3, Y2, Y9
 	VPXOR          Y9, Y6, Y6
 	VPCLMULQDQ     $0x11, Y3, Y2, Y9
@@ -9478,8 +12508,8 @@ rsingle_6:
 	VPXOR          X4, X2, X2
 	VMOVDQU        X2, (SI)
 	VPSHUFB        bswapMask<>+0(SB), X2, X2
-	VBROADCASTI128 432(CX), Y3
-	VBROADCASTI128 560(CX), Y5
+	VBROADCASTI128 560(CX), Y3
+	VBROADCASTI128 816(CX), Y5
 	VPCLMULQDQ     $0x00, Y3, Y2, Y9
 	VPXOR          Y9, Y6, Y6
 	VPCLMULQDQ     $0x11, Y3, Y2, Y9
@@ -9623,6 +12653,535 @@ rred_3:
 	VEXTRACTI128 $0x01, Y8, X2
 	VPXOR        X8, X2, X2
 	VPXOR        X2, X0, X0
+	JMP          sizedone_1
+
+sizenext_3:
+	VBROADCASTI128 (AX), Y10
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
+	VPXOR          Y10, Y2, Y2
+	VPADDD         ctrIncs<>+32(SB), Y1, Y3
+	VPSHUFB        bswapMask<>+0(SB), Y3, Y3
+	VPXOR          Y10, Y3, Y3
+	VPADDD         ctrIncs<>+64(SB), Y1, Y4
+	VPSHUFB        bswapMask<>+0(SB), Y4, Y4
+	VPXOR          Y10, Y4, Y4
+	VPADDD         ctrIncs<>+96(SB), Y1, Y5
+	VPSHUFB        bswapMask<>+0(SB), Y5, Y5
+	VPXOR          Y10, Y5, Y5
+	VPADDD         ctrIncs<>+128(SB), Y1, Y6
+	VPSHUFB        bswapMask<>+0(SB), Y6, Y6
+	VPXOR          Y10, Y6, Y6
+	VPADDD         ctrIncs<>+160(SB), Y1, Y7
+	VPSHUFB        bswapMask<>+0(SB), Y7, Y7
+	VPXOR          Y10, Y7, Y7
+	VPADDD         ctrIncs<>+192(SB), Y1, Y8
+	VPSHUFB        bswapMask<>+0(SB), Y8, Y8
+	VPXOR          Y10, Y8, Y8
+	VPADDD         ctrIncs<>+224(SB), Y1, Y9
+	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
+	VPXOR          Y10, Y9, Y9
+	CMPQ           CX, $0x0a
+	JE             aesmid_6
+	VBROADCASTI128 16(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 32(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	CMPQ           CX, $0x0c
+	JE             aesmid_6
+	VBROADCASTI128 48(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 64(AX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+
+aesmid_6:
+	VBROADCASTI128 16(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 32(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 48(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 64(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 80(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 96(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 112(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 128(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 144(DX), Y10
+	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y3, Y3
+	VAESENC        Y10, Y4, Y4
+	VAESENC        Y10, Y5, Y5
+	VAESENC        Y10, Y6, Y6
+	VAESENC        Y10, Y7, Y7
+	VAESENC        Y10, Y8, Y8
+	VAESENC        Y10, Y9, Y9
+	VBROADCASTI128 160(DX), Y10
+	VAESENCLAST    Y10, Y2, Y2
+	VAESENCLAST    Y10, Y3, Y3
+	VAESENCLAST    Y10, Y4, Y4
+	VAESENCLAST    Y10, Y5, Y5
+	VAESENCLAST    Y10, Y6, Y6
+	VAESENCLAST    Y10, Y7, Y7
+	VAESENCLAST    Y10, Y8, Y8
+	VAESENCLAST    Y10, Y9, Y9
+	LEAQ           15(R8), CX
+	SHRQ           $0x04, CX
+	VMOVQ          CX, X10
+	VPADDD         X10, X1, X1
+	MOVQ           R8, CX
+	ANDQ           $-16, CX
+	NEGQ           CX
+	ADDQ           AX, CX
+	VPXOR          Y10, Y10, Y10
+	VPXOR          Y11, Y11, Y11
+	VPXOR          Y12, Y12, Y12
+	VMOVDQU        (DI), Y13
+	VPXOR          Y2, Y13, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPXOR          Y0, Y2, Y2
+	VPXOR          Y0, Y0, Y0
+	VPCLMULQDQ     $0x00, 496(CX), Y2, Y13
+	VPXOR          Y13, Y10, Y10
+	VPCLMULQDQ     $0x11, 496(CX), Y2, Y13
+	VPXOR          Y13, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y13
+	VPXOR          Y2, Y13, Y13
+	VPCLMULQDQ     $0x00, 752(CX), Y13, Y13
+	VPXOR          Y13, Y11, Y11
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	VMOVDQU        (DI), Y2
+	VPXOR          Y3, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 528(CX), Y2, Y3
+	VPXOR          Y3, Y10, Y10
+	VPCLMULQDQ     $0x11, 528(CX), Y2, Y3
+	VPXOR          Y3, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 784(CX), Y3, Y3
+	VPXOR          Y3, Y11, Y11
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	VMOVDQU        (DI), Y2
+	VPXOR          Y4, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 560(CX), Y2, Y3
+	VPXOR          Y3, Y10, Y10
+	VPCLMULQDQ     $0x11, 560(CX), Y2, Y3
+	VPXOR          Y3, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 816(CX), Y3, Y3
+	VPXOR          Y3, Y11, Y11
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	VMOVDQU        (DI), Y2
+	VPXOR          Y5, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 592(CX), Y2, Y3
+	VPXOR          Y3, Y10, Y10
+	VPCLMULQDQ     $0x11, 592(CX), Y2, Y3
+	VPXOR          Y3, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 848(CX), Y3, Y3
+	VPXOR          Y3, Y11, Y11
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	CMPQ           R8, $0x20
+	JB             rsingle_12
+	VMOVDQU        (DI), Y2
+	VPXOR          Y6, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 624(CX), Y2, Y3
+	VPXOR          Y3, Y10, Y10
+	VPCLMULQDQ     $0x11, 624(CX), Y2, Y3
+	VPXOR          Y3, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 880(CX), Y3, Y3
+	VPXOR          Y3, Y11, Y11
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	CMPQ           R8, $0x20
+	JB             rsingle_13
+	VMOVDQU        (DI), Y2
+	VPXOR          Y7, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 656(CX), Y2, Y3
+	VPXOR          Y3, Y10, Y10
+	VPCLMULQDQ     $0x11, 656(CX), Y2, Y3
+	VPXOR          Y3, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 912(CX), Y3, Y3
+	VPXOR          Y3, Y11, Y11
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	CMPQ           R8, $0x20
+	JB             rsingle_14
+	VMOVDQU        (DI), Y2
+	VPXOR          Y8, Y2, Y2
+	VMOVDQU        Y2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VPCLMULQDQ     $0x00, 688(CX), Y2, Y3
+	VPXOR          Y3, Y10, Y10
+	VPCLMULQDQ     $0x11, 688(CX), Y2, Y3
+	VPXOR          Y3, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y3
+	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x00, 944(CX), Y3, Y3
+	VPXOR          Y3, Y11, Y11
+	ADDQ           $0x20, DI
+	ADDQ           $0x20, SI
+	SUBQ           $0x20, R8
+	CMPQ           R8, $0x10
+	JB             rpart_15
+	VPXOR          Y2, Y2, Y2
+	VPXOR          Y2, Y2, Y2
+	VMOVDQU        (DI), X2
+	VPXOR          X9, X2, X2
+	VMOVDQU        X2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VBROADCASTI128 720(CX), Y3
+	VBROADCASTI128 976(CX), Y4
+	VPCLMULQDQ     $0x00, Y3, Y2, Y5
+	VPXOR          Y5, Y10, Y10
+	VPCLMULQDQ     $0x11, Y3, Y2, Y5
+	VPXOR          Y5, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y5
+	VPXOR          Y2, Y5, Y5
+	VPCLMULQDQ     $0x00, Y4, Y5, Y5
+	VPXOR          Y5, Y11, Y11
+	ADDQ           $0x10, DI
+	ADDQ           $0x10, SI
+	SUBQ           $0x10, R8
+	VEXTRACTI128   $0x01, Y9, X2
+	LEAQ           240(CX), AX
+	JMP            rcommon_4
+
+rpart_15:
+	VMOVDQA X9, X2
+	LEAQ    224(CX), AX
+	JMP     rcommon_4
+
+rsingle_14:
+	CMPQ           R8, $0x10
+	JB             rpart_14
+	VPXOR          Y2, Y2, Y2
+	VPXOR          Y2, Y2, Y2
+	VMOVDQU        (DI), X2
+	VPXOR          X8, X2, X2
+	VMOVDQU        X2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VBROADCASTI128 688(CX), Y3
+	VBROADCASTI128 944(CX), Y4
+	VPCLMULQDQ     $0x00, Y3, Y2, Y5
+	VPXOR          Y5, Y10, Y10
+	VPCLMULQDQ     $0x11, Y3, Y2, Y5
+	VPXOR          Y5, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y5
+	VPXOR          Y2, Y5, Y5
+	VPCLMULQDQ     $0x00, Y4, Y5, Y5
+	VPXOR          Y5, Y11, Y11
+	ADDQ           $0x10, DI
+	ADDQ           $0x10, SI
+	SUBQ           $0x10, R8
+	VEXTRACTI128   $0x01, Y8, X2
+	LEAQ           208(CX), AX
+	JMP            rcommon_4
+
+rpart_14:
+	VMOVDQA X8, X2
+	LEAQ    192(CX), AX
+	JMP     rcommon_4
+
+rsingle_13:
+	CMPQ           R8, $0x10
+	JB             rpart_13
+	VPXOR          Y2, Y2, Y2
+	VPXOR          Y2, Y2, Y2
+	VMOVDQU        (DI), X2
+	VPXOR          X7, X2, X2
+	VMOVDQU        X2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VBROADCASTI128 656(CX), Y3
+	VBROADCASTI128 912(CX), Y4
+	VPCLMULQDQ     $0x00, Y3, Y2, Y5
+	VPXOR          Y5, Y10, Y10
+	VPCLMULQDQ     $0x11, Y3, Y2, Y5
+	VPXOR          Y5, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y5
+	VPXOR          Y2, Y5, Y5
+	VPCLMULQDQ     $0x00, Y4, Y5, Y5
+	VPXOR          Y5, Y11, Y11
+	ADDQ           $0x10, DI
+	ADDQ           $0x10, SI
+	SUBQ           $0x10, R8
+	VEXTRACTI128   $0x01, Y7, X2
+	LEAQ           176(CX), AX
+	JMP            rcommon_4
+
+rpart_13:
+	VMOVDQA X7, X2
+	LEAQ    160(CX), AX
+	JMP     rcommon_4
+
+rsingle_12:
+	CMPQ           R8, $0x10
+	JB             rpart_12
+	VPXOR          Y2, Y2, Y2
+	VPXOR          Y2, Y2, Y2
+	VMOVDQU        (DI), X2
+	VPXOR          X6, X2, X2
+	VMOVDQU        X2, (SI)
+	VPSHUFB        bswapMask<>+0(SB), X2, X2
+	VBROADCASTI128 624(CX), Y3
+	VBROADCASTI128 880(CX), Y4
+	VPCLMULQDQ     $0x00, Y3, Y2, Y5
+	VPXOR          Y5, Y10, Y10
+	VPCLMULQDQ     $0x11, Y3, Y2, Y5
+	VPXOR          Y5, Y12, Y12
+	VPSHUFD        $0x4e, Y2, Y5
+	VPXOR          Y2, Y5, Y5
+	VPCLMULQDQ     $0x00, Y4, Y5, Y5
+	VPXOR          Y5, Y11, Y11
+	ADDQ           $0x10, DI
+	ADDQ           $0x10, SI
+	SUBQ           $0x10, R8
+	VEXTRACTI128   $0x01, Y6, X2
+	LEAQ           144(CX), AX
+	JMP            rcommon_4
+
+rpart_12:
+	VMOVDQA X6, X2
+	LEAQ    128(CX), AX
+
+rcommon_4:
+	TESTQ   R8, R8
+	JZ      rred_4
+	VPXOR   Y3, Y3, Y3
+	VPXOR   Y3, Y3, Y3
+	CMPQ    R8, $0x08
+	JB      ld4_5
+	MOVQ    (DI), AX
+	VMOVQ   AX, X3
+	LEAQ    -8(DI)(R8*1), AX
+	MOVQ    (AX), AX
+	VMOVQ   AX, X4
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    R8, AX
+	NEGQ    AX
+	VMOVDQU 24(AX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_5
+
+ld4_5:
+	CMPQ    R8, $0x04
+	JB      ld2_5
+	MOVL    (DI), AX
+	VMOVQ   AX, X3
+	LEAQ    -4(DI)(R8*1), AX
+	MOVL    (AX), AX
+	VMOVQ   AX, X4
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    R8, AX
+	NEGQ    AX
+	VMOVDQU 20(AX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_5
+
+ld2_5:
+	CMPQ    R8, $0x02
+	JB      ld1_5
+	MOVWQZX (DI), AX
+	VMOVQ   AX, X3
+	LEAQ    -2(DI)(R8*1), AX
+	MOVWQZX (AX), AX
+	VMOVQ   AX, X4
+	LEAQ    slideShuf<>+0(SB), AX
+	NEGQ    AX
+	ADDQ    R8, AX
+	NEGQ    AX
+	VMOVDQU 18(AX), X5
+	VPSHUFB X5, X4, X4
+	VPOR    X4, X3, X3
+	JMP     lddone_5
+
+ld1_5:
+	MOVBQZX (DI), AX
+	VMOVQ   AX, X3
+
+lddone_5:
+	VPXOR   X2, X3, X3
+	LEAQ    onesMask<>+0(SB), AX
+	SUBQ    R8, AX
+	VPAND   16(AX), X3, X3
+	VMOVQ   X3, CX
+	CMPQ    R8, $0x08
+	JB      st4_5
+	MOVQ    CX, (SI)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    R8, AX
+	VMOVDQU 8(AX), X4
+	VPSHUFB X4, X3, X4
+	VMOVQ   X4, CX
+	LEAQ    -8(SI)(R8*1), AX
+	MOVQ    CX, (AX)
+	JMP     stdone_5
+
+st4_5:
+	CMPQ    R8, $0x04
+	JB      st2_5
+	MOVL    CX, (SI)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    R8, AX
+	VMOVDQU 12(AX), X4
+	VPSHUFB X4, X3, X4
+	VMOVQ   X4, CX
+	LEAQ    -4(SI)(R8*1), AX
+	MOVL    CX, (AX)
+	JMP     stdone_5
+
+st2_5:
+	CMPQ    R8, $0x02
+	JB      st1_5
+	MOVW    CX, (SI)
+	LEAQ    slideShuf<>+0(SB), AX
+	ADDQ    R8, AX
+	VMOVDQU 14(AX), X4
+	VPSHUFB X4, X3, X4
+	VMOVQ   X4, CX
+	LEAQ    -2(SI)(R8*1), AX
+	MOVW    CX, (AX)
+	JMP     stdone_5
+
+st1_5:
+	MOVB CL, (SI)
+
+stdone_5:
+	VMOVDQU X3, 64(BX)
+	VMOVDQU X2, 48(BX)
+
+rred_4:
+	VPXOR        Y10, Y11, Y11
+	VPXOR        Y12, Y11, Y11
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y10, Y2
+	VPSHUFD      $0x4e, Y10, Y10
+	VPXOR        Y10, Y11, Y11
+	VPXOR        Y2, Y11, Y11
+	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y11, Y2
+	VPSHUFD      $0x4e, Y11, Y11
+	VPXOR        Y11, Y12, Y12
+	VPXOR        Y2, Y12, Y12
+	VEXTRACTI128 $0x01, Y12, X2
+	VPXOR        X12, X2, X2
+	VPXOR        X2, X0, X0
 
 sizedone_1:
 	MOVQ R8, R9
@@ -9646,6 +13205,10 @@ pdone_1:
 	VPXOR X8, X8, X8
 	VPXOR X9, X9, X9
 	VPXOR X10, X10, X10
+	VPXOR X11, X11, X11
+	VPXOR X12, X12, X12
+	VPXOR X13, X13, X13
+	VPXOR X14, X14, X14
 	VZEROUPPER
 	RET
 
@@ -9674,11 +13237,11 @@ TEXT ·gcmStreamFinishVAESAVX2(SB), NOSPLIT, $0-48
 	VPXOR        Y0, Y0, Y0
 	VMOVDQA      X2, X0
 	VINSERTI128  $0x01, X1, Y0, Y0
-	VPCLMULQDQ   $0x00, 336(AX), Y0, Y1
-	VPCLMULQDQ   $0x11, 336(AX), Y0, Y3
+	VPCLMULQDQ   $0x00, 464(AX), Y0, Y1
+	VPCLMULQDQ   $0x11, 464(AX), Y0, Y3
 	VPSHUFD      $0x4e, Y0, Y2
 	VPXOR        Y0, Y2, Y2
-	VPCLMULQDQ   $0x00, 464(AX), Y2, Y2
+	VPCLMULQDQ   $0x00, 720(AX), Y2, Y2
 	VPXOR        Y1, Y2, Y2
 	VPXOR        Y3, Y2, Y2
 	VPCLMULQDQ   $0x10, gfPoly<>+0(SB), Y1, Y0
@@ -9696,8 +13259,8 @@ TEXT ·gcmStreamFinishVAESAVX2(SB), NOSPLIT, $0-48
 fin1_1:
 	VPXOR          Y2, Y2, Y2
 	VPXOR          X1, X0, X2
-	VBROADCASTI128 352(AX), Y0
-	VBROADCASTI128 480(AX), Y4
+	VBROADCASTI128 480(AX), Y0
+	VBROADCASTI128 736(AX), Y4
 	VPCLMULQDQ     $0x00, Y0, Y2, Y1
 	VPCLMULQDQ     $0x11, Y0, Y2, Y0
 	VPSHUFD        $0x4e, Y2, Y3

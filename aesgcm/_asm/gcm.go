@@ -19,8 +19,8 @@ import (
 //     each block's last word with scalar instructions (ctrStack); on wider
 //     registers the counters stay in a register of lanes consecutive
 //     counters (the vector adds are cheap beside 2 or 4 blocks each);
-//   - the number of key powers: xmm hashes 16 blocks (two batches) per
-//     reduction, with H^16..H^1; wider registers 8 blocks per batch;
+//   - the batch and the key powers: xmm hashes 16 blocks (two batches of
+//     8) per reduction, with H^16..H^1; wider registers a batch of 16;
 //   - the short path (short.go), whose keystream layout follows the lanes;
 //   - lane folding (the lanes of a sum added into one block) on wide
 //     registers.
@@ -84,8 +84,11 @@ var (
 	xmmWidth = width{lanes: 1, blocks: 8, npow: 16, remUpTo: []int{63}, remRegs: []int{4, 8},
 		short:     shortPath{layout: shortBlocks, maxText: 80, upTo: []int{16, 64}, regs: []int{1, 4, 5}},
 		gatherMax: 128}
-	// ymmWidth: two blocks per register, one reduction per 8-block batch.
-	ymmWidth = width{lanes: 2, blocks: 8, npow: 8, remUpTo: []int{32, 64}, remRegs: []int{1, 2, 4},
+	// ymmWidth: two blocks per register, 16 blocks (8 registers) per batch
+	// and reduction. Eight independent AES rounds per round key keep the
+	// AES units busy where four leave them waiting on VAESENC's latency
+	// between rounds (the module README has the figures).
+	ymmWidth = width{lanes: 2, blocks: 16, npow: 16, remUpTo: []int{32, 64, 128}, remRegs: []int{1, 2, 4, 8},
 		short: shortPath{layout: shortPairs, maxText: 31}}
 	// zmmWidth: four blocks per register, 16 blocks per batch
 	// and reduction; the last register of a remainder under opmasks. Its
@@ -98,8 +101,7 @@ var (
 	// costs two and short messages are a chain of dependent steps, so the
 	// zmm path is slower than ymm there (the module README has the
 	// figures).
-	zmmSmall = width{lanes: 2, blocks: 16, npow: 16, remUpTo: []int{32, 64, 128}, remRegs: []int{1, 2, 4, 8},
-		short: shortPath{layout: shortNarrower, at: &zmmTiny}}
+	zmmSmall = ymmWidth.withShort(shortPath{layout: shortNarrower, at: &zmmTiny})
 	// zmmTiny is the width of zmmSmall's short path: xmm, which has the
 	// shortest chain for a block or two (VEX.128 AESENC needs AES, which
 	// vaes-avx512 requires for it). Its short path takes texts up to 32
@@ -108,6 +110,12 @@ var (
 	zmmTiny = width{lanes: 1, blocks: 8, npow: 16,
 		short: shortPath{layout: shortBlocks, maxText: 32, upTo: []int{16}, regs: []int{1, 2}}}
 )
+
+// withShort returns w with the short path sp.
+func (w width) withShort(sp shortPath) width {
+	w.short = sp
+	return w
+}
 
 // small returns the width of the messages under a batch, and whether w has
 // one (zmm; the other widths run every length at their own).

@@ -20,7 +20,7 @@ var gcmBackends = []struct {
 }{
 	{"aesgcm/asm_aesni_amd64.s", "AESNI", 16},
 	{"aesgcm/asm_aesni_avx_amd64.s", "AESNIAVX", 16},
-	{"aesgcm/asm_vaes_avx2_amd64.s", "VAESAVX2", 8},
+	{"aesgcm/asm_vaes_avx2_amd64.s", "VAESAVX2", 16},
 	{"aesgcm/asm_vaes_avx512_amd64.s", "VAESAVX512", 16},
 }
 
@@ -71,9 +71,9 @@ func TestGHASHProofs(t *testing.T) {
 		}
 	}
 	p := program(t, "aesgcm/asm_vaes_avx2_amd64.s")
-	require.NoError(t, GCMInit(p, "gcmInitVAESAVX2", gcmLayout{npow: 8}, 16))
-	require.ErrorContains(t, GCMInit(p, "gcmInitVAESAVX2", gcmLayout{npow: 7}, 16), "H^1")
-	require.ErrorContains(t, gcmNonce(p, "gcmNonceVAESAVX2", gcmLayout{npow: 8}, 20, 21), "differs from the specification's")
+	require.NoError(t, GCMInit(p, "gcmInitVAESAVX2", gcmLayout{npow: 16}, 16))
+	require.ErrorContains(t, GCMInit(p, "gcmInitVAESAVX2", gcmLayout{npow: 15}, 16), "H^1")
+	require.ErrorContains(t, gcmNonce(p, "gcmNonceVAESAVX2", gcmLayout{npow: 16}, 20, 21), "differs from the specification's")
 }
 
 // TestSubWordIsTheSpecification ties the key schedule's SubWord as the

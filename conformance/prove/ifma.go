@@ -232,7 +232,7 @@ func (c *ammChain) normalized() error {
 	m52 := sym.Const(64, 1<<52-1)
 	top := new(big.Int).Sub(pow2(53), big.NewInt(2))
 	stored := sym.Concat(c.zm.Bytes...)
-	var L, b, g, p []*sym.Word
+	var b, g, p []*sym.Word
 	got, lemma := zpoly{}, zpoly{}
 	var carry zpoly // f_(j-1), the carry out of the lane below
 	for j := range N {
@@ -252,7 +252,7 @@ func (c *ammChain) normalized() error {
 		if hi := c.z.word(y).hi; hi.Cmp(top) > 0 {
 			return fmt.Errorf("lane %d may reach %v after the carries move up, not below 2^53-1", j, hi)
 		}
-		L, b = append(L, y), append(b, bit)
+		b = append(b, bit)
 		g = append(g, x86sim.SymCompare(c.ctx, 6, false, y, m52))
 		p = append(p, x86sim.SymCompare(c.ctx, 0, false, y, m52))
 		got.addScaled(c.z.word(w).p, pow2(52*j))
