@@ -125,18 +125,11 @@ int main(int argc, char **argv) {
 		uint64_t m0inv = minusinv(m[0]);
 		shifted(sa, a), shifted(sm, m);
 		ref(want, a, b, m, m0inv);
-		k_vec(got, b, sa, sm, m, m0inv);
-		bad += memcmp(want, got, sizeof got) != 0;
-		k_xvec(got, b, sa, sm, m, m0inv);
-		bad += memcmp(want, got, sizeof got) != 0;
-		k_fused(got, b, sa, sm, m, m0inv);
-		bad += memcmp(want, got, sizeof got) != 0;
-		k_xfused(got, b, sa, sm, m, m0inv);
-		bad += memcmp(want, got, sizeof got) != 0;
-		k_vecl(got, b, sa, sm, m, m0inv);
-		bad += memcmp(want, got, sizeof got) != 0;
-		k_fusedl(got, b, sa, sm, m, m0inv);
-		bad += memcmp(want, got, sizeof got) != 0;
+		kernel *products[] = {k_vec, k_xvec, k_fused, k_xfused, k_vecl, k_fusedl};
+		for (size_t j = 0; j < sizeof products / sizeof products[0]; j++) {
+			products[j](got, b, sa, sm, m, m0inv);
+			bad += memcmp(want, got, sizeof got) != 0;
+		}
 	}
 	// squarings, from the last random operand and from the largest digits
 	// (m = 2^1024-1, a = 2m-1): the product kernel through the copies, the
