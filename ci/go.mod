@@ -7,7 +7,7 @@ require (
 	github.com/vgcrypto/vg/aesgcm v0.1.25
 	github.com/vgcrypto/vg/chacha20poly1305 v0.1.24
 	github.com/vgcrypto/vg/cpufeat v0.2.3
-	github.com/vgcrypto/vg/rsa v0.1.25
+	github.com/vgcrypto/vg/rsa v0.1.26
 	github.com/vgcrypto/vg/stackscratch v0.2.0
 	golang.org/x/exp v0.0.0-20261014143641-f0251eb4aa3e
 	golang.org/x/mod v0.42.0

@@ -17,7 +17,7 @@ require (
 	github.com/vgcrypto/vg/asmgen/x86sim v0.10.0
 	github.com/vgcrypto/vg/chacha20poly1305 v0.1.24
 	github.com/vgcrypto/vg/cpufeat v0.2.3
-	github.com/vgcrypto/vg/rsa v0.1.25
+	github.com/vgcrypto/vg/rsa v0.1.26
 	github.com/vgcrypto/vg/stackscratch v0.2.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
 )

@@ -7,7 +7,7 @@ require (
 	github.com/vgcrypto/vg/aesgcm v0.1.25
 	github.com/vgcrypto/vg/chacha20poly1305 v0.1.24
 	github.com/vgcrypto/vg/cpufeat v0.2.3
-	github.com/vgcrypto/vg/rsa v0.1.25
+	github.com/vgcrypto/vg/rsa v0.1.26
 )
 
 require (
