@@ -385,7 +385,7 @@ func TestAsmCounterWrap(t *testing.T) {
 // TestAsmCounterLowByte starts the counter at every value of its lowest
 // byte, for texts whose bulk batches begin at every position relative to a
 // carry out of that byte (600 bytes: a batch of 16 blocks and a remainder
-// sealing, two batches opening, on zmm): the held loops step their
+// sealing, two batches opening, on ymm and zmm): the bulk loops step their
 // counters big-endian only while no lane's lowest byte can carry within a
 // batch and the step after it, and swap bytes around the others.
 func TestAsmCounterLowByte(t *testing.T) {

@@ -72,6 +72,40 @@ DATA onesMask<>+16(SB)/8, $0x0000000000000000
 DATA onesMask<>+24(SB)/8, $0x0000000000000000
 GLOBL onesMask<>(SB), RODATA|NOPTR, $32
 
+DATA ctrIncsBE<>+0(SB)/8, $0x0000000000000000
+DATA ctrIncsBE<>+8(SB)/8, $0x0200000000000000
+DATA ctrIncsBE<>+16(SB)/8, $0x0000000000000000
+DATA ctrIncsBE<>+24(SB)/8, $0x0200000000000000
+DATA ctrIncsBE<>+32(SB)/8, $0x0000000000000000
+DATA ctrIncsBE<>+40(SB)/8, $0x0400000000000000
+DATA ctrIncsBE<>+48(SB)/8, $0x0000000000000000
+DATA ctrIncsBE<>+56(SB)/8, $0x0400000000000000
+DATA ctrIncsBE<>+64(SB)/8, $0x0000000000000000
+DATA ctrIncsBE<>+72(SB)/8, $0x0600000000000000
+DATA ctrIncsBE<>+80(SB)/8, $0x0000000000000000
+DATA ctrIncsBE<>+88(SB)/8, $0x0600000000000000
+DATA ctrIncsBE<>+96(SB)/8, $0x0000000000000000
+DATA ctrIncsBE<>+104(SB)/8, $0x0800000000000000
+DATA ctrIncsBE<>+112(SB)/8, $0x0000000000000000
+DATA ctrIncsBE<>+120(SB)/8, $0x0800000000000000
+DATA ctrIncsBE<>+128(SB)/8, $0x0000000000000000
+DATA ctrIncsBE<>+136(SB)/8, $0x0a00000000000000
+DATA ctrIncsBE<>+144(SB)/8, $0x0000000000000000
+DATA ctrIncsBE<>+152(SB)/8, $0x0a00000000000000
+DATA ctrIncsBE<>+160(SB)/8, $0x0000000000000000
+DATA ctrIncsBE<>+168(SB)/8, $0x0c00000000000000
+DATA ctrIncsBE<>+176(SB)/8, $0x0000000000000000
+DATA ctrIncsBE<>+184(SB)/8, $0x0c00000000000000
+DATA ctrIncsBE<>+192(SB)/8, $0x0000000000000000
+DATA ctrIncsBE<>+200(SB)/8, $0x0e00000000000000
+DATA ctrIncsBE<>+208(SB)/8, $0x0000000000000000
+DATA ctrIncsBE<>+216(SB)/8, $0x0e00000000000000
+DATA ctrIncsBE<>+224(SB)/8, $0x0000000000000000
+DATA ctrIncsBE<>+232(SB)/8, $0x1000000000000000
+DATA ctrIncsBE<>+240(SB)/8, $0x0000000000000000
+DATA ctrIncsBE<>+248(SB)/8, $0x1000000000000000
+GLOBL ctrIncsBE<>(SB), RODATA|NOPTR, $256
+
 // func gcmInitVAESAVX2(t *[752]byte, key *byte, keyLen int)
 // Requires: AVX, AVX2, VAES, VPCLMULQDQ
 TEXT ·gcmInitVAESAVX2(SB), NOSPLIT, $0-24
@@ -2573,35 +2607,64 @@ aaddone_2:
 	JB             prem_1
 
 	// phase: main loop
-	VBROADCASTI128 (AX), Y10
 	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
-	VPXOR          Y10, Y2, Y2
-	VPADDD         ctrIncs<>+32(SB), Y1, Y3
+	VMOVQ          X1, R9
+	VBROADCASTI128 (AX), Y10
+	CMPB           R9, $0xee
+	JA             ctrwrap_1
+	VPXOR          Y10, Y2, Y1
+	VPADDD         ctrIncsBE<>+0(SB), Y2, Y3
+	VPXOR          Y10, Y3, Y3
+	VPADDD         ctrIncsBE<>+32(SB), Y2, Y4
+	VPXOR          Y10, Y4, Y4
+	VPADDD         ctrIncsBE<>+64(SB), Y2, Y5
+	VPXOR          Y10, Y5, Y5
+	VPADDD         ctrIncsBE<>+96(SB), Y2, Y6
+	VPXOR          Y10, Y6, Y6
+	VPADDD         ctrIncsBE<>+128(SB), Y2, Y7
+	VPXOR          Y10, Y7, Y7
+	VPADDD         ctrIncsBE<>+160(SB), Y2, Y8
+	VPXOR          Y10, Y8, Y8
+	VPADDD         ctrIncsBE<>+192(SB), Y2, Y9
+	VPXOR          Y10, Y9, Y9
+	VPADDD         ctrIncsBE<>+224(SB), Y2, Y2
+	JMP            ctrnext_1
+
+ctrwrap_1:
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VBROADCASTI128 (AX), Y10
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y1
+	VPXOR          Y10, Y1, Y1
+	VPADDD         ctrIncs<>+32(SB), Y2, Y3
 	VPSHUFB        bswapMask<>+0(SB), Y3, Y3
 	VPXOR          Y10, Y3, Y3
-	VPADDD         ctrIncs<>+64(SB), Y1, Y4
+	VPADDD         ctrIncs<>+64(SB), Y2, Y4
 	VPSHUFB        bswapMask<>+0(SB), Y4, Y4
 	VPXOR          Y10, Y4, Y4
-	VPADDD         ctrIncs<>+96(SB), Y1, Y5
+	VPADDD         ctrIncs<>+96(SB), Y2, Y5
 	VPSHUFB        bswapMask<>+0(SB), Y5, Y5
 	VPXOR          Y10, Y5, Y5
-	VPADDD         ctrIncs<>+128(SB), Y1, Y6
+	VPADDD         ctrIncs<>+128(SB), Y2, Y6
 	VPSHUFB        bswapMask<>+0(SB), Y6, Y6
 	VPXOR          Y10, Y6, Y6
-	VPADDD         ctrIncs<>+160(SB), Y1, Y7
+	VPADDD         ctrIncs<>+160(SB), Y2, Y7
 	VPSHUFB        bswapMask<>+0(SB), Y7, Y7
 	VPXOR          Y10, Y7, Y7
-	VPADDD         ctrIncs<>+192(SB), Y1, Y8
+	VPADDD         ctrIncs<>+192(SB), Y2, Y8
 	VPSHUFB        bswapMask<>+0(SB), Y8, Y8
 	VPXOR          Y10, Y8, Y8
-	VPADDD         ctrIncs<>+224(SB), Y1, Y9
+	VPADDD         ctrIncs<>+224(SB), Y2, Y9
 	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
 	VPXOR          Y10, Y9, Y9
-	VPADDD         ctrIncs<>+256(SB), Y1, Y1
+	VPADDD         ctrIncs<>+256(SB), Y2, Y2
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+
+ctrnext_1:
+	ADDL           $0x10, R9
 	CMPQ           CX, $0x0a
 	JE             aesmid_3
 	VBROADCASTI128 16(AX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -2610,7 +2673,7 @@ aaddone_2:
 	VAESENC        Y10, Y8, Y8
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 32(AX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -2621,7 +2684,7 @@ aaddone_2:
 	CMPQ           CX, $0x0c
 	JE             aesmid_3
 	VBROADCASTI128 48(AX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -2630,7 +2693,7 @@ aaddone_2:
 	VAESENC        Y10, Y8, Y8
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 64(AX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -2641,7 +2704,7 @@ aaddone_2:
 
 aesmid_3:
 	VBROADCASTI128 16(DX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -2650,7 +2713,7 @@ aesmid_3:
 	VAESENC        Y10, Y8, Y8
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 32(DX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -2659,7 +2722,7 @@ aesmid_3:
 	VAESENC        Y10, Y8, Y8
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 48(DX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -2668,7 +2731,7 @@ aesmid_3:
 	VAESENC        Y10, Y8, Y8
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 64(DX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -2677,7 +2740,7 @@ aesmid_3:
 	VAESENC        Y10, Y8, Y8
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 80(DX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -2686,7 +2749,7 @@ aesmid_3:
 	VAESENC        Y10, Y8, Y8
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 96(DX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -2695,7 +2758,7 @@ aesmid_3:
 	VAESENC        Y10, Y8, Y8
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 112(DX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -2704,7 +2767,7 @@ aesmid_3:
 	VAESENC        Y10, Y8, Y8
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 128(DX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -2713,7 +2776,7 @@ aesmid_3:
 	VAESENC        Y10, Y8, Y8
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 144(DX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -2723,28 +2786,28 @@ aesmid_3:
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 160(DX), Y10
 	VPXOR          (DI), Y10, Y11
-	VAESENCLAST    Y11, Y2, Y2
-	VMOVDQU        Y2, (SI)
-	VPXOR          32(DI), Y10, Y2
-	VAESENCLAST    Y2, Y3, Y3
+	VAESENCLAST    Y11, Y1, Y1
+	VMOVDQU        Y1, (SI)
+	VPXOR          32(DI), Y10, Y1
+	VAESENCLAST    Y1, Y3, Y3
 	VMOVDQU        Y3, 32(SI)
-	VPXOR          64(DI), Y10, Y2
-	VAESENCLAST    Y2, Y4, Y4
+	VPXOR          64(DI), Y10, Y1
+	VAESENCLAST    Y1, Y4, Y4
 	VMOVDQU        Y4, 64(SI)
-	VPXOR          96(DI), Y10, Y2
-	VAESENCLAST    Y2, Y5, Y5
+	VPXOR          96(DI), Y10, Y1
+	VAESENCLAST    Y1, Y5, Y5
 	VMOVDQU        Y5, 96(SI)
-	VPXOR          128(DI), Y10, Y2
-	VAESENCLAST    Y2, Y6, Y6
+	VPXOR          128(DI), Y10, Y1
+	VAESENCLAST    Y1, Y6, Y6
 	VMOVDQU        Y6, 128(SI)
-	VPXOR          160(DI), Y10, Y2
-	VAESENCLAST    Y2, Y7, Y7
+	VPXOR          160(DI), Y10, Y1
+	VAESENCLAST    Y1, Y7, Y7
 	VMOVDQU        Y7, 160(SI)
-	VPXOR          192(DI), Y10, Y2
-	VAESENCLAST    Y2, Y8, Y8
+	VPXOR          192(DI), Y10, Y1
+	VAESENCLAST    Y1, Y8, Y8
 	VMOVDQU        Y8, 192(SI)
-	VPXOR          224(DI), Y10, Y2
-	VAESENCLAST    Y2, Y9, Y9
+	VPXOR          224(DI), Y10, Y1
+	VAESENCLAST    Y1, Y9, Y9
 	VMOVDQU        Y9, 224(SI)
 	ADDQ           $0x00000100, DI
 	ADDQ           $0x00000100, SI
@@ -2753,6 +2816,29 @@ aesmid_3:
 loop8_1:
 	CMPQ           R8, $0x00000100
 	JB             loopdone_1
+	VBROADCASTI128 (AX), Y1
+	CMPB           R9, $0xee
+	JA             ctrwrap_2
+	VPXOR          Y1, Y2, Y5
+	VPADDD         ctrIncsBE<>+0(SB), Y2, Y6
+	VPXOR          Y1, Y6, Y6
+	VPADDD         ctrIncsBE<>+32(SB), Y2, Y7
+	VPXOR          Y1, Y7, Y7
+	VPADDD         ctrIncsBE<>+64(SB), Y2, Y8
+	VPXOR          Y1, Y8, Y8
+	VPADDD         ctrIncsBE<>+96(SB), Y2, Y9
+	VPXOR          Y1, Y9, Y9
+	VPADDD         ctrIncsBE<>+128(SB), Y2, Y10
+	VPXOR          Y1, Y10, Y10
+	VPADDD         ctrIncsBE<>+160(SB), Y2, Y11
+	VPXOR          Y1, Y11, Y11
+	VPADDD         ctrIncsBE<>+192(SB), Y2, Y12
+	VPXOR          Y1, Y12, Y12
+	VPADDD         ctrIncsBE<>+224(SB), Y2, Y2
+	JMP            ctrnext_2
+
+ctrwrap_2:
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y1
 	VBROADCASTI128 (AX), Y2
 	VPSHUFB        bswapMask<>+0(SB), Y1, Y5
 	VPXOR          Y2, Y5, Y5
@@ -2778,61 +2864,65 @@ loop8_1:
 	VPSHUFB        bswapMask<>+0(SB), Y12, Y12
 	VPXOR          Y2, Y12, Y12
 	VPADDD         ctrIncs<>+256(SB), Y1, Y1
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
+
+ctrnext_2:
+	ADDL           $0x10, R9
 	CMPQ           CX, $0x0a
 	JE             aesmid_4
-	VBROADCASTI128 16(AX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
-	VAESENC        Y2, Y9, Y9
-	VAESENC        Y2, Y10, Y10
-	VAESENC        Y2, Y11, Y11
-	VAESENC        Y2, Y12, Y12
-	VBROADCASTI128 32(AX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
-	VAESENC        Y2, Y9, Y9
-	VAESENC        Y2, Y10, Y10
-	VAESENC        Y2, Y11, Y11
-	VAESENC        Y2, Y12, Y12
+	VBROADCASTI128 16(AX), Y1
+	VAESENC        Y1, Y5, Y5
+	VAESENC        Y1, Y6, Y6
+	VAESENC        Y1, Y7, Y7
+	VAESENC        Y1, Y8, Y8
+	VAESENC        Y1, Y9, Y9
+	VAESENC        Y1, Y10, Y10
+	VAESENC        Y1, Y11, Y11
+	VAESENC        Y1, Y12, Y12
+	VBROADCASTI128 32(AX), Y1
+	VAESENC        Y1, Y5, Y5
+	VAESENC        Y1, Y6, Y6
+	VAESENC        Y1, Y7, Y7
+	VAESENC        Y1, Y8, Y8
+	VAESENC        Y1, Y9, Y9
+	VAESENC        Y1, Y10, Y10
+	VAESENC        Y1, Y11, Y11
+	VAESENC        Y1, Y12, Y12
 	CMPQ           CX, $0x0c
 	JE             aesmid_4
-	VBROADCASTI128 48(AX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
-	VAESENC        Y2, Y9, Y9
-	VAESENC        Y2, Y10, Y10
-	VAESENC        Y2, Y11, Y11
-	VAESENC        Y2, Y12, Y12
-	VBROADCASTI128 64(AX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
-	VAESENC        Y2, Y9, Y9
-	VAESENC        Y2, Y10, Y10
-	VAESENC        Y2, Y11, Y11
-	VAESENC        Y2, Y12, Y12
+	VBROADCASTI128 48(AX), Y1
+	VAESENC        Y1, Y5, Y5
+	VAESENC        Y1, Y6, Y6
+	VAESENC        Y1, Y7, Y7
+	VAESENC        Y1, Y8, Y8
+	VAESENC        Y1, Y9, Y9
+	VAESENC        Y1, Y10, Y10
+	VAESENC        Y1, Y11, Y11
+	VAESENC        Y1, Y12, Y12
+	VBROADCASTI128 64(AX), Y1
+	VAESENC        Y1, Y5, Y5
+	VAESENC        Y1, Y6, Y6
+	VAESENC        Y1, Y7, Y7
+	VAESENC        Y1, Y8, Y8
+	VAESENC        Y1, Y9, Y9
+	VAESENC        Y1, Y10, Y10
+	VAESENC        Y1, Y11, Y11
+	VAESENC        Y1, Y12, Y12
 
 aesmid_4:
-	VBROADCASTI128 16(DX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
-	VAESENC        Y2, Y9, Y9
-	VAESENC        Y2, Y10, Y10
-	VAESENC        Y2, Y11, Y11
-	VAESENC        Y2, Y12, Y12
+	VBROADCASTI128 16(DX), Y1
+	VAESENC        Y1, Y5, Y5
+	VAESENC        Y1, Y6, Y6
+	VAESENC        Y1, Y7, Y7
+	VAESENC        Y1, Y8, Y8
+	VAESENC        Y1, Y9, Y9
+	VAESENC        Y1, Y10, Y10
+	VAESENC        Y1, Y11, Y11
+	VAESENC        Y1, Y12, Y12
 	VMOVDQU        -256(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPXOR          Y0, Y13, Y13
-	VPCLMULQDQ     $0x00, 240(AX), Y13, Y2
+	VPCLMULQDQ     $0x00, 240(AX), Y13, Y1
 	VPCLMULQDQ     $0x11, 240(AX), Y13, Y4
 	VPSHUFD        $0x4e, Y13, Y3
 	VPXOR          Y13, Y3, Y3
@@ -2849,7 +2939,7 @@ aesmid_4:
 	VMOVDQU        -224(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPCLMULQDQ     $0x00, 272(AX), Y13, Y14
-	VPXOR          Y14, Y2, Y2
+	VPXOR          Y14, Y1, Y1
 	VPCLMULQDQ     $0x11, 272(AX), Y13, Y14
 	VPXOR          Y14, Y4, Y4
 	VPSHUFD        $0x4e, Y13, Y14
@@ -2868,7 +2958,7 @@ aesmid_4:
 	VMOVDQU        -192(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPCLMULQDQ     $0x00, 304(AX), Y13, Y14
-	VPXOR          Y14, Y2, Y2
+	VPXOR          Y14, Y1, Y1
 	VPCLMULQDQ     $0x11, 304(AX), Y13, Y14
 	VPXOR          Y14, Y4, Y4
 	VPSHUFD        $0x4e, Y13, Y14
@@ -2887,7 +2977,7 @@ aesmid_4:
 	VMOVDQU        -160(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPCLMULQDQ     $0x00, 336(AX), Y13, Y14
-	VPXOR          Y14, Y2, Y2
+	VPXOR          Y14, Y1, Y1
 	VPCLMULQDQ     $0x11, 336(AX), Y13, Y14
 	VPXOR          Y14, Y4, Y4
 	VPSHUFD        $0x4e, Y13, Y14
@@ -2906,7 +2996,7 @@ aesmid_4:
 	VMOVDQU        -128(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPCLMULQDQ     $0x00, 368(AX), Y13, Y14
-	VPXOR          Y14, Y2, Y2
+	VPXOR          Y14, Y1, Y1
 	VPCLMULQDQ     $0x11, 368(AX), Y13, Y14
 	VPXOR          Y14, Y4, Y4
 	VPSHUFD        $0x4e, Y13, Y14
@@ -2925,7 +3015,7 @@ aesmid_4:
 	VMOVDQU        -96(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPCLMULQDQ     $0x00, 400(AX), Y13, Y14
-	VPXOR          Y14, Y2, Y2
+	VPXOR          Y14, Y1, Y1
 	VPCLMULQDQ     $0x11, 400(AX), Y13, Y14
 	VPXOR          Y14, Y4, Y4
 	VPSHUFD        $0x4e, Y13, Y14
@@ -2944,7 +3034,7 @@ aesmid_4:
 	VMOVDQU        -64(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPCLMULQDQ     $0x00, 432(AX), Y13, Y14
-	VPXOR          Y14, Y2, Y2
+	VPXOR          Y14, Y1, Y1
 	VPCLMULQDQ     $0x11, 432(AX), Y13, Y14
 	VPXOR          Y14, Y4, Y4
 	VPSHUFD        $0x4e, Y13, Y14
@@ -2963,7 +3053,7 @@ aesmid_4:
 	VMOVDQU        -32(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPCLMULQDQ     $0x00, 464(AX), Y13, Y14
-	VPXOR          Y14, Y2, Y2
+	VPXOR          Y14, Y1, Y1
 	VPCLMULQDQ     $0x11, 464(AX), Y13, Y14
 	VPXOR          Y14, Y4, Y4
 	VPSHUFD        $0x4e, Y13, Y14
@@ -2979,42 +3069,42 @@ aesmid_4:
 	VAESENC        Y13, Y10, Y10
 	VAESENC        Y13, Y11, Y11
 	VAESENC        Y13, Y12, Y12
-	VPXOR          Y2, Y3, Y3
+	VPXOR          Y1, Y3, Y3
 	VPXOR          Y4, Y3, Y3
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y2, Y13
-	VPSHUFD        $0x4e, Y2, Y2
-	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y13
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y3, Y3
 	VPXOR          Y13, Y3, Y3
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y2
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y1
 	VPSHUFD        $0x4e, Y3, Y3
 	VPXOR          Y3, Y4, Y4
-	VPXOR          Y2, Y4, Y4
+	VPXOR          Y1, Y4, Y4
 	VEXTRACTI128   $0x01, Y4, X0
 	VPXOR          X0, X4, X0
-	VBROADCASTI128 160(DX), Y2
-	VPXOR          (DI), Y2, Y3
+	VBROADCASTI128 160(DX), Y1
+	VPXOR          (DI), Y1, Y3
 	VAESENCLAST    Y3, Y5, Y5
 	VMOVDQU        Y5, (SI)
-	VPXOR          32(DI), Y2, Y3
+	VPXOR          32(DI), Y1, Y3
 	VAESENCLAST    Y3, Y6, Y6
 	VMOVDQU        Y6, 32(SI)
-	VPXOR          64(DI), Y2, Y3
+	VPXOR          64(DI), Y1, Y3
 	VAESENCLAST    Y3, Y7, Y7
 	VMOVDQU        Y7, 64(SI)
-	VPXOR          96(DI), Y2, Y3
+	VPXOR          96(DI), Y1, Y3
 	VAESENCLAST    Y3, Y8, Y8
 	VMOVDQU        Y8, 96(SI)
-	VPXOR          128(DI), Y2, Y3
+	VPXOR          128(DI), Y1, Y3
 	VAESENCLAST    Y3, Y9, Y9
 	VMOVDQU        Y9, 128(SI)
-	VPXOR          160(DI), Y2, Y3
+	VPXOR          160(DI), Y1, Y3
 	VAESENCLAST    Y3, Y10, Y10
 	VMOVDQU        Y10, 160(SI)
-	VPXOR          192(DI), Y2, Y3
+	VPXOR          192(DI), Y1, Y3
 	VAESENCLAST    Y3, Y11, Y11
 	VMOVDQU        Y11, 192(SI)
-	VPXOR          224(DI), Y2, Y2
-	VAESENCLAST    Y2, Y12, Y12
+	VPXOR          224(DI), Y1, Y1
+	VAESENCLAST    Y1, Y12, Y12
 	VMOVDQU        Y12, 224(SI)
 	ADDQ           $0x00000100, DI
 	ADDQ           $0x00000100, SI
@@ -3022,6 +3112,7 @@ aesmid_4:
 	JMP            loop8_1
 
 loopdone_1:
+	VPSHUFB      bswapMask<>+0(SB), Y2, Y1
 	VMOVDQU      -256(SI), Y5
 	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
 	VPXOR        Y0, Y5, Y5
@@ -5849,35 +5940,64 @@ pbulk_1:
 	JB             prem_1
 
 	// phase: main loop
-	VBROADCASTI128 (AX), Y10
 	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
-	VPXOR          Y10, Y2, Y2
-	VPADDD         ctrIncs<>+32(SB), Y1, Y3
+	VMOVQ          X1, R11
+	VBROADCASTI128 (AX), Y10
+	CMPB           R11, $0xee
+	JA             ctrwrap_1
+	VPXOR          Y10, Y2, Y1
+	VPADDD         ctrIncsBE<>+0(SB), Y2, Y3
+	VPXOR          Y10, Y3, Y3
+	VPADDD         ctrIncsBE<>+32(SB), Y2, Y4
+	VPXOR          Y10, Y4, Y4
+	VPADDD         ctrIncsBE<>+64(SB), Y2, Y5
+	VPXOR          Y10, Y5, Y5
+	VPADDD         ctrIncsBE<>+96(SB), Y2, Y6
+	VPXOR          Y10, Y6, Y6
+	VPADDD         ctrIncsBE<>+128(SB), Y2, Y7
+	VPXOR          Y10, Y7, Y7
+	VPADDD         ctrIncsBE<>+160(SB), Y2, Y8
+	VPXOR          Y10, Y8, Y8
+	VPADDD         ctrIncsBE<>+192(SB), Y2, Y9
+	VPXOR          Y10, Y9, Y9
+	VPADDD         ctrIncsBE<>+224(SB), Y2, Y2
+	JMP            ctrnext_1
+
+ctrwrap_1:
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+	VBROADCASTI128 (AX), Y10
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y1
+	VPXOR          Y10, Y1, Y1
+	VPADDD         ctrIncs<>+32(SB), Y2, Y3
 	VPSHUFB        bswapMask<>+0(SB), Y3, Y3
 	VPXOR          Y10, Y3, Y3
-	VPADDD         ctrIncs<>+64(SB), Y1, Y4
+	VPADDD         ctrIncs<>+64(SB), Y2, Y4
 	VPSHUFB        bswapMask<>+0(SB), Y4, Y4
 	VPXOR          Y10, Y4, Y4
-	VPADDD         ctrIncs<>+96(SB), Y1, Y5
+	VPADDD         ctrIncs<>+96(SB), Y2, Y5
 	VPSHUFB        bswapMask<>+0(SB), Y5, Y5
 	VPXOR          Y10, Y5, Y5
-	VPADDD         ctrIncs<>+128(SB), Y1, Y6
+	VPADDD         ctrIncs<>+128(SB), Y2, Y6
 	VPSHUFB        bswapMask<>+0(SB), Y6, Y6
 	VPXOR          Y10, Y6, Y6
-	VPADDD         ctrIncs<>+160(SB), Y1, Y7
+	VPADDD         ctrIncs<>+160(SB), Y2, Y7
 	VPSHUFB        bswapMask<>+0(SB), Y7, Y7
 	VPXOR          Y10, Y7, Y7
-	VPADDD         ctrIncs<>+192(SB), Y1, Y8
+	VPADDD         ctrIncs<>+192(SB), Y2, Y8
 	VPSHUFB        bswapMask<>+0(SB), Y8, Y8
 	VPXOR          Y10, Y8, Y8
-	VPADDD         ctrIncs<>+224(SB), Y1, Y9
+	VPADDD         ctrIncs<>+224(SB), Y2, Y9
 	VPSHUFB        bswapMask<>+0(SB), Y9, Y9
 	VPXOR          Y10, Y9, Y9
-	VPADDD         ctrIncs<>+256(SB), Y1, Y1
+	VPADDD         ctrIncs<>+256(SB), Y2, Y2
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y2
+
+ctrnext_1:
+	ADDL           $0x10, R11
 	CMPQ           CX, $0x0a
 	JE             aesmid_3
 	VBROADCASTI128 16(AX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -5886,7 +6006,7 @@ pbulk_1:
 	VAESENC        Y10, Y8, Y8
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 32(AX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -5897,7 +6017,7 @@ pbulk_1:
 	CMPQ           CX, $0x0c
 	JE             aesmid_3
 	VBROADCASTI128 48(AX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -5906,7 +6026,7 @@ pbulk_1:
 	VAESENC        Y10, Y8, Y8
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 64(AX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -5917,7 +6037,7 @@ pbulk_1:
 
 aesmid_3:
 	VBROADCASTI128 16(DX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -5926,7 +6046,7 @@ aesmid_3:
 	VAESENC        Y10, Y8, Y8
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 32(DX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -5935,7 +6055,7 @@ aesmid_3:
 	VAESENC        Y10, Y8, Y8
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 48(DX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -5944,7 +6064,7 @@ aesmid_3:
 	VAESENC        Y10, Y8, Y8
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 64(DX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -5953,7 +6073,7 @@ aesmid_3:
 	VAESENC        Y10, Y8, Y8
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 80(DX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -5962,7 +6082,7 @@ aesmid_3:
 	VAESENC        Y10, Y8, Y8
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 96(DX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -5971,7 +6091,7 @@ aesmid_3:
 	VAESENC        Y10, Y8, Y8
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 112(DX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -5980,7 +6100,7 @@ aesmid_3:
 	VAESENC        Y10, Y8, Y8
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 128(DX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -5989,7 +6109,7 @@ aesmid_3:
 	VAESENC        Y10, Y8, Y8
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 144(DX), Y10
-	VAESENC        Y10, Y2, Y2
+	VAESENC        Y10, Y1, Y1
 	VAESENC        Y10, Y3, Y3
 	VAESENC        Y10, Y4, Y4
 	VAESENC        Y10, Y5, Y5
@@ -5999,28 +6119,28 @@ aesmid_3:
 	VAESENC        Y10, Y9, Y9
 	VBROADCASTI128 160(DX), Y10
 	VPXOR          (R9), Y10, Y11
-	VAESENCLAST    Y11, Y2, Y2
-	VMOVDQU        Y2, (SI)
-	VPXOR          32(R9), Y10, Y2
-	VAESENCLAST    Y2, Y3, Y3
+	VAESENCLAST    Y11, Y1, Y1
+	VMOVDQU        Y1, (SI)
+	VPXOR          32(R9), Y10, Y1
+	VAESENCLAST    Y1, Y3, Y3
 	VMOVDQU        Y3, 32(SI)
-	VPXOR          64(R9), Y10, Y2
-	VAESENCLAST    Y2, Y4, Y4
+	VPXOR          64(R9), Y10, Y1
+	VAESENCLAST    Y1, Y4, Y4
 	VMOVDQU        Y4, 64(SI)
-	VPXOR          96(R9), Y10, Y2
-	VAESENCLAST    Y2, Y5, Y5
+	VPXOR          96(R9), Y10, Y1
+	VAESENCLAST    Y1, Y5, Y5
 	VMOVDQU        Y5, 96(SI)
-	VPXOR          128(R9), Y10, Y2
-	VAESENCLAST    Y2, Y6, Y6
+	VPXOR          128(R9), Y10, Y1
+	VAESENCLAST    Y1, Y6, Y6
 	VMOVDQU        Y6, 128(SI)
-	VPXOR          160(R9), Y10, Y2
-	VAESENCLAST    Y2, Y7, Y7
+	VPXOR          160(R9), Y10, Y1
+	VAESENCLAST    Y1, Y7, Y7
 	VMOVDQU        Y7, 160(SI)
-	VPXOR          192(R9), Y10, Y2
-	VAESENCLAST    Y2, Y8, Y8
+	VPXOR          192(R9), Y10, Y1
+	VAESENCLAST    Y1, Y8, Y8
 	VMOVDQU        Y8, 192(SI)
-	VPXOR          224(R9), Y10, Y2
-	VAESENCLAST    Y2, Y9, Y9
+	VPXOR          224(R9), Y10, Y1
+	VAESENCLAST    Y1, Y9, Y9
 	VMOVDQU        Y9, 224(SI)
 	ADDQ           $0x00000100, R9
 	ADDQ           $0x00000100, SI
@@ -6029,6 +6149,29 @@ aesmid_3:
 loop8_1:
 	CMPQ           R10, $0x00000100
 	JB             loopdone_1
+	VBROADCASTI128 (AX), Y1
+	CMPB           R11, $0xee
+	JA             ctrwrap_2
+	VPXOR          Y1, Y2, Y5
+	VPADDD         ctrIncsBE<>+0(SB), Y2, Y6
+	VPXOR          Y1, Y6, Y6
+	VPADDD         ctrIncsBE<>+32(SB), Y2, Y7
+	VPXOR          Y1, Y7, Y7
+	VPADDD         ctrIncsBE<>+64(SB), Y2, Y8
+	VPXOR          Y1, Y8, Y8
+	VPADDD         ctrIncsBE<>+96(SB), Y2, Y9
+	VPXOR          Y1, Y9, Y9
+	VPADDD         ctrIncsBE<>+128(SB), Y2, Y10
+	VPXOR          Y1, Y10, Y10
+	VPADDD         ctrIncsBE<>+160(SB), Y2, Y11
+	VPXOR          Y1, Y11, Y11
+	VPADDD         ctrIncsBE<>+192(SB), Y2, Y12
+	VPXOR          Y1, Y12, Y12
+	VPADDD         ctrIncsBE<>+224(SB), Y2, Y2
+	JMP            ctrnext_2
+
+ctrwrap_2:
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y1
 	VBROADCASTI128 (AX), Y2
 	VPSHUFB        bswapMask<>+0(SB), Y1, Y5
 	VPXOR          Y2, Y5, Y5
@@ -6054,61 +6197,65 @@ loop8_1:
 	VPSHUFB        bswapMask<>+0(SB), Y12, Y12
 	VPXOR          Y2, Y12, Y12
 	VPADDD         ctrIncs<>+256(SB), Y1, Y1
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
+
+ctrnext_2:
+	ADDL           $0x10, R11
 	CMPQ           CX, $0x0a
 	JE             aesmid_4
-	VBROADCASTI128 16(AX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
-	VAESENC        Y2, Y9, Y9
-	VAESENC        Y2, Y10, Y10
-	VAESENC        Y2, Y11, Y11
-	VAESENC        Y2, Y12, Y12
-	VBROADCASTI128 32(AX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
-	VAESENC        Y2, Y9, Y9
-	VAESENC        Y2, Y10, Y10
-	VAESENC        Y2, Y11, Y11
-	VAESENC        Y2, Y12, Y12
+	VBROADCASTI128 16(AX), Y1
+	VAESENC        Y1, Y5, Y5
+	VAESENC        Y1, Y6, Y6
+	VAESENC        Y1, Y7, Y7
+	VAESENC        Y1, Y8, Y8
+	VAESENC        Y1, Y9, Y9
+	VAESENC        Y1, Y10, Y10
+	VAESENC        Y1, Y11, Y11
+	VAESENC        Y1, Y12, Y12
+	VBROADCASTI128 32(AX), Y1
+	VAESENC        Y1, Y5, Y5
+	VAESENC        Y1, Y6, Y6
+	VAESENC        Y1, Y7, Y7
+	VAESENC        Y1, Y8, Y8
+	VAESENC        Y1, Y9, Y9
+	VAESENC        Y1, Y10, Y10
+	VAESENC        Y1, Y11, Y11
+	VAESENC        Y1, Y12, Y12
 	CMPQ           CX, $0x0c
 	JE             aesmid_4
-	VBROADCASTI128 48(AX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
-	VAESENC        Y2, Y9, Y9
-	VAESENC        Y2, Y10, Y10
-	VAESENC        Y2, Y11, Y11
-	VAESENC        Y2, Y12, Y12
-	VBROADCASTI128 64(AX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
-	VAESENC        Y2, Y9, Y9
-	VAESENC        Y2, Y10, Y10
-	VAESENC        Y2, Y11, Y11
-	VAESENC        Y2, Y12, Y12
+	VBROADCASTI128 48(AX), Y1
+	VAESENC        Y1, Y5, Y5
+	VAESENC        Y1, Y6, Y6
+	VAESENC        Y1, Y7, Y7
+	VAESENC        Y1, Y8, Y8
+	VAESENC        Y1, Y9, Y9
+	VAESENC        Y1, Y10, Y10
+	VAESENC        Y1, Y11, Y11
+	VAESENC        Y1, Y12, Y12
+	VBROADCASTI128 64(AX), Y1
+	VAESENC        Y1, Y5, Y5
+	VAESENC        Y1, Y6, Y6
+	VAESENC        Y1, Y7, Y7
+	VAESENC        Y1, Y8, Y8
+	VAESENC        Y1, Y9, Y9
+	VAESENC        Y1, Y10, Y10
+	VAESENC        Y1, Y11, Y11
+	VAESENC        Y1, Y12, Y12
 
 aesmid_4:
-	VBROADCASTI128 16(DX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
-	VAESENC        Y2, Y9, Y9
-	VAESENC        Y2, Y10, Y10
-	VAESENC        Y2, Y11, Y11
-	VAESENC        Y2, Y12, Y12
+	VBROADCASTI128 16(DX), Y1
+	VAESENC        Y1, Y5, Y5
+	VAESENC        Y1, Y6, Y6
+	VAESENC        Y1, Y7, Y7
+	VAESENC        Y1, Y8, Y8
+	VAESENC        Y1, Y9, Y9
+	VAESENC        Y1, Y10, Y10
+	VAESENC        Y1, Y11, Y11
+	VAESENC        Y1, Y12, Y12
 	VMOVDQU        -256(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPXOR          Y0, Y13, Y13
-	VPCLMULQDQ     $0x00, 240(AX), Y13, Y2
+	VPCLMULQDQ     $0x00, 240(AX), Y13, Y1
 	VPCLMULQDQ     $0x11, 240(AX), Y13, Y4
 	VPSHUFD        $0x4e, Y13, Y3
 	VPXOR          Y13, Y3, Y3
@@ -6125,7 +6272,7 @@ aesmid_4:
 	VMOVDQU        -224(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPCLMULQDQ     $0x00, 272(AX), Y13, Y14
-	VPXOR          Y14, Y2, Y2
+	VPXOR          Y14, Y1, Y1
 	VPCLMULQDQ     $0x11, 272(AX), Y13, Y14
 	VPXOR          Y14, Y4, Y4
 	VPSHUFD        $0x4e, Y13, Y14
@@ -6144,7 +6291,7 @@ aesmid_4:
 	VMOVDQU        -192(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPCLMULQDQ     $0x00, 304(AX), Y13, Y14
-	VPXOR          Y14, Y2, Y2
+	VPXOR          Y14, Y1, Y1
 	VPCLMULQDQ     $0x11, 304(AX), Y13, Y14
 	VPXOR          Y14, Y4, Y4
 	VPSHUFD        $0x4e, Y13, Y14
@@ -6163,7 +6310,7 @@ aesmid_4:
 	VMOVDQU        -160(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPCLMULQDQ     $0x00, 336(AX), Y13, Y14
-	VPXOR          Y14, Y2, Y2
+	VPXOR          Y14, Y1, Y1
 	VPCLMULQDQ     $0x11, 336(AX), Y13, Y14
 	VPXOR          Y14, Y4, Y4
 	VPSHUFD        $0x4e, Y13, Y14
@@ -6182,7 +6329,7 @@ aesmid_4:
 	VMOVDQU        -128(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPCLMULQDQ     $0x00, 368(AX), Y13, Y14
-	VPXOR          Y14, Y2, Y2
+	VPXOR          Y14, Y1, Y1
 	VPCLMULQDQ     $0x11, 368(AX), Y13, Y14
 	VPXOR          Y14, Y4, Y4
 	VPSHUFD        $0x4e, Y13, Y14
@@ -6201,7 +6348,7 @@ aesmid_4:
 	VMOVDQU        -96(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPCLMULQDQ     $0x00, 400(AX), Y13, Y14
-	VPXOR          Y14, Y2, Y2
+	VPXOR          Y14, Y1, Y1
 	VPCLMULQDQ     $0x11, 400(AX), Y13, Y14
 	VPXOR          Y14, Y4, Y4
 	VPSHUFD        $0x4e, Y13, Y14
@@ -6220,7 +6367,7 @@ aesmid_4:
 	VMOVDQU        -64(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPCLMULQDQ     $0x00, 432(AX), Y13, Y14
-	VPXOR          Y14, Y2, Y2
+	VPXOR          Y14, Y1, Y1
 	VPCLMULQDQ     $0x11, 432(AX), Y13, Y14
 	VPXOR          Y14, Y4, Y4
 	VPSHUFD        $0x4e, Y13, Y14
@@ -6239,7 +6386,7 @@ aesmid_4:
 	VMOVDQU        -32(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPCLMULQDQ     $0x00, 464(AX), Y13, Y14
-	VPXOR          Y14, Y2, Y2
+	VPXOR          Y14, Y1, Y1
 	VPCLMULQDQ     $0x11, 464(AX), Y13, Y14
 	VPXOR          Y14, Y4, Y4
 	VPSHUFD        $0x4e, Y13, Y14
@@ -6255,42 +6402,42 @@ aesmid_4:
 	VAESENC        Y13, Y10, Y10
 	VAESENC        Y13, Y11, Y11
 	VAESENC        Y13, Y12, Y12
-	VPXOR          Y2, Y3, Y3
+	VPXOR          Y1, Y3, Y3
 	VPXOR          Y4, Y3, Y3
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y2, Y13
-	VPSHUFD        $0x4e, Y2, Y2
-	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y13
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y3, Y3
 	VPXOR          Y13, Y3, Y3
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y2
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y1
 	VPSHUFD        $0x4e, Y3, Y3
 	VPXOR          Y3, Y4, Y4
-	VPXOR          Y2, Y4, Y4
+	VPXOR          Y1, Y4, Y4
 	VEXTRACTI128   $0x01, Y4, X0
 	VPXOR          X0, X4, X0
-	VBROADCASTI128 160(DX), Y2
-	VPXOR          (R9), Y2, Y3
+	VBROADCASTI128 160(DX), Y1
+	VPXOR          (R9), Y1, Y3
 	VAESENCLAST    Y3, Y5, Y5
 	VMOVDQU        Y5, (SI)
-	VPXOR          32(R9), Y2, Y3
+	VPXOR          32(R9), Y1, Y3
 	VAESENCLAST    Y3, Y6, Y6
 	VMOVDQU        Y6, 32(SI)
-	VPXOR          64(R9), Y2, Y3
+	VPXOR          64(R9), Y1, Y3
 	VAESENCLAST    Y3, Y7, Y7
 	VMOVDQU        Y7, 64(SI)
-	VPXOR          96(R9), Y2, Y3
+	VPXOR          96(R9), Y1, Y3
 	VAESENCLAST    Y3, Y8, Y8
 	VMOVDQU        Y8, 96(SI)
-	VPXOR          128(R9), Y2, Y3
+	VPXOR          128(R9), Y1, Y3
 	VAESENCLAST    Y3, Y9, Y9
 	VMOVDQU        Y9, 128(SI)
-	VPXOR          160(R9), Y2, Y3
+	VPXOR          160(R9), Y1, Y3
 	VAESENCLAST    Y3, Y10, Y10
 	VMOVDQU        Y10, 160(SI)
-	VPXOR          192(R9), Y2, Y3
+	VPXOR          192(R9), Y1, Y3
 	VAESENCLAST    Y3, Y11, Y11
 	VMOVDQU        Y11, 192(SI)
-	VPXOR          224(R9), Y2, Y2
-	VAESENCLAST    Y2, Y12, Y12
+	VPXOR          224(R9), Y1, Y1
+	VAESENCLAST    Y1, Y12, Y12
 	VMOVDQU        Y12, 224(SI)
 	ADDQ           $0x00000100, R9
 	ADDQ           $0x00000100, SI
@@ -6298,6 +6445,7 @@ aesmid_4:
 	JMP            loop8_1
 
 loopdone_1:
+	VPSHUFB      bswapMask<>+0(SB), Y2, Y1
 	VMOVDQU      -256(SI), Y5
 	VPSHUFB      bswapMask<>+0(SB), Y5, Y5
 	VPXOR        Y0, Y5, Y5
@@ -8909,9 +9057,35 @@ aaddone_2:
 	JB             orem_1
 
 	// phase: main loop
+	VPSHUFB bswapMask<>+0(SB), Y1, Y2
+	VMOVQ   X1, R8
+
 loop8_1:
 	CMPQ           DI, $0x00000100
 	JB             loopdone_1
+	VBROADCASTI128 (AX), Y1
+	CMPB           R8, $0xee
+	JA             ctrwrap_1
+	VPXOR          Y1, Y2, Y5
+	VPADDD         ctrIncsBE<>+0(SB), Y2, Y6
+	VPXOR          Y1, Y6, Y6
+	VPADDD         ctrIncsBE<>+32(SB), Y2, Y7
+	VPXOR          Y1, Y7, Y7
+	VPADDD         ctrIncsBE<>+64(SB), Y2, Y8
+	VPXOR          Y1, Y8, Y8
+	VPADDD         ctrIncsBE<>+96(SB), Y2, Y9
+	VPXOR          Y1, Y9, Y9
+	VPADDD         ctrIncsBE<>+128(SB), Y2, Y10
+	VPXOR          Y1, Y10, Y10
+	VPADDD         ctrIncsBE<>+160(SB), Y2, Y11
+	VPXOR          Y1, Y11, Y11
+	VPADDD         ctrIncsBE<>+192(SB), Y2, Y12
+	VPXOR          Y1, Y12, Y12
+	VPADDD         ctrIncsBE<>+224(SB), Y2, Y2
+	JMP            ctrnext_1
+
+ctrwrap_1:
+	VPSHUFB        bswapMask<>+0(SB), Y2, Y1
 	VBROADCASTI128 (AX), Y2
 	VPSHUFB        bswapMask<>+0(SB), Y1, Y5
 	VPXOR          Y2, Y5, Y5
@@ -8937,61 +9111,65 @@ loop8_1:
 	VPSHUFB        bswapMask<>+0(SB), Y12, Y12
 	VPXOR          Y2, Y12, Y12
 	VPADDD         ctrIncs<>+256(SB), Y1, Y1
+	VPSHUFB        bswapMask<>+0(SB), Y1, Y2
+
+ctrnext_1:
+	ADDL           $0x10, R8
 	CMPQ           CX, $0x0a
 	JE             aesmid_3
-	VBROADCASTI128 16(AX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
-	VAESENC        Y2, Y9, Y9
-	VAESENC        Y2, Y10, Y10
-	VAESENC        Y2, Y11, Y11
-	VAESENC        Y2, Y12, Y12
-	VBROADCASTI128 32(AX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
-	VAESENC        Y2, Y9, Y9
-	VAESENC        Y2, Y10, Y10
-	VAESENC        Y2, Y11, Y11
-	VAESENC        Y2, Y12, Y12
+	VBROADCASTI128 16(AX), Y1
+	VAESENC        Y1, Y5, Y5
+	VAESENC        Y1, Y6, Y6
+	VAESENC        Y1, Y7, Y7
+	VAESENC        Y1, Y8, Y8
+	VAESENC        Y1, Y9, Y9
+	VAESENC        Y1, Y10, Y10
+	VAESENC        Y1, Y11, Y11
+	VAESENC        Y1, Y12, Y12
+	VBROADCASTI128 32(AX), Y1
+	VAESENC        Y1, Y5, Y5
+	VAESENC        Y1, Y6, Y6
+	VAESENC        Y1, Y7, Y7
+	VAESENC        Y1, Y8, Y8
+	VAESENC        Y1, Y9, Y9
+	VAESENC        Y1, Y10, Y10
+	VAESENC        Y1, Y11, Y11
+	VAESENC        Y1, Y12, Y12
 	CMPQ           CX, $0x0c
 	JE             aesmid_3
-	VBROADCASTI128 48(AX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
-	VAESENC        Y2, Y9, Y9
-	VAESENC        Y2, Y10, Y10
-	VAESENC        Y2, Y11, Y11
-	VAESENC        Y2, Y12, Y12
-	VBROADCASTI128 64(AX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
-	VAESENC        Y2, Y9, Y9
-	VAESENC        Y2, Y10, Y10
-	VAESENC        Y2, Y11, Y11
-	VAESENC        Y2, Y12, Y12
+	VBROADCASTI128 48(AX), Y1
+	VAESENC        Y1, Y5, Y5
+	VAESENC        Y1, Y6, Y6
+	VAESENC        Y1, Y7, Y7
+	VAESENC        Y1, Y8, Y8
+	VAESENC        Y1, Y9, Y9
+	VAESENC        Y1, Y10, Y10
+	VAESENC        Y1, Y11, Y11
+	VAESENC        Y1, Y12, Y12
+	VBROADCASTI128 64(AX), Y1
+	VAESENC        Y1, Y5, Y5
+	VAESENC        Y1, Y6, Y6
+	VAESENC        Y1, Y7, Y7
+	VAESENC        Y1, Y8, Y8
+	VAESENC        Y1, Y9, Y9
+	VAESENC        Y1, Y10, Y10
+	VAESENC        Y1, Y11, Y11
+	VAESENC        Y1, Y12, Y12
 
 aesmid_3:
-	VBROADCASTI128 16(DX), Y2
-	VAESENC        Y2, Y5, Y5
-	VAESENC        Y2, Y6, Y6
-	VAESENC        Y2, Y7, Y7
-	VAESENC        Y2, Y8, Y8
-	VAESENC        Y2, Y9, Y9
-	VAESENC        Y2, Y10, Y10
-	VAESENC        Y2, Y11, Y11
-	VAESENC        Y2, Y12, Y12
+	VBROADCASTI128 16(DX), Y1
+	VAESENC        Y1, Y5, Y5
+	VAESENC        Y1, Y6, Y6
+	VAESENC        Y1, Y7, Y7
+	VAESENC        Y1, Y8, Y8
+	VAESENC        Y1, Y9, Y9
+	VAESENC        Y1, Y10, Y10
+	VAESENC        Y1, Y11, Y11
+	VAESENC        Y1, Y12, Y12
 	VMOVDQU        (SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPXOR          Y0, Y13, Y13
-	VPCLMULQDQ     $0x00, 240(AX), Y13, Y2
+	VPCLMULQDQ     $0x00, 240(AX), Y13, Y1
 	VPCLMULQDQ     $0x11, 240(AX), Y13, Y4
 	VPSHUFD        $0x4e, Y13, Y3
 	VPXOR          Y13, Y3, Y3
@@ -9008,7 +9186,7 @@ aesmid_3:
 	VMOVDQU        32(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPCLMULQDQ     $0x00, 272(AX), Y13, Y14
-	VPXOR          Y14, Y2, Y2
+	VPXOR          Y14, Y1, Y1
 	VPCLMULQDQ     $0x11, 272(AX), Y13, Y14
 	VPXOR          Y14, Y4, Y4
 	VPSHUFD        $0x4e, Y13, Y14
@@ -9027,7 +9205,7 @@ aesmid_3:
 	VMOVDQU        64(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPCLMULQDQ     $0x00, 304(AX), Y13, Y14
-	VPXOR          Y14, Y2, Y2
+	VPXOR          Y14, Y1, Y1
 	VPCLMULQDQ     $0x11, 304(AX), Y13, Y14
 	VPXOR          Y14, Y4, Y4
 	VPSHUFD        $0x4e, Y13, Y14
@@ -9046,7 +9224,7 @@ aesmid_3:
 	VMOVDQU        96(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPCLMULQDQ     $0x00, 336(AX), Y13, Y14
-	VPXOR          Y14, Y2, Y2
+	VPXOR          Y14, Y1, Y1
 	VPCLMULQDQ     $0x11, 336(AX), Y13, Y14
 	VPXOR          Y14, Y4, Y4
 	VPSHUFD        $0x4e, Y13, Y14
@@ -9065,7 +9243,7 @@ aesmid_3:
 	VMOVDQU        128(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPCLMULQDQ     $0x00, 368(AX), Y13, Y14
-	VPXOR          Y14, Y2, Y2
+	VPXOR          Y14, Y1, Y1
 	VPCLMULQDQ     $0x11, 368(AX), Y13, Y14
 	VPXOR          Y14, Y4, Y4
 	VPSHUFD        $0x4e, Y13, Y14
@@ -9084,7 +9262,7 @@ aesmid_3:
 	VMOVDQU        160(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPCLMULQDQ     $0x00, 400(AX), Y13, Y14
-	VPXOR          Y14, Y2, Y2
+	VPXOR          Y14, Y1, Y1
 	VPCLMULQDQ     $0x11, 400(AX), Y13, Y14
 	VPXOR          Y14, Y4, Y4
 	VPSHUFD        $0x4e, Y13, Y14
@@ -9103,7 +9281,7 @@ aesmid_3:
 	VMOVDQU        192(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPCLMULQDQ     $0x00, 432(AX), Y13, Y14
-	VPXOR          Y14, Y2, Y2
+	VPXOR          Y14, Y1, Y1
 	VPCLMULQDQ     $0x11, 432(AX), Y13, Y14
 	VPXOR          Y14, Y4, Y4
 	VPSHUFD        $0x4e, Y13, Y14
@@ -9122,7 +9300,7 @@ aesmid_3:
 	VMOVDQU        224(SI), Y13
 	VPSHUFB        bswapMask<>+0(SB), Y13, Y13
 	VPCLMULQDQ     $0x00, 464(AX), Y13, Y14
-	VPXOR          Y14, Y2, Y2
+	VPXOR          Y14, Y1, Y1
 	VPCLMULQDQ     $0x11, 464(AX), Y13, Y14
 	VPXOR          Y14, Y4, Y4
 	VPSHUFD        $0x4e, Y13, Y14
@@ -9138,42 +9316,42 @@ aesmid_3:
 	VAESENC        Y13, Y10, Y10
 	VAESENC        Y13, Y11, Y11
 	VAESENC        Y13, Y12, Y12
-	VPXOR          Y2, Y3, Y3
+	VPXOR          Y1, Y3, Y3
 	VPXOR          Y4, Y3, Y3
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y2, Y13
-	VPSHUFD        $0x4e, Y2, Y2
-	VPXOR          Y2, Y3, Y3
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y1, Y13
+	VPSHUFD        $0x4e, Y1, Y1
+	VPXOR          Y1, Y3, Y3
 	VPXOR          Y13, Y3, Y3
-	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y2
+	VPCLMULQDQ     $0x10, gfPoly<>+0(SB), Y3, Y1
 	VPSHUFD        $0x4e, Y3, Y3
 	VPXOR          Y3, Y4, Y4
-	VPXOR          Y2, Y4, Y4
+	VPXOR          Y1, Y4, Y4
 	VEXTRACTI128   $0x01, Y4, X0
 	VPXOR          X0, X4, X0
-	VBROADCASTI128 160(DX), Y2
-	VPXOR          (SI), Y2, Y3
+	VBROADCASTI128 160(DX), Y1
+	VPXOR          (SI), Y1, Y3
 	VAESENCLAST    Y3, Y5, Y5
 	VMOVDQU        Y5, (BX)
-	VPXOR          32(SI), Y2, Y3
+	VPXOR          32(SI), Y1, Y3
 	VAESENCLAST    Y3, Y6, Y6
 	VMOVDQU        Y6, 32(BX)
-	VPXOR          64(SI), Y2, Y3
+	VPXOR          64(SI), Y1, Y3
 	VAESENCLAST    Y3, Y7, Y7
 	VMOVDQU        Y7, 64(BX)
-	VPXOR          96(SI), Y2, Y3
+	VPXOR          96(SI), Y1, Y3
 	VAESENCLAST    Y3, Y8, Y8
 	VMOVDQU        Y8, 96(BX)
-	VPXOR          128(SI), Y2, Y3
+	VPXOR          128(SI), Y1, Y3
 	VAESENCLAST    Y3, Y9, Y9
 	VMOVDQU        Y9, 128(BX)
-	VPXOR          160(SI), Y2, Y3
+	VPXOR          160(SI), Y1, Y3
 	VAESENCLAST    Y3, Y10, Y10
 	VMOVDQU        Y10, 160(BX)
-	VPXOR          192(SI), Y2, Y3
+	VPXOR          192(SI), Y1, Y3
 	VAESENCLAST    Y3, Y11, Y11
 	VMOVDQU        Y11, 192(BX)
-	VPXOR          224(SI), Y2, Y2
-	VAESENCLAST    Y2, Y12, Y12
+	VPXOR          224(SI), Y1, Y1
+	VAESENCLAST    Y1, Y12, Y12
 	VMOVDQU        Y12, 224(BX)
 	ADDQ           $0x00000100, SI
 	ADDQ           $0x00000100, BX
@@ -9181,6 +9359,8 @@ aesmid_3:
 	JMP            loop8_1
 
 loopdone_1:
+	VPSHUFB bswapMask<>+0(SB), Y2, Y1
+
 orem_1:
 	TESTQ DI, DI
 	JZ    ofin_1

@@ -43,13 +43,10 @@ type ghPass struct {
 type heldHash struct {
 	pow         []reg.VecVirtual
 	poly, bswap reg.VecVirtual
-	// be and low are the loop's counters when it steps them big-endian
-	// (beCounters; heldCounters): be the lanes' counter blocks byte-swapped
-	// (as AES takes them), low the first lane's 32-bit counter in a general
-	// register.
+	// beCtr is the loop's counters when it steps them big-endian
+	// (beCounters).
 	beCounters bool
-	be         reg.VecVirtual
-	low        reg.GPVirtual
+	beCtr
 	// data is the previous batch's output when encrypting (the batch's
 	// last round writes it); nil when decrypting, where each batch loads
 	// its own input.
@@ -95,21 +92,38 @@ func (e *gcm) loadHeld(k keyRegs, h *heldHash, ctr reg.VecVirtual) {
 	e.Mov(e.c.poly, h.poly)
 	e.Mov(e.c.bswap, h.bswap)
 	if h.beCounters {
-		h.be, h.low = e.vreg(), e.GP64()
-		e.ShufB(h.bswap, ctr, h.be)
-		e.MovQ(lo(ctr), h.low)
+		h.beCtr = e.startBE(ctr, h.bswap)
 	}
 }
 
-// heldCounters sets s to the next batch's counter blocks XOR round key 0
-// from h's counters and advances them. While the lowest byte of every
-// lane's counter stays under 256 through the batch and the step to the next
-// one (the first lane's at most 256 - blocks - lanes: all but one or two
-// batches in 256/blocks), the big-endian counters are stepped directly, with
-// no byte swap per register; else the batch swaps them to native order and
-// back, as ctrBlocks does. The branch is on the counter, which is public
-// (the nonce and the block count).
-func (e *gcm) heldCounters(k keyRegs, h *heldHash, s []reg.VecVirtual) {
+// beCtr is the state of counters a bulk loop steps big-endian
+// (beCounters): be the lanes' counter blocks byte-swapped (as AES takes
+// them), low the first lane's 32-bit counter in a general register.
+type beCtr struct {
+	be  reg.VecVirtual
+	low reg.GPVirtual
+}
+
+// startBE returns the big-endian counters of ctr (lanes consecutive
+// counters, byte-reflected, each in dword 0 of its lane); bswap is the
+// byte-swap mask.
+func (e *gcm) startBE(ctr reg.VecVirtual, bswap operand.Op) beCtr {
+	h := beCtr{be: e.vreg(), low: e.GP64()}
+	e.ShufB(bswap, ctr, h.be)
+	e.MovQ(lo(ctr), h.low)
+	return h
+}
+
+// beCounters sets s to the next batch's counter blocks XOR round key 0
+// from the big-endian counters h and advances them; bswap is the byte-swap
+// mask. While the lowest byte of every lane's counter stays under 256
+// through the batch and the step to the next one (the first lane's at most
+// 256 - blocks - lanes: all but one or two batches in 256/blocks), the
+// big-endian counters are stepped directly, with no byte swap per
+// register; else the batch swaps them to native order and back, as
+// ctrBlocks does. The branch is on the counter, which is public (the nonce
+// and the block count).
+func (e *gcm) beCounters(k keyRegs, h beCtr, s []reg.VecVirtual, bswap operand.Op) {
 	wrap, done := e.label("ctrwrap"), e.label("ctrnext")
 	k0 := e.key(k, mem(k.t, offRK), false)
 	e.CMPB(h.low.As8(), operand.U8(256-e.blocks-e.lanes))
@@ -126,10 +140,10 @@ func (e *gcm) heldCounters(k keyRegs, h *heldHash, s []reg.VecVirtual) {
 	e.JMP(ref(done))
 	e.Label(wrap)
 	ctr := e.vreg()
-	e.ShufB(h.bswap, h.be, ctr)
-	e.ctrBlocksSwap(k, ctr, s, h.bswap)
+	e.ShufB(bswap, h.be, ctr)
+	e.ctrBlocksSwap(k, ctr, s, bswap)
 	e.AddD(e.c.incs.Offset(e.w()*len(s)), ctr, ctr)
-	e.ShufB(h.bswap, ctr, h.be)
+	e.ShufB(bswap, ctr, h.be)
 	e.Label(done)
 	e.ADDL(operand.U8(e.blocks), h.low.As32())
 }
@@ -150,7 +164,7 @@ func (e *gcm) batch(k keyRegs, c counters, in, out reg.Register, g *ghPass, keep
 	}
 	switch {
 	case g != nil && g.held != nil && g.held.beCounters:
-		e.heldCounters(k, g.held, s)
+		e.beCounters(k, g.held.beCtr, s, g.held.bswap)
 	case g != nil && g.held != nil:
 		e.nextCounters(k, c, s, g.held.bswap)
 	default:

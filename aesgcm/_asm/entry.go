@@ -113,7 +113,7 @@ func (e *gcm) openBody(k keyRegs, st operand.Mem, s span) {
 		e.CMPQ(n, imm(e.bb()))
 		e.JB(ref(rem))
 		e.phase("main loop")
-		c := e.startCounters(k, ctr, st.Offset(stSize))
+		c := e.startCounters(k, ctr, st.Offset(stSize), true)
 		lk := e.loopKey(k)
 		e.bulk(lk, c, bulkText{in, out, n}, bulkHash{acc: acc, src: in, held: e.holdHash(lk, false, true)})
 		e.syncCounters(c, st.Offset(stCtr))

@@ -220,9 +220,9 @@ type consts struct {
 	// smallIncs and tinyIncs (zmm): incs of the small width's layout and of
 	// its short path's (xmm).
 	smallIncs, tinyIncs operand.Mem
-	// beIncs (zmm): registers of lanes*i, i = 1, 2, ..., in every lane's
-	// last byte (big-endian counters' lowest byte): the counter steps of
-	// the held loop's counters (heldCounters).
+	// beIncs (ymm, zmm): registers of lanes*i, i = 1, 2, ..., in every
+	// lane's last byte (big-endian counters' lowest byte): the counter
+	// steps of counters stepped big-endian (beCounters).
 	beIncs operand.Mem
 }
 
@@ -281,6 +281,8 @@ func (e *gcm) declareConsts() {
 		e.c.smallIncs = e.Table("smallCtrIncs", counterSteps(s.lanes, s.blocks))
 		t := s.shortRunner()
 		e.c.tinyIncs = e.Table("tinyCtrIncs", counterSteps(t.lanes, t.blocks))
+	}
+	if e.lanes > 1 {
 		var be []byte
 		for i := 1; i <= e.blocks/e.lanes; i++ {
 			for range e.lanes {

@@ -262,8 +262,8 @@ func (e *gcm) rest(s span) span {
 // 0 and the open-block code is not emitted. With scratchState, st is the
 // function's own stack scratch, whose counter the taint check sees come from
 // the public J0 (a stream's state is memory the check takes as secret, so a
-// branch on its counter would fail it): the held loop steps its counters
-// big-endian (heldCounters).
+// branch on its counter would fail it): the bulk loop steps its counters
+// big-endian (beCounters) on ymm and zmm.
 type piece struct {
 	k                 keyRegs
 	st, cb            operand.Mem
@@ -357,7 +357,7 @@ func (e *gcm) encBulk(p piece, done string) {
 	// The first batch is only encrypted; each later one encrypts its
 	// blocks and hashes the batch before; the last is hashed after the
 	// loop.
-	c := e.startCounters(k, ctr, p.cb)
+	c := e.startCounters(k, ctr, p.cb, p.scratchState)
 	lk := e.loopKey(k)
 	held := e.holdHash(lk, true, p.scratchState)
 	e.batch(lk, c, in, out, nil, held.keep())

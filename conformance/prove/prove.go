@@ -517,7 +517,7 @@ func Proofs() []Proof {
 	}{
 		{"aesni", "asm_aesni_amd64.s", "AESNI", gcmLayout{16}, long},
 		{"aesni-avx", "asm_aesni_avx_amd64.s", "AESNIAVX", gcmLayout{16}, long},
-		{"vaes-avx2", "asm_vaes_avx2_amd64.s", "VAESAVX2", gcmLayout{16}, long},
+		{"vaes-avx2", "asm_vaes_avx2_amd64.s", "VAESAVX2", gcmLayout{16}, gcmLong{lengths: []int{256, 300, 512, 1000}, rounds: []int{10, 14}, perLastByte: true, long256: []int{1000}}},
 		{"vaes-avx512", "asm_vaes_avx512_amd64.s", "VAESAVX512", gcmLayout{16}, gcmLong{lengths: []int{256, 1000}, rounds: []int{10, 14}, perLastByte: true, long256: []int{1000}}},
 	} {
 		ps = append(ps, gcmInitProof(b.backend, b.file, "gcmInit"+b.suffix, b.l), gcmProof(b.backend, b.file, "gcmSeal"+b.suffix, b.l, false, b.long), gcmProof(b.backend, b.file, "gcmOpen"+b.suffix, b.l, true, b.long),
