@@ -13,7 +13,7 @@ require (
 )
 
 require (
-	github.com/vgcrypto/vg/aesgcm v0.1.25
+	github.com/vgcrypto/vg/aesgcm v0.1.26
 	github.com/vgcrypto/vg/asmgen/x86sim v0.10.0
 	github.com/vgcrypto/vg/chacha20poly1305 v0.1.24
 	github.com/vgcrypto/vg/cpufeat v0.2.3

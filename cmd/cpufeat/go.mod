@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/stretchr/testify v1.12.1
-	github.com/vgcrypto/vg/aesgcm v0.1.25
+	github.com/vgcrypto/vg/aesgcm v0.1.26
 	github.com/vgcrypto/vg/chacha20poly1305 v0.1.24
 	github.com/vgcrypto/vg/cpufeat v0.2.3
 	github.com/vgcrypto/vg/rsa v0.1.26
