@@ -584,532 +584,532 @@ func p114_CMOVQNE(in *byte, out *byte)
 //go:noescape
 func p115_CMPB(in *byte, out *byte)
 
-// p116_CMPL runs CMPL SI, $-2147483648 (committed form CMPL r, imm).
+// p116_CMPB runs CMPB SI, $0xee (committed form CMPB r, imm).
 //
 //go:noescape
-func p116_CMPL(in *byte, out *byte)
+func p116_CMPB(in *byte, out *byte)
 
-// p117_CMPL runs CMPL SI, $-1 (committed form CMPL r, imm).
+// p117_CMPL runs CMPL SI, $-2147483648 (committed form CMPL r, imm).
 //
 //go:noescape
 func p117_CMPL(in *byte, out *byte)
 
-// p118_CMPL runs CMPL SI, $0x00 (committed form CMPL r, imm).
+// p118_CMPL runs CMPL SI, $-1 (committed form CMPL r, imm).
 //
 //go:noescape
 func p118_CMPL(in *byte, out *byte)
 
-// p119_CMPL runs CMPL SI, $0x01 (committed form CMPL r, imm).
+// p119_CMPL runs CMPL SI, $0x00 (committed form CMPL r, imm).
 //
 //go:noescape
 func p119_CMPL(in *byte, out *byte)
 
-// p120_CMPL runs CMPL SI, $0x0000ffff (committed form CMPL r, imm).
+// p120_CMPL runs CMPL SI, $0x01 (committed form CMPL r, imm).
 //
 //go:noescape
 func p120_CMPL(in *byte, out *byte)
 
-// p121_CMPL runs CMPL SI, $0x7fffffff (committed form CMPL r, imm).
+// p121_CMPL runs CMPL SI, $0x0000ffff (committed form CMPL r, imm).
 //
 //go:noescape
 func p121_CMPL(in *byte, out *byte)
 
-// p122_CMPQ runs CMPQ 128(R14), $-2147483648 (committed form CMPQ m, imm).
+// p122_CMPL runs CMPL SI, $0x7fffffff (committed form CMPL r, imm).
 //
 //go:noescape
-func p122_CMPQ(in *byte, out *byte)
+func p122_CMPL(in *byte, out *byte)
 
-// p123_CMPQ runs CMPQ 128(R14), $-128 (committed form CMPQ m, imm).
+// p123_CMPQ runs CMPQ 128(R14), $-2147483648 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p123_CMPQ(in *byte, out *byte)
 
-// p124_CMPQ runs CMPQ 128(R14), $-1 (committed form CMPQ m, imm).
+// p124_CMPQ runs CMPQ 128(R14), $-128 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p124_CMPQ(in *byte, out *byte)
 
-// p125_CMPQ runs CMPQ 128(R14), $0x00 (committed form CMPQ m, imm).
+// p125_CMPQ runs CMPQ 128(R14), $-1 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p125_CMPQ(in *byte, out *byte)
 
-// p126_CMPQ runs CMPQ 128(R14), $0x01 (committed form CMPQ m, imm).
+// p126_CMPQ runs CMPQ 128(R14), $0x00 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p126_CMPQ(in *byte, out *byte)
 
-// p127_CMPQ runs CMPQ 128(R14), $0x7f (committed form CMPQ m, imm).
+// p127_CMPQ runs CMPQ 128(R14), $0x01 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p127_CMPQ(in *byte, out *byte)
 
-// p128_CMPQ runs CMPQ 128(R14), $0x00000200 (committed form CMPQ m, imm).
+// p128_CMPQ runs CMPQ 128(R14), $0x7f (committed form CMPQ m, imm).
 //
 //go:noescape
 func p128_CMPQ(in *byte, out *byte)
 
-// p129_CMPQ runs CMPQ 128(R14), $0x000003c0 (committed form CMPQ m, imm).
+// p129_CMPQ runs CMPQ 128(R14), $0x00000200 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p129_CMPQ(in *byte, out *byte)
 
-// p130_CMPQ runs CMPQ 128(R14), $0x00000400 (committed form CMPQ m, imm).
+// p130_CMPQ runs CMPQ 128(R14), $0x000003c0 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p130_CMPQ(in *byte, out *byte)
 
-// p131_CMPQ runs CMPQ 128(R14), $0x00000800 (committed form CMPQ m, imm).
+// p131_CMPQ runs CMPQ 128(R14), $0x00000400 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p131_CMPQ(in *byte, out *byte)
 
-// p132_CMPQ runs CMPQ 128(R14), $0x7fffffff (committed form CMPQ m, imm).
+// p132_CMPQ runs CMPQ 128(R14), $0x00000800 (committed form CMPQ m, imm).
 //
 //go:noescape
 func p132_CMPQ(in *byte, out *byte)
 
-// p133_CMPQ runs CMPQ SI, $-2147483648 (committed form CMPQ r, imm).
+// p133_CMPQ runs CMPQ 128(R14), $0x7fffffff (committed form CMPQ m, imm).
 //
 //go:noescape
 func p133_CMPQ(in *byte, out *byte)
 
-// p134_CMPQ runs CMPQ SI, $-128 (committed form CMPQ r, imm).
+// p134_CMPQ runs CMPQ SI, $-2147483648 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p134_CMPQ(in *byte, out *byte)
 
-// p135_CMPQ runs CMPQ SI, $-1 (committed form CMPQ r, imm).
+// p135_CMPQ runs CMPQ SI, $-128 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p135_CMPQ(in *byte, out *byte)
 
-// p136_CMPQ runs CMPQ SI, $0x00 (committed form CMPQ r, imm).
+// p136_CMPQ runs CMPQ SI, $-1 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p136_CMPQ(in *byte, out *byte)
 
-// p137_CMPQ runs CMPQ SI, $0x01 (committed form CMPQ r, imm).
+// p137_CMPQ runs CMPQ SI, $0x00 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p137_CMPQ(in *byte, out *byte)
 
-// p138_CMPQ runs CMPQ SI, $0x02 (committed form CMPQ r, imm).
+// p138_CMPQ runs CMPQ SI, $0x01 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p138_CMPQ(in *byte, out *byte)
 
-// p139_CMPQ runs CMPQ SI, $0x04 (committed form CMPQ r, imm).
+// p139_CMPQ runs CMPQ SI, $0x02 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p139_CMPQ(in *byte, out *byte)
 
-// p140_CMPQ runs CMPQ SI, $0x08 (committed form CMPQ r, imm).
+// p140_CMPQ runs CMPQ SI, $0x04 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p140_CMPQ(in *byte, out *byte)
 
-// p141_CMPQ runs CMPQ SI, $0x0a (committed form CMPQ r, imm).
+// p141_CMPQ runs CMPQ SI, $0x08 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p141_CMPQ(in *byte, out *byte)
 
-// p142_CMPQ runs CMPQ SI, $0x0c (committed form CMPQ r, imm).
+// p142_CMPQ runs CMPQ SI, $0x0a (committed form CMPQ r, imm).
 //
 //go:noescape
 func p142_CMPQ(in *byte, out *byte)
 
-// p143_CMPQ runs CMPQ SI, $0x10 (committed form CMPQ r, imm).
+// p143_CMPQ runs CMPQ SI, $0x0c (committed form CMPQ r, imm).
 //
 //go:noescape
 func p143_CMPQ(in *byte, out *byte)
 
-// p144_CMPQ runs CMPQ SI, $0x13 (committed form CMPQ r, imm).
+// p144_CMPQ runs CMPQ SI, $0x10 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p144_CMPQ(in *byte, out *byte)
 
-// p145_CMPQ runs CMPQ SI, $0x18 (committed form CMPQ r, imm).
+// p145_CMPQ runs CMPQ SI, $0x13 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p145_CMPQ(in *byte, out *byte)
 
-// p146_CMPQ runs CMPQ SI, $0x1d (committed form CMPQ r, imm).
+// p146_CMPQ runs CMPQ SI, $0x18 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p146_CMPQ(in *byte, out *byte)
 
-// p147_CMPQ runs CMPQ SI, $0x20 (committed form CMPQ r, imm).
+// p147_CMPQ runs CMPQ SI, $0x1d (committed form CMPQ r, imm).
 //
 //go:noescape
 func p147_CMPQ(in *byte, out *byte)
 
-// p148_CMPQ runs CMPQ SI, $0x27 (committed form CMPQ r, imm).
+// p148_CMPQ runs CMPQ SI, $0x20 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p148_CMPQ(in *byte, out *byte)
 
-// p149_CMPQ runs CMPQ SI, $0x3f (committed form CMPQ r, imm).
+// p149_CMPQ runs CMPQ SI, $0x27 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p149_CMPQ(in *byte, out *byte)
 
-// p150_CMPQ runs CMPQ SI, $0x40 (committed form CMPQ r, imm).
+// p150_CMPQ runs CMPQ SI, $0x3f (committed form CMPQ r, imm).
 //
 //go:noescape
 func p150_CMPQ(in *byte, out *byte)
 
-// p151_CMPQ runs CMPQ SI, $0x50 (committed form CMPQ r, imm).
+// p151_CMPQ runs CMPQ SI, $0x40 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p151_CMPQ(in *byte, out *byte)
 
-// p152_CMPQ runs CMPQ SI, $0x7f (committed form CMPQ r, imm).
+// p152_CMPQ runs CMPQ SI, $0x50 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p152_CMPQ(in *byte, out *byte)
 
-// p153_CMPQ runs CMPQ SI, $0x80 (committed form CMPQ r, imm).
+// p153_CMPQ runs CMPQ SI, $0x7f (committed form CMPQ r, imm).
 //
 //go:noescape
 func p153_CMPQ(in *byte, out *byte)
 
-// p154_CMPQ runs CMPQ SI, $0xc0 (committed form CMPQ r, imm).
+// p154_CMPQ runs CMPQ SI, $0x80 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p154_CMPQ(in *byte, out *byte)
 
-// p155_CMPQ runs CMPQ SI, $0x00000100 (committed form CMPQ r, imm).
+// p155_CMPQ runs CMPQ SI, $0xc0 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p155_CMPQ(in *byte, out *byte)
 
-// p156_CMPQ runs CMPQ SI, $0x00000140 (committed form CMPQ r, imm).
+// p156_CMPQ runs CMPQ SI, $0x00000100 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p156_CMPQ(in *byte, out *byte)
 
-// p157_CMPQ runs CMPQ SI, $0x00000180 (committed form CMPQ r, imm).
+// p157_CMPQ runs CMPQ SI, $0x00000140 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p157_CMPQ(in *byte, out *byte)
 
-// p158_CMPQ runs CMPQ SI, $0x000001c0 (committed form CMPQ r, imm).
+// p158_CMPQ runs CMPQ SI, $0x00000180 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p158_CMPQ(in *byte, out *byte)
 
-// p159_CMPQ runs CMPQ SI, $0x00000200 (committed form CMPQ r, imm).
+// p159_CMPQ runs CMPQ SI, $0x000001c0 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p159_CMPQ(in *byte, out *byte)
 
-// p160_CMPQ runs CMPQ SI, $0x00000240 (committed form CMPQ r, imm).
+// p160_CMPQ runs CMPQ SI, $0x00000200 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p160_CMPQ(in *byte, out *byte)
 
-// p161_CMPQ runs CMPQ SI, $0x00000280 (committed form CMPQ r, imm).
+// p161_CMPQ runs CMPQ SI, $0x00000240 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p161_CMPQ(in *byte, out *byte)
 
-// p162_CMPQ runs CMPQ SI, $0x000002c0 (committed form CMPQ r, imm).
+// p162_CMPQ runs CMPQ SI, $0x00000280 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p162_CMPQ(in *byte, out *byte)
 
-// p163_CMPQ runs CMPQ SI, $0x00000300 (committed form CMPQ r, imm).
+// p163_CMPQ runs CMPQ SI, $0x000002c0 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p163_CMPQ(in *byte, out *byte)
 
-// p164_CMPQ runs CMPQ SI, $0x00000340 (committed form CMPQ r, imm).
+// p164_CMPQ runs CMPQ SI, $0x00000300 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p164_CMPQ(in *byte, out *byte)
 
-// p165_CMPQ runs CMPQ SI, $0x00000380 (committed form CMPQ r, imm).
+// p165_CMPQ runs CMPQ SI, $0x00000340 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p165_CMPQ(in *byte, out *byte)
 
-// p166_CMPQ runs CMPQ SI, $0x00000400 (committed form CMPQ r, imm).
+// p166_CMPQ runs CMPQ SI, $0x00000380 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p166_CMPQ(in *byte, out *byte)
 
-// p167_CMPQ runs CMPQ SI, $0x00000800 (committed form CMPQ r, imm).
+// p167_CMPQ runs CMPQ SI, $0x00000400 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p167_CMPQ(in *byte, out *byte)
 
-// p168_CMPQ runs CMPQ SI, $0x7fffffff (committed form CMPQ r, imm).
+// p168_CMPQ runs CMPQ SI, $0x00000800 (committed form CMPQ r, imm).
 //
 //go:noescape
 func p168_CMPQ(in *byte, out *byte)
 
-// p169_CMPQ runs CMPQ SI, DI (committed form CMPQ r, r).
+// p169_CMPQ runs CMPQ SI, $0x7fffffff (committed form CMPQ r, imm).
 //
 //go:noescape
 func p169_CMPQ(in *byte, out *byte)
 
-// p170_CMPQ runs CMPQ DI, DI (committed form CMPQ r, r).
+// p170_CMPQ runs CMPQ SI, DI (committed form CMPQ r, r).
 //
 //go:noescape
 func p170_CMPQ(in *byte, out *byte)
 
-// p171_DECQ runs DECQ SI (committed form DECQ r).
+// p171_CMPQ runs CMPQ DI, DI (committed form CMPQ r, r).
 //
 //go:noescape
-func p171_DECQ(in *byte, out *byte)
+func p171_CMPQ(in *byte, out *byte)
 
-// p172_IMULQ runs IMULQ 128(R14), SI (committed form IMULQ m, r).
+// p172_DECQ runs DECQ SI (committed form DECQ r).
 //
 //go:noescape
-func p172_IMULQ(in *byte, out *byte)
+func p172_DECQ(in *byte, out *byte)
 
-// p173_IMULQ runs IMULQ SI, DI (committed form IMULQ r, r).
+// p173_IMULQ runs IMULQ 128(R14), SI (committed form IMULQ m, r).
 //
 //go:noescape
 func p173_IMULQ(in *byte, out *byte)
 
-// p174_IMULQ runs IMULQ DI, DI (committed form IMULQ r, r).
+// p174_IMULQ runs IMULQ SI, DI (committed form IMULQ r, r).
 //
 //go:noescape
 func p174_IMULQ(in *byte, out *byte)
 
-// p175_INCQ runs INCQ SI (committed form INCQ r).
+// p175_IMULQ runs IMULQ DI, DI (committed form IMULQ r, r).
 //
 //go:noescape
-func p175_INCQ(in *byte, out *byte)
+func p175_IMULQ(in *byte, out *byte)
 
-// p176_JA runs JA taken (committed form JA label).
+// p176_INCQ runs INCQ SI (committed form INCQ r).
 //
 //go:noescape
-func p176_JA(in *byte, out *byte)
+func p176_INCQ(in *byte, out *byte)
 
-// p177_JAE runs JAE taken (committed form JAE label).
+// p177_JA runs JA taken (committed form JA label).
 //
 //go:noescape
-func p177_JAE(in *byte, out *byte)
+func p177_JA(in *byte, out *byte)
 
-// p178_JB runs JB taken (committed form JB label).
+// p178_JAE runs JAE taken (committed form JAE label).
 //
 //go:noescape
-func p178_JB(in *byte, out *byte)
+func p178_JAE(in *byte, out *byte)
 
-// p179_JBE runs JBE taken (committed form JBE label).
+// p179_JB runs JB taken (committed form JB label).
 //
 //go:noescape
-func p179_JBE(in *byte, out *byte)
+func p179_JB(in *byte, out *byte)
 
-// p180_JE runs JE taken (committed form JE label).
+// p180_JBE runs JBE taken (committed form JBE label).
 //
 //go:noescape
-func p180_JE(in *byte, out *byte)
+func p180_JBE(in *byte, out *byte)
 
-// p181_JMP runs JMP skip (committed form JMP label).
+// p181_JE runs JE taken (committed form JE label).
 //
 //go:noescape
-func p181_JMP(in *byte, out *byte)
+func p181_JE(in *byte, out *byte)
 
-// p182_JNE runs JNE taken (committed form JNE label).
+// p182_JMP runs JMP skip (committed form JMP label).
 //
 //go:noescape
-func p182_JNE(in *byte, out *byte)
+func p182_JMP(in *byte, out *byte)
 
-// p183_JNZ runs JNZ taken (committed form JNZ label).
+// p183_JNE runs JNE taken (committed form JNE label).
 //
 //go:noescape
-func p183_JNZ(in *byte, out *byte)
+func p183_JNE(in *byte, out *byte)
 
-// p184_JZ runs JZ taken (committed form JZ label).
+// p184_JNZ runs JNZ taken (committed form JNZ label).
 //
 //go:noescape
-func p184_JZ(in *byte, out *byte)
+func p184_JNZ(in *byte, out *byte)
 
-// p185_KMOVQ runs KMOVQ SI, K3 (committed form KMOVQ r, k).
+// p185_JZ runs JZ taken (committed form JZ label).
 //
 //go:noescape
-func p185_KMOVQ(in *byte, out *byte)
+func p185_JZ(in *byte, out *byte)
 
-// p186_KMOVW runs KMOVW K3, SI (committed form KMOVW k, r).
+// p186_KMOVQ runs KMOVQ SI, K3 (committed form KMOVQ r, k).
 //
 //go:noescape
-func p186_KMOVW(in *byte, out *byte)
+func p186_KMOVQ(in *byte, out *byte)
 
-// p187_KMOVW runs KMOVW SI, K3 (committed form KMOVW r, k).
+// p187_KMOVW runs KMOVW K3, SI (committed form KMOVW k, r).
 //
 //go:noescape
 func p187_KMOVW(in *byte, out *byte)
 
-// p188_KXORW runs KXORW K3, K5, K6 (committed form KXORW k, k, k).
+// p188_KMOVW runs KMOVW SI, K3 (committed form KMOVW r, k).
 //
 //go:noescape
-func p188_KXORW(in *byte, out *byte)
+func p188_KMOVW(in *byte, out *byte)
 
-// p189_KXORW runs KXORW K6, K6, K6 (committed form KXORW k, k, k).
+// p189_KXORW runs KXORW K3, K5, K6 (committed form KXORW k, k, k).
 //
 //go:noescape
 func p189_KXORW(in *byte, out *byte)
 
-// p190_LEAL runs LEAL 16(SI), SI (committed form LEAL m, r).
+// p190_KXORW runs KXORW K6, K6, K6 (committed form KXORW k, k, k).
 //
 //go:noescape
-func p190_LEAL(in *byte, out *byte)
+func p190_KXORW(in *byte, out *byte)
 
-// p191_LEAL runs LEAL -8(SI)(DI*1), SI (committed form LEAL m, r).
+// p191_LEAL runs LEAL 16(SI), SI (committed form LEAL m, r).
 //
 //go:noescape
 func p191_LEAL(in *byte, out *byte)
 
-// p192_LEAL runs LEAL 2147483647(SI)(DI*2), SI (committed form LEAL m, r).
+// p192_LEAL runs LEAL -8(SI)(DI*1), SI (committed form LEAL m, r).
 //
 //go:noescape
 func p192_LEAL(in *byte, out *byte)
 
-// p193_LEAL runs LEAL -2147483648(SI)(DI*4), SI (committed form LEAL m, r).
+// p193_LEAL runs LEAL 2147483647(SI)(DI*2), SI (committed form LEAL m, r).
 //
 //go:noescape
 func p193_LEAL(in *byte, out *byte)
 
-// p194_LEAL runs LEAL 3(SI)(DI*8), SI (committed form LEAL m, r).
+// p194_LEAL runs LEAL -2147483648(SI)(DI*4), SI (committed form LEAL m, r).
 //
 //go:noescape
 func p194_LEAL(in *byte, out *byte)
 
-// p195_LEAL runs LEAL -1(BX)(BX*8), SI (committed form LEAL m, r).
+// p195_LEAL runs LEAL 3(SI)(DI*8), SI (committed form LEAL m, r).
 //
 //go:noescape
 func p195_LEAL(in *byte, out *byte)
 
-// p196_LEAQ runs LEAQ 16(SI), SI (committed form LEAQ m, r).
+// p196_LEAL runs LEAL -1(BX)(BX*8), SI (committed form LEAL m, r).
 //
 //go:noescape
-func p196_LEAQ(in *byte, out *byte)
+func p196_LEAL(in *byte, out *byte)
 
-// p197_LEAQ runs LEAQ -8(SI)(DI*1), SI (committed form LEAQ m, r).
+// p197_LEAQ runs LEAQ 16(SI), SI (committed form LEAQ m, r).
 //
 //go:noescape
 func p197_LEAQ(in *byte, out *byte)
 
-// p198_LEAQ runs LEAQ 2147483647(SI)(DI*2), SI (committed form LEAQ m, r).
+// p198_LEAQ runs LEAQ -8(SI)(DI*1), SI (committed form LEAQ m, r).
 //
 //go:noescape
 func p198_LEAQ(in *byte, out *byte)
 
-// p199_LEAQ runs LEAQ -2147483648(SI)(DI*4), SI (committed form LEAQ m, r).
+// p199_LEAQ runs LEAQ 2147483647(SI)(DI*2), SI (committed form LEAQ m, r).
 //
 //go:noescape
 func p199_LEAQ(in *byte, out *byte)
 
-// p200_LEAQ runs LEAQ 3(SI)(DI*8), SI (committed form LEAQ m, r).
+// p200_LEAQ runs LEAQ -2147483648(SI)(DI*4), SI (committed form LEAQ m, r).
 //
 //go:noescape
 func p200_LEAQ(in *byte, out *byte)
 
-// p201_LEAQ runs LEAQ -1(BX)(BX*8), SI (committed form LEAQ m, r).
+// p201_LEAQ runs LEAQ 3(SI)(DI*8), SI (committed form LEAQ m, r).
 //
 //go:noescape
 func p201_LEAQ(in *byte, out *byte)
 
-// p202_MOVB runs MOVB 128(R14), SI (committed form MOVB m, r).
+// p202_LEAQ runs LEAQ -1(BX)(BX*8), SI (committed form LEAQ m, r).
 //
 //go:noescape
-func p202_MOVB(in *byte, out *byte)
+func p202_LEAQ(in *byte, out *byte)
 
-// p203_MOVB runs MOVB SI, 104(R15) (committed form MOVB r, m).
+// p203_MOVB runs MOVB 128(R14), SI (committed form MOVB m, r).
 //
 //go:noescape
 func p203_MOVB(in *byte, out *byte)
 
-// p204_MOVB runs MOVB BL, 104(R15) (committed form MOVB r8, m).
+// p204_MOVB runs MOVB SI, 104(R15) (committed form MOVB r, m).
 //
 //go:noescape
 func p204_MOVB(in *byte, out *byte)
 
-// p205_MOVBQZX runs MOVBQZX 128(R14), SI (committed form MOVBQZX m, r).
+// p205_MOVB runs MOVB BL, 104(R15) (committed form MOVB r8, m).
 //
 //go:noescape
-func p205_MOVBQZX(in *byte, out *byte)
+func p205_MOVB(in *byte, out *byte)
 
-// p206_MOVHPS runs MOVHPS 192(R14), X3 (committed form MOVHPS m, x).
+// p206_MOVBQZX runs MOVBQZX 128(R14), SI (committed form MOVBQZX m, r).
 //
 //go:noescape
-func p206_MOVHPS(in *byte, out *byte)
+func p206_MOVBQZX(in *byte, out *byte)
 
-// p207_MOVHPS runs MOVHPS 160(R14), X3 (committed form MOVHPS m, x).
+// p207_MOVHPS runs MOVHPS 192(R14), X3 (committed form MOVHPS m, x).
 //
 //go:noescape
 func p207_MOVHPS(in *byte, out *byte)
 
-// p208_MOVL runs MOVL $0x00000000, SI (committed form MOVL imm, r).
+// p208_MOVHPS runs MOVHPS 160(R14), X3 (committed form MOVHPS m, x).
 //
 //go:noescape
-func p208_MOVL(in *byte, out *byte)
+func p208_MOVHPS(in *byte, out *byte)
 
-// p209_MOVL runs MOVL $0x00000001, SI (committed form MOVL imm, r).
+// p209_MOVL runs MOVL $0x00000000, SI (committed form MOVL imm, r).
 //
 //go:noescape
 func p209_MOVL(in *byte, out *byte)
 
-// p210_MOVL runs MOVL $0x7fffffff, SI (committed form MOVL imm, r).
+// p210_MOVL runs MOVL $0x00000001, SI (committed form MOVL imm, r).
 //
 //go:noescape
 func p210_MOVL(in *byte, out *byte)
 
-// p211_MOVL runs MOVL $0x80000000, SI (committed form MOVL imm, r).
+// p211_MOVL runs MOVL $0x7fffffff, SI (committed form MOVL imm, r).
 //
 //go:noescape
 func p211_MOVL(in *byte, out *byte)
 
-// p212_MOVL runs MOVL $0xffffffff, SI (committed form MOVL imm, r).
+// p212_MOVL runs MOVL $0x80000000, SI (committed form MOVL imm, r).
 //
 //go:noescape
 func p212_MOVL(in *byte, out *byte)
 
-// p213_MOVL runs MOVL 128(R14), SI (committed form MOVL m, r).
+// p213_MOVL runs MOVL $0xffffffff, SI (committed form MOVL imm, r).
 //
 //go:noescape
 func p213_MOVL(in *byte, out *byte)
 
-// p214_MOVL runs MOVL SI, 104(R15) (committed form MOVL r, m).
+// p214_MOVL runs MOVL 128(R14), SI (committed form MOVL m, r).
 //
 //go:noescape
 func p214_MOVL(in *byte, out *byte)
 
-// p215_MOVL runs MOVL SI, DI (committed form MOVL r, r).
+// p215_MOVL runs MOVL SI, 104(R15) (committed form MOVL r, m).
 //
 //go:noescape
 func p215_MOVL(in *byte, out *byte)
 
-// p216_MOVL runs MOVL DI, DI (committed form MOVL r, r).
+// p216_MOVL runs MOVL SI, DI (committed form MOVL r, r).
 //
 //go:noescape
 func p216_MOVL(in *byte, out *byte)
 
-// p217_MOVOU runs MOVOU 192(R14), X3 (committed form MOVOU m, x).
+// p217_MOVL runs MOVL DI, DI (committed form MOVL r, r).
 //
 //go:noescape
-func p217_MOVOU(in *byte, out *byte)
+func p217_MOVL(in *byte, out *byte)
 
-// p218_MOVOU runs MOVOU 160(R14), X3 (committed form MOVOU m, x).
+// p218_MOVOU runs MOVOU 192(R14), X3 (committed form MOVOU m, x).
 //
 //go:noescape
 func p218_MOVOU(in *byte, out *byte)
 
-// p219_MOVOU runs MOVOU X3, 168(R15) (committed form MOVOU x, m).
+// p219_MOVOU runs MOVOU 160(R14), X3 (committed form MOVOU m, x).
 //
 //go:noescape
 func p219_MOVOU(in *byte, out *byte)
 
-// p220_MOVOU runs MOVOU X3, 136(R15) (committed form MOVOU x, m).
+// p220_MOVOU runs MOVOU X3, 168(R15) (committed form MOVOU x, m).
 //
 //go:noescape
 func p220_MOVOU(in *byte, out *byte)
 
-// p221_MOVOU runs MOVOU X3, X9 (committed form MOVOU x, x).
+// p221_MOVOU runs MOVOU X3, 136(R15) (committed form MOVOU x, m).
 //
 //go:noescape
 func p221_MOVOU(in *byte, out *byte)
@@ -1119,7 +1119,7 @@ func p221_MOVOU(in *byte, out *byte)
 //go:noescape
 func p222_MOVOU(in *byte, out *byte)
 
-// p223_MOVOU runs MOVOU X9, X9 (committed form MOVOU x, x).
+// p223_MOVOU runs MOVOU X3, X9 (committed form MOVOU x, x).
 //
 //go:noescape
 func p223_MOVOU(in *byte, out *byte)
@@ -1129,197 +1129,197 @@ func p223_MOVOU(in *byte, out *byte)
 //go:noescape
 func p224_MOVOU(in *byte, out *byte)
 
-// p225_MOVQ runs MOVQ $0x8000000000000000, SI (committed form MOVQ imm, r).
+// p225_MOVOU runs MOVOU X9, X9 (committed form MOVOU x, x).
 //
 //go:noescape
-func p225_MOVQ(in *byte, out *byte)
+func p225_MOVOU(in *byte, out *byte)
 
-// p226_MOVQ runs MOVQ $-2147483648, SI (committed form MOVQ imm, r).
+// p226_MOVQ runs MOVQ $0x8000000000000000, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p226_MOVQ(in *byte, out *byte)
 
-// p227_MOVQ runs MOVQ $-1, SI (committed form MOVQ imm, r).
+// p227_MOVQ runs MOVQ $-2147483648, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p227_MOVQ(in *byte, out *byte)
 
-// p228_MOVQ runs MOVQ $0x00000000, SI (committed form MOVQ imm, r).
+// p228_MOVQ runs MOVQ $-1, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p228_MOVQ(in *byte, out *byte)
 
-// p229_MOVQ runs MOVQ $0x00000001, SI (committed form MOVQ imm, r).
+// p229_MOVQ runs MOVQ $0x00000000, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p229_MOVQ(in *byte, out *byte)
 
-// p230_MOVQ runs MOVQ $0x00000007, SI (committed form MOVQ imm, r).
+// p230_MOVQ runs MOVQ $0x00000001, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p230_MOVQ(in *byte, out *byte)
 
-// p231_MOVQ runs MOVQ $0x00000008, SI (committed form MOVQ imm, r).
+// p231_MOVQ runs MOVQ $0x00000007, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p231_MOVQ(in *byte, out *byte)
 
-// p232_MOVQ runs MOVQ $0x0000000a, SI (committed form MOVQ imm, r).
+// p232_MOVQ runs MOVQ $0x00000008, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p232_MOVQ(in *byte, out *byte)
 
-// p233_MOVQ runs MOVQ $0x0000000c, SI (committed form MOVQ imm, r).
+// p233_MOVQ runs MOVQ $0x0000000a, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p233_MOVQ(in *byte, out *byte)
 
-// p234_MOVQ runs MOVQ $0x0000000f, SI (committed form MOVQ imm, r).
+// p234_MOVQ runs MOVQ $0x0000000c, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p234_MOVQ(in *byte, out *byte)
 
-// p235_MOVQ runs MOVQ $0x00000010, SI (committed form MOVQ imm, r).
+// p235_MOVQ runs MOVQ $0x0000000f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p235_MOVQ(in *byte, out *byte)
 
-// p236_MOVQ runs MOVQ $0x00000017, SI (committed form MOVQ imm, r).
+// p236_MOVQ runs MOVQ $0x00000010, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p236_MOVQ(in *byte, out *byte)
 
-// p237_MOVQ runs MOVQ $0x00000018, SI (committed form MOVQ imm, r).
+// p237_MOVQ runs MOVQ $0x00000017, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p237_MOVQ(in *byte, out *byte)
 
-// p238_MOVQ runs MOVQ $0x0000001f, SI (committed form MOVQ imm, r).
+// p238_MOVQ runs MOVQ $0x00000018, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p238_MOVQ(in *byte, out *byte)
 
-// p239_MOVQ runs MOVQ $0x00000020, SI (committed form MOVQ imm, r).
+// p239_MOVQ runs MOVQ $0x0000001f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p239_MOVQ(in *byte, out *byte)
 
-// p240_MOVQ runs MOVQ $0x0000002f, SI (committed form MOVQ imm, r).
+// p240_MOVQ runs MOVQ $0x00000020, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p240_MOVQ(in *byte, out *byte)
 
-// p241_MOVQ runs MOVQ $0x00000030, SI (committed form MOVQ imm, r).
+// p241_MOVQ runs MOVQ $0x0000002f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p241_MOVQ(in *byte, out *byte)
 
-// p242_MOVQ runs MOVQ $0x0000003f, SI (committed form MOVQ imm, r).
+// p242_MOVQ runs MOVQ $0x00000030, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p242_MOVQ(in *byte, out *byte)
 
-// p243_MOVQ runs MOVQ $0x00000040, SI (committed form MOVQ imm, r).
+// p243_MOVQ runs MOVQ $0x0000003f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p243_MOVQ(in *byte, out *byte)
 
-// p244_MOVQ runs MOVQ $0x0000007f, SI (committed form MOVQ imm, r).
+// p244_MOVQ runs MOVQ $0x00000040, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p244_MOVQ(in *byte, out *byte)
 
-// p245_MOVQ runs MOVQ $0x00000080, SI (committed form MOVQ imm, r).
+// p245_MOVQ runs MOVQ $0x0000007f, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p245_MOVQ(in *byte, out *byte)
 
-// p246_MOVQ runs MOVQ $0x000001c0, SI (committed form MOVQ imm, r).
+// p246_MOVQ runs MOVQ $0x00000080, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p246_MOVQ(in *byte, out *byte)
 
-// p247_MOVQ runs MOVQ $0x00000200, SI (committed form MOVQ imm, r).
+// p247_MOVQ runs MOVQ $0x000001c0, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p247_MOVQ(in *byte, out *byte)
 
-// p248_MOVQ runs MOVQ $0x00000400, SI (committed form MOVQ imm, r).
+// p248_MOVQ runs MOVQ $0x00000200, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p248_MOVQ(in *byte, out *byte)
 
-// p249_MOVQ runs MOVQ $0x000007c0, SI (committed form MOVQ imm, r).
+// p249_MOVQ runs MOVQ $0x00000400, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p249_MOVQ(in *byte, out *byte)
 
-// p250_MOVQ runs MOVQ $0x7fffffff, SI (committed form MOVQ imm, r).
+// p250_MOVQ runs MOVQ $0x000007c0, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p250_MOVQ(in *byte, out *byte)
 
-// p251_MOVQ runs MOVQ $0x80000000, SI (committed form MOVQ imm, r).
+// p251_MOVQ runs MOVQ $0x7fffffff, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p251_MOVQ(in *byte, out *byte)
 
-// p252_MOVQ runs MOVQ $0xffffffff, SI (committed form MOVQ imm, r).
+// p252_MOVQ runs MOVQ $0x80000000, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p252_MOVQ(in *byte, out *byte)
 
-// p253_MOVQ runs MOVQ $0x000fffffffffffff, SI (committed form MOVQ imm, r).
+// p253_MOVQ runs MOVQ $0xffffffff, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p253_MOVQ(in *byte, out *byte)
 
-// p254_MOVQ runs MOVQ $0x0ffffffc0ffffffc, SI (committed form MOVQ imm, r).
+// p254_MOVQ runs MOVQ $0x000fffffffffffff, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p254_MOVQ(in *byte, out *byte)
 
-// p255_MOVQ runs MOVQ $0x0ffffffc0fffffff, SI (committed form MOVQ imm, r).
+// p255_MOVQ runs MOVQ $0x0ffffffc0ffffffc, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p255_MOVQ(in *byte, out *byte)
 
-// p256_MOVQ runs MOVQ $0x123456789abcdef0, SI (committed form MOVQ imm, r).
+// p256_MOVQ runs MOVQ $0x0ffffffc0fffffff, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p256_MOVQ(in *byte, out *byte)
 
-// p257_MOVQ runs MOVQ 128(R14), SI (committed form MOVQ m, r).
+// p257_MOVQ runs MOVQ $0x123456789abcdef0, SI (committed form MOVQ imm, r).
 //
 //go:noescape
 func p257_MOVQ(in *byte, out *byte)
 
-// p258_MOVQ runs MOVQ 192(R14), X3 (committed form MOVQ m, x).
+// p258_MOVQ runs MOVQ 128(R14), SI (committed form MOVQ m, r).
 //
 //go:noescape
 func p258_MOVQ(in *byte, out *byte)
 
-// p259_MOVQ runs MOVQ 160(R14), X3 (committed form MOVQ m, x).
+// p259_MOVQ runs MOVQ 192(R14), X3 (committed form MOVQ m, x).
 //
 //go:noescape
 func p259_MOVQ(in *byte, out *byte)
 
-// p260_MOVQ runs MOVQ SI, 104(R15) (committed form MOVQ r, m).
+// p260_MOVQ runs MOVQ 160(R14), X3 (committed form MOVQ m, x).
 //
 //go:noescape
 func p260_MOVQ(in *byte, out *byte)
 
-// p261_MOVQ runs MOVQ SI, DI (committed form MOVQ r, r).
+// p261_MOVQ runs MOVQ SI, 104(R15) (committed form MOVQ r, m).
 //
 //go:noescape
 func p261_MOVQ(in *byte, out *byte)
 
-// p262_MOVQ runs MOVQ DI, DI (committed form MOVQ r, r).
+// p262_MOVQ runs MOVQ SI, DI (committed form MOVQ r, r).
 //
 //go:noescape
 func p262_MOVQ(in *byte, out *byte)
 
-// p263_MOVQ runs MOVQ SI, X3 (committed form MOVQ r, x).
+// p263_MOVQ runs MOVQ DI, DI (committed form MOVQ r, r).
 //
 //go:noescape
 func p263_MOVQ(in *byte, out *byte)
@@ -1329,17 +1329,17 @@ func p263_MOVQ(in *byte, out *byte)
 //go:noescape
 func p264_MOVQ(in *byte, out *byte)
 
-// p265_MOVQ runs MOVQ X3, 168(R15) (committed form MOVQ x, m).
+// p265_MOVQ runs MOVQ SI, X3 (committed form MOVQ r, x).
 //
 //go:noescape
 func p265_MOVQ(in *byte, out *byte)
 
-// p266_MOVQ runs MOVQ X3, 136(R15) (committed form MOVQ x, m).
+// p266_MOVQ runs MOVQ X3, 168(R15) (committed form MOVQ x, m).
 //
 //go:noescape
 func p266_MOVQ(in *byte, out *byte)
 
-// p267_MOVQ runs MOVQ X3, SI (committed form MOVQ x, r).
+// p267_MOVQ runs MOVQ X3, 136(R15) (committed form MOVQ x, m).
 //
 //go:noescape
 func p267_MOVQ(in *byte, out *byte)
@@ -1349,72 +1349,72 @@ func p267_MOVQ(in *byte, out *byte)
 //go:noescape
 func p268_MOVQ(in *byte, out *byte)
 
-// p269_MOVW runs MOVW 128(R14), SI (committed form MOVW m, r).
+// p269_MOVQ runs MOVQ X3, SI (committed form MOVQ x, r).
 //
 //go:noescape
-func p269_MOVW(in *byte, out *byte)
+func p269_MOVQ(in *byte, out *byte)
 
-// p270_MOVW runs MOVW SI, 104(R15) (committed form MOVW r, m).
+// p270_MOVW runs MOVW 128(R14), SI (committed form MOVW m, r).
 //
 //go:noescape
 func p270_MOVW(in *byte, out *byte)
 
-// p271_MOVWQZX runs MOVWQZX 128(R14), SI (committed form MOVWQZX m, r).
+// p271_MOVW runs MOVW SI, 104(R15) (committed form MOVW r, m).
 //
 //go:noescape
-func p271_MOVWQZX(in *byte, out *byte)
+func p271_MOVW(in *byte, out *byte)
 
-// p272_MULQ runs MULQ SI (committed form MULQ r).
+// p272_MOVWQZX runs MOVWQZX 128(R14), SI (committed form MOVWQZX m, r).
 //
 //go:noescape
-func p272_MULQ(in *byte, out *byte)
+func p272_MOVWQZX(in *byte, out *byte)
 
-// p273_MULXQ runs MULXQ 128(R14), SI, DI (committed form MULXQ m, r, r).
+// p273_MULQ runs MULQ SI (committed form MULQ r).
 //
 //go:noescape
-func p273_MULXQ(in *byte, out *byte)
+func p273_MULQ(in *byte, out *byte)
 
-// p274_MULXQ runs MULXQ 128(R14), DI, DI (committed form MULXQ m, r, r).
+// p274_MULXQ runs MULXQ 128(R14), SI, DI (committed form MULXQ m, r, r).
 //
 //go:noescape
 func p274_MULXQ(in *byte, out *byte)
 
-// p275_MULXQ runs MULXQ SI, DI, BX (committed form MULXQ r, r, r).
+// p275_MULXQ runs MULXQ 128(R14), DI, DI (committed form MULXQ m, r, r).
 //
 //go:noescape
 func p275_MULXQ(in *byte, out *byte)
 
-// p276_MULXQ runs MULXQ BX, BX, BX (committed form MULXQ r, r, r).
+// p276_MULXQ runs MULXQ SI, DI, BX (committed form MULXQ r, r, r).
 //
 //go:noescape
 func p276_MULXQ(in *byte, out *byte)
 
-// p277_NEGQ runs NEGQ SI (committed form NEGQ r).
+// p277_MULXQ runs MULXQ BX, BX, BX (committed form MULXQ r, r, r).
 //
 //go:noescape
-func p277_NEGQ(in *byte, out *byte)
+func p277_MULXQ(in *byte, out *byte)
 
-// p278_ORQ runs ORQ SI, DI (committed form ORQ r, r).
+// p278_NEGQ runs NEGQ SI (committed form NEGQ r).
 //
 //go:noescape
-func p278_ORQ(in *byte, out *byte)
+func p278_NEGQ(in *byte, out *byte)
 
-// p279_ORQ runs ORQ DI, DI (committed form ORQ r, r).
+// p279_ORQ runs ORQ SI, DI (committed form ORQ r, r).
 //
 //go:noescape
 func p279_ORQ(in *byte, out *byte)
 
-// p280_PADDL runs PADDL 192(R14), X3 (committed form PADDL m, x).
+// p280_ORQ runs ORQ DI, DI (committed form ORQ r, r).
 //
 //go:noescape
-func p280_PADDL(in *byte, out *byte)
+func p280_ORQ(in *byte, out *byte)
 
-// p281_PADDL runs PADDL 160(R14), X3 (committed form PADDL m, x).
+// p281_PADDL runs PADDL 192(R14), X3 (committed form PADDL m, x).
 //
 //go:noescape
 func p281_PADDL(in *byte, out *byte)
 
-// p282_PADDL runs PADDL X3, X9 (committed form PADDL x, x).
+// p282_PADDL runs PADDL 160(R14), X3 (committed form PADDL m, x).
 //
 //go:noescape
 func p282_PADDL(in *byte, out *byte)
@@ -1424,7 +1424,7 @@ func p282_PADDL(in *byte, out *byte)
 //go:noescape
 func p283_PADDL(in *byte, out *byte)
 
-// p284_PADDL runs PADDL X9, X9 (committed form PADDL x, x).
+// p284_PADDL runs PADDL X3, X9 (committed form PADDL x, x).
 //
 //go:noescape
 func p284_PADDL(in *byte, out *byte)
@@ -1434,17 +1434,17 @@ func p284_PADDL(in *byte, out *byte)
 //go:noescape
 func p285_PADDL(in *byte, out *byte)
 
-// p286_PADDQ runs PADDQ X3, X9 (committed form PADDQ x, x).
+// p286_PADDL runs PADDL X9, X9 (committed form PADDL x, x).
 //
 //go:noescape
-func p286_PADDQ(in *byte, out *byte)
+func p286_PADDL(in *byte, out *byte)
 
 // p287_PADDQ runs PADDQ X3, X9 (committed form PADDQ x, x).
 //
 //go:noescape
 func p287_PADDQ(in *byte, out *byte)
 
-// p288_PADDQ runs PADDQ X9, X9 (committed form PADDQ x, x).
+// p288_PADDQ runs PADDQ X3, X9 (committed form PADDQ x, x).
 //
 //go:noescape
 func p288_PADDQ(in *byte, out *byte)
@@ -1454,17 +1454,17 @@ func p288_PADDQ(in *byte, out *byte)
 //go:noescape
 func p289_PADDQ(in *byte, out *byte)
 
-// p290_PAND runs PAND 192(R14), X3 (committed form PAND m, x).
+// p290_PADDQ runs PADDQ X9, X9 (committed form PADDQ x, x).
 //
 //go:noescape
-func p290_PAND(in *byte, out *byte)
+func p290_PADDQ(in *byte, out *byte)
 
-// p291_PAND runs PAND 160(R14), X3 (committed form PAND m, x).
+// p291_PAND runs PAND 192(R14), X3 (committed form PAND m, x).
 //
 //go:noescape
 func p291_PAND(in *byte, out *byte)
 
-// p292_PAND runs PAND X3, X9 (committed form PAND x, x).
+// p292_PAND runs PAND 160(R14), X3 (committed form PAND m, x).
 //
 //go:noescape
 func p292_PAND(in *byte, out *byte)
@@ -1474,7 +1474,7 @@ func p292_PAND(in *byte, out *byte)
 //go:noescape
 func p293_PAND(in *byte, out *byte)
 
-// p294_PAND runs PAND X9, X9 (committed form PAND x, x).
+// p294_PAND runs PAND X3, X9 (committed form PAND x, x).
 //
 //go:noescape
 func p294_PAND(in *byte, out *byte)
@@ -1484,47 +1484,47 @@ func p294_PAND(in *byte, out *byte)
 //go:noescape
 func p295_PAND(in *byte, out *byte)
 
-// p296_PCLMULQDQ runs PCLMULQDQ $0x00, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p296_PAND runs PAND X9, X9 (committed form PAND x, x).
 //
 //go:noescape
-func p296_PCLMULQDQ(in *byte, out *byte)
+func p296_PAND(in *byte, out *byte)
 
-// p297_PCLMULQDQ runs PCLMULQDQ $0x00, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p297_PCLMULQDQ runs PCLMULQDQ $0x00, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p297_PCLMULQDQ(in *byte, out *byte)
 
-// p298_PCLMULQDQ runs PCLMULQDQ $0x01, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p298_PCLMULQDQ runs PCLMULQDQ $0x00, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p298_PCLMULQDQ(in *byte, out *byte)
 
-// p299_PCLMULQDQ runs PCLMULQDQ $0x01, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p299_PCLMULQDQ runs PCLMULQDQ $0x01, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p299_PCLMULQDQ(in *byte, out *byte)
 
-// p300_PCLMULQDQ runs PCLMULQDQ $0x10, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p300_PCLMULQDQ runs PCLMULQDQ $0x01, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p300_PCLMULQDQ(in *byte, out *byte)
 
-// p301_PCLMULQDQ runs PCLMULQDQ $0x10, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p301_PCLMULQDQ runs PCLMULQDQ $0x10, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p301_PCLMULQDQ(in *byte, out *byte)
 
-// p302_PCLMULQDQ runs PCLMULQDQ $0x11, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p302_PCLMULQDQ runs PCLMULQDQ $0x10, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p302_PCLMULQDQ(in *byte, out *byte)
 
-// p303_PCLMULQDQ runs PCLMULQDQ $0x11, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
+// p303_PCLMULQDQ runs PCLMULQDQ $0x11, 192(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p303_PCLMULQDQ(in *byte, out *byte)
 
-// p304_PCLMULQDQ runs PCLMULQDQ $0x00, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p304_PCLMULQDQ runs PCLMULQDQ $0x11, 160(R14), X3 (committed form PCLMULQDQ imm, m, x).
 //
 //go:noescape
 func p304_PCLMULQDQ(in *byte, out *byte)
@@ -1534,7 +1534,7 @@ func p304_PCLMULQDQ(in *byte, out *byte)
 //go:noescape
 func p305_PCLMULQDQ(in *byte, out *byte)
 
-// p306_PCLMULQDQ runs PCLMULQDQ $0x01, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p306_PCLMULQDQ runs PCLMULQDQ $0x00, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
 func p306_PCLMULQDQ(in *byte, out *byte)
@@ -1544,7 +1544,7 @@ func p306_PCLMULQDQ(in *byte, out *byte)
 //go:noescape
 func p307_PCLMULQDQ(in *byte, out *byte)
 
-// p308_PCLMULQDQ runs PCLMULQDQ $0x10, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p308_PCLMULQDQ runs PCLMULQDQ $0x01, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
 func p308_PCLMULQDQ(in *byte, out *byte)
@@ -1554,7 +1554,7 @@ func p308_PCLMULQDQ(in *byte, out *byte)
 //go:noescape
 func p309_PCLMULQDQ(in *byte, out *byte)
 
-// p310_PCLMULQDQ runs PCLMULQDQ $0x11, X3, X9 (committed form PCLMULQDQ imm, x, x).
+// p310_PCLMULQDQ runs PCLMULQDQ $0x10, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
 func p310_PCLMULQDQ(in *byte, out *byte)
@@ -1564,7 +1564,7 @@ func p310_PCLMULQDQ(in *byte, out *byte)
 //go:noescape
 func p311_PCLMULQDQ(in *byte, out *byte)
 
-// p312_PCLMULQDQ runs PCLMULQDQ $0x00, X9, X9 (committed form PCLMULQDQ imm, x, x).
+// p312_PCLMULQDQ runs PCLMULQDQ $0x11, X3, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
 func p312_PCLMULQDQ(in *byte, out *byte)
@@ -1574,17 +1574,17 @@ func p312_PCLMULQDQ(in *byte, out *byte)
 //go:noescape
 func p313_PCLMULQDQ(in *byte, out *byte)
 
-// p314_PCMPEQB runs PCMPEQB X3, X9 (committed form PCMPEQB x, x).
+// p314_PCLMULQDQ runs PCLMULQDQ $0x00, X9, X9 (committed form PCLMULQDQ imm, x, x).
 //
 //go:noescape
-func p314_PCMPEQB(in *byte, out *byte)
+func p314_PCLMULQDQ(in *byte, out *byte)
 
 // p315_PCMPEQB runs PCMPEQB X3, X9 (committed form PCMPEQB x, x).
 //
 //go:noescape
 func p315_PCMPEQB(in *byte, out *byte)
 
-// p316_PCMPEQB runs PCMPEQB X9, X9 (committed form PCMPEQB x, x).
+// p316_PCMPEQB runs PCMPEQB X3, X9 (committed form PCMPEQB x, x).
 //
 //go:noescape
 func p316_PCMPEQB(in *byte, out *byte)
@@ -1594,17 +1594,17 @@ func p316_PCMPEQB(in *byte, out *byte)
 //go:noescape
 func p317_PCMPEQB(in *byte, out *byte)
 
-// p318_PCMPEQL runs PCMPEQL X3, X9 (committed form PCMPEQL x, x).
+// p318_PCMPEQB runs PCMPEQB X9, X9 (committed form PCMPEQB x, x).
 //
 //go:noescape
-func p318_PCMPEQL(in *byte, out *byte)
+func p318_PCMPEQB(in *byte, out *byte)
 
 // p319_PCMPEQL runs PCMPEQL X3, X9 (committed form PCMPEQL x, x).
 //
 //go:noescape
 func p319_PCMPEQL(in *byte, out *byte)
 
-// p320_PCMPEQL runs PCMPEQL X9, X9 (committed form PCMPEQL x, x).
+// p320_PCMPEQL runs PCMPEQL X3, X9 (committed form PCMPEQL x, x).
 //
 //go:noescape
 func p320_PCMPEQL(in *byte, out *byte)
@@ -1614,27 +1614,27 @@ func p320_PCMPEQL(in *byte, out *byte)
 //go:noescape
 func p321_PCMPEQL(in *byte, out *byte)
 
-// p322_PMOVMSKB runs PMOVMSKB X3, SI (committed form PMOVMSKB x, r).
+// p322_PCMPEQL runs PCMPEQL X9, X9 (committed form PCMPEQL x, x).
 //
 //go:noescape
-func p322_PMOVMSKB(in *byte, out *byte)
+func p322_PCMPEQL(in *byte, out *byte)
 
 // p323_PMOVMSKB runs PMOVMSKB X3, SI (committed form PMOVMSKB x, r).
 //
 //go:noescape
 func p323_PMOVMSKB(in *byte, out *byte)
 
-// p324_POR runs POR X3, X9 (committed form POR x, x).
+// p324_PMOVMSKB runs PMOVMSKB X3, SI (committed form PMOVMSKB x, r).
 //
 //go:noescape
-func p324_POR(in *byte, out *byte)
+func p324_PMOVMSKB(in *byte, out *byte)
 
 // p325_POR runs POR X3, X9 (committed form POR x, x).
 //
 //go:noescape
 func p325_POR(in *byte, out *byte)
 
-// p326_POR runs POR X9, X9 (committed form POR x, x).
+// p326_POR runs POR X3, X9 (committed form POR x, x).
 //
 //go:noescape
 func p326_POR(in *byte, out *byte)
@@ -1644,17 +1644,17 @@ func p326_POR(in *byte, out *byte)
 //go:noescape
 func p327_POR(in *byte, out *byte)
 
-// p328_PSHUFB runs PSHUFB 192(R14), X3 (committed form PSHUFB m, x).
+// p328_POR runs POR X9, X9 (committed form POR x, x).
 //
 //go:noescape
-func p328_PSHUFB(in *byte, out *byte)
+func p328_POR(in *byte, out *byte)
 
-// p329_PSHUFB runs PSHUFB 160(R14), X3 (committed form PSHUFB m, x).
+// p329_PSHUFB runs PSHUFB 192(R14), X3 (committed form PSHUFB m, x).
 //
 //go:noescape
 func p329_PSHUFB(in *byte, out *byte)
 
-// p330_PSHUFB runs PSHUFB X3, X9 (committed form PSHUFB x, x).
+// p330_PSHUFB runs PSHUFB 160(R14), X3 (committed form PSHUFB m, x).
 //
 //go:noescape
 func p330_PSHUFB(in *byte, out *byte)
@@ -1664,7 +1664,7 @@ func p330_PSHUFB(in *byte, out *byte)
 //go:noescape
 func p331_PSHUFB(in *byte, out *byte)
 
-// p332_PSHUFB runs PSHUFB X9, X9 (committed form PSHUFB x, x).
+// p332_PSHUFB runs PSHUFB X3, X9 (committed form PSHUFB x, x).
 //
 //go:noescape
 func p332_PSHUFB(in *byte, out *byte)
@@ -1674,17 +1674,17 @@ func p332_PSHUFB(in *byte, out *byte)
 //go:noescape
 func p333_PSHUFB(in *byte, out *byte)
 
-// p334_PSHUFD runs PSHUFD $0x00, X3, X9 (committed form PSHUFD imm, x, x).
+// p334_PSHUFB runs PSHUFB X9, X9 (committed form PSHUFB x, x).
 //
 //go:noescape
-func p334_PSHUFD(in *byte, out *byte)
+func p334_PSHUFB(in *byte, out *byte)
 
 // p335_PSHUFD runs PSHUFD $0x00, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p335_PSHUFD(in *byte, out *byte)
 
-// p336_PSHUFD runs PSHUFD $0x1b, X3, X9 (committed form PSHUFD imm, x, x).
+// p336_PSHUFD runs PSHUFD $0x00, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p336_PSHUFD(in *byte, out *byte)
@@ -1694,7 +1694,7 @@ func p336_PSHUFD(in *byte, out *byte)
 //go:noescape
 func p337_PSHUFD(in *byte, out *byte)
 
-// p338_PSHUFD runs PSHUFD $0x39, X3, X9 (committed form PSHUFD imm, x, x).
+// p338_PSHUFD runs PSHUFD $0x1b, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p338_PSHUFD(in *byte, out *byte)
@@ -1704,7 +1704,7 @@ func p338_PSHUFD(in *byte, out *byte)
 //go:noescape
 func p339_PSHUFD(in *byte, out *byte)
 
-// p340_PSHUFD runs PSHUFD $0x4e, X3, X9 (committed form PSHUFD imm, x, x).
+// p340_PSHUFD runs PSHUFD $0x39, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p340_PSHUFD(in *byte, out *byte)
@@ -1714,7 +1714,7 @@ func p340_PSHUFD(in *byte, out *byte)
 //go:noescape
 func p341_PSHUFD(in *byte, out *byte)
 
-// p342_PSHUFD runs PSHUFD $0x55, X3, X9 (committed form PSHUFD imm, x, x).
+// p342_PSHUFD runs PSHUFD $0x4e, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p342_PSHUFD(in *byte, out *byte)
@@ -1724,7 +1724,7 @@ func p342_PSHUFD(in *byte, out *byte)
 //go:noescape
 func p343_PSHUFD(in *byte, out *byte)
 
-// p344_PSHUFD runs PSHUFD $0x93, X3, X9 (committed form PSHUFD imm, x, x).
+// p344_PSHUFD runs PSHUFD $0x55, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p344_PSHUFD(in *byte, out *byte)
@@ -1734,7 +1734,7 @@ func p344_PSHUFD(in *byte, out *byte)
 //go:noescape
 func p345_PSHUFD(in *byte, out *byte)
 
-// p346_PSHUFD runs PSHUFD $0xaa, X3, X9 (committed form PSHUFD imm, x, x).
+// p346_PSHUFD runs PSHUFD $0x93, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p346_PSHUFD(in *byte, out *byte)
@@ -1744,7 +1744,7 @@ func p346_PSHUFD(in *byte, out *byte)
 //go:noescape
 func p347_PSHUFD(in *byte, out *byte)
 
-// p348_PSHUFD runs PSHUFD $0xb1, X3, X9 (committed form PSHUFD imm, x, x).
+// p348_PSHUFD runs PSHUFD $0xaa, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p348_PSHUFD(in *byte, out *byte)
@@ -1754,7 +1754,7 @@ func p348_PSHUFD(in *byte, out *byte)
 //go:noescape
 func p349_PSHUFD(in *byte, out *byte)
 
-// p350_PSHUFD runs PSHUFD $0xd3, X3, X9 (committed form PSHUFD imm, x, x).
+// p350_PSHUFD runs PSHUFD $0xb1, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p350_PSHUFD(in *byte, out *byte)
@@ -1764,7 +1764,7 @@ func p350_PSHUFD(in *byte, out *byte)
 //go:noescape
 func p351_PSHUFD(in *byte, out *byte)
 
-// p352_PSHUFD runs PSHUFD $0xe4, X3, X9 (committed form PSHUFD imm, x, x).
+// p352_PSHUFD runs PSHUFD $0xd3, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p352_PSHUFD(in *byte, out *byte)
@@ -1774,7 +1774,7 @@ func p352_PSHUFD(in *byte, out *byte)
 //go:noescape
 func p353_PSHUFD(in *byte, out *byte)
 
-// p354_PSHUFD runs PSHUFD $0xee, X3, X9 (committed form PSHUFD imm, x, x).
+// p354_PSHUFD runs PSHUFD $0xe4, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p354_PSHUFD(in *byte, out *byte)
@@ -1784,7 +1784,7 @@ func p354_PSHUFD(in *byte, out *byte)
 //go:noescape
 func p355_PSHUFD(in *byte, out *byte)
 
-// p356_PSHUFD runs PSHUFD $0xff, X3, X9 (committed form PSHUFD imm, x, x).
+// p356_PSHUFD runs PSHUFD $0xee, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p356_PSHUFD(in *byte, out *byte)
@@ -1794,7 +1794,7 @@ func p356_PSHUFD(in *byte, out *byte)
 //go:noescape
 func p357_PSHUFD(in *byte, out *byte)
 
-// p358_PSHUFD runs PSHUFD $0x00, X9, X9 (committed form PSHUFD imm, x, x).
+// p358_PSHUFD runs PSHUFD $0xff, X3, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
 func p358_PSHUFD(in *byte, out *byte)
@@ -1804,17 +1804,17 @@ func p358_PSHUFD(in *byte, out *byte)
 //go:noescape
 func p359_PSHUFD(in *byte, out *byte)
 
-// p360_PSLLDQ runs PSLLDQ $0x00, X3 (committed form PSLLDQ imm, x).
+// p360_PSHUFD runs PSHUFD $0x00, X9, X9 (committed form PSHUFD imm, x, x).
 //
 //go:noescape
-func p360_PSLLDQ(in *byte, out *byte)
+func p360_PSHUFD(in *byte, out *byte)
 
 // p361_PSLLDQ runs PSLLDQ $0x00, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
 func p361_PSLLDQ(in *byte, out *byte)
 
-// p362_PSLLDQ runs PSLLDQ $0x01, X3 (committed form PSLLDQ imm, x).
+// p362_PSLLDQ runs PSLLDQ $0x00, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
 func p362_PSLLDQ(in *byte, out *byte)
@@ -1824,7 +1824,7 @@ func p362_PSLLDQ(in *byte, out *byte)
 //go:noescape
 func p363_PSLLDQ(in *byte, out *byte)
 
-// p364_PSLLDQ runs PSLLDQ $0x04, X3 (committed form PSLLDQ imm, x).
+// p364_PSLLDQ runs PSLLDQ $0x01, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
 func p364_PSLLDQ(in *byte, out *byte)
@@ -1834,7 +1834,7 @@ func p364_PSLLDQ(in *byte, out *byte)
 //go:noescape
 func p365_PSLLDQ(in *byte, out *byte)
 
-// p366_PSLLDQ runs PSLLDQ $0x0f, X3 (committed form PSLLDQ imm, x).
+// p366_PSLLDQ runs PSLLDQ $0x04, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
 func p366_PSLLDQ(in *byte, out *byte)
@@ -1844,7 +1844,7 @@ func p366_PSLLDQ(in *byte, out *byte)
 //go:noescape
 func p367_PSLLDQ(in *byte, out *byte)
 
-// p368_PSLLDQ runs PSLLDQ $0x10, X3 (committed form PSLLDQ imm, x).
+// p368_PSLLDQ runs PSLLDQ $0x0f, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
 func p368_PSLLDQ(in *byte, out *byte)
@@ -1854,7 +1854,7 @@ func p368_PSLLDQ(in *byte, out *byte)
 //go:noescape
 func p369_PSLLDQ(in *byte, out *byte)
 
-// p370_PSLLDQ runs PSLLDQ $0x7f, X3 (committed form PSLLDQ imm, x).
+// p370_PSLLDQ runs PSLLDQ $0x10, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
 func p370_PSLLDQ(in *byte, out *byte)
@@ -1864,17 +1864,17 @@ func p370_PSLLDQ(in *byte, out *byte)
 //go:noescape
 func p371_PSLLDQ(in *byte, out *byte)
 
-// p372_PSLLL runs PSLLL $0x00, X3 (committed form PSLLL imm, x).
+// p372_PSLLDQ runs PSLLDQ $0x7f, X3 (committed form PSLLDQ imm, x).
 //
 //go:noescape
-func p372_PSLLL(in *byte, out *byte)
+func p372_PSLLDQ(in *byte, out *byte)
 
 // p373_PSLLL runs PSLLL $0x00, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p373_PSLLL(in *byte, out *byte)
 
-// p374_PSLLL runs PSLLL $0x01, X3 (committed form PSLLL imm, x).
+// p374_PSLLL runs PSLLL $0x00, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p374_PSLLL(in *byte, out *byte)
@@ -1884,7 +1884,7 @@ func p374_PSLLL(in *byte, out *byte)
 //go:noescape
 func p375_PSLLL(in *byte, out *byte)
 
-// p376_PSLLL runs PSLLL $0x07, X3 (committed form PSLLL imm, x).
+// p376_PSLLL runs PSLLL $0x01, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p376_PSLLL(in *byte, out *byte)
@@ -1894,7 +1894,7 @@ func p376_PSLLL(in *byte, out *byte)
 //go:noescape
 func p377_PSLLL(in *byte, out *byte)
 
-// p378_PSLLL runs PSLLL $0x0c, X3 (committed form PSLLL imm, x).
+// p378_PSLLL runs PSLLL $0x07, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p378_PSLLL(in *byte, out *byte)
@@ -1904,7 +1904,7 @@ func p378_PSLLL(in *byte, out *byte)
 //go:noescape
 func p379_PSLLL(in *byte, out *byte)
 
-// p380_PSLLL runs PSLLL $0x1f, X3 (committed form PSLLL imm, x).
+// p380_PSLLL runs PSLLL $0x0c, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p380_PSLLL(in *byte, out *byte)
@@ -1914,7 +1914,7 @@ func p380_PSLLL(in *byte, out *byte)
 //go:noescape
 func p381_PSLLL(in *byte, out *byte)
 
-// p382_PSLLL runs PSLLL $0x20, X3 (committed form PSLLL imm, x).
+// p382_PSLLL runs PSLLL $0x1f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p382_PSLLL(in *byte, out *byte)
@@ -1924,7 +1924,7 @@ func p382_PSLLL(in *byte, out *byte)
 //go:noescape
 func p383_PSLLL(in *byte, out *byte)
 
-// p384_PSLLL runs PSLLL $0x3f, X3 (committed form PSLLL imm, x).
+// p384_PSLLL runs PSLLL $0x20, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p384_PSLLL(in *byte, out *byte)
@@ -1934,7 +1934,7 @@ func p384_PSLLL(in *byte, out *byte)
 //go:noescape
 func p385_PSLLL(in *byte, out *byte)
 
-// p386_PSLLL runs PSLLL $0x40, X3 (committed form PSLLL imm, x).
+// p386_PSLLL runs PSLLL $0x3f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p386_PSLLL(in *byte, out *byte)
@@ -1944,7 +1944,7 @@ func p386_PSLLL(in *byte, out *byte)
 //go:noescape
 func p387_PSLLL(in *byte, out *byte)
 
-// p388_PSLLL runs PSLLL $0x7f, X3 (committed form PSLLL imm, x).
+// p388_PSLLL runs PSLLL $0x40, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
 func p388_PSLLL(in *byte, out *byte)
@@ -1954,17 +1954,17 @@ func p388_PSLLL(in *byte, out *byte)
 //go:noescape
 func p389_PSLLL(in *byte, out *byte)
 
-// p390_PSRAL runs PSRAL $0x00, X3 (committed form PSRAL imm, x).
+// p390_PSLLL runs PSLLL $0x7f, X3 (committed form PSLLL imm, x).
 //
 //go:noescape
-func p390_PSRAL(in *byte, out *byte)
+func p390_PSLLL(in *byte, out *byte)
 
 // p391_PSRAL runs PSRAL $0x00, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p391_PSRAL(in *byte, out *byte)
 
-// p392_PSRAL runs PSRAL $0x01, X3 (committed form PSRAL imm, x).
+// p392_PSRAL runs PSRAL $0x00, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p392_PSRAL(in *byte, out *byte)
@@ -1974,7 +1974,7 @@ func p392_PSRAL(in *byte, out *byte)
 //go:noescape
 func p393_PSRAL(in *byte, out *byte)
 
-// p394_PSRAL runs PSRAL $0x1f, X3 (committed form PSRAL imm, x).
+// p394_PSRAL runs PSRAL $0x01, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p394_PSRAL(in *byte, out *byte)
@@ -1984,7 +1984,7 @@ func p394_PSRAL(in *byte, out *byte)
 //go:noescape
 func p395_PSRAL(in *byte, out *byte)
 
-// p396_PSRAL runs PSRAL $0x20, X3 (committed form PSRAL imm, x).
+// p396_PSRAL runs PSRAL $0x1f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p396_PSRAL(in *byte, out *byte)
@@ -1994,7 +1994,7 @@ func p396_PSRAL(in *byte, out *byte)
 //go:noescape
 func p397_PSRAL(in *byte, out *byte)
 
-// p398_PSRAL runs PSRAL $0x3f, X3 (committed form PSRAL imm, x).
+// p398_PSRAL runs PSRAL $0x20, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p398_PSRAL(in *byte, out *byte)
@@ -2004,7 +2004,7 @@ func p398_PSRAL(in *byte, out *byte)
 //go:noescape
 func p399_PSRAL(in *byte, out *byte)
 
-// p400_PSRAL runs PSRAL $0x40, X3 (committed form PSRAL imm, x).
+// p400_PSRAL runs PSRAL $0x3f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p400_PSRAL(in *byte, out *byte)
@@ -2014,7 +2014,7 @@ func p400_PSRAL(in *byte, out *byte)
 //go:noescape
 func p401_PSRAL(in *byte, out *byte)
 
-// p402_PSRAL runs PSRAL $0x7f, X3 (committed form PSRAL imm, x).
+// p402_PSRAL runs PSRAL $0x40, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
 func p402_PSRAL(in *byte, out *byte)
@@ -2024,17 +2024,17 @@ func p402_PSRAL(in *byte, out *byte)
 //go:noescape
 func p403_PSRAL(in *byte, out *byte)
 
-// p404_PSRLDQ runs PSRLDQ $0x00, X3 (committed form PSRLDQ imm, x).
+// p404_PSRAL runs PSRAL $0x7f, X3 (committed form PSRAL imm, x).
 //
 //go:noescape
-func p404_PSRLDQ(in *byte, out *byte)
+func p404_PSRAL(in *byte, out *byte)
 
 // p405_PSRLDQ runs PSRLDQ $0x00, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
 func p405_PSRLDQ(in *byte, out *byte)
 
-// p406_PSRLDQ runs PSRLDQ $0x01, X3 (committed form PSRLDQ imm, x).
+// p406_PSRLDQ runs PSRLDQ $0x00, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
 func p406_PSRLDQ(in *byte, out *byte)
@@ -2044,7 +2044,7 @@ func p406_PSRLDQ(in *byte, out *byte)
 //go:noescape
 func p407_PSRLDQ(in *byte, out *byte)
 
-// p408_PSRLDQ runs PSRLDQ $0x04, X3 (committed form PSRLDQ imm, x).
+// p408_PSRLDQ runs PSRLDQ $0x01, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
 func p408_PSRLDQ(in *byte, out *byte)
@@ -2054,7 +2054,7 @@ func p408_PSRLDQ(in *byte, out *byte)
 //go:noescape
 func p409_PSRLDQ(in *byte, out *byte)
 
-// p410_PSRLDQ runs PSRLDQ $0x0f, X3 (committed form PSRLDQ imm, x).
+// p410_PSRLDQ runs PSRLDQ $0x04, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
 func p410_PSRLDQ(in *byte, out *byte)
@@ -2064,7 +2064,7 @@ func p410_PSRLDQ(in *byte, out *byte)
 //go:noescape
 func p411_PSRLDQ(in *byte, out *byte)
 
-// p412_PSRLDQ runs PSRLDQ $0x10, X3 (committed form PSRLDQ imm, x).
+// p412_PSRLDQ runs PSRLDQ $0x0f, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
 func p412_PSRLDQ(in *byte, out *byte)
@@ -2074,7 +2074,7 @@ func p412_PSRLDQ(in *byte, out *byte)
 //go:noescape
 func p413_PSRLDQ(in *byte, out *byte)
 
-// p414_PSRLDQ runs PSRLDQ $0x7f, X3 (committed form PSRLDQ imm, x).
+// p414_PSRLDQ runs PSRLDQ $0x10, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
 func p414_PSRLDQ(in *byte, out *byte)
@@ -2084,17 +2084,17 @@ func p414_PSRLDQ(in *byte, out *byte)
 //go:noescape
 func p415_PSRLDQ(in *byte, out *byte)
 
-// p416_PSRLL runs PSRLL $0x00, X3 (committed form PSRLL imm, x).
+// p416_PSRLDQ runs PSRLDQ $0x7f, X3 (committed form PSRLDQ imm, x).
 //
 //go:noescape
-func p416_PSRLL(in *byte, out *byte)
+func p416_PSRLDQ(in *byte, out *byte)
 
 // p417_PSRLL runs PSRLL $0x00, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p417_PSRLL(in *byte, out *byte)
 
-// p418_PSRLL runs PSRLL $0x01, X3 (committed form PSRLL imm, x).
+// p418_PSRLL runs PSRLL $0x00, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p418_PSRLL(in *byte, out *byte)
@@ -2104,7 +2104,7 @@ func p418_PSRLL(in *byte, out *byte)
 //go:noescape
 func p419_PSRLL(in *byte, out *byte)
 
-// p420_PSRLL runs PSRLL $0x14, X3 (committed form PSRLL imm, x).
+// p420_PSRLL runs PSRLL $0x01, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p420_PSRLL(in *byte, out *byte)
@@ -2114,7 +2114,7 @@ func p420_PSRLL(in *byte, out *byte)
 //go:noescape
 func p421_PSRLL(in *byte, out *byte)
 
-// p422_PSRLL runs PSRLL $0x19, X3 (committed form PSRLL imm, x).
+// p422_PSRLL runs PSRLL $0x14, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p422_PSRLL(in *byte, out *byte)
@@ -2124,7 +2124,7 @@ func p422_PSRLL(in *byte, out *byte)
 //go:noescape
 func p423_PSRLL(in *byte, out *byte)
 
-// p424_PSRLL runs PSRLL $0x1f, X3 (committed form PSRLL imm, x).
+// p424_PSRLL runs PSRLL $0x19, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p424_PSRLL(in *byte, out *byte)
@@ -2134,7 +2134,7 @@ func p424_PSRLL(in *byte, out *byte)
 //go:noescape
 func p425_PSRLL(in *byte, out *byte)
 
-// p426_PSRLL runs PSRLL $0x20, X3 (committed form PSRLL imm, x).
+// p426_PSRLL runs PSRLL $0x1f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p426_PSRLL(in *byte, out *byte)
@@ -2144,7 +2144,7 @@ func p426_PSRLL(in *byte, out *byte)
 //go:noescape
 func p427_PSRLL(in *byte, out *byte)
 
-// p428_PSRLL runs PSRLL $0x3f, X3 (committed form PSRLL imm, x).
+// p428_PSRLL runs PSRLL $0x20, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p428_PSRLL(in *byte, out *byte)
@@ -2154,7 +2154,7 @@ func p428_PSRLL(in *byte, out *byte)
 //go:noescape
 func p429_PSRLL(in *byte, out *byte)
 
-// p430_PSRLL runs PSRLL $0x40, X3 (committed form PSRLL imm, x).
+// p430_PSRLL runs PSRLL $0x3f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p430_PSRLL(in *byte, out *byte)
@@ -2164,7 +2164,7 @@ func p430_PSRLL(in *byte, out *byte)
 //go:noescape
 func p431_PSRLL(in *byte, out *byte)
 
-// p432_PSRLL runs PSRLL $0x7f, X3 (committed form PSRLL imm, x).
+// p432_PSRLL runs PSRLL $0x40, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
 func p432_PSRLL(in *byte, out *byte)
@@ -2174,17 +2174,17 @@ func p432_PSRLL(in *byte, out *byte)
 //go:noescape
 func p433_PSRLL(in *byte, out *byte)
 
-// p434_PUNPCKHLQ runs PUNPCKHLQ X3, X9 (committed form PUNPCKHLQ x, x).
+// p434_PSRLL runs PSRLL $0x7f, X3 (committed form PSRLL imm, x).
 //
 //go:noescape
-func p434_PUNPCKHLQ(in *byte, out *byte)
+func p434_PSRLL(in *byte, out *byte)
 
 // p435_PUNPCKHLQ runs PUNPCKHLQ X3, X9 (committed form PUNPCKHLQ x, x).
 //
 //go:noescape
 func p435_PUNPCKHLQ(in *byte, out *byte)
 
-// p436_PUNPCKHLQ runs PUNPCKHLQ X9, X9 (committed form PUNPCKHLQ x, x).
+// p436_PUNPCKHLQ runs PUNPCKHLQ X3, X9 (committed form PUNPCKHLQ x, x).
 //
 //go:noescape
 func p436_PUNPCKHLQ(in *byte, out *byte)
@@ -2194,17 +2194,17 @@ func p436_PUNPCKHLQ(in *byte, out *byte)
 //go:noescape
 func p437_PUNPCKHLQ(in *byte, out *byte)
 
-// p438_PUNPCKHQDQ runs PUNPCKHQDQ X3, X9 (committed form PUNPCKHQDQ x, x).
+// p438_PUNPCKHLQ runs PUNPCKHLQ X9, X9 (committed form PUNPCKHLQ x, x).
 //
 //go:noescape
-func p438_PUNPCKHQDQ(in *byte, out *byte)
+func p438_PUNPCKHLQ(in *byte, out *byte)
 
 // p439_PUNPCKHQDQ runs PUNPCKHQDQ X3, X9 (committed form PUNPCKHQDQ x, x).
 //
 //go:noescape
 func p439_PUNPCKHQDQ(in *byte, out *byte)
 
-// p440_PUNPCKHQDQ runs PUNPCKHQDQ X9, X9 (committed form PUNPCKHQDQ x, x).
+// p440_PUNPCKHQDQ runs PUNPCKHQDQ X3, X9 (committed form PUNPCKHQDQ x, x).
 //
 //go:noescape
 func p440_PUNPCKHQDQ(in *byte, out *byte)
@@ -2214,17 +2214,17 @@ func p440_PUNPCKHQDQ(in *byte, out *byte)
 //go:noescape
 func p441_PUNPCKHQDQ(in *byte, out *byte)
 
-// p442_PUNPCKLLQ runs PUNPCKLLQ X3, X9 (committed form PUNPCKLLQ x, x).
+// p442_PUNPCKHQDQ runs PUNPCKHQDQ X9, X9 (committed form PUNPCKHQDQ x, x).
 //
 //go:noescape
-func p442_PUNPCKLLQ(in *byte, out *byte)
+func p442_PUNPCKHQDQ(in *byte, out *byte)
 
 // p443_PUNPCKLLQ runs PUNPCKLLQ X3, X9 (committed form PUNPCKLLQ x, x).
 //
 //go:noescape
 func p443_PUNPCKLLQ(in *byte, out *byte)
 
-// p444_PUNPCKLLQ runs PUNPCKLLQ X9, X9 (committed form PUNPCKLLQ x, x).
+// p444_PUNPCKLLQ runs PUNPCKLLQ X3, X9 (committed form PUNPCKLLQ x, x).
 //
 //go:noescape
 func p444_PUNPCKLLQ(in *byte, out *byte)
@@ -2234,17 +2234,17 @@ func p444_PUNPCKLLQ(in *byte, out *byte)
 //go:noescape
 func p445_PUNPCKLLQ(in *byte, out *byte)
 
-// p446_PUNPCKLQDQ runs PUNPCKLQDQ X3, X9 (committed form PUNPCKLQDQ x, x).
+// p446_PUNPCKLLQ runs PUNPCKLLQ X9, X9 (committed form PUNPCKLLQ x, x).
 //
 //go:noescape
-func p446_PUNPCKLQDQ(in *byte, out *byte)
+func p446_PUNPCKLLQ(in *byte, out *byte)
 
 // p447_PUNPCKLQDQ runs PUNPCKLQDQ X3, X9 (committed form PUNPCKLQDQ x, x).
 //
 //go:noescape
 func p447_PUNPCKLQDQ(in *byte, out *byte)
 
-// p448_PUNPCKLQDQ runs PUNPCKLQDQ X9, X9 (committed form PUNPCKLQDQ x, x).
+// p448_PUNPCKLQDQ runs PUNPCKLQDQ X3, X9 (committed form PUNPCKLQDQ x, x).
 //
 //go:noescape
 func p448_PUNPCKLQDQ(in *byte, out *byte)
@@ -2254,17 +2254,17 @@ func p448_PUNPCKLQDQ(in *byte, out *byte)
 //go:noescape
 func p449_PUNPCKLQDQ(in *byte, out *byte)
 
-// p450_PXOR runs PXOR 192(R14), X3 (committed form PXOR m, x).
+// p450_PUNPCKLQDQ runs PUNPCKLQDQ X9, X9 (committed form PUNPCKLQDQ x, x).
 //
 //go:noescape
-func p450_PXOR(in *byte, out *byte)
+func p450_PUNPCKLQDQ(in *byte, out *byte)
 
-// p451_PXOR runs PXOR 160(R14), X3 (committed form PXOR m, x).
+// p451_PXOR runs PXOR 192(R14), X3 (committed form PXOR m, x).
 //
 //go:noescape
 func p451_PXOR(in *byte, out *byte)
 
-// p452_PXOR runs PXOR X3, X9 (committed form PXOR x, x).
+// p452_PXOR runs PXOR 160(R14), X3 (committed form PXOR m, x).
 //
 //go:noescape
 func p452_PXOR(in *byte, out *byte)
@@ -2274,7 +2274,7 @@ func p452_PXOR(in *byte, out *byte)
 //go:noescape
 func p453_PXOR(in *byte, out *byte)
 
-// p454_PXOR runs PXOR X9, X9 (committed form PXOR x, x).
+// p454_PXOR runs PXOR X3, X9 (committed form PXOR x, x).
 //
 //go:noescape
 func p454_PXOR(in *byte, out *byte)
@@ -2284,522 +2284,522 @@ func p454_PXOR(in *byte, out *byte)
 //go:noescape
 func p455_PXOR(in *byte, out *byte)
 
-// p456_RET runs RET (committed form RET).
+// p456_PXOR runs PXOR X9, X9 (committed form PXOR x, x).
 //
 //go:noescape
-func p456_RET(in *byte, out *byte)
+func p456_PXOR(in *byte, out *byte)
 
-// p457_RORL runs RORL $0x00, SI (committed form RORL imm, r).
+// p457_RET runs RET (committed form RET).
 //
 //go:noescape
-func p457_RORL(in *byte, out *byte)
+func p457_RET(in *byte, out *byte)
 
-// p458_RORL runs RORL $0x01, SI (committed form RORL imm, r).
+// p458_RORL runs RORL $0x00, SI (committed form RORL imm, r).
 //
 //go:noescape
 func p458_RORL(in *byte, out *byte)
 
-// p459_RORL runs RORL $0x08, SI (committed form RORL imm, r).
+// p459_RORL runs RORL $0x01, SI (committed form RORL imm, r).
 //
 //go:noescape
 func p459_RORL(in *byte, out *byte)
 
-// p460_RORL runs RORL $0x0f, SI (committed form RORL imm, r).
+// p460_RORL runs RORL $0x08, SI (committed form RORL imm, r).
 //
 //go:noescape
 func p460_RORL(in *byte, out *byte)
 
-// p461_RORL runs RORL $0x10, SI (committed form RORL imm, r).
+// p461_RORL runs RORL $0x0f, SI (committed form RORL imm, r).
 //
 //go:noescape
 func p461_RORL(in *byte, out *byte)
 
-// p462_RORL runs RORL $0x1f, SI (committed form RORL imm, r).
+// p462_RORL runs RORL $0x10, SI (committed form RORL imm, r).
 //
 //go:noescape
 func p462_RORL(in *byte, out *byte)
 
-// p463_SBBQ runs SBBQ SI, DI (committed form SBBQ r, r).
+// p463_RORL runs RORL $0x1f, SI (committed form RORL imm, r).
 //
 //go:noescape
-func p463_SBBQ(in *byte, out *byte)
+func p463_RORL(in *byte, out *byte)
 
-// p464_SBBQ runs SBBQ DI, DI (committed form SBBQ r, r).
+// p464_SBBQ runs SBBQ SI, DI (committed form SBBQ r, r).
 //
 //go:noescape
 func p464_SBBQ(in *byte, out *byte)
 
-// p465_SETEQ runs SETEQ BL (committed form SETEQ r8).
+// p465_SBBQ runs SBBQ DI, DI (committed form SBBQ r, r).
 //
 //go:noescape
-func p465_SETEQ(in *byte, out *byte)
+func p465_SBBQ(in *byte, out *byte)
 
-// p466_SHLQ runs SHLQ $0x00, SI (committed form SHLQ imm, r).
+// p466_SETEQ runs SETEQ BL (committed form SETEQ r8).
 //
 //go:noescape
-func p466_SHLQ(in *byte, out *byte)
+func p466_SETEQ(in *byte, out *byte)
 
-// p467_SHLQ runs SHLQ $0x01, SI (committed form SHLQ imm, r).
+// p467_SHLQ runs SHLQ $0x00, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p467_SHLQ(in *byte, out *byte)
 
-// p468_SHLQ runs SHLQ $0x02, SI (committed form SHLQ imm, r).
+// p468_SHLQ runs SHLQ $0x01, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p468_SHLQ(in *byte, out *byte)
 
-// p469_SHLQ runs SHLQ $0x03, SI (committed form SHLQ imm, r).
+// p469_SHLQ runs SHLQ $0x02, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p469_SHLQ(in *byte, out *byte)
 
-// p470_SHLQ runs SHLQ $0x04, SI (committed form SHLQ imm, r).
+// p470_SHLQ runs SHLQ $0x03, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p470_SHLQ(in *byte, out *byte)
 
-// p471_SHLQ runs SHLQ $0x08, SI (committed form SHLQ imm, r).
+// p471_SHLQ runs SHLQ $0x04, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p471_SHLQ(in *byte, out *byte)
 
-// p472_SHLQ runs SHLQ $0x0c, SI (committed form SHLQ imm, r).
+// p472_SHLQ runs SHLQ $0x08, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p472_SHLQ(in *byte, out *byte)
 
-// p473_SHLQ runs SHLQ $0x0e, SI (committed form SHLQ imm, r).
+// p473_SHLQ runs SHLQ $0x0c, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p473_SHLQ(in *byte, out *byte)
 
-// p474_SHLQ runs SHLQ $0x10, SI (committed form SHLQ imm, r).
+// p474_SHLQ runs SHLQ $0x0e, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p474_SHLQ(in *byte, out *byte)
 
-// p475_SHLQ runs SHLQ $0x14, SI (committed form SHLQ imm, r).
+// p475_SHLQ runs SHLQ $0x10, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p475_SHLQ(in *byte, out *byte)
 
-// p476_SHLQ runs SHLQ $0x18, SI (committed form SHLQ imm, r).
+// p476_SHLQ runs SHLQ $0x14, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p476_SHLQ(in *byte, out *byte)
 
-// p477_SHLQ runs SHLQ $0x1a, SI (committed form SHLQ imm, r).
+// p477_SHLQ runs SHLQ $0x18, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p477_SHLQ(in *byte, out *byte)
 
-// p478_SHLQ runs SHLQ $0x1c, SI (committed form SHLQ imm, r).
+// p478_SHLQ runs SHLQ $0x1a, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p478_SHLQ(in *byte, out *byte)
 
-// p479_SHLQ runs SHLQ $0x1f, SI (committed form SHLQ imm, r).
+// p479_SHLQ runs SHLQ $0x1c, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p479_SHLQ(in *byte, out *byte)
 
-// p480_SHLQ runs SHLQ $0x20, SI (committed form SHLQ imm, r).
+// p480_SHLQ runs SHLQ $0x1f, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p480_SHLQ(in *byte, out *byte)
 
-// p481_SHLQ runs SHLQ $0x24, SI (committed form SHLQ imm, r).
+// p481_SHLQ runs SHLQ $0x20, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p481_SHLQ(in *byte, out *byte)
 
-// p482_SHLQ runs SHLQ $0x28, SI (committed form SHLQ imm, r).
+// p482_SHLQ runs SHLQ $0x24, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p482_SHLQ(in *byte, out *byte)
 
-// p483_SHLQ runs SHLQ $0x2c, SI (committed form SHLQ imm, r).
+// p483_SHLQ runs SHLQ $0x28, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p483_SHLQ(in *byte, out *byte)
 
-// p484_SHLQ runs SHLQ $0x30, SI (committed form SHLQ imm, r).
+// p484_SHLQ runs SHLQ $0x2c, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p484_SHLQ(in *byte, out *byte)
 
-// p485_SHLQ runs SHLQ $0x34, SI (committed form SHLQ imm, r).
+// p485_SHLQ runs SHLQ $0x30, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p485_SHLQ(in *byte, out *byte)
 
-// p486_SHLQ runs SHLQ $0x38, SI (committed form SHLQ imm, r).
+// p486_SHLQ runs SHLQ $0x34, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p486_SHLQ(in *byte, out *byte)
 
-// p487_SHLQ runs SHLQ $0x3c, SI (committed form SHLQ imm, r).
+// p487_SHLQ runs SHLQ $0x38, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p487_SHLQ(in *byte, out *byte)
 
-// p488_SHLQ runs SHLQ $0x3f, SI (committed form SHLQ imm, r).
+// p488_SHLQ runs SHLQ $0x3c, SI (committed form SHLQ imm, r).
 //
 //go:noescape
 func p488_SHLQ(in *byte, out *byte)
 
-// p489_SHRQ runs SHRQ $0x00, SI (committed form SHRQ imm, r).
+// p489_SHLQ runs SHLQ $0x3f, SI (committed form SHLQ imm, r).
 //
 //go:noescape
-func p489_SHRQ(in *byte, out *byte)
+func p489_SHLQ(in *byte, out *byte)
 
-// p490_SHRQ runs SHRQ $0x01, SI (committed form SHRQ imm, r).
+// p490_SHRQ runs SHRQ $0x00, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p490_SHRQ(in *byte, out *byte)
 
-// p491_SHRQ runs SHRQ $0x02, SI (committed form SHRQ imm, r).
+// p491_SHRQ runs SHRQ $0x01, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p491_SHRQ(in *byte, out *byte)
 
-// p492_SHRQ runs SHRQ $0x04, SI (committed form SHRQ imm, r).
+// p492_SHRQ runs SHRQ $0x02, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p492_SHRQ(in *byte, out *byte)
 
-// p493_SHRQ runs SHRQ $0x06, SI (committed form SHRQ imm, r).
+// p493_SHRQ runs SHRQ $0x04, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p493_SHRQ(in *byte, out *byte)
 
-// p494_SHRQ runs SHRQ $0x08, SI (committed form SHRQ imm, r).
+// p494_SHRQ runs SHRQ $0x06, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p494_SHRQ(in *byte, out *byte)
 
-// p495_SHRQ runs SHRQ $0x0c, SI (committed form SHRQ imm, r).
+// p495_SHRQ runs SHRQ $0x08, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p495_SHRQ(in *byte, out *byte)
 
-// p496_SHRQ runs SHRQ $0x0e, SI (committed form SHRQ imm, r).
+// p496_SHRQ runs SHRQ $0x0c, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p496_SHRQ(in *byte, out *byte)
 
-// p497_SHRQ runs SHRQ $0x10, SI (committed form SHRQ imm, r).
+// p497_SHRQ runs SHRQ $0x0e, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p497_SHRQ(in *byte, out *byte)
 
-// p498_SHRQ runs SHRQ $0x14, SI (committed form SHRQ imm, r).
+// p498_SHRQ runs SHRQ $0x10, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p498_SHRQ(in *byte, out *byte)
 
-// p499_SHRQ runs SHRQ $0x18, SI (committed form SHRQ imm, r).
+// p499_SHRQ runs SHRQ $0x14, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p499_SHRQ(in *byte, out *byte)
 
-// p500_SHRQ runs SHRQ $0x1a, SI (committed form SHRQ imm, r).
+// p500_SHRQ runs SHRQ $0x18, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p500_SHRQ(in *byte, out *byte)
 
-// p501_SHRQ runs SHRQ $0x1c, SI (committed form SHRQ imm, r).
+// p501_SHRQ runs SHRQ $0x1a, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p501_SHRQ(in *byte, out *byte)
 
-// p502_SHRQ runs SHRQ $0x1f, SI (committed form SHRQ imm, r).
+// p502_SHRQ runs SHRQ $0x1c, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p502_SHRQ(in *byte, out *byte)
 
-// p503_SHRQ runs SHRQ $0x20, SI (committed form SHRQ imm, r).
+// p503_SHRQ runs SHRQ $0x1f, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p503_SHRQ(in *byte, out *byte)
 
-// p504_SHRQ runs SHRQ $0x24, SI (committed form SHRQ imm, r).
+// p504_SHRQ runs SHRQ $0x20, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p504_SHRQ(in *byte, out *byte)
 
-// p505_SHRQ runs SHRQ $0x28, SI (committed form SHRQ imm, r).
+// p505_SHRQ runs SHRQ $0x24, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p505_SHRQ(in *byte, out *byte)
 
-// p506_SHRQ runs SHRQ $0x2c, SI (committed form SHRQ imm, r).
+// p506_SHRQ runs SHRQ $0x28, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p506_SHRQ(in *byte, out *byte)
 
-// p507_SHRQ runs SHRQ $0x30, SI (committed form SHRQ imm, r).
+// p507_SHRQ runs SHRQ $0x2c, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p507_SHRQ(in *byte, out *byte)
 
-// p508_SHRQ runs SHRQ $0x34, SI (committed form SHRQ imm, r).
+// p508_SHRQ runs SHRQ $0x30, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p508_SHRQ(in *byte, out *byte)
 
-// p509_SHRQ runs SHRQ $0x38, SI (committed form SHRQ imm, r).
+// p509_SHRQ runs SHRQ $0x34, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p509_SHRQ(in *byte, out *byte)
 
-// p510_SHRQ runs SHRQ $0x3c, SI (committed form SHRQ imm, r).
+// p510_SHRQ runs SHRQ $0x38, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p510_SHRQ(in *byte, out *byte)
 
-// p511_SHRQ runs SHRQ $0x3f, SI (committed form SHRQ imm, r).
+// p511_SHRQ runs SHRQ $0x3c, SI (committed form SHRQ imm, r).
 //
 //go:noescape
 func p511_SHRQ(in *byte, out *byte)
 
-// p512_SUBQ runs SUBQ $-2147483648, 104(R15) (committed form SUBQ imm, m).
+// p512_SHRQ runs SHRQ $0x3f, SI (committed form SHRQ imm, r).
 //
 //go:noescape
-func p512_SUBQ(in *byte, out *byte)
+func p512_SHRQ(in *byte, out *byte)
 
-// p513_SUBQ runs SUBQ $-128, 104(R15) (committed form SUBQ imm, m).
+// p513_SUBQ runs SUBQ $-2147483648, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p513_SUBQ(in *byte, out *byte)
 
-// p514_SUBQ runs SUBQ $-1, 104(R15) (committed form SUBQ imm, m).
+// p514_SUBQ runs SUBQ $-128, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p514_SUBQ(in *byte, out *byte)
 
-// p515_SUBQ runs SUBQ $0x00, 104(R15) (committed form SUBQ imm, m).
+// p515_SUBQ runs SUBQ $-1, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p515_SUBQ(in *byte, out *byte)
 
-// p516_SUBQ runs SUBQ $0x01, 104(R15) (committed form SUBQ imm, m).
+// p516_SUBQ runs SUBQ $0x00, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p516_SUBQ(in *byte, out *byte)
 
-// p517_SUBQ runs SUBQ $0x7f, 104(R15) (committed form SUBQ imm, m).
+// p517_SUBQ runs SUBQ $0x01, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p517_SUBQ(in *byte, out *byte)
 
-// p518_SUBQ runs SUBQ $0x00000200, 104(R15) (committed form SUBQ imm, m).
+// p518_SUBQ runs SUBQ $0x7f, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p518_SUBQ(in *byte, out *byte)
 
-// p519_SUBQ runs SUBQ $0x00000400, 104(R15) (committed form SUBQ imm, m).
+// p519_SUBQ runs SUBQ $0x00000200, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p519_SUBQ(in *byte, out *byte)
 
-// p520_SUBQ runs SUBQ $0x00000800, 104(R15) (committed form SUBQ imm, m).
+// p520_SUBQ runs SUBQ $0x00000400, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p520_SUBQ(in *byte, out *byte)
 
-// p521_SUBQ runs SUBQ $0x7fffffff, 104(R15) (committed form SUBQ imm, m).
+// p521_SUBQ runs SUBQ $0x00000800, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p521_SUBQ(in *byte, out *byte)
 
-// p522_SUBQ runs SUBQ $-2147483648, SI (committed form SUBQ imm, r).
+// p522_SUBQ runs SUBQ $0x7fffffff, 104(R15) (committed form SUBQ imm, m).
 //
 //go:noescape
 func p522_SUBQ(in *byte, out *byte)
 
-// p523_SUBQ runs SUBQ $-128, SI (committed form SUBQ imm, r).
+// p523_SUBQ runs SUBQ $-2147483648, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p523_SUBQ(in *byte, out *byte)
 
-// p524_SUBQ runs SUBQ $-1, SI (committed form SUBQ imm, r).
+// p524_SUBQ runs SUBQ $-128, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p524_SUBQ(in *byte, out *byte)
 
-// p525_SUBQ runs SUBQ $0x00, SI (committed form SUBQ imm, r).
+// p525_SUBQ runs SUBQ $-1, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p525_SUBQ(in *byte, out *byte)
 
-// p526_SUBQ runs SUBQ $0x01, SI (committed form SUBQ imm, r).
+// p526_SUBQ runs SUBQ $0x00, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p526_SUBQ(in *byte, out *byte)
 
-// p527_SUBQ runs SUBQ $0x08, SI (committed form SUBQ imm, r).
+// p527_SUBQ runs SUBQ $0x01, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p527_SUBQ(in *byte, out *byte)
 
-// p528_SUBQ runs SUBQ $0x10, SI (committed form SUBQ imm, r).
+// p528_SUBQ runs SUBQ $0x08, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p528_SUBQ(in *byte, out *byte)
 
-// p529_SUBQ runs SUBQ $0x20, SI (committed form SUBQ imm, r).
+// p529_SUBQ runs SUBQ $0x10, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p529_SUBQ(in *byte, out *byte)
 
-// p530_SUBQ runs SUBQ $0x40, SI (committed form SUBQ imm, r).
+// p530_SUBQ runs SUBQ $0x20, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p530_SUBQ(in *byte, out *byte)
 
-// p531_SUBQ runs SUBQ $0x7f, SI (committed form SUBQ imm, r).
+// p531_SUBQ runs SUBQ $0x40, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p531_SUBQ(in *byte, out *byte)
 
-// p532_SUBQ runs SUBQ $0x80, SI (committed form SUBQ imm, r).
+// p532_SUBQ runs SUBQ $0x7f, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p532_SUBQ(in *byte, out *byte)
 
-// p533_SUBQ runs SUBQ $0xa0, SI (committed form SUBQ imm, r).
+// p533_SUBQ runs SUBQ $0x80, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p533_SUBQ(in *byte, out *byte)
 
-// p534_SUBQ runs SUBQ $0x00000100, SI (committed form SUBQ imm, r).
+// p534_SUBQ runs SUBQ $0xa0, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p534_SUBQ(in *byte, out *byte)
 
-// p535_SUBQ runs SUBQ $0x00000200, SI (committed form SUBQ imm, r).
+// p535_SUBQ runs SUBQ $0x00000100, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p535_SUBQ(in *byte, out *byte)
 
-// p536_SUBQ runs SUBQ $0x00000400, SI (committed form SUBQ imm, r).
+// p536_SUBQ runs SUBQ $0x00000200, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p536_SUBQ(in *byte, out *byte)
 
-// p537_SUBQ runs SUBQ $0x00000800, SI (committed form SUBQ imm, r).
+// p537_SUBQ runs SUBQ $0x00000400, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p537_SUBQ(in *byte, out *byte)
 
-// p538_SUBQ runs SUBQ $0x7fffffff, SI (committed form SUBQ imm, r).
+// p538_SUBQ runs SUBQ $0x00000800, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p538_SUBQ(in *byte, out *byte)
 
-// p539_SUBQ runs SUBQ 128(R14), SI (committed form SUBQ m, r).
+// p539_SUBQ runs SUBQ $0x7fffffff, SI (committed form SUBQ imm, r).
 //
 //go:noescape
 func p539_SUBQ(in *byte, out *byte)
 
-// p540_SUBQ runs SUBQ SI, 104(R15) (committed form SUBQ r, m).
+// p540_SUBQ runs SUBQ 128(R14), SI (committed form SUBQ m, r).
 //
 //go:noescape
 func p540_SUBQ(in *byte, out *byte)
 
-// p541_SUBQ runs SUBQ SI, DI (committed form SUBQ r, r).
+// p541_SUBQ runs SUBQ SI, 104(R15) (committed form SUBQ r, m).
 //
 //go:noescape
 func p541_SUBQ(in *byte, out *byte)
 
-// p542_SUBQ runs SUBQ DI, DI (committed form SUBQ r, r).
+// p542_SUBQ runs SUBQ SI, DI (committed form SUBQ r, r).
 //
 //go:noescape
 func p542_SUBQ(in *byte, out *byte)
 
-// p543_TESTQ runs TESTQ $-2147483648, SI (committed form TESTQ imm, r).
+// p543_SUBQ runs SUBQ DI, DI (committed form SUBQ r, r).
 //
 //go:noescape
-func p543_TESTQ(in *byte, out *byte)
+func p543_SUBQ(in *byte, out *byte)
 
-// p544_TESTQ runs TESTQ $-128, SI (committed form TESTQ imm, r).
+// p544_TESTQ runs TESTQ $-2147483648, SI (committed form TESTQ imm, r).
 //
 //go:noescape
 func p544_TESTQ(in *byte, out *byte)
 
-// p545_TESTQ runs TESTQ $-1, SI (committed form TESTQ imm, r).
+// p545_TESTQ runs TESTQ $-128, SI (committed form TESTQ imm, r).
 //
 //go:noescape
 func p545_TESTQ(in *byte, out *byte)
 
-// p546_TESTQ runs TESTQ $0x00000000, SI (committed form TESTQ imm, r).
+// p546_TESTQ runs TESTQ $-1, SI (committed form TESTQ imm, r).
 //
 //go:noescape
 func p546_TESTQ(in *byte, out *byte)
 
-// p547_TESTQ runs TESTQ $0x00000001, SI (committed form TESTQ imm, r).
+// p547_TESTQ runs TESTQ $0x00000000, SI (committed form TESTQ imm, r).
 //
 //go:noescape
 func p547_TESTQ(in *byte, out *byte)
 
-// p548_TESTQ runs TESTQ $0x00000002, SI (committed form TESTQ imm, r).
+// p548_TESTQ runs TESTQ $0x00000001, SI (committed form TESTQ imm, r).
 //
 //go:noescape
 func p548_TESTQ(in *byte, out *byte)
 
-// p549_TESTQ runs TESTQ $0x00000004, SI (committed form TESTQ imm, r).
+// p549_TESTQ runs TESTQ $0x00000002, SI (committed form TESTQ imm, r).
 //
 //go:noescape
 func p549_TESTQ(in *byte, out *byte)
 
-// p550_TESTQ runs TESTQ $0x00000008, SI (committed form TESTQ imm, r).
+// p550_TESTQ runs TESTQ $0x00000004, SI (committed form TESTQ imm, r).
 //
 //go:noescape
 func p550_TESTQ(in *byte, out *byte)
 
-// p551_TESTQ runs TESTQ $0x0000007f, SI (committed form TESTQ imm, r).
+// p551_TESTQ runs TESTQ $0x00000008, SI (committed form TESTQ imm, r).
 //
 //go:noescape
 func p551_TESTQ(in *byte, out *byte)
 
-// p552_TESTQ runs TESTQ $0x7fffffff, SI (committed form TESTQ imm, r).
+// p552_TESTQ runs TESTQ $0x0000007f, SI (committed form TESTQ imm, r).
 //
 //go:noescape
 func p552_TESTQ(in *byte, out *byte)
 
-// p553_TESTQ runs TESTQ SI, DI (committed form TESTQ r, r).
+// p553_TESTQ runs TESTQ $0x7fffffff, SI (committed form TESTQ imm, r).
 //
 //go:noescape
 func p553_TESTQ(in *byte, out *byte)
 
-// p554_TESTQ runs TESTQ DI, DI (committed form TESTQ r, r).
+// p554_TESTQ runs TESTQ SI, DI (committed form TESTQ r, r).
 //
 //go:noescape
 func p554_TESTQ(in *byte, out *byte)
 
-// p555_VAESENC runs VAESENC 256(R14), X3, X9 (committed form VAESENC m, x, x).
+// p555_TESTQ runs TESTQ DI, DI (committed form TESTQ r, r).
 //
 //go:noescape
-func p555_VAESENC(in *byte, out *byte)
+func p555_TESTQ(in *byte, out *byte)
 
-// p556_VAESENC runs VAESENC 192(R14), X3, X9 (committed form VAESENC m, x, x).
+// p556_VAESENC runs VAESENC 256(R14), X3, X9 (committed form VAESENC m, x, x).
 //
 //go:noescape
 func p556_VAESENC(in *byte, out *byte)
 
-// p557_VAESENC runs VAESENC 192(R14), X9, X9 (committed form VAESENC m, x, x).
+// p557_VAESENC runs VAESENC 192(R14), X3, X9 (committed form VAESENC m, x, x).
 //
 //go:noescape
 func p557_VAESENC(in *byte, out *byte)
 
-// p558_VAESENC runs VAESENC 160(R14), X9, X9 (committed form VAESENC m, x, x).
+// p558_VAESENC runs VAESENC 192(R14), X9, X9 (committed form VAESENC m, x, x).
 //
 //go:noescape
 func p558_VAESENC(in *byte, out *byte)
 
-// p559_VAESENC runs VAESENC X3, X9, X14 (committed form VAESENC x, x, x).
+// p559_VAESENC runs VAESENC 160(R14), X9, X9 (committed form VAESENC m, x, x).
 //
 //go:noescape
 func p559_VAESENC(in *byte, out *byte)
@@ -2809,7 +2809,7 @@ func p559_VAESENC(in *byte, out *byte)
 //go:noescape
 func p560_VAESENC(in *byte, out *byte)
 
-// p561_VAESENC runs VAESENC X14, X14, X14 (committed form VAESENC x, x, x).
+// p561_VAESENC runs VAESENC X3, X9, X14 (committed form VAESENC x, x, x).
 //
 //go:noescape
 func p561_VAESENC(in *byte, out *byte)
@@ -2819,7 +2819,7 @@ func p561_VAESENC(in *byte, out *byte)
 //go:noescape
 func p562_VAESENC(in *byte, out *byte)
 
-// p563_VAESENC runs VAESENC Y3, Y9, Y14 (committed form VAESENC y, y, y).
+// p563_VAESENC runs VAESENC X14, X14, X14 (committed form VAESENC x, x, x).
 //
 //go:noescape
 func p563_VAESENC(in *byte, out *byte)
@@ -2829,7 +2829,7 @@ func p563_VAESENC(in *byte, out *byte)
 //go:noescape
 func p564_VAESENC(in *byte, out *byte)
 
-// p565_VAESENC runs VAESENC Y14, Y14, Y14 (committed form VAESENC y, y, y).
+// p565_VAESENC runs VAESENC Y3, Y9, Y14 (committed form VAESENC y, y, y).
 //
 //go:noescape
 func p565_VAESENC(in *byte, out *byte)
@@ -2839,37 +2839,37 @@ func p565_VAESENC(in *byte, out *byte)
 //go:noescape
 func p566_VAESENC(in *byte, out *byte)
 
-// p567_VAESENC runs VAESENC Z3, Z9, Z14 (committed form VAESENC z, z, z).
+// p567_VAESENC runs VAESENC Y14, Y14, Y14 (committed form VAESENC y, y, y).
 //
 //go:noescape
 func p567_VAESENC(in *byte, out *byte)
 
-// p568_VAESENC runs VAESENC Z14, Z14, Z14 (committed form VAESENC z, z, z).
+// p568_VAESENC runs VAESENC Z3, Z9, Z14 (committed form VAESENC z, z, z).
 //
 //go:noescape
 func p568_VAESENC(in *byte, out *byte)
 
-// p569_VAESENCLAST runs VAESENCLAST 256(R14), X3, X9 (committed form VAESENCLAST m, x, x).
+// p569_VAESENC runs VAESENC Z14, Z14, Z14 (committed form VAESENC z, z, z).
 //
 //go:noescape
-func p569_VAESENCLAST(in *byte, out *byte)
+func p569_VAESENC(in *byte, out *byte)
 
-// p570_VAESENCLAST runs VAESENCLAST 192(R14), X3, X9 (committed form VAESENCLAST m, x, x).
+// p570_VAESENCLAST runs VAESENCLAST 256(R14), X3, X9 (committed form VAESENCLAST m, x, x).
 //
 //go:noescape
 func p570_VAESENCLAST(in *byte, out *byte)
 
-// p571_VAESENCLAST runs VAESENCLAST 192(R14), X9, X9 (committed form VAESENCLAST m, x, x).
+// p571_VAESENCLAST runs VAESENCLAST 192(R14), X3, X9 (committed form VAESENCLAST m, x, x).
 //
 //go:noescape
 func p571_VAESENCLAST(in *byte, out *byte)
 
-// p572_VAESENCLAST runs VAESENCLAST 160(R14), X9, X9 (committed form VAESENCLAST m, x, x).
+// p572_VAESENCLAST runs VAESENCLAST 192(R14), X9, X9 (committed form VAESENCLAST m, x, x).
 //
 //go:noescape
 func p572_VAESENCLAST(in *byte, out *byte)
 
-// p573_VAESENCLAST runs VAESENCLAST X3, X9, X14 (committed form VAESENCLAST x, x, x).
+// p573_VAESENCLAST runs VAESENCLAST 160(R14), X9, X9 (committed form VAESENCLAST m, x, x).
 //
 //go:noescape
 func p573_VAESENCLAST(in *byte, out *byte)
@@ -2879,7 +2879,7 @@ func p573_VAESENCLAST(in *byte, out *byte)
 //go:noescape
 func p574_VAESENCLAST(in *byte, out *byte)
 
-// p575_VAESENCLAST runs VAESENCLAST X14, X14, X14 (committed form VAESENCLAST x, x, x).
+// p575_VAESENCLAST runs VAESENCLAST X3, X9, X14 (committed form VAESENCLAST x, x, x).
 //
 //go:noescape
 func p575_VAESENCLAST(in *byte, out *byte)
@@ -2889,7 +2889,7 @@ func p575_VAESENCLAST(in *byte, out *byte)
 //go:noescape
 func p576_VAESENCLAST(in *byte, out *byte)
 
-// p577_VAESENCLAST runs VAESENCLAST Y3, Y9, Y14 (committed form VAESENCLAST y, y, y).
+// p577_VAESENCLAST runs VAESENCLAST X14, X14, X14 (committed form VAESENCLAST x, x, x).
 //
 //go:noescape
 func p577_VAESENCLAST(in *byte, out *byte)
@@ -2899,7 +2899,7 @@ func p577_VAESENCLAST(in *byte, out *byte)
 //go:noescape
 func p578_VAESENCLAST(in *byte, out *byte)
 
-// p579_VAESENCLAST runs VAESENCLAST Y14, Y14, Y14 (committed form VAESENCLAST y, y, y).
+// p579_VAESENCLAST runs VAESENCLAST Y3, Y9, Y14 (committed form VAESENCLAST y, y, y).
 //
 //go:noescape
 func p579_VAESENCLAST(in *byte, out *byte)
@@ -2909,62 +2909,62 @@ func p579_VAESENCLAST(in *byte, out *byte)
 //go:noescape
 func p580_VAESENCLAST(in *byte, out *byte)
 
-// p581_VAESENCLAST runs VAESENCLAST Z3, Z9, Z14 (committed form VAESENCLAST z, z, z).
+// p581_VAESENCLAST runs VAESENCLAST Y14, Y14, Y14 (committed form VAESENCLAST y, y, y).
 //
 //go:noescape
 func p581_VAESENCLAST(in *byte, out *byte)
 
-// p582_VAESENCLAST runs VAESENCLAST Z14, Z14, Z14 (committed form VAESENCLAST z, z, z).
+// p582_VAESENCLAST runs VAESENCLAST Z3, Z9, Z14 (committed form VAESENCLAST z, z, z).
 //
 //go:noescape
 func p582_VAESENCLAST(in *byte, out *byte)
 
-// p583_VALIGNQ runs VALIGNQ $0x01, Z3, Z9, Z14 (committed form VALIGNQ imm, z, z, z).
+// p583_VAESENCLAST runs VAESENCLAST Z14, Z14, Z14 (committed form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p583_VALIGNQ(in *byte, out *byte)
+func p583_VAESENCLAST(in *byte, out *byte)
 
-// p584_VALIGNQ runs VALIGNQ $0x07, Z3, Z9, Z14 (committed form VALIGNQ imm, z, z, z).
+// p584_VALIGNQ runs VALIGNQ $0x01, Z3, Z9, Z14 (committed form VALIGNQ imm, z, z, z).
 //
 //go:noescape
 func p584_VALIGNQ(in *byte, out *byte)
 
-// p585_VALIGNQ runs VALIGNQ $0x01, Z14, Z14, Z14 (committed form VALIGNQ imm, z, z, z).
+// p585_VALIGNQ runs VALIGNQ $0x07, Z3, Z9, Z14 (committed form VALIGNQ imm, z, z, z).
 //
 //go:noescape
 func p585_VALIGNQ(in *byte, out *byte)
 
-// p586_VBROADCASTI128 runs VBROADCASTI128 192(R14), Y3 (committed form VBROADCASTI128 m, y).
+// p586_VALIGNQ runs VALIGNQ $0x01, Z14, Z14, Z14 (committed form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p586_VBROADCASTI128(in *byte, out *byte)
+func p586_VALIGNQ(in *byte, out *byte)
 
-// p587_VBROADCASTI128 runs VBROADCASTI128 160(R14), Y3 (committed form VBROADCASTI128 m, y).
+// p587_VBROADCASTI128 runs VBROADCASTI128 192(R14), Y3 (committed form VBROADCASTI128 m, y).
 //
 //go:noescape
 func p587_VBROADCASTI128(in *byte, out *byte)
 
-// p588_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y3 (committed form VBROADCASTI32X4 m, y).
+// p588_VBROADCASTI128 runs VBROADCASTI128 160(R14), Y3 (committed form VBROADCASTI128 m, y).
 //
 //go:noescape
-func p588_VBROADCASTI32X4(in *byte, out *byte)
+func p588_VBROADCASTI128(in *byte, out *byte)
 
-// p589_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z3 (committed form VBROADCASTI32X4 m, z).
+// p589_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y3 (committed form VBROADCASTI32X4 m, y).
 //
 //go:noescape
 func p589_VBROADCASTI32X4(in *byte, out *byte)
 
-// p590_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
+// p590_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z3 (committed form VBROADCASTI32X4 m, z).
 //
 //go:noescape
-func p590_VEXTRACTI128(in *byte, out *byte)
+func p590_VBROADCASTI32X4(in *byte, out *byte)
 
 // p591_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
 func p591_VEXTRACTI128(in *byte, out *byte)
 
-// p592_VEXTRACTI128 runs VEXTRACTI128 $0x01, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
+// p592_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
 func p592_VEXTRACTI128(in *byte, out *byte)
@@ -2974,7 +2974,7 @@ func p592_VEXTRACTI128(in *byte, out *byte)
 //go:noescape
 func p593_VEXTRACTI128(in *byte, out *byte)
 
-// p594_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y9, X9 (committed form VEXTRACTI128 imm, y, x).
+// p594_VEXTRACTI128 runs VEXTRACTI128 $0x01, Y3, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
 func p594_VEXTRACTI128(in *byte, out *byte)
@@ -2984,57 +2984,57 @@ func p594_VEXTRACTI128(in *byte, out *byte)
 //go:noescape
 func p595_VEXTRACTI128(in *byte, out *byte)
 
-// p596_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y3, X9 (committed form VEXTRACTI32X4 imm, y, x).
+// p596_VEXTRACTI128 runs VEXTRACTI128 $0x00, Y9, X9 (committed form VEXTRACTI128 imm, y, x).
 //
 //go:noescape
-func p596_VEXTRACTI32X4(in *byte, out *byte)
+func p596_VEXTRACTI128(in *byte, out *byte)
 
-// p597_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y9, X9 (committed form VEXTRACTI32X4 imm, y, x).
+// p597_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y3, X9 (committed form VEXTRACTI32X4 imm, y, x).
 //
 //go:noescape
 func p597_VEXTRACTI32X4(in *byte, out *byte)
 
-// p598_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z3, X9 (committed form VEXTRACTI32X4 imm, z, x).
+// p598_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y9, X9 (committed form VEXTRACTI32X4 imm, y, x).
 //
 //go:noescape
 func p598_VEXTRACTI32X4(in *byte, out *byte)
 
-// p599_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x02, Z3, X9 (committed form VEXTRACTI32X4 imm, z, x).
+// p599_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z3, X9 (committed form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
 func p599_VEXTRACTI32X4(in *byte, out *byte)
 
-// p600_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z3, X9 (committed form VEXTRACTI32X4 imm, z, x).
+// p600_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x02, Z3, X9 (committed form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
 func p600_VEXTRACTI32X4(in *byte, out *byte)
 
-// p601_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z9, X9 (committed form VEXTRACTI32X4 imm, z, x).
+// p601_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z3, X9 (committed form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
 func p601_VEXTRACTI32X4(in *byte, out *byte)
 
-// p602_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z3, Y9 (committed form VEXTRACTI64X4 imm, z, y).
+// p602_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z9, X9 (committed form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p602_VEXTRACTI64X4(in *byte, out *byte)
+func p602_VEXTRACTI32X4(in *byte, out *byte)
 
-// p603_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z9, Y9 (committed form VEXTRACTI64X4 imm, z, y).
+// p603_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z3, Y9 (committed form VEXTRACTI64X4 imm, z, y).
 //
 //go:noescape
 func p603_VEXTRACTI64X4(in *byte, out *byte)
 
-// p604_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p604_VEXTRACTI64X4 runs VEXTRACTI64X4 $0x01, Z9, Y9 (committed form VEXTRACTI64X4 imm, z, y).
 //
 //go:noescape
-func p604_VINSERTI128(in *byte, out *byte)
+func p604_VEXTRACTI64X4(in *byte, out *byte)
 
 // p605_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
 func p605_VINSERTI128(in *byte, out *byte)
 
-// p606_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p606_VINSERTI128 runs VINSERTI128 $0x00, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
 func p606_VINSERTI128(in *byte, out *byte)
@@ -3044,7 +3044,7 @@ func p606_VINSERTI128(in *byte, out *byte)
 //go:noescape
 func p607_VINSERTI128(in *byte, out *byte)
 
-// p608_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
+// p608_VINSERTI128 runs VINSERTI128 $0x01, X3, Y9, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
 func p608_VINSERTI128(in *byte, out *byte)
@@ -3054,37 +3054,37 @@ func p608_VINSERTI128(in *byte, out *byte)
 //go:noescape
 func p609_VINSERTI128(in *byte, out *byte)
 
-// p610_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Y9, Y14 (committed form VINSERTI32X4 imm, x, y, y).
+// p610_VINSERTI128 runs VINSERTI128 $0x00, X14, Y14, Y14 (committed form VINSERTI128 imm, x, y, y).
 //
 //go:noescape
-func p610_VINSERTI32X4(in *byte, out *byte)
+func p610_VINSERTI128(in *byte, out *byte)
 
-// p611_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Y14, Y14 (committed form VINSERTI32X4 imm, x, y, y).
+// p611_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Y9, Y14 (committed form VINSERTI32X4 imm, x, y, y).
 //
 //go:noescape
 func p611_VINSERTI32X4(in *byte, out *byte)
 
-// p612_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Z9, Z14 (committed form VINSERTI32X4 imm, x, z, z).
+// p612_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Y14, Y14 (committed form VINSERTI32X4 imm, x, y, y).
 //
 //go:noescape
 func p612_VINSERTI32X4(in *byte, out *byte)
 
-// p613_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Z14, Z14 (committed form VINSERTI32X4 imm, x, z, z).
+// p613_VINSERTI32X4 runs VINSERTI32X4 $0x01, X3, Z9, Z14 (committed form VINSERTI32X4 imm, x, z, z).
 //
 //go:noescape
 func p613_VINSERTI32X4(in *byte, out *byte)
 
-// p614_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
+// p614_VINSERTI32X4 runs VINSERTI32X4 $0x01, X14, Z14, Z14 (committed form VINSERTI32X4 imm, x, z, z).
 //
 //go:noescape
-func p614_VMOVDQA(in *byte, out *byte)
+func p614_VINSERTI32X4(in *byte, out *byte)
 
 // p615_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
 func p615_VMOVDQA(in *byte, out *byte)
 
-// p616_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
+// p616_VMOVDQA runs VMOVDQA X3, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
 func p616_VMOVDQA(in *byte, out *byte)
@@ -3094,7 +3094,7 @@ func p616_VMOVDQA(in *byte, out *byte)
 //go:noescape
 func p617_VMOVDQA(in *byte, out *byte)
 
-// p618_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
+// p618_VMOVDQA runs VMOVDQA X9, X9 (committed form VMOVDQA x, x).
 //
 //go:noescape
 func p618_VMOVDQA(in *byte, out *byte)
@@ -3104,7 +3104,7 @@ func p618_VMOVDQA(in *byte, out *byte)
 //go:noescape
 func p619_VMOVDQA(in *byte, out *byte)
 
-// p620_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
+// p620_VMOVDQA runs VMOVDQA Y3, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
 func p620_VMOVDQA(in *byte, out *byte)
@@ -3114,147 +3114,147 @@ func p620_VMOVDQA(in *byte, out *byte)
 //go:noescape
 func p621_VMOVDQA(in *byte, out *byte)
 
-// p622_VMOVDQA64 runs VMOVDQA64 X3, X9 (committed form VMOVDQA64 x, x).
+// p622_VMOVDQA runs VMOVDQA Y9, Y9 (committed form VMOVDQA y, y).
 //
 //go:noescape
-func p622_VMOVDQA64(in *byte, out *byte)
+func p622_VMOVDQA(in *byte, out *byte)
 
-// p623_VMOVDQA64 runs VMOVDQA64 X9, X9 (committed form VMOVDQA64 x, x).
+// p623_VMOVDQA64 runs VMOVDQA64 X3, X9 (committed form VMOVDQA64 x, x).
 //
 //go:noescape
 func p623_VMOVDQA64(in *byte, out *byte)
 
-// p624_VMOVDQA64 runs VMOVDQA64 Y3, Y9 (committed form VMOVDQA64 y, y).
+// p624_VMOVDQA64 runs VMOVDQA64 X9, X9 (committed form VMOVDQA64 x, x).
 //
 //go:noescape
 func p624_VMOVDQA64(in *byte, out *byte)
 
-// p625_VMOVDQA64 runs VMOVDQA64 Y9, Y9 (committed form VMOVDQA64 y, y).
+// p625_VMOVDQA64 runs VMOVDQA64 Y3, Y9 (committed form VMOVDQA64 y, y).
 //
 //go:noescape
 func p625_VMOVDQA64(in *byte, out *byte)
 
-// p626_VMOVDQA64 runs VMOVDQA64 Z3, Z9 (committed form VMOVDQA64 z, z).
+// p626_VMOVDQA64 runs VMOVDQA64 Y9, Y9 (committed form VMOVDQA64 y, y).
 //
 //go:noescape
 func p626_VMOVDQA64(in *byte, out *byte)
 
-// p627_VMOVDQA64 runs VMOVDQA64 Z9, Z9 (committed form VMOVDQA64 z, z).
+// p627_VMOVDQA64 runs VMOVDQA64 Z3, Z9 (committed form VMOVDQA64 z, z).
 //
 //go:noescape
 func p627_VMOVDQA64(in *byte, out *byte)
 
-// p628_VMOVDQU runs VMOVDQU 192(R14), X3 (committed form VMOVDQU m, x).
+// p628_VMOVDQA64 runs VMOVDQA64 Z9, Z9 (committed form VMOVDQA64 z, z).
 //
 //go:noescape
-func p628_VMOVDQU(in *byte, out *byte)
+func p628_VMOVDQA64(in *byte, out *byte)
 
-// p629_VMOVDQU runs VMOVDQU 160(R14), X3 (committed form VMOVDQU m, x).
+// p629_VMOVDQU runs VMOVDQU 192(R14), X3 (committed form VMOVDQU m, x).
 //
 //go:noescape
 func p629_VMOVDQU(in *byte, out *byte)
 
-// p630_VMOVDQU runs VMOVDQU 192(R14), Y3 (committed form VMOVDQU m, y).
+// p630_VMOVDQU runs VMOVDQU 160(R14), X3 (committed form VMOVDQU m, x).
 //
 //go:noescape
 func p630_VMOVDQU(in *byte, out *byte)
 
-// p631_VMOVDQU runs VMOVDQU 160(R14), Y3 (committed form VMOVDQU m, y).
+// p631_VMOVDQU runs VMOVDQU 192(R14), Y3 (committed form VMOVDQU m, y).
 //
 //go:noescape
 func p631_VMOVDQU(in *byte, out *byte)
 
-// p632_VMOVDQU runs VMOVDQU X3, 168(R15) (committed form VMOVDQU x, m).
+// p632_VMOVDQU runs VMOVDQU 160(R14), Y3 (committed form VMOVDQU m, y).
 //
 //go:noescape
 func p632_VMOVDQU(in *byte, out *byte)
 
-// p633_VMOVDQU runs VMOVDQU X3, 136(R15) (committed form VMOVDQU x, m).
+// p633_VMOVDQU runs VMOVDQU X3, 168(R15) (committed form VMOVDQU x, m).
 //
 //go:noescape
 func p633_VMOVDQU(in *byte, out *byte)
 
-// p634_VMOVDQU runs VMOVDQU Y3, 168(R15) (committed form VMOVDQU y, m).
+// p634_VMOVDQU runs VMOVDQU X3, 136(R15) (committed form VMOVDQU x, m).
 //
 //go:noescape
 func p634_VMOVDQU(in *byte, out *byte)
 
-// p635_VMOVDQU runs VMOVDQU Y3, 136(R15) (committed form VMOVDQU y, m).
+// p635_VMOVDQU runs VMOVDQU Y3, 168(R15) (committed form VMOVDQU y, m).
 //
 //go:noescape
 func p635_VMOVDQU(in *byte, out *byte)
 
-// p636_VMOVDQU64 runs VMOVDQU64 192(R14), X3 (committed form VMOVDQU64 m, x).
+// p636_VMOVDQU runs VMOVDQU Y3, 136(R15) (committed form VMOVDQU y, m).
 //
 //go:noescape
-func p636_VMOVDQU64(in *byte, out *byte)
+func p636_VMOVDQU(in *byte, out *byte)
 
-// p637_VMOVDQU64 runs VMOVDQU64 192(R14), Y3 (committed form VMOVDQU64 m, y).
+// p637_VMOVDQU64 runs VMOVDQU64 192(R14), X3 (committed form VMOVDQU64 m, x).
 //
 //go:noescape
 func p637_VMOVDQU64(in *byte, out *byte)
 
-// p638_VMOVDQU64 runs VMOVDQU64 192(R14), Z3 (committed form VMOVDQU64 m, z).
+// p638_VMOVDQU64 runs VMOVDQU64 192(R14), Y3 (committed form VMOVDQU64 m, y).
 //
 //go:noescape
 func p638_VMOVDQU64(in *byte, out *byte)
 
-// p639_VMOVDQU64 runs VMOVDQU64 X3, 168(R15) (committed form VMOVDQU64 x, m).
+// p639_VMOVDQU64 runs VMOVDQU64 192(R14), Z3 (committed form VMOVDQU64 m, z).
 //
 //go:noescape
 func p639_VMOVDQU64(in *byte, out *byte)
 
-// p640_VMOVDQU64 runs VMOVDQU64 Y3, 168(R15) (committed form VMOVDQU64 y, m).
+// p640_VMOVDQU64 runs VMOVDQU64 X3, 168(R15) (committed form VMOVDQU64 x, m).
 //
 //go:noescape
 func p640_VMOVDQU64(in *byte, out *byte)
 
-// p641_VMOVDQU64 runs VMOVDQU64 Z3, 168(R15) (committed form VMOVDQU64 z, m).
+// p641_VMOVDQU64 runs VMOVDQU64 Y3, 168(R15) (committed form VMOVDQU64 y, m).
 //
 //go:noescape
 func p641_VMOVDQU64(in *byte, out *byte)
 
-// p642_VMOVDQU64 runs VMOVDQU64 Z3, Z9 (committed form VMOVDQU64 z, z).
+// p642_VMOVDQU64 runs VMOVDQU64 Z3, 168(R15) (committed form VMOVDQU64 z, m).
 //
 //go:noescape
 func p642_VMOVDQU64(in *byte, out *byte)
 
-// p643_VMOVDQU64 runs VMOVDQU64 Z9, Z9 (committed form VMOVDQU64 z, z).
+// p643_VMOVDQU64 runs VMOVDQU64 Z3, Z9 (committed form VMOVDQU64 z, z).
 //
 //go:noescape
 func p643_VMOVDQU64(in *byte, out *byte)
 
-// p644_VMOVDQU8 runs VMOVDQU8 Z3, K3, 176(R15) (committed form VMOVDQU8 z, k, m).
+// p644_VMOVDQU64 runs VMOVDQU64 Z9, Z9 (committed form VMOVDQU64 z, z).
 //
 //go:noescape
-func p644_VMOVDQU8(in *byte, out *byte)
+func p644_VMOVDQU64(in *byte, out *byte)
 
-// p645_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z3 (committed form VMOVDQU8.Z m, k, z).
+// p645_VMOVDQU8 runs VMOVDQU8 Z3, K3, 176(R15) (committed form VMOVDQU8 z, k, m).
 //
 //go:noescape
-func p645_VMOVDQU8_Z(in *byte, out *byte)
+func p645_VMOVDQU8(in *byte, out *byte)
 
-// p646_VMOVDQU8_Z runs VMOVDQU8.Z Z3, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
+// p646_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z3 (committed form VMOVDQU8.Z m, k, z).
 //
 //go:noescape
 func p646_VMOVDQU8_Z(in *byte, out *byte)
 
-// p647_VMOVDQU8_Z runs VMOVDQU8.Z Z9, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
+// p647_VMOVDQU8_Z runs VMOVDQU8.Z Z3, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
 func p647_VMOVDQU8_Z(in *byte, out *byte)
 
-// p648_VMOVQ runs VMOVQ 192(R14), X3 (committed form VMOVQ m, x).
+// p648_VMOVDQU8_Z runs VMOVDQU8.Z Z9, K3, Z9 (committed form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p648_VMOVQ(in *byte, out *byte)
+func p648_VMOVDQU8_Z(in *byte, out *byte)
 
-// p649_VMOVQ runs VMOVQ 160(R14), X3 (committed form VMOVQ m, x).
+// p649_VMOVQ runs VMOVQ 192(R14), X3 (committed form VMOVQ m, x).
 //
 //go:noescape
 func p649_VMOVQ(in *byte, out *byte)
 
-// p650_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
+// p650_VMOVQ runs VMOVQ 160(R14), X3 (committed form VMOVQ m, x).
 //
 //go:noescape
 func p650_VMOVQ(in *byte, out *byte)
@@ -3264,7 +3264,7 @@ func p650_VMOVQ(in *byte, out *byte)
 //go:noescape
 func p651_VMOVQ(in *byte, out *byte)
 
-// p652_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
+// p652_VMOVQ runs VMOVQ SI, X3 (committed form VMOVQ r, x).
 //
 //go:noescape
 func p652_VMOVQ(in *byte, out *byte)
@@ -3274,57 +3274,57 @@ func p652_VMOVQ(in *byte, out *byte)
 //go:noescape
 func p653_VMOVQ(in *byte, out *byte)
 
-// p654_VPADDD runs VPADDD 256(R14), X3, X9 (committed form VPADDD m, x, x).
+// p654_VMOVQ runs VMOVQ X3, SI (committed form VMOVQ x, r).
 //
 //go:noescape
-func p654_VPADDD(in *byte, out *byte)
+func p654_VMOVQ(in *byte, out *byte)
 
-// p655_VPADDD runs VPADDD 192(R14), X3, X9 (committed form VPADDD m, x, x).
+// p655_VPADDD runs VPADDD 256(R14), X3, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
 func p655_VPADDD(in *byte, out *byte)
 
-// p656_VPADDD runs VPADDD 192(R14), X9, X9 (committed form VPADDD m, x, x).
+// p656_VPADDD runs VPADDD 192(R14), X3, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
 func p656_VPADDD(in *byte, out *byte)
 
-// p657_VPADDD runs VPADDD 160(R14), X9, X9 (committed form VPADDD m, x, x).
+// p657_VPADDD runs VPADDD 192(R14), X9, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
 func p657_VPADDD(in *byte, out *byte)
 
-// p658_VPADDD runs VPADDD 256(R14), Y3, Y9 (committed form VPADDD m, y, y).
+// p658_VPADDD runs VPADDD 160(R14), X9, X9 (committed form VPADDD m, x, x).
 //
 //go:noescape
 func p658_VPADDD(in *byte, out *byte)
 
-// p659_VPADDD runs VPADDD 192(R14), Y3, Y9 (committed form VPADDD m, y, y).
+// p659_VPADDD runs VPADDD 256(R14), Y3, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
 func p659_VPADDD(in *byte, out *byte)
 
-// p660_VPADDD runs VPADDD 192(R14), Y9, Y9 (committed form VPADDD m, y, y).
+// p660_VPADDD runs VPADDD 192(R14), Y3, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
 func p660_VPADDD(in *byte, out *byte)
 
-// p661_VPADDD runs VPADDD 160(R14), Y9, Y9 (committed form VPADDD m, y, y).
+// p661_VPADDD runs VPADDD 192(R14), Y9, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
 func p661_VPADDD(in *byte, out *byte)
 
-// p662_VPADDD runs VPADDD 256(R14), Z3, Z9 (committed form VPADDD m, z, z).
+// p662_VPADDD runs VPADDD 160(R14), Y9, Y9 (committed form VPADDD m, y, y).
 //
 //go:noescape
 func p662_VPADDD(in *byte, out *byte)
 
-// p663_VPADDD runs VPADDD 192(R14), Z9, Z9 (committed form VPADDD m, z, z).
+// p663_VPADDD runs VPADDD 256(R14), Z3, Z9 (committed form VPADDD m, z, z).
 //
 //go:noescape
 func p663_VPADDD(in *byte, out *byte)
 
-// p664_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
+// p664_VPADDD runs VPADDD 192(R14), Z9, Z9 (committed form VPADDD m, z, z).
 //
 //go:noescape
 func p664_VPADDD(in *byte, out *byte)
@@ -3334,7 +3334,7 @@ func p664_VPADDD(in *byte, out *byte)
 //go:noescape
 func p665_VPADDD(in *byte, out *byte)
 
-// p666_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
+// p666_VPADDD runs VPADDD X3, X9, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
 func p666_VPADDD(in *byte, out *byte)
@@ -3344,7 +3344,7 @@ func p666_VPADDD(in *byte, out *byte)
 //go:noescape
 func p667_VPADDD(in *byte, out *byte)
 
-// p668_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
+// p668_VPADDD runs VPADDD X14, X14, X14 (committed form VPADDD x, x, x).
 //
 //go:noescape
 func p668_VPADDD(in *byte, out *byte)
@@ -3354,7 +3354,7 @@ func p668_VPADDD(in *byte, out *byte)
 //go:noescape
 func p669_VPADDD(in *byte, out *byte)
 
-// p670_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
+// p670_VPADDD runs VPADDD Y3, Y9, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
 func p670_VPADDD(in *byte, out *byte)
@@ -3364,37 +3364,37 @@ func p670_VPADDD(in *byte, out *byte)
 //go:noescape
 func p671_VPADDD(in *byte, out *byte)
 
-// p672_VPADDD runs VPADDD Z3, Z9, Z14 (committed form VPADDD z, z, z).
+// p672_VPADDD runs VPADDD Y14, Y14, Y14 (committed form VPADDD y, y, y).
 //
 //go:noescape
 func p672_VPADDD(in *byte, out *byte)
 
-// p673_VPADDD runs VPADDD Z14, Z14, Z14 (committed form VPADDD z, z, z).
+// p673_VPADDD runs VPADDD Z3, Z9, Z14 (committed form VPADDD z, z, z).
 //
 //go:noescape
 func p673_VPADDD(in *byte, out *byte)
 
-// p674_VPADDD_BCST runs VPADDD.BCST 256(R14), Z3, Z9 (committed form VPADDD.BCST m, z, z).
+// p674_VPADDD runs VPADDD Z14, Z14, Z14 (committed form VPADDD z, z, z).
 //
 //go:noescape
-func p674_VPADDD_BCST(in *byte, out *byte)
+func p674_VPADDD(in *byte, out *byte)
 
-// p675_VPADDD_BCST runs VPADDD.BCST 192(R14), Z9, Z9 (committed form VPADDD.BCST m, z, z).
+// p675_VPADDD_BCST runs VPADDD.BCST 256(R14), Z3, Z9 (committed form VPADDD.BCST m, z, z).
 //
 //go:noescape
 func p675_VPADDD_BCST(in *byte, out *byte)
 
-// p676_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
+// p676_VPADDD_BCST runs VPADDD.BCST 192(R14), Z9, Z9 (committed form VPADDD.BCST m, z, z).
 //
 //go:noescape
-func p676_VPADDQ(in *byte, out *byte)
+func p676_VPADDD_BCST(in *byte, out *byte)
 
 // p677_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
 func p677_VPADDQ(in *byte, out *byte)
 
-// p678_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
+// p678_VPADDQ runs VPADDQ X3, X9, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
 func p678_VPADDQ(in *byte, out *byte)
@@ -3404,7 +3404,7 @@ func p678_VPADDQ(in *byte, out *byte)
 //go:noescape
 func p679_VPADDQ(in *byte, out *byte)
 
-// p680_VPADDQ runs VPADDQ Y3, Y9, Y14 (committed form VPADDQ y, y, y).
+// p680_VPADDQ runs VPADDQ X14, X14, X14 (committed form VPADDQ x, x, x).
 //
 //go:noescape
 func p680_VPADDQ(in *byte, out *byte)
@@ -3414,7 +3414,7 @@ func p680_VPADDQ(in *byte, out *byte)
 //go:noescape
 func p681_VPADDQ(in *byte, out *byte)
 
-// p682_VPADDQ runs VPADDQ Y14, Y14, Y14 (committed form VPADDQ y, y, y).
+// p682_VPADDQ runs VPADDQ Y3, Y9, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
 func p682_VPADDQ(in *byte, out *byte)
@@ -3424,247 +3424,247 @@ func p682_VPADDQ(in *byte, out *byte)
 //go:noescape
 func p683_VPADDQ(in *byte, out *byte)
 
-// p684_VPADDQ runs VPADDQ Z3, Z9, K3, Z14 (committed form VPADDQ z, z, k, z).
+// p684_VPADDQ runs VPADDQ Y14, Y14, Y14 (committed form VPADDQ y, y, y).
 //
 //go:noescape
 func p684_VPADDQ(in *byte, out *byte)
 
-// p685_VPADDQ runs VPADDQ Z14, Z14, K3, Z14 (committed form VPADDQ z, z, k, z).
+// p685_VPADDQ runs VPADDQ Z3, Z9, K3, Z14 (committed form VPADDQ z, z, k, z).
 //
 //go:noescape
 func p685_VPADDQ(in *byte, out *byte)
 
-// p686_VPADDQ runs VPADDQ Z3, Z9, Z14 (committed form VPADDQ z, z, z).
+// p686_VPADDQ runs VPADDQ Z14, Z14, K3, Z14 (committed form VPADDQ z, z, k, z).
 //
 //go:noescape
 func p686_VPADDQ(in *byte, out *byte)
 
-// p687_VPADDQ runs VPADDQ Z14, Z14, Z14 (committed form VPADDQ z, z, z).
+// p687_VPADDQ runs VPADDQ Z3, Z9, Z14 (committed form VPADDQ z, z, z).
 //
 //go:noescape
 func p687_VPADDQ(in *byte, out *byte)
 
-// p688_VPAND runs VPAND 256(R14), X3, X9 (committed form VPAND m, x, x).
+// p688_VPADDQ runs VPADDQ Z14, Z14, Z14 (committed form VPADDQ z, z, z).
 //
 //go:noescape
-func p688_VPAND(in *byte, out *byte)
+func p688_VPADDQ(in *byte, out *byte)
 
-// p689_VPAND runs VPAND 192(R14), X3, X9 (committed form VPAND m, x, x).
+// p689_VPAND runs VPAND 256(R14), X3, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
 func p689_VPAND(in *byte, out *byte)
 
-// p690_VPAND runs VPAND 192(R14), X9, X9 (committed form VPAND m, x, x).
+// p690_VPAND runs VPAND 192(R14), X3, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
 func p690_VPAND(in *byte, out *byte)
 
-// p691_VPAND runs VPAND 160(R14), X9, X9 (committed form VPAND m, x, x).
+// p691_VPAND runs VPAND 192(R14), X9, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
 func p691_VPAND(in *byte, out *byte)
 
-// p692_VPANDD runs VPANDD 256(R14), X3, X9 (committed form VPANDD m, x, x).
+// p692_VPAND runs VPAND 160(R14), X9, X9 (committed form VPAND m, x, x).
 //
 //go:noescape
-func p692_VPANDD(in *byte, out *byte)
+func p692_VPAND(in *byte, out *byte)
 
-// p693_VPANDD runs VPANDD 192(R14), X9, X9 (committed form VPANDD m, x, x).
+// p693_VPANDD runs VPANDD 256(R14), X3, X9 (committed form VPANDD m, x, x).
 //
 //go:noescape
 func p693_VPANDD(in *byte, out *byte)
 
-// p694_VPANDD runs VPANDD 256(R14), Z3, Z9 (committed form VPANDD m, z, z).
+// p694_VPANDD runs VPANDD 192(R14), X9, X9 (committed form VPANDD m, x, x).
 //
 //go:noescape
 func p694_VPANDD(in *byte, out *byte)
 
-// p695_VPANDD runs VPANDD 192(R14), Z9, Z9 (committed form VPANDD m, z, z).
+// p695_VPANDD runs VPANDD 256(R14), Z3, Z9 (committed form VPANDD m, z, z).
 //
 //go:noescape
 func p695_VPANDD(in *byte, out *byte)
 
-// p696_VPANDD runs VPANDD Z3, Z9, Z14 (committed form VPANDD z, z, z).
+// p696_VPANDD runs VPANDD 192(R14), Z9, Z9 (committed form VPANDD m, z, z).
 //
 //go:noescape
 func p696_VPANDD(in *byte, out *byte)
 
-// p697_VPANDD runs VPANDD Z14, Z14, Z14 (committed form VPANDD z, z, z).
+// p697_VPANDD runs VPANDD Z3, Z9, Z14 (committed form VPANDD z, z, z).
 //
 //go:noescape
 func p697_VPANDD(in *byte, out *byte)
 
-// p698_VPANDQ runs VPANDQ Z3, Z9, Z14 (committed form VPANDQ z, z, z).
+// p698_VPANDD runs VPANDD Z14, Z14, Z14 (committed form VPANDD z, z, z).
 //
 //go:noescape
-func p698_VPANDQ(in *byte, out *byte)
+func p698_VPANDD(in *byte, out *byte)
 
-// p699_VPANDQ runs VPANDQ Z14, Z14, Z14 (committed form VPANDQ z, z, z).
+// p699_VPANDQ runs VPANDQ Z3, Z9, Z14 (committed form VPANDQ z, z, z).
 //
 //go:noescape
 func p699_VPANDQ(in *byte, out *byte)
 
-// p700_VPBROADCASTD runs VPBROADCASTD 192(R14), Y3 (committed form VPBROADCASTD m, y).
+// p700_VPANDQ runs VPANDQ Z14, Z14, Z14 (committed form VPANDQ z, z, z).
 //
 //go:noescape
-func p700_VPBROADCASTD(in *byte, out *byte)
+func p700_VPANDQ(in *byte, out *byte)
 
-// p701_VPBROADCASTD runs VPBROADCASTD 160(R14), Y3 (committed form VPBROADCASTD m, y).
+// p701_VPBROADCASTD runs VPBROADCASTD 192(R14), Y3 (committed form VPBROADCASTD m, y).
 //
 //go:noescape
 func p701_VPBROADCASTD(in *byte, out *byte)
 
-// p702_VPBROADCASTD runs VPBROADCASTD 192(R14), Z3 (committed form VPBROADCASTD m, z).
+// p702_VPBROADCASTD runs VPBROADCASTD 160(R14), Y3 (committed form VPBROADCASTD m, y).
 //
 //go:noescape
 func p702_VPBROADCASTD(in *byte, out *byte)
 
-// p703_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z3 (committed form VPBROADCASTQ m, z).
+// p703_VPBROADCASTD runs VPBROADCASTD 192(R14), Z3 (committed form VPBROADCASTD m, z).
 //
 //go:noescape
-func p703_VPBROADCASTQ(in *byte, out *byte)
+func p703_VPBROADCASTD(in *byte, out *byte)
 
-// p704_VPBROADCASTQ runs VPBROADCASTQ SI, Z3 (committed form VPBROADCASTQ r, z).
+// p704_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z3 (committed form VPBROADCASTQ m, z).
 //
 //go:noescape
 func p704_VPBROADCASTQ(in *byte, out *byte)
 
-// p705_VPBROADCASTQ runs VPBROADCASTQ X3, Z9 (committed form VPBROADCASTQ x, z).
+// p705_VPBROADCASTQ runs VPBROADCASTQ SI, Z3 (committed form VPBROADCASTQ r, z).
 //
 //go:noescape
 func p705_VPBROADCASTQ(in *byte, out *byte)
 
-// p706_VPBROADCASTQ runs VPBROADCASTQ X9, Z9 (committed form VPBROADCASTQ x, z).
+// p706_VPBROADCASTQ runs VPBROADCASTQ X3, Z9 (committed form VPBROADCASTQ x, z).
 //
 //go:noescape
 func p706_VPBROADCASTQ(in *byte, out *byte)
 
-// p707_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p707_VPBROADCASTQ runs VPBROADCASTQ X9, Z9 (committed form VPBROADCASTQ x, z).
 //
 //go:noescape
-func p707_VPCLMULQDQ(in *byte, out *byte)
+func p707_VPBROADCASTQ(in *byte, out *byte)
 
-// p708_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p708_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p708_VPCLMULQDQ(in *byte, out *byte)
 
-// p709_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p709_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p709_VPCLMULQDQ(in *byte, out *byte)
 
-// p710_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p710_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p710_VPCLMULQDQ(in *byte, out *byte)
 
-// p711_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p711_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p711_VPCLMULQDQ(in *byte, out *byte)
 
-// p712_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p712_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p712_VPCLMULQDQ(in *byte, out *byte)
 
-// p713_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p713_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p713_VPCLMULQDQ(in *byte, out *byte)
 
-// p714_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p714_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p714_VPCLMULQDQ(in *byte, out *byte)
 
-// p715_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p715_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), X3, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p715_VPCLMULQDQ(in *byte, out *byte)
 
-// p716_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
+// p716_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p716_VPCLMULQDQ(in *byte, out *byte)
 
-// p717_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p717_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), X9, X9 (committed form VPCLMULQDQ imm, m, x, x).
 //
 //go:noescape
 func p717_VPCLMULQDQ(in *byte, out *byte)
 
-// p718_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p718_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p718_VPCLMULQDQ(in *byte, out *byte)
 
-// p719_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p719_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p719_VPCLMULQDQ(in *byte, out *byte)
 
-// p720_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p720_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p720_VPCLMULQDQ(in *byte, out *byte)
 
-// p721_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p721_VPCLMULQDQ runs VPCLMULQDQ $0x01, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p721_VPCLMULQDQ(in *byte, out *byte)
 
-// p722_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p722_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p722_VPCLMULQDQ(in *byte, out *byte)
 
-// p723_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p723_VPCLMULQDQ runs VPCLMULQDQ $0x10, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p723_VPCLMULQDQ(in *byte, out *byte)
 
-// p724_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p724_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p724_VPCLMULQDQ(in *byte, out *byte)
 
-// p725_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p725_VPCLMULQDQ runs VPCLMULQDQ $0x11, 192(R14), Y3, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p725_VPCLMULQDQ(in *byte, out *byte)
 
-// p726_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
+// p726_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p726_VPCLMULQDQ(in *byte, out *byte)
 
-// p727_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p727_VPCLMULQDQ runs VPCLMULQDQ $0x00, 160(R14), Y9, Y9 (committed form VPCLMULQDQ imm, m, y, y).
 //
 //go:noescape
 func p727_VPCLMULQDQ(in *byte, out *byte)
 
-// p728_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p728_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p728_VPCLMULQDQ(in *byte, out *byte)
 
-// p729_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p729_VPCLMULQDQ runs VPCLMULQDQ $0x01, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p729_VPCLMULQDQ(in *byte, out *byte)
 
-// p730_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p730_VPCLMULQDQ runs VPCLMULQDQ $0x10, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p730_VPCLMULQDQ(in *byte, out *byte)
 
-// p731_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Z9, Z9 (committed form VPCLMULQDQ imm, m, z, z).
+// p731_VPCLMULQDQ runs VPCLMULQDQ $0x11, 256(R14), Z3, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p731_VPCLMULQDQ(in *byte, out *byte)
 
-// p732_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p732_VPCLMULQDQ runs VPCLMULQDQ $0x00, 192(R14), Z9, Z9 (committed form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p732_VPCLMULQDQ(in *byte, out *byte)
@@ -3674,7 +3674,7 @@ func p732_VPCLMULQDQ(in *byte, out *byte)
 //go:noescape
 func p733_VPCLMULQDQ(in *byte, out *byte)
 
-// p734_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p734_VPCLMULQDQ runs VPCLMULQDQ $0x00, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p734_VPCLMULQDQ(in *byte, out *byte)
@@ -3684,7 +3684,7 @@ func p734_VPCLMULQDQ(in *byte, out *byte)
 //go:noescape
 func p735_VPCLMULQDQ(in *byte, out *byte)
 
-// p736_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p736_VPCLMULQDQ runs VPCLMULQDQ $0x01, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p736_VPCLMULQDQ(in *byte, out *byte)
@@ -3694,7 +3694,7 @@ func p736_VPCLMULQDQ(in *byte, out *byte)
 //go:noescape
 func p737_VPCLMULQDQ(in *byte, out *byte)
 
-// p738_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p738_VPCLMULQDQ runs VPCLMULQDQ $0x10, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p738_VPCLMULQDQ(in *byte, out *byte)
@@ -3704,7 +3704,7 @@ func p738_VPCLMULQDQ(in *byte, out *byte)
 //go:noescape
 func p739_VPCLMULQDQ(in *byte, out *byte)
 
-// p740_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
+// p740_VPCLMULQDQ runs VPCLMULQDQ $0x11, X3, X9, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p740_VPCLMULQDQ(in *byte, out *byte)
@@ -3714,7 +3714,7 @@ func p740_VPCLMULQDQ(in *byte, out *byte)
 //go:noescape
 func p741_VPCLMULQDQ(in *byte, out *byte)
 
-// p742_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p742_VPCLMULQDQ runs VPCLMULQDQ $0x00, X14, X14, X14 (committed form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p742_VPCLMULQDQ(in *byte, out *byte)
@@ -3724,7 +3724,7 @@ func p742_VPCLMULQDQ(in *byte, out *byte)
 //go:noescape
 func p743_VPCLMULQDQ(in *byte, out *byte)
 
-// p744_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p744_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p744_VPCLMULQDQ(in *byte, out *byte)
@@ -3734,7 +3734,7 @@ func p744_VPCLMULQDQ(in *byte, out *byte)
 //go:noescape
 func p745_VPCLMULQDQ(in *byte, out *byte)
 
-// p746_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p746_VPCLMULQDQ runs VPCLMULQDQ $0x01, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p746_VPCLMULQDQ(in *byte, out *byte)
@@ -3744,7 +3744,7 @@ func p746_VPCLMULQDQ(in *byte, out *byte)
 //go:noescape
 func p747_VPCLMULQDQ(in *byte, out *byte)
 
-// p748_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p748_VPCLMULQDQ runs VPCLMULQDQ $0x10, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p748_VPCLMULQDQ(in *byte, out *byte)
@@ -3754,7 +3754,7 @@ func p748_VPCLMULQDQ(in *byte, out *byte)
 //go:noescape
 func p749_VPCLMULQDQ(in *byte, out *byte)
 
-// p750_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
+// p750_VPCLMULQDQ runs VPCLMULQDQ $0x11, Y3, Y9, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p750_VPCLMULQDQ(in *byte, out *byte)
@@ -3764,42 +3764,42 @@ func p750_VPCLMULQDQ(in *byte, out *byte)
 //go:noescape
 func p751_VPCLMULQDQ(in *byte, out *byte)
 
-// p752_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p752_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y14, Y14, Y14 (committed form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p752_VPCLMULQDQ(in *byte, out *byte)
 
-// p753_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p753_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
 func p753_VPCLMULQDQ(in *byte, out *byte)
 
-// p754_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p754_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
 func p754_VPCLMULQDQ(in *byte, out *byte)
 
-// p755_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p755_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
 func p755_VPCLMULQDQ(in *byte, out *byte)
 
-// p756_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z14, Z14, Z14 (committed form VPCLMULQDQ imm, z, z, z).
+// p756_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z3, Z9, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
 func p756_VPCLMULQDQ(in *byte, out *byte)
 
-// p757_VPCMPEQB runs VPCMPEQB X3, X9, K3 (committed form VPCMPEQB x, x, k).
+// p757_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z14, Z14, Z14 (committed form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p757_VPCMPEQB(in *byte, out *byte)
+func p757_VPCLMULQDQ(in *byte, out *byte)
 
-// p758_VPCMPEQB runs VPCMPEQB X9, X9, K3 (committed form VPCMPEQB x, x, k).
+// p758_VPCMPEQB runs VPCMPEQB X3, X9, K3 (committed form VPCMPEQB x, x, k).
 //
 //go:noescape
 func p758_VPCMPEQB(in *byte, out *byte)
 
-// p759_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
+// p759_VPCMPEQB runs VPCMPEQB X9, X9, K3 (committed form VPCMPEQB x, x, k).
 //
 //go:noescape
 func p759_VPCMPEQB(in *byte, out *byte)
@@ -3809,7 +3809,7 @@ func p759_VPCMPEQB(in *byte, out *byte)
 //go:noescape
 func p760_VPCMPEQB(in *byte, out *byte)
 
-// p761_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
+// p761_VPCMPEQB runs VPCMPEQB X3, X9, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
 func p761_VPCMPEQB(in *byte, out *byte)
@@ -3819,42 +3819,42 @@ func p761_VPCMPEQB(in *byte, out *byte)
 //go:noescape
 func p762_VPCMPEQB(in *byte, out *byte)
 
-// p763_VPCMPEQQ runs VPCMPEQQ Z3, Z9, K3 (committed form VPCMPEQQ z, z, k).
+// p763_VPCMPEQB runs VPCMPEQB X14, X14, X14 (committed form VPCMPEQB x, x, x).
 //
 //go:noescape
-func p763_VPCMPEQQ(in *byte, out *byte)
+func p763_VPCMPEQB(in *byte, out *byte)
 
-// p764_VPCMPEQQ runs VPCMPEQQ Z9, Z9, K3 (committed form VPCMPEQQ z, z, k).
+// p764_VPCMPEQQ runs VPCMPEQQ Z3, Z9, K3 (committed form VPCMPEQQ z, z, k).
 //
 //go:noescape
 func p764_VPCMPEQQ(in *byte, out *byte)
 
-// p765_VPCMPUQ runs VPCMPUQ $0x00, Z3, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
+// p765_VPCMPEQQ runs VPCMPEQQ Z9, Z9, K3 (committed form VPCMPEQQ z, z, k).
 //
 //go:noescape
-func p765_VPCMPUQ(in *byte, out *byte)
+func p765_VPCMPEQQ(in *byte, out *byte)
 
-// p766_VPCMPUQ runs VPCMPUQ $0x06, Z3, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
+// p766_VPCMPUQ runs VPCMPUQ $0x00, Z3, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p766_VPCMPUQ(in *byte, out *byte)
 
-// p767_VPCMPUQ runs VPCMPUQ $0x00, Z9, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
+// p767_VPCMPUQ runs VPCMPUQ $0x06, Z3, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p767_VPCMPUQ(in *byte, out *byte)
 
-// p768_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p768_VPCMPUQ runs VPCMPUQ $0x00, Z9, Z9, K3 (committed form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p768_VPERM2I128(in *byte, out *byte)
+func p768_VPCMPUQ(in *byte, out *byte)
 
 // p769_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p769_VPERM2I128(in *byte, out *byte)
 
-// p770_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p770_VPERM2I128 runs VPERM2I128 $0x02, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p770_VPERM2I128(in *byte, out *byte)
@@ -3864,7 +3864,7 @@ func p770_VPERM2I128(in *byte, out *byte)
 //go:noescape
 func p771_VPERM2I128(in *byte, out *byte)
 
-// p772_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p772_VPERM2I128 runs VPERM2I128 $0x08, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p772_VPERM2I128(in *byte, out *byte)
@@ -3874,7 +3874,7 @@ func p772_VPERM2I128(in *byte, out *byte)
 //go:noescape
 func p773_VPERM2I128(in *byte, out *byte)
 
-// p774_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p774_VPERM2I128 runs VPERM2I128 $0x13, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p774_VPERM2I128(in *byte, out *byte)
@@ -3884,7 +3884,7 @@ func p774_VPERM2I128(in *byte, out *byte)
 //go:noescape
 func p775_VPERM2I128(in *byte, out *byte)
 
-// p776_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p776_VPERM2I128 runs VPERM2I128 $0x20, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p776_VPERM2I128(in *byte, out *byte)
@@ -3894,7 +3894,7 @@ func p776_VPERM2I128(in *byte, out *byte)
 //go:noescape
 func p777_VPERM2I128(in *byte, out *byte)
 
-// p778_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p778_VPERM2I128 runs VPERM2I128 $0x31, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p778_VPERM2I128(in *byte, out *byte)
@@ -3904,7 +3904,7 @@ func p778_VPERM2I128(in *byte, out *byte)
 //go:noescape
 func p779_VPERM2I128(in *byte, out *byte)
 
-// p780_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p780_VPERM2I128 runs VPERM2I128 $0x80, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p780_VPERM2I128(in *byte, out *byte)
@@ -3914,7 +3914,7 @@ func p780_VPERM2I128(in *byte, out *byte)
 //go:noescape
 func p781_VPERM2I128(in *byte, out *byte)
 
-// p782_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
+// p782_VPERM2I128 runs VPERM2I128 $0x88, Y3, Y9, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
 func p782_VPERM2I128(in *byte, out *byte)
@@ -3924,27 +3924,27 @@ func p782_VPERM2I128(in *byte, out *byte)
 //go:noescape
 func p783_VPERM2I128(in *byte, out *byte)
 
-// p784_VPERMQ runs VPERMQ Z3, Z9, Z14 (committed form VPERMQ z, z, z).
+// p784_VPERM2I128 runs VPERM2I128 $0x02, Y14, Y14, Y14 (committed form VPERM2I128 imm, y, y, y).
 //
 //go:noescape
-func p784_VPERMQ(in *byte, out *byte)
+func p784_VPERM2I128(in *byte, out *byte)
 
-// p785_VPERMQ runs VPERMQ Z14, Z14, Z14 (committed form VPERMQ z, z, z).
+// p785_VPERMQ runs VPERMQ Z3, Z9, Z14 (committed form VPERMQ z, z, z).
 //
 //go:noescape
 func p785_VPERMQ(in *byte, out *byte)
 
-// p786_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
+// p786_VPERMQ runs VPERMQ Z14, Z14, Z14 (committed form VPERMQ z, z, z).
 //
 //go:noescape
-func p786_VPEXTRQ(in *byte, out *byte)
+func p786_VPERMQ(in *byte, out *byte)
 
 // p787_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
 func p787_VPEXTRQ(in *byte, out *byte)
 
-// p788_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
+// p788_VPEXTRQ runs VPEXTRQ $0x00, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
 func p788_VPEXTRQ(in *byte, out *byte)
@@ -3954,37 +3954,37 @@ func p788_VPEXTRQ(in *byte, out *byte)
 //go:noescape
 func p789_VPEXTRQ(in *byte, out *byte)
 
-// p790_VPINSRQ runs VPINSRQ $0x00, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p790_VPEXTRQ runs VPEXTRQ $0x01, X3, SI (committed form VPEXTRQ imm, x, r).
 //
 //go:noescape
-func p790_VPINSRQ(in *byte, out *byte)
+func p790_VPEXTRQ(in *byte, out *byte)
 
-// p791_VPINSRQ runs VPINSRQ $0x00, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p791_VPINSRQ runs VPINSRQ $0x00, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p791_VPINSRQ(in *byte, out *byte)
 
-// p792_VPINSRQ runs VPINSRQ $0x01, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p792_VPINSRQ runs VPINSRQ $0x00, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p792_VPINSRQ(in *byte, out *byte)
 
-// p793_VPINSRQ runs VPINSRQ $0x01, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
+// p793_VPINSRQ runs VPINSRQ $0x01, 256(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p793_VPINSRQ(in *byte, out *byte)
 
-// p794_VPINSRQ runs VPINSRQ $0x00, 192(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
+// p794_VPINSRQ runs VPINSRQ $0x01, 192(R14), X3, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p794_VPINSRQ(in *byte, out *byte)
 
-// p795_VPINSRQ runs VPINSRQ $0x00, 160(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
+// p795_VPINSRQ runs VPINSRQ $0x00, 192(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p795_VPINSRQ(in *byte, out *byte)
 
-// p796_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p796_VPINSRQ runs VPINSRQ $0x00, 160(R14), X9, X9 (committed form VPINSRQ imm, m, x, x).
 //
 //go:noescape
 func p796_VPINSRQ(in *byte, out *byte)
@@ -3994,7 +3994,7 @@ func p796_VPINSRQ(in *byte, out *byte)
 //go:noescape
 func p797_VPINSRQ(in *byte, out *byte)
 
-// p798_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
+// p798_VPINSRQ runs VPINSRQ $0x00, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
 func p798_VPINSRQ(in *byte, out *byte)
@@ -4004,7 +4004,7 @@ func p798_VPINSRQ(in *byte, out *byte)
 //go:noescape
 func p799_VPINSRQ(in *byte, out *byte)
 
-// p800_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
+// p800_VPINSRQ runs VPINSRQ $0x01, SI, X3, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
 func p800_VPINSRQ(in *byte, out *byte)
@@ -4014,77 +4014,77 @@ func p800_VPINSRQ(in *byte, out *byte)
 //go:noescape
 func p801_VPINSRQ(in *byte, out *byte)
 
-// p802_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z3, Z9 (committed form VPMADD52HUQ m, z, z).
+// p802_VPINSRQ runs VPINSRQ $0x00, SI, X9, X9 (committed form VPINSRQ imm, r, x, x).
 //
 //go:noescape
-func p802_VPMADD52HUQ(in *byte, out *byte)
+func p802_VPINSRQ(in *byte, out *byte)
 
-// p803_VPMADD52HUQ runs VPMADD52HUQ 192(R14), Z9, Z9 (committed form VPMADD52HUQ m, z, z).
+// p803_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z3, Z9 (committed form VPMADD52HUQ m, z, z).
 //
 //go:noescape
 func p803_VPMADD52HUQ(in *byte, out *byte)
 
-// p804_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z3, Z9 (committed form VPMADD52LUQ m, z, z).
+// p804_VPMADD52HUQ runs VPMADD52HUQ 192(R14), Z9, Z9 (committed form VPMADD52HUQ m, z, z).
 //
 //go:noescape
-func p804_VPMADD52LUQ(in *byte, out *byte)
+func p804_VPMADD52HUQ(in *byte, out *byte)
 
-// p805_VPMADD52LUQ runs VPMADD52LUQ 192(R14), Z9, Z9 (committed form VPMADD52LUQ m, z, z).
+// p805_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z3, Z9 (committed form VPMADD52LUQ m, z, z).
 //
 //go:noescape
 func p805_VPMADD52LUQ(in *byte, out *byte)
 
-// p806_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z3, Z9 (committed form VPMADD52LUQ.BCST m, z, z).
+// p806_VPMADD52LUQ runs VPMADD52LUQ 192(R14), Z9, Z9 (committed form VPMADD52LUQ m, z, z).
 //
 //go:noescape
-func p806_VPMADD52LUQ_BCST(in *byte, out *byte)
+func p806_VPMADD52LUQ(in *byte, out *byte)
 
-// p807_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 192(R14), Z9, Z9 (committed form VPMADD52LUQ.BCST m, z, z).
+// p807_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z3, Z9 (committed form VPMADD52LUQ.BCST m, z, z).
 //
 //go:noescape
 func p807_VPMADD52LUQ_BCST(in *byte, out *byte)
 
-// p808_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
+// p808_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 192(R14), Z9, Z9 (committed form VPMADD52LUQ.BCST m, z, z).
 //
 //go:noescape
-func p808_VPMOVMSKB(in *byte, out *byte)
+func p808_VPMADD52LUQ_BCST(in *byte, out *byte)
 
 // p809_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
 //
 //go:noescape
 func p809_VPMOVMSKB(in *byte, out *byte)
 
-// p810_VPMULUDQ runs VPMULUDQ 256(R14), Z3, Z9 (committed form VPMULUDQ m, z, z).
+// p810_VPMOVMSKB runs VPMOVMSKB X3, SI (committed form VPMOVMSKB x, r).
 //
 //go:noescape
-func p810_VPMULUDQ(in *byte, out *byte)
+func p810_VPMOVMSKB(in *byte, out *byte)
 
-// p811_VPMULUDQ runs VPMULUDQ 192(R14), Z9, Z9 (committed form VPMULUDQ m, z, z).
+// p811_VPMULUDQ runs VPMULUDQ 256(R14), Z3, Z9 (committed form VPMULUDQ m, z, z).
 //
 //go:noescape
 func p811_VPMULUDQ(in *byte, out *byte)
 
-// p812_VPMULUDQ runs VPMULUDQ Z3, Z9, Z14 (committed form VPMULUDQ z, z, z).
+// p812_VPMULUDQ runs VPMULUDQ 192(R14), Z9, Z9 (committed form VPMULUDQ m, z, z).
 //
 //go:noescape
 func p812_VPMULUDQ(in *byte, out *byte)
 
-// p813_VPMULUDQ runs VPMULUDQ Z14, Z14, Z14 (committed form VPMULUDQ z, z, z).
+// p813_VPMULUDQ runs VPMULUDQ Z3, Z9, Z14 (committed form VPMULUDQ z, z, z).
 //
 //go:noescape
 func p813_VPMULUDQ(in *byte, out *byte)
 
-// p814_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
+// p814_VPMULUDQ runs VPMULUDQ Z14, Z14, Z14 (committed form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p814_VPOR(in *byte, out *byte)
+func p814_VPMULUDQ(in *byte, out *byte)
 
 // p815_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
 func p815_VPOR(in *byte, out *byte)
 
-// p816_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
+// p816_VPOR runs VPOR X3, X9, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
 func p816_VPOR(in *byte, out *byte)
@@ -4094,7 +4094,7 @@ func p816_VPOR(in *byte, out *byte)
 //go:noescape
 func p817_VPOR(in *byte, out *byte)
 
-// p818_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
+// p818_VPOR runs VPOR X14, X14, X14 (committed form VPOR x, x, x).
 //
 //go:noescape
 func p818_VPOR(in *byte, out *byte)
@@ -4104,7 +4104,7 @@ func p818_VPOR(in *byte, out *byte)
 //go:noescape
 func p819_VPOR(in *byte, out *byte)
 
-// p820_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
+// p820_VPOR runs VPOR Y3, Y9, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
 func p820_VPOR(in *byte, out *byte)
@@ -4114,137 +4114,137 @@ func p820_VPOR(in *byte, out *byte)
 //go:noescape
 func p821_VPOR(in *byte, out *byte)
 
-// p822_VPORD runs VPORD X3, X9, X14 (committed form VPORD x, x, x).
+// p822_VPOR runs VPOR Y14, Y14, Y14 (committed form VPOR y, y, y).
 //
 //go:noescape
-func p822_VPORD(in *byte, out *byte)
+func p822_VPOR(in *byte, out *byte)
 
-// p823_VPORD runs VPORD X14, X14, X14 (committed form VPORD x, x, x).
+// p823_VPORD runs VPORD X3, X9, X14 (committed form VPORD x, x, x).
 //
 //go:noescape
 func p823_VPORD(in *byte, out *byte)
 
-// p824_VPORD runs VPORD Z3, Z9, Z14 (committed form VPORD z, z, z).
+// p824_VPORD runs VPORD X14, X14, X14 (committed form VPORD x, x, x).
 //
 //go:noescape
 func p824_VPORD(in *byte, out *byte)
 
-// p825_VPORD runs VPORD Z14, Z14, Z14 (committed form VPORD z, z, z).
+// p825_VPORD runs VPORD Z3, Z9, Z14 (committed form VPORD z, z, z).
 //
 //go:noescape
 func p825_VPORD(in *byte, out *byte)
 
-// p826_VPORQ runs VPORQ Z3, Z9, K3, Z14 (committed form VPORQ z, z, k, z).
+// p826_VPORD runs VPORD Z14, Z14, Z14 (committed form VPORD z, z, z).
 //
 //go:noescape
-func p826_VPORQ(in *byte, out *byte)
+func p826_VPORD(in *byte, out *byte)
 
-// p827_VPORQ runs VPORQ Z14, Z14, K3, Z14 (committed form VPORQ z, z, k, z).
+// p827_VPORQ runs VPORQ Z3, Z9, K3, Z14 (committed form VPORQ z, z, k, z).
 //
 //go:noescape
 func p827_VPORQ(in *byte, out *byte)
 
-// p828_VPROLD runs VPROLD $0x07, Y3, Y9 (committed form VPROLD imm, y, y).
+// p828_VPORQ runs VPORQ Z14, Z14, K3, Z14 (committed form VPORQ z, z, k, z).
 //
 //go:noescape
-func p828_VPROLD(in *byte, out *byte)
+func p828_VPORQ(in *byte, out *byte)
 
-// p829_VPROLD runs VPROLD $0x08, Y3, Y9 (committed form VPROLD imm, y, y).
+// p829_VPROLD runs VPROLD $0x07, Y3, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
 func p829_VPROLD(in *byte, out *byte)
 
-// p830_VPROLD runs VPROLD $0x0c, Y3, Y9 (committed form VPROLD imm, y, y).
+// p830_VPROLD runs VPROLD $0x08, Y3, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
 func p830_VPROLD(in *byte, out *byte)
 
-// p831_VPROLD runs VPROLD $0x10, Y3, Y9 (committed form VPROLD imm, y, y).
+// p831_VPROLD runs VPROLD $0x0c, Y3, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
 func p831_VPROLD(in *byte, out *byte)
 
-// p832_VPROLD runs VPROLD $0x07, Y9, Y9 (committed form VPROLD imm, y, y).
+// p832_VPROLD runs VPROLD $0x10, Y3, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
 func p832_VPROLD(in *byte, out *byte)
 
-// p833_VPROLD runs VPROLD $0x07, Z3, Z9 (committed form VPROLD imm, z, z).
+// p833_VPROLD runs VPROLD $0x07, Y9, Y9 (committed form VPROLD imm, y, y).
 //
 //go:noescape
 func p833_VPROLD(in *byte, out *byte)
 
-// p834_VPROLD runs VPROLD $0x08, Z3, Z9 (committed form VPROLD imm, z, z).
+// p834_VPROLD runs VPROLD $0x07, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
 func p834_VPROLD(in *byte, out *byte)
 
-// p835_VPROLD runs VPROLD $0x0c, Z3, Z9 (committed form VPROLD imm, z, z).
+// p835_VPROLD runs VPROLD $0x08, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
 func p835_VPROLD(in *byte, out *byte)
 
-// p836_VPROLD runs VPROLD $0x10, Z3, Z9 (committed form VPROLD imm, z, z).
+// p836_VPROLD runs VPROLD $0x0c, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
 func p836_VPROLD(in *byte, out *byte)
 
-// p837_VPROLD runs VPROLD $0x07, Z9, Z9 (committed form VPROLD imm, z, z).
+// p837_VPROLD runs VPROLD $0x10, Z3, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
 func p837_VPROLD(in *byte, out *byte)
 
-// p838_VPSHUFB runs VPSHUFB 256(R14), X3, X9 (committed form VPSHUFB m, x, x).
+// p838_VPROLD runs VPROLD $0x07, Z9, Z9 (committed form VPROLD imm, z, z).
 //
 //go:noescape
-func p838_VPSHUFB(in *byte, out *byte)
+func p838_VPROLD(in *byte, out *byte)
 
-// p839_VPSHUFB runs VPSHUFB 192(R14), X3, X9 (committed form VPSHUFB m, x, x).
+// p839_VPSHUFB runs VPSHUFB 256(R14), X3, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
 func p839_VPSHUFB(in *byte, out *byte)
 
-// p840_VPSHUFB runs VPSHUFB 192(R14), X9, X9 (committed form VPSHUFB m, x, x).
+// p840_VPSHUFB runs VPSHUFB 192(R14), X3, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
 func p840_VPSHUFB(in *byte, out *byte)
 
-// p841_VPSHUFB runs VPSHUFB 160(R14), X9, X9 (committed form VPSHUFB m, x, x).
+// p841_VPSHUFB runs VPSHUFB 192(R14), X9, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
 func p841_VPSHUFB(in *byte, out *byte)
 
-// p842_VPSHUFB runs VPSHUFB 256(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
+// p842_VPSHUFB runs VPSHUFB 160(R14), X9, X9 (committed form VPSHUFB m, x, x).
 //
 //go:noescape
 func p842_VPSHUFB(in *byte, out *byte)
 
-// p843_VPSHUFB runs VPSHUFB 192(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
+// p843_VPSHUFB runs VPSHUFB 256(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
 func p843_VPSHUFB(in *byte, out *byte)
 
-// p844_VPSHUFB runs VPSHUFB 192(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
+// p844_VPSHUFB runs VPSHUFB 192(R14), Y3, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
 func p844_VPSHUFB(in *byte, out *byte)
 
-// p845_VPSHUFB runs VPSHUFB 160(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
+// p845_VPSHUFB runs VPSHUFB 192(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
 func p845_VPSHUFB(in *byte, out *byte)
 
-// p846_VPSHUFB runs VPSHUFB 256(R14), Z3, Z9 (committed form VPSHUFB m, z, z).
+// p846_VPSHUFB runs VPSHUFB 160(R14), Y9, Y9 (committed form VPSHUFB m, y, y).
 //
 //go:noescape
 func p846_VPSHUFB(in *byte, out *byte)
 
-// p847_VPSHUFB runs VPSHUFB 192(R14), Z9, Z9 (committed form VPSHUFB m, z, z).
+// p847_VPSHUFB runs VPSHUFB 256(R14), Z3, Z9 (committed form VPSHUFB m, z, z).
 //
 //go:noescape
 func p847_VPSHUFB(in *byte, out *byte)
 
-// p848_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
+// p848_VPSHUFB runs VPSHUFB 192(R14), Z9, Z9 (committed form VPSHUFB m, z, z).
 //
 //go:noescape
 func p848_VPSHUFB(in *byte, out *byte)
@@ -4254,7 +4254,7 @@ func p848_VPSHUFB(in *byte, out *byte)
 //go:noescape
 func p849_VPSHUFB(in *byte, out *byte)
 
-// p850_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
+// p850_VPSHUFB runs VPSHUFB X3, X9, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
 func p850_VPSHUFB(in *byte, out *byte)
@@ -4264,27 +4264,27 @@ func p850_VPSHUFB(in *byte, out *byte)
 //go:noescape
 func p851_VPSHUFB(in *byte, out *byte)
 
-// p852_VPSHUFB runs VPSHUFB Z3, Z9, Z14 (committed form VPSHUFB z, z, z).
+// p852_VPSHUFB runs VPSHUFB X14, X14, X14 (committed form VPSHUFB x, x, x).
 //
 //go:noescape
 func p852_VPSHUFB(in *byte, out *byte)
 
-// p853_VPSHUFB runs VPSHUFB Z14, Z14, Z14 (committed form VPSHUFB z, z, z).
+// p853_VPSHUFB runs VPSHUFB Z3, Z9, Z14 (committed form VPSHUFB z, z, z).
 //
 //go:noescape
 func p853_VPSHUFB(in *byte, out *byte)
 
-// p854_VPSHUFD runs VPSHUFD $0x00, X3, X9 (committed form VPSHUFD imm, x, x).
+// p854_VPSHUFB runs VPSHUFB Z14, Z14, Z14 (committed form VPSHUFB z, z, z).
 //
 //go:noescape
-func p854_VPSHUFD(in *byte, out *byte)
+func p854_VPSHUFB(in *byte, out *byte)
 
 // p855_VPSHUFD runs VPSHUFD $0x00, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p855_VPSHUFD(in *byte, out *byte)
 
-// p856_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
+// p856_VPSHUFD runs VPSHUFD $0x00, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p856_VPSHUFD(in *byte, out *byte)
@@ -4294,7 +4294,7 @@ func p856_VPSHUFD(in *byte, out *byte)
 //go:noescape
 func p857_VPSHUFD(in *byte, out *byte)
 
-// p858_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
+// p858_VPSHUFD runs VPSHUFD $0x1b, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p858_VPSHUFD(in *byte, out *byte)
@@ -4304,7 +4304,7 @@ func p858_VPSHUFD(in *byte, out *byte)
 //go:noescape
 func p859_VPSHUFD(in *byte, out *byte)
 
-// p860_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
+// p860_VPSHUFD runs VPSHUFD $0x4e, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p860_VPSHUFD(in *byte, out *byte)
@@ -4314,7 +4314,7 @@ func p860_VPSHUFD(in *byte, out *byte)
 //go:noescape
 func p861_VPSHUFD(in *byte, out *byte)
 
-// p862_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
+// p862_VPSHUFD runs VPSHUFD $0xb1, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p862_VPSHUFD(in *byte, out *byte)
@@ -4324,7 +4324,7 @@ func p862_VPSHUFD(in *byte, out *byte)
 //go:noescape
 func p863_VPSHUFD(in *byte, out *byte)
 
-// p864_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
+// p864_VPSHUFD runs VPSHUFD $0xd3, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p864_VPSHUFD(in *byte, out *byte)
@@ -4334,7 +4334,7 @@ func p864_VPSHUFD(in *byte, out *byte)
 //go:noescape
 func p865_VPSHUFD(in *byte, out *byte)
 
-// p866_VPSHUFD runs VPSHUFD $0xee, X3, X9 (committed form VPSHUFD imm, x, x).
+// p866_VPSHUFD runs VPSHUFD $0xe4, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p866_VPSHUFD(in *byte, out *byte)
@@ -4344,7 +4344,7 @@ func p866_VPSHUFD(in *byte, out *byte)
 //go:noescape
 func p867_VPSHUFD(in *byte, out *byte)
 
-// p868_VPSHUFD runs VPSHUFD $0x00, X9, X9 (committed form VPSHUFD imm, x, x).
+// p868_VPSHUFD runs VPSHUFD $0xee, X3, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p868_VPSHUFD(in *byte, out *byte)
@@ -4354,7 +4354,7 @@ func p868_VPSHUFD(in *byte, out *byte)
 //go:noescape
 func p869_VPSHUFD(in *byte, out *byte)
 
-// p870_VPSHUFD runs VPSHUFD $0x00, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p870_VPSHUFD runs VPSHUFD $0x00, X9, X9 (committed form VPSHUFD imm, x, x).
 //
 //go:noescape
 func p870_VPSHUFD(in *byte, out *byte)
@@ -4364,7 +4364,7 @@ func p870_VPSHUFD(in *byte, out *byte)
 //go:noescape
 func p871_VPSHUFD(in *byte, out *byte)
 
-// p872_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p872_VPSHUFD runs VPSHUFD $0x00, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p872_VPSHUFD(in *byte, out *byte)
@@ -4374,7 +4374,7 @@ func p872_VPSHUFD(in *byte, out *byte)
 //go:noescape
 func p873_VPSHUFD(in *byte, out *byte)
 
-// p874_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p874_VPSHUFD runs VPSHUFD $0x1b, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p874_VPSHUFD(in *byte, out *byte)
@@ -4384,7 +4384,7 @@ func p874_VPSHUFD(in *byte, out *byte)
 //go:noescape
 func p875_VPSHUFD(in *byte, out *byte)
 
-// p876_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p876_VPSHUFD runs VPSHUFD $0x39, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p876_VPSHUFD(in *byte, out *byte)
@@ -4394,7 +4394,7 @@ func p876_VPSHUFD(in *byte, out *byte)
 //go:noescape
 func p877_VPSHUFD(in *byte, out *byte)
 
-// p878_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p878_VPSHUFD runs VPSHUFD $0x4e, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p878_VPSHUFD(in *byte, out *byte)
@@ -4404,7 +4404,7 @@ func p878_VPSHUFD(in *byte, out *byte)
 //go:noescape
 func p879_VPSHUFD(in *byte, out *byte)
 
-// p880_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p880_VPSHUFD runs VPSHUFD $0x93, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p880_VPSHUFD(in *byte, out *byte)
@@ -4414,7 +4414,7 @@ func p880_VPSHUFD(in *byte, out *byte)
 //go:noescape
 func p881_VPSHUFD(in *byte, out *byte)
 
-// p882_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
+// p882_VPSHUFD runs VPSHUFD $0xb1, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p882_VPSHUFD(in *byte, out *byte)
@@ -4424,7 +4424,7 @@ func p882_VPSHUFD(in *byte, out *byte)
 //go:noescape
 func p883_VPSHUFD(in *byte, out *byte)
 
-// p884_VPSHUFD runs VPSHUFD $0x00, Y9, Y9 (committed form VPSHUFD imm, y, y).
+// p884_VPSHUFD runs VPSHUFD $0xe4, Y3, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p884_VPSHUFD(in *byte, out *byte)
@@ -4434,52 +4434,52 @@ func p884_VPSHUFD(in *byte, out *byte)
 //go:noescape
 func p885_VPSHUFD(in *byte, out *byte)
 
-// p886_VPSHUFD runs VPSHUFD $0x1b, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p886_VPSHUFD runs VPSHUFD $0x00, Y9, Y9 (committed form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p886_VPSHUFD(in *byte, out *byte)
 
-// p887_VPSHUFD runs VPSHUFD $0x39, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p887_VPSHUFD runs VPSHUFD $0x1b, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p887_VPSHUFD(in *byte, out *byte)
 
-// p888_VPSHUFD runs VPSHUFD $0x4e, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p888_VPSHUFD runs VPSHUFD $0x39, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p888_VPSHUFD(in *byte, out *byte)
 
-// p889_VPSHUFD runs VPSHUFD $0x93, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p889_VPSHUFD runs VPSHUFD $0x4e, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p889_VPSHUFD(in *byte, out *byte)
 
-// p890_VPSHUFD runs VPSHUFD $0xb1, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p890_VPSHUFD runs VPSHUFD $0x93, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p890_VPSHUFD(in *byte, out *byte)
 
-// p891_VPSHUFD runs VPSHUFD $0xe4, Z3, Z9 (committed form VPSHUFD imm, z, z).
+// p891_VPSHUFD runs VPSHUFD $0xb1, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p891_VPSHUFD(in *byte, out *byte)
 
-// p892_VPSHUFD runs VPSHUFD $0x1b, Z9, Z9 (committed form VPSHUFD imm, z, z).
+// p892_VPSHUFD runs VPSHUFD $0xe4, Z3, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p892_VPSHUFD(in *byte, out *byte)
 
-// p893_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p893_VPSHUFD runs VPSHUFD $0x1b, Z9, Z9 (committed form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p893_VPSLLD(in *byte, out *byte)
+func p893_VPSHUFD(in *byte, out *byte)
 
 // p894_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p894_VPSLLD(in *byte, out *byte)
 
-// p895_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p895_VPSLLD runs VPSLLD $0x00, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p895_VPSLLD(in *byte, out *byte)
@@ -4489,7 +4489,7 @@ func p895_VPSLLD(in *byte, out *byte)
 //go:noescape
 func p896_VPSLLD(in *byte, out *byte)
 
-// p897_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p897_VPSLLD runs VPSLLD $0x01, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p897_VPSLLD(in *byte, out *byte)
@@ -4499,7 +4499,7 @@ func p897_VPSLLD(in *byte, out *byte)
 //go:noescape
 func p898_VPSLLD(in *byte, out *byte)
 
-// p899_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p899_VPSLLD runs VPSLLD $0x07, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p899_VPSLLD(in *byte, out *byte)
@@ -4509,7 +4509,7 @@ func p899_VPSLLD(in *byte, out *byte)
 //go:noescape
 func p900_VPSLLD(in *byte, out *byte)
 
-// p901_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p901_VPSLLD runs VPSLLD $0x0c, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p901_VPSLLD(in *byte, out *byte)
@@ -4519,7 +4519,7 @@ func p901_VPSLLD(in *byte, out *byte)
 //go:noescape
 func p902_VPSLLD(in *byte, out *byte)
 
-// p903_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p903_VPSLLD runs VPSLLD $0x1f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p903_VPSLLD(in *byte, out *byte)
@@ -4529,7 +4529,7 @@ func p903_VPSLLD(in *byte, out *byte)
 //go:noescape
 func p904_VPSLLD(in *byte, out *byte)
 
-// p905_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p905_VPSLLD runs VPSLLD $0x20, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p905_VPSLLD(in *byte, out *byte)
@@ -4539,7 +4539,7 @@ func p905_VPSLLD(in *byte, out *byte)
 //go:noescape
 func p906_VPSLLD(in *byte, out *byte)
 
-// p907_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p907_VPSLLD runs VPSLLD $0x3f, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p907_VPSLLD(in *byte, out *byte)
@@ -4549,7 +4549,7 @@ func p907_VPSLLD(in *byte, out *byte)
 //go:noescape
 func p908_VPSLLD(in *byte, out *byte)
 
-// p909_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
+// p909_VPSLLD runs VPSLLD $0x40, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p909_VPSLLD(in *byte, out *byte)
@@ -4559,7 +4559,7 @@ func p909_VPSLLD(in *byte, out *byte)
 //go:noescape
 func p910_VPSLLD(in *byte, out *byte)
 
-// p911_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
+// p911_VPSLLD runs VPSLLD $0xff, Y3, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
 func p911_VPSLLD(in *byte, out *byte)
@@ -4569,17 +4569,17 @@ func p911_VPSLLD(in *byte, out *byte)
 //go:noescape
 func p912_VPSLLD(in *byte, out *byte)
 
-// p913_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p913_VPSLLD runs VPSLLD $0x00, Y9, Y9 (committed form VPSLLD imm, y, y).
 //
 //go:noescape
-func p913_VPSLLDQ(in *byte, out *byte)
+func p913_VPSLLD(in *byte, out *byte)
 
 // p914_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p914_VPSLLDQ(in *byte, out *byte)
 
-// p915_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p915_VPSLLDQ runs VPSLLDQ $0x00, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p915_VPSLLDQ(in *byte, out *byte)
@@ -4589,7 +4589,7 @@ func p915_VPSLLDQ(in *byte, out *byte)
 //go:noescape
 func p916_VPSLLDQ(in *byte, out *byte)
 
-// p917_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p917_VPSLLDQ runs VPSLLDQ $0x01, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p917_VPSLLDQ(in *byte, out *byte)
@@ -4599,7 +4599,7 @@ func p917_VPSLLDQ(in *byte, out *byte)
 //go:noescape
 func p918_VPSLLDQ(in *byte, out *byte)
 
-// p919_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p919_VPSLLDQ runs VPSLLDQ $0x04, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p919_VPSLLDQ(in *byte, out *byte)
@@ -4609,7 +4609,7 @@ func p919_VPSLLDQ(in *byte, out *byte)
 //go:noescape
 func p920_VPSLLDQ(in *byte, out *byte)
 
-// p921_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p921_VPSLLDQ runs VPSLLDQ $0x0f, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p921_VPSLLDQ(in *byte, out *byte)
@@ -4619,7 +4619,7 @@ func p921_VPSLLDQ(in *byte, out *byte)
 //go:noescape
 func p922_VPSLLDQ(in *byte, out *byte)
 
-// p923_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
+// p923_VPSLLDQ runs VPSLLDQ $0x10, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p923_VPSLLDQ(in *byte, out *byte)
@@ -4629,7 +4629,7 @@ func p923_VPSLLDQ(in *byte, out *byte)
 //go:noescape
 func p924_VPSLLDQ(in *byte, out *byte)
 
-// p925_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
+// p925_VPSLLDQ runs VPSLLDQ $0xff, X3, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p925_VPSLLDQ(in *byte, out *byte)
@@ -4639,67 +4639,67 @@ func p925_VPSLLDQ(in *byte, out *byte)
 //go:noescape
 func p926_VPSLLDQ(in *byte, out *byte)
 
-// p927_VPSLLQ runs VPSLLQ $0x00, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p927_VPSLLDQ runs VPSLLDQ $0x00, X9, X9 (committed form VPSLLDQ imm, x, x).
 //
 //go:noescape
-func p927_VPSLLQ(in *byte, out *byte)
+func p927_VPSLLDQ(in *byte, out *byte)
 
-// p928_VPSLLQ runs VPSLLQ $0x01, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p928_VPSLLQ runs VPSLLQ $0x00, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p928_VPSLLQ(in *byte, out *byte)
 
-// p929_VPSLLQ runs VPSLLQ $0x02, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p929_VPSLLQ runs VPSLLQ $0x01, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p929_VPSLLQ(in *byte, out *byte)
 
-// p930_VPSLLQ runs VPSLLQ $0x0c, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p930_VPSLLQ runs VPSLLQ $0x02, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p930_VPSLLQ(in *byte, out *byte)
 
-// p931_VPSLLQ runs VPSLLQ $0x1f, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p931_VPSLLQ runs VPSLLQ $0x0c, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p931_VPSLLQ(in *byte, out *byte)
 
-// p932_VPSLLQ runs VPSLLQ $0x20, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p932_VPSLLQ runs VPSLLQ $0x1f, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p932_VPSLLQ(in *byte, out *byte)
 
-// p933_VPSLLQ runs VPSLLQ $0x3f, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p933_VPSLLQ runs VPSLLQ $0x20, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p933_VPSLLQ(in *byte, out *byte)
 
-// p934_VPSLLQ runs VPSLLQ $0x40, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p934_VPSLLQ runs VPSLLQ $0x3f, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p934_VPSLLQ(in *byte, out *byte)
 
-// p935_VPSLLQ runs VPSLLQ $0xff, Z3, Z9 (committed form VPSLLQ imm, z, z).
+// p935_VPSLLQ runs VPSLLQ $0x40, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p935_VPSLLQ(in *byte, out *byte)
 
-// p936_VPSLLQ runs VPSLLQ $0x00, Z9, Z9 (committed form VPSLLQ imm, z, z).
+// p936_VPSLLQ runs VPSLLQ $0xff, Z3, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p936_VPSLLQ(in *byte, out *byte)
 
-// p937_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
+// p937_VPSLLQ runs VPSLLQ $0x00, Z9, Z9 (committed form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p937_VPSRAD(in *byte, out *byte)
+func p937_VPSLLQ(in *byte, out *byte)
 
 // p938_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p938_VPSRAD(in *byte, out *byte)
 
-// p939_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
+// p939_VPSRAD runs VPSRAD $0x00, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p939_VPSRAD(in *byte, out *byte)
@@ -4709,7 +4709,7 @@ func p939_VPSRAD(in *byte, out *byte)
 //go:noescape
 func p940_VPSRAD(in *byte, out *byte)
 
-// p941_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
+// p941_VPSRAD runs VPSRAD $0x01, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p941_VPSRAD(in *byte, out *byte)
@@ -4719,7 +4719,7 @@ func p941_VPSRAD(in *byte, out *byte)
 //go:noescape
 func p942_VPSRAD(in *byte, out *byte)
 
-// p943_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
+// p943_VPSRAD runs VPSRAD $0x1f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p943_VPSRAD(in *byte, out *byte)
@@ -4729,7 +4729,7 @@ func p943_VPSRAD(in *byte, out *byte)
 //go:noescape
 func p944_VPSRAD(in *byte, out *byte)
 
-// p945_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
+// p945_VPSRAD runs VPSRAD $0x20, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p945_VPSRAD(in *byte, out *byte)
@@ -4739,7 +4739,7 @@ func p945_VPSRAD(in *byte, out *byte)
 //go:noescape
 func p946_VPSRAD(in *byte, out *byte)
 
-// p947_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
+// p947_VPSRAD runs VPSRAD $0x3f, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p947_VPSRAD(in *byte, out *byte)
@@ -4749,7 +4749,7 @@ func p947_VPSRAD(in *byte, out *byte)
 //go:noescape
 func p948_VPSRAD(in *byte, out *byte)
 
-// p949_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
+// p949_VPSRAD runs VPSRAD $0x40, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p949_VPSRAD(in *byte, out *byte)
@@ -4759,7 +4759,7 @@ func p949_VPSRAD(in *byte, out *byte)
 //go:noescape
 func p950_VPSRAD(in *byte, out *byte)
 
-// p951_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
+// p951_VPSRAD runs VPSRAD $0xff, X3, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
 func p951_VPSRAD(in *byte, out *byte)
@@ -4769,17 +4769,17 @@ func p951_VPSRAD(in *byte, out *byte)
 //go:noescape
 func p952_VPSRAD(in *byte, out *byte)
 
-// p953_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p953_VPSRAD runs VPSRAD $0x00, X9, X9 (committed form VPSRAD imm, x, x).
 //
 //go:noescape
-func p953_VPSRLD(in *byte, out *byte)
+func p953_VPSRAD(in *byte, out *byte)
 
 // p954_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p954_VPSRLD(in *byte, out *byte)
 
-// p955_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p955_VPSRLD runs VPSRLD $0x00, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p955_VPSRLD(in *byte, out *byte)
@@ -4789,7 +4789,7 @@ func p955_VPSRLD(in *byte, out *byte)
 //go:noescape
 func p956_VPSRLD(in *byte, out *byte)
 
-// p957_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p957_VPSRLD runs VPSRLD $0x01, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p957_VPSRLD(in *byte, out *byte)
@@ -4799,7 +4799,7 @@ func p957_VPSRLD(in *byte, out *byte)
 //go:noescape
 func p958_VPSRLD(in *byte, out *byte)
 
-// p959_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p959_VPSRLD runs VPSRLD $0x14, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p959_VPSRLD(in *byte, out *byte)
@@ -4809,7 +4809,7 @@ func p959_VPSRLD(in *byte, out *byte)
 //go:noescape
 func p960_VPSRLD(in *byte, out *byte)
 
-// p961_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p961_VPSRLD runs VPSRLD $0x19, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p961_VPSRLD(in *byte, out *byte)
@@ -4819,7 +4819,7 @@ func p961_VPSRLD(in *byte, out *byte)
 //go:noescape
 func p962_VPSRLD(in *byte, out *byte)
 
-// p963_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p963_VPSRLD runs VPSRLD $0x1f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p963_VPSRLD(in *byte, out *byte)
@@ -4829,7 +4829,7 @@ func p963_VPSRLD(in *byte, out *byte)
 //go:noescape
 func p964_VPSRLD(in *byte, out *byte)
 
-// p965_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p965_VPSRLD runs VPSRLD $0x20, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p965_VPSRLD(in *byte, out *byte)
@@ -4839,7 +4839,7 @@ func p965_VPSRLD(in *byte, out *byte)
 //go:noescape
 func p966_VPSRLD(in *byte, out *byte)
 
-// p967_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p967_VPSRLD runs VPSRLD $0x3f, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p967_VPSRLD(in *byte, out *byte)
@@ -4849,7 +4849,7 @@ func p967_VPSRLD(in *byte, out *byte)
 //go:noescape
 func p968_VPSRLD(in *byte, out *byte)
 
-// p969_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
+// p969_VPSRLD runs VPSRLD $0x40, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p969_VPSRLD(in *byte, out *byte)
@@ -4859,7 +4859,7 @@ func p969_VPSRLD(in *byte, out *byte)
 //go:noescape
 func p970_VPSRLD(in *byte, out *byte)
 
-// p971_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
+// p971_VPSRLD runs VPSRLD $0xff, Y3, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
 func p971_VPSRLD(in *byte, out *byte)
@@ -4869,17 +4869,17 @@ func p971_VPSRLD(in *byte, out *byte)
 //go:noescape
 func p972_VPSRLD(in *byte, out *byte)
 
-// p973_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p973_VPSRLD runs VPSRLD $0x00, Y9, Y9 (committed form VPSRLD imm, y, y).
 //
 //go:noescape
-func p973_VPSRLDQ(in *byte, out *byte)
+func p973_VPSRLD(in *byte, out *byte)
 
 // p974_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p974_VPSRLDQ(in *byte, out *byte)
 
-// p975_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p975_VPSRLDQ runs VPSRLDQ $0x00, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p975_VPSRLDQ(in *byte, out *byte)
@@ -4889,7 +4889,7 @@ func p975_VPSRLDQ(in *byte, out *byte)
 //go:noescape
 func p976_VPSRLDQ(in *byte, out *byte)
 
-// p977_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p977_VPSRLDQ runs VPSRLDQ $0x01, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p977_VPSRLDQ(in *byte, out *byte)
@@ -4899,7 +4899,7 @@ func p977_VPSRLDQ(in *byte, out *byte)
 //go:noescape
 func p978_VPSRLDQ(in *byte, out *byte)
 
-// p979_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p979_VPSRLDQ runs VPSRLDQ $0x04, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p979_VPSRLDQ(in *byte, out *byte)
@@ -4909,7 +4909,7 @@ func p979_VPSRLDQ(in *byte, out *byte)
 //go:noescape
 func p980_VPSRLDQ(in *byte, out *byte)
 
-// p981_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p981_VPSRLDQ runs VPSRLDQ $0x0f, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p981_VPSRLDQ(in *byte, out *byte)
@@ -4919,7 +4919,7 @@ func p981_VPSRLDQ(in *byte, out *byte)
 //go:noescape
 func p982_VPSRLDQ(in *byte, out *byte)
 
-// p983_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
+// p983_VPSRLDQ runs VPSRLDQ $0x10, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p983_VPSRLDQ(in *byte, out *byte)
@@ -4929,7 +4929,7 @@ func p983_VPSRLDQ(in *byte, out *byte)
 //go:noescape
 func p984_VPSRLDQ(in *byte, out *byte)
 
-// p985_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
+// p985_VPSRLDQ runs VPSRLDQ $0xff, X3, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p985_VPSRLDQ(in *byte, out *byte)
@@ -4939,107 +4939,107 @@ func p985_VPSRLDQ(in *byte, out *byte)
 //go:noescape
 func p986_VPSRLDQ(in *byte, out *byte)
 
-// p987_VPSRLQ runs VPSRLQ $0x00, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p987_VPSRLDQ runs VPSRLDQ $0x00, X9, X9 (committed form VPSRLDQ imm, x, x).
 //
 //go:noescape
-func p987_VPSRLQ(in *byte, out *byte)
+func p987_VPSRLDQ(in *byte, out *byte)
 
-// p988_VPSRLQ runs VPSRLQ $0x01, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p988_VPSRLQ runs VPSRLQ $0x00, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p988_VPSRLQ(in *byte, out *byte)
 
-// p989_VPSRLQ runs VPSRLQ $0x0e, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p989_VPSRLQ runs VPSRLQ $0x01, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p989_VPSRLQ(in *byte, out *byte)
 
-// p990_VPSRLQ runs VPSRLQ $0x1a, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p990_VPSRLQ runs VPSRLQ $0x0e, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p990_VPSRLQ(in *byte, out *byte)
 
-// p991_VPSRLQ runs VPSRLQ $0x1f, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p991_VPSRLQ runs VPSRLQ $0x1a, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p991_VPSRLQ(in *byte, out *byte)
 
-// p992_VPSRLQ runs VPSRLQ $0x20, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p992_VPSRLQ runs VPSRLQ $0x1f, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p992_VPSRLQ(in *byte, out *byte)
 
-// p993_VPSRLQ runs VPSRLQ $0x28, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p993_VPSRLQ runs VPSRLQ $0x20, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p993_VPSRLQ(in *byte, out *byte)
 
-// p994_VPSRLQ runs VPSRLQ $0x34, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p994_VPSRLQ runs VPSRLQ $0x28, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p994_VPSRLQ(in *byte, out *byte)
 
-// p995_VPSRLQ runs VPSRLQ $0x3f, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p995_VPSRLQ runs VPSRLQ $0x34, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p995_VPSRLQ(in *byte, out *byte)
 
-// p996_VPSRLQ runs VPSRLQ $0x40, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p996_VPSRLQ runs VPSRLQ $0x3f, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p996_VPSRLQ(in *byte, out *byte)
 
-// p997_VPSRLQ runs VPSRLQ $0xff, Z3, Z9 (committed form VPSRLQ imm, z, z).
+// p997_VPSRLQ runs VPSRLQ $0x40, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p997_VPSRLQ(in *byte, out *byte)
 
-// p998_VPSRLQ runs VPSRLQ $0x00, Z9, Z9 (committed form VPSRLQ imm, z, z).
+// p998_VPSRLQ runs VPSRLQ $0xff, Z3, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p998_VPSRLQ(in *byte, out *byte)
 
-// p999_VPTERNLOGD runs VPTERNLOGD $0x96, X3, X9, X14 (committed form VPTERNLOGD imm, x, x, x).
+// p999_VPSRLQ runs VPSRLQ $0x00, Z9, Z9 (committed form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p999_VPTERNLOGD(in *byte, out *byte)
+func p999_VPSRLQ(in *byte, out *byte)
 
-// p1000_VPTERNLOGD runs VPTERNLOGD $0x96, X14, X14, X14 (committed form VPTERNLOGD imm, x, x, x).
+// p1000_VPTERNLOGD runs VPTERNLOGD $0x96, X3, X9, X14 (committed form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
 func p1000_VPTERNLOGD(in *byte, out *byte)
 
-// p1001_VPTERNLOGD runs VPTERNLOGD $0x96, Y3, Y9, Y14 (committed form VPTERNLOGD imm, y, y, y).
+// p1001_VPTERNLOGD runs VPTERNLOGD $0x96, X14, X14, X14 (committed form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
 func p1001_VPTERNLOGD(in *byte, out *byte)
 
-// p1002_VPTERNLOGD runs VPTERNLOGD $0x96, Y14, Y14, Y14 (committed form VPTERNLOGD imm, y, y, y).
+// p1002_VPTERNLOGD runs VPTERNLOGD $0x96, Y3, Y9, Y14 (committed form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
 func p1002_VPTERNLOGD(in *byte, out *byte)
 
-// p1003_VPTERNLOGD runs VPTERNLOGD $0x96, Z3, Z9, Z14 (committed form VPTERNLOGD imm, z, z, z).
+// p1003_VPTERNLOGD runs VPTERNLOGD $0x96, Y14, Y14, Y14 (committed form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
 func p1003_VPTERNLOGD(in *byte, out *byte)
 
-// p1004_VPTERNLOGD runs VPTERNLOGD $0x96, Z14, Z14, Z14 (committed form VPTERNLOGD imm, z, z, z).
+// p1004_VPTERNLOGD runs VPTERNLOGD $0x96, Z3, Z9, Z14 (committed form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p1004_VPTERNLOGD(in *byte, out *byte)
 
-// p1005_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p1005_VPTERNLOGD runs VPTERNLOGD $0x96, Z14, Z14, Z14 (committed form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1005_VPUNPCKHDQ(in *byte, out *byte)
+func p1005_VPTERNLOGD(in *byte, out *byte)
 
 // p1006_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
 func p1006_VPUNPCKHDQ(in *byte, out *byte)
 
-// p1007_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
+// p1007_VPUNPCKHDQ runs VPUNPCKHDQ Y3, Y9, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
 func p1007_VPUNPCKHDQ(in *byte, out *byte)
@@ -5049,27 +5049,27 @@ func p1007_VPUNPCKHDQ(in *byte, out *byte)
 //go:noescape
 func p1008_VPUNPCKHDQ(in *byte, out *byte)
 
-// p1009_VPUNPCKHDQ runs VPUNPCKHDQ Z3, Z9, Z14 (committed form VPUNPCKHDQ z, z, z).
+// p1009_VPUNPCKHDQ runs VPUNPCKHDQ Y14, Y14, Y14 (committed form VPUNPCKHDQ y, y, y).
 //
 //go:noescape
 func p1009_VPUNPCKHDQ(in *byte, out *byte)
 
-// p1010_VPUNPCKHDQ runs VPUNPCKHDQ Z14, Z14, Z14 (committed form VPUNPCKHDQ z, z, z).
+// p1010_VPUNPCKHDQ runs VPUNPCKHDQ Z3, Z9, Z14 (committed form VPUNPCKHDQ z, z, z).
 //
 //go:noescape
 func p1010_VPUNPCKHDQ(in *byte, out *byte)
 
-// p1011_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p1011_VPUNPCKHDQ runs VPUNPCKHDQ Z14, Z14, Z14 (committed form VPUNPCKHDQ z, z, z).
 //
 //go:noescape
-func p1011_VPUNPCKHQDQ(in *byte, out *byte)
+func p1011_VPUNPCKHDQ(in *byte, out *byte)
 
 // p1012_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
 func p1012_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1013_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
+// p1013_VPUNPCKHQDQ runs VPUNPCKHQDQ Y3, Y9, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
 func p1013_VPUNPCKHQDQ(in *byte, out *byte)
@@ -5079,27 +5079,27 @@ func p1013_VPUNPCKHQDQ(in *byte, out *byte)
 //go:noescape
 func p1014_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1015_VPUNPCKHQDQ runs VPUNPCKHQDQ Z3, Z9, Z14 (committed form VPUNPCKHQDQ z, z, z).
+// p1015_VPUNPCKHQDQ runs VPUNPCKHQDQ Y14, Y14, Y14 (committed form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
 func p1015_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1016_VPUNPCKHQDQ runs VPUNPCKHQDQ Z14, Z14, Z14 (committed form VPUNPCKHQDQ z, z, z).
+// p1016_VPUNPCKHQDQ runs VPUNPCKHQDQ Z3, Z9, Z14 (committed form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
 func p1016_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1017_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p1017_VPUNPCKHQDQ runs VPUNPCKHQDQ Z14, Z14, Z14 (committed form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p1017_VPUNPCKLDQ(in *byte, out *byte)
+func p1017_VPUNPCKHQDQ(in *byte, out *byte)
 
 // p1018_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
 func p1018_VPUNPCKLDQ(in *byte, out *byte)
 
-// p1019_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
+// p1019_VPUNPCKLDQ runs VPUNPCKLDQ Y3, Y9, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
 func p1019_VPUNPCKLDQ(in *byte, out *byte)
@@ -5109,27 +5109,27 @@ func p1019_VPUNPCKLDQ(in *byte, out *byte)
 //go:noescape
 func p1020_VPUNPCKLDQ(in *byte, out *byte)
 
-// p1021_VPUNPCKLDQ runs VPUNPCKLDQ Z3, Z9, Z14 (committed form VPUNPCKLDQ z, z, z).
+// p1021_VPUNPCKLDQ runs VPUNPCKLDQ Y14, Y14, Y14 (committed form VPUNPCKLDQ y, y, y).
 //
 //go:noescape
 func p1021_VPUNPCKLDQ(in *byte, out *byte)
 
-// p1022_VPUNPCKLDQ runs VPUNPCKLDQ Z14, Z14, Z14 (committed form VPUNPCKLDQ z, z, z).
+// p1022_VPUNPCKLDQ runs VPUNPCKLDQ Z3, Z9, Z14 (committed form VPUNPCKLDQ z, z, z).
 //
 //go:noescape
 func p1022_VPUNPCKLDQ(in *byte, out *byte)
 
-// p1023_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p1023_VPUNPCKLDQ runs VPUNPCKLDQ Z14, Z14, Z14 (committed form VPUNPCKLDQ z, z, z).
 //
 //go:noescape
-func p1023_VPUNPCKLQDQ(in *byte, out *byte)
+func p1023_VPUNPCKLDQ(in *byte, out *byte)
 
 // p1024_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
 func p1024_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1025_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
+// p1025_VPUNPCKLQDQ runs VPUNPCKLQDQ X3, X9, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
 func p1025_VPUNPCKLQDQ(in *byte, out *byte)
@@ -5139,7 +5139,7 @@ func p1025_VPUNPCKLQDQ(in *byte, out *byte)
 //go:noescape
 func p1026_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1027_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p1027_VPUNPCKLQDQ runs VPUNPCKLQDQ X14, X14, X14 (committed form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
 func p1027_VPUNPCKLQDQ(in *byte, out *byte)
@@ -5149,7 +5149,7 @@ func p1027_VPUNPCKLQDQ(in *byte, out *byte)
 //go:noescape
 func p1028_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1029_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
+// p1029_VPUNPCKLQDQ runs VPUNPCKLQDQ Y3, Y9, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
 func p1029_VPUNPCKLQDQ(in *byte, out *byte)
@@ -5159,57 +5159,57 @@ func p1029_VPUNPCKLQDQ(in *byte, out *byte)
 //go:noescape
 func p1030_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1031_VPUNPCKLQDQ runs VPUNPCKLQDQ Z3, Z9, Z14 (committed form VPUNPCKLQDQ z, z, z).
+// p1031_VPUNPCKLQDQ runs VPUNPCKLQDQ Y14, Y14, Y14 (committed form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
 func p1031_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1032_VPUNPCKLQDQ runs VPUNPCKLQDQ Z14, Z14, Z14 (committed form VPUNPCKLQDQ z, z, z).
+// p1032_VPUNPCKLQDQ runs VPUNPCKLQDQ Z3, Z9, Z14 (committed form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
 func p1032_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1033_VPXOR runs VPXOR 256(R14), X3, X9 (committed form VPXOR m, x, x).
+// p1033_VPUNPCKLQDQ runs VPUNPCKLQDQ Z14, Z14, Z14 (committed form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p1033_VPXOR(in *byte, out *byte)
+func p1033_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1034_VPXOR runs VPXOR 192(R14), X3, X9 (committed form VPXOR m, x, x).
+// p1034_VPXOR runs VPXOR 256(R14), X3, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
 func p1034_VPXOR(in *byte, out *byte)
 
-// p1035_VPXOR runs VPXOR 192(R14), X9, X9 (committed form VPXOR m, x, x).
+// p1035_VPXOR runs VPXOR 192(R14), X3, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
 func p1035_VPXOR(in *byte, out *byte)
 
-// p1036_VPXOR runs VPXOR 160(R14), X9, X9 (committed form VPXOR m, x, x).
+// p1036_VPXOR runs VPXOR 192(R14), X9, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
 func p1036_VPXOR(in *byte, out *byte)
 
-// p1037_VPXOR runs VPXOR 256(R14), Y3, Y9 (committed form VPXOR m, y, y).
+// p1037_VPXOR runs VPXOR 160(R14), X9, X9 (committed form VPXOR m, x, x).
 //
 //go:noescape
 func p1037_VPXOR(in *byte, out *byte)
 
-// p1038_VPXOR runs VPXOR 192(R14), Y3, Y9 (committed form VPXOR m, y, y).
+// p1038_VPXOR runs VPXOR 256(R14), Y3, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
 func p1038_VPXOR(in *byte, out *byte)
 
-// p1039_VPXOR runs VPXOR 192(R14), Y9, Y9 (committed form VPXOR m, y, y).
+// p1039_VPXOR runs VPXOR 192(R14), Y3, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
 func p1039_VPXOR(in *byte, out *byte)
 
-// p1040_VPXOR runs VPXOR 160(R14), Y9, Y9 (committed form VPXOR m, y, y).
+// p1040_VPXOR runs VPXOR 192(R14), Y9, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
 func p1040_VPXOR(in *byte, out *byte)
 
-// p1041_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
+// p1041_VPXOR runs VPXOR 160(R14), Y9, Y9 (committed form VPXOR m, y, y).
 //
 //go:noescape
 func p1041_VPXOR(in *byte, out *byte)
@@ -5219,7 +5219,7 @@ func p1041_VPXOR(in *byte, out *byte)
 //go:noescape
 func p1042_VPXOR(in *byte, out *byte)
 
-// p1043_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
+// p1043_VPXOR runs VPXOR X3, X9, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
 func p1043_VPXOR(in *byte, out *byte)
@@ -5229,7 +5229,7 @@ func p1043_VPXOR(in *byte, out *byte)
 //go:noescape
 func p1044_VPXOR(in *byte, out *byte)
 
-// p1045_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
+// p1045_VPXOR runs VPXOR X14, X14, X14 (committed form VPXOR x, x, x).
 //
 //go:noescape
 func p1045_VPXOR(in *byte, out *byte)
@@ -5239,7 +5239,7 @@ func p1045_VPXOR(in *byte, out *byte)
 //go:noescape
 func p1046_VPXOR(in *byte, out *byte)
 
-// p1047_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
+// p1047_VPXOR runs VPXOR Y3, Y9, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
 func p1047_VPXOR(in *byte, out *byte)
@@ -5249,120 +5249,120 @@ func p1047_VPXOR(in *byte, out *byte)
 //go:noescape
 func p1048_VPXOR(in *byte, out *byte)
 
-// p1049_VPXORD runs VPXORD 256(R14), X3, X9 (committed form VPXORD m, x, x).
+// p1049_VPXOR runs VPXOR Y14, Y14, Y14 (committed form VPXOR y, y, y).
 //
 //go:noescape
-func p1049_VPXORD(in *byte, out *byte)
+func p1049_VPXOR(in *byte, out *byte)
 
-// p1050_VPXORD runs VPXORD 192(R14), X9, X9 (committed form VPXORD m, x, x).
+// p1050_VPXORD runs VPXORD 256(R14), X3, X9 (committed form VPXORD m, x, x).
 //
 //go:noescape
 func p1050_VPXORD(in *byte, out *byte)
 
-// p1051_VPXORD runs VPXORD 256(R14), Y3, Y9 (committed form VPXORD m, y, y).
+// p1051_VPXORD runs VPXORD 192(R14), X9, X9 (committed form VPXORD m, x, x).
 //
 //go:noescape
 func p1051_VPXORD(in *byte, out *byte)
 
-// p1052_VPXORD runs VPXORD 192(R14), Y9, Y9 (committed form VPXORD m, y, y).
+// p1052_VPXORD runs VPXORD 256(R14), Y3, Y9 (committed form VPXORD m, y, y).
 //
 //go:noescape
 func p1052_VPXORD(in *byte, out *byte)
 
-// p1053_VPXORD runs VPXORD 256(R14), Z3, Z9 (committed form VPXORD m, z, z).
+// p1053_VPXORD runs VPXORD 192(R14), Y9, Y9 (committed form VPXORD m, y, y).
 //
 //go:noescape
 func p1053_VPXORD(in *byte, out *byte)
 
-// p1054_VPXORD runs VPXORD 192(R14), Z9, Z9 (committed form VPXORD m, z, z).
+// p1054_VPXORD runs VPXORD 256(R14), Z3, Z9 (committed form VPXORD m, z, z).
 //
 //go:noescape
 func p1054_VPXORD(in *byte, out *byte)
 
-// p1055_VPXORD runs VPXORD X3, X9, X14 (committed form VPXORD x, x, x).
+// p1055_VPXORD runs VPXORD 192(R14), Z9, Z9 (committed form VPXORD m, z, z).
 //
 //go:noescape
 func p1055_VPXORD(in *byte, out *byte)
 
-// p1056_VPXORD runs VPXORD X14, X14, X14 (committed form VPXORD x, x, x).
+// p1056_VPXORD runs VPXORD X3, X9, X14 (committed form VPXORD x, x, x).
 //
 //go:noescape
 func p1056_VPXORD(in *byte, out *byte)
 
-// p1057_VPXORD runs VPXORD Y3, Y9, Y14 (committed form VPXORD y, y, y).
+// p1057_VPXORD runs VPXORD X14, X14, X14 (committed form VPXORD x, x, x).
 //
 //go:noescape
 func p1057_VPXORD(in *byte, out *byte)
 
-// p1058_VPXORD runs VPXORD Y14, Y14, Y14 (committed form VPXORD y, y, y).
+// p1058_VPXORD runs VPXORD Y3, Y9, Y14 (committed form VPXORD y, y, y).
 //
 //go:noescape
 func p1058_VPXORD(in *byte, out *byte)
 
-// p1059_VPXORD runs VPXORD Z3, Z9, Z14 (committed form VPXORD z, z, z).
+// p1059_VPXORD runs VPXORD Y14, Y14, Y14 (committed form VPXORD y, y, y).
 //
 //go:noescape
 func p1059_VPXORD(in *byte, out *byte)
 
-// p1060_VPXORD runs VPXORD Z14, Z14, Z14 (committed form VPXORD z, z, z).
+// p1060_VPXORD runs VPXORD Z3, Z9, Z14 (committed form VPXORD z, z, z).
 //
 //go:noescape
 func p1060_VPXORD(in *byte, out *byte)
 
-// p1061_VPXORQ runs VPXORQ Z3, Z9, Z14 (committed form VPXORQ z, z, z).
+// p1061_VPXORD runs VPXORD Z14, Z14, Z14 (committed form VPXORD z, z, z).
 //
 //go:noescape
-func p1061_VPXORQ(in *byte, out *byte)
+func p1061_VPXORD(in *byte, out *byte)
 
-// p1062_VPXORQ runs VPXORQ Z14, Z14, Z14 (committed form VPXORQ z, z, z).
+// p1062_VPXORQ runs VPXORQ Z3, Z9, Z14 (committed form VPXORQ z, z, z).
 //
 //go:noescape
 func p1062_VPXORQ(in *byte, out *byte)
 
-// p1063_VSHUFI32X4 runs VSHUFI32X4 $0x03, Y3, Y9, Y14 (committed form VSHUFI32X4 imm, y, y, y).
+// p1063_VPXORQ runs VPXORQ Z14, Z14, Z14 (committed form VPXORQ z, z, z).
 //
 //go:noescape
-func p1063_VSHUFI32X4(in *byte, out *byte)
+func p1063_VPXORQ(in *byte, out *byte)
 
-// p1064_VSHUFI32X4 runs VSHUFI32X4 $0x03, Y14, Y14, Y14 (committed form VSHUFI32X4 imm, y, y, y).
+// p1064_VSHUFI32X4 runs VSHUFI32X4 $0x03, Y3, Y9, Y14 (committed form VSHUFI32X4 imm, y, y, y).
 //
 //go:noescape
 func p1064_VSHUFI32X4(in *byte, out *byte)
 
-// p1065_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1065_VSHUFI32X4 runs VSHUFI32X4 $0x03, Y14, Y14, Y14 (committed form VSHUFI32X4 imm, y, y, y).
 //
 //go:noescape
 func p1065_VSHUFI32X4(in *byte, out *byte)
 
-// p1066_VSHUFI32X4 runs VSHUFI32X4 $0x44, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1066_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
 func p1066_VSHUFI32X4(in *byte, out *byte)
 
-// p1067_VSHUFI32X4 runs VSHUFI32X4 $0x88, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1067_VSHUFI32X4 runs VSHUFI32X4 $0x44, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
 func p1067_VSHUFI32X4(in *byte, out *byte)
 
-// p1068_VSHUFI32X4 runs VSHUFI32X4 $0xdd, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1068_VSHUFI32X4 runs VSHUFI32X4 $0x88, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
 func p1068_VSHUFI32X4(in *byte, out *byte)
 
-// p1069_VSHUFI32X4 runs VSHUFI32X4 $0xee, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1069_VSHUFI32X4 runs VSHUFI32X4 $0xdd, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
 func p1069_VSHUFI32X4(in *byte, out *byte)
 
-// p1070_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z14, Z14, Z14 (committed form VSHUFI32X4 imm, z, z, z).
+// p1070_VSHUFI32X4 runs VSHUFI32X4 $0xee, Z3, Z9, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
 func p1070_VSHUFI32X4(in *byte, out *byte)
 
-// p1071_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
+// p1071_VSHUFI32X4 runs VSHUFI32X4 $0x00, Z14, Z14, Z14 (committed form VSHUFI32X4 imm, z, z, z).
 //
 //go:noescape
-func p1071_VZEROUPPER(in *byte, out *byte)
+func p1071_VSHUFI32X4(in *byte, out *byte)
 
 // p1072_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
@@ -5374,3182 +5374,3187 @@ func p1072_VZEROUPPER(in *byte, out *byte)
 //go:noescape
 func p1073_VZEROUPPER(in *byte, out *byte)
 
-// p1074_XORB runs XORB 128(R14), SI (committed form XORB m, r).
+// p1074_VZEROUPPER runs VZEROUPPER (committed form VZEROUPPER).
 //
 //go:noescape
-func p1074_XORB(in *byte, out *byte)
+func p1074_VZEROUPPER(in *byte, out *byte)
 
-// p1075_XORL runs XORL $-2147483648, SI (committed form XORL imm, r).
+// p1075_XORB runs XORB 128(R14), SI (committed form XORB m, r).
 //
 //go:noescape
-func p1075_XORL(in *byte, out *byte)
+func p1075_XORB(in *byte, out *byte)
 
-// p1076_XORL runs XORL $-1, SI (committed form XORL imm, r).
+// p1076_XORL runs XORL $-2147483648, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1076_XORL(in *byte, out *byte)
 
-// p1077_XORL runs XORL $0x00, SI (committed form XORL imm, r).
+// p1077_XORL runs XORL $-1, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1077_XORL(in *byte, out *byte)
 
-// p1078_XORL runs XORL $0x01, SI (committed form XORL imm, r).
+// p1078_XORL runs XORL $0x00, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1078_XORL(in *byte, out *byte)
 
-// p1079_XORL runs XORL $0x02, SI (committed form XORL imm, r).
+// p1079_XORL runs XORL $0x01, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1079_XORL(in *byte, out *byte)
 
-// p1080_XORL runs XORL $0x04, SI (committed form XORL imm, r).
+// p1080_XORL runs XORL $0x02, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1080_XORL(in *byte, out *byte)
 
-// p1081_XORL runs XORL $0x08, SI (committed form XORL imm, r).
+// p1081_XORL runs XORL $0x04, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1081_XORL(in *byte, out *byte)
 
-// p1082_XORL runs XORL $0x10, SI (committed form XORL imm, r).
+// p1082_XORL runs XORL $0x08, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1082_XORL(in *byte, out *byte)
 
-// p1083_XORL runs XORL $0x1b, SI (committed form XORL imm, r).
+// p1083_XORL runs XORL $0x10, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1083_XORL(in *byte, out *byte)
 
-// p1084_XORL runs XORL $0x20, SI (committed form XORL imm, r).
+// p1084_XORL runs XORL $0x1b, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1084_XORL(in *byte, out *byte)
 
-// p1085_XORL runs XORL $0x36, SI (committed form XORL imm, r).
+// p1085_XORL runs XORL $0x20, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1085_XORL(in *byte, out *byte)
 
-// p1086_XORL runs XORL $0x40, SI (committed form XORL imm, r).
+// p1086_XORL runs XORL $0x36, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1086_XORL(in *byte, out *byte)
 
-// p1087_XORL runs XORL $0x80, SI (committed form XORL imm, r).
+// p1087_XORL runs XORL $0x40, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1087_XORL(in *byte, out *byte)
 
-// p1088_XORL runs XORL $0x7fffffff, SI (committed form XORL imm, r).
+// p1088_XORL runs XORL $0x80, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1088_XORL(in *byte, out *byte)
 
-// p1089_XORL runs XORL 128(R14), SI (committed form XORL m, r).
+// p1089_XORL runs XORL $0x7fffffff, SI (committed form XORL imm, r).
 //
 //go:noescape
 func p1089_XORL(in *byte, out *byte)
 
-// p1090_XORL runs XORL SI, DI (committed form XORL r, r).
+// p1090_XORL runs XORL 128(R14), SI (committed form XORL m, r).
 //
 //go:noescape
 func p1090_XORL(in *byte, out *byte)
 
-// p1091_XORL runs XORL DI, DI (committed form XORL r, r).
+// p1091_XORL runs XORL SI, DI (committed form XORL r, r).
 //
 //go:noescape
 func p1091_XORL(in *byte, out *byte)
 
-// p1092_XORQ runs XORQ 128(R14), SI (committed form XORQ m, r).
+// p1092_XORL runs XORL DI, DI (committed form XORL r, r).
 //
 //go:noescape
-func p1092_XORQ(in *byte, out *byte)
+func p1092_XORL(in *byte, out *byte)
 
-// p1093_XORQ runs XORQ SI, DI (committed form XORQ r, r).
+// p1093_XORQ runs XORQ 128(R14), SI (committed form XORQ m, r).
 //
 //go:noescape
 func p1093_XORQ(in *byte, out *byte)
 
-// p1094_XORQ runs XORQ DI, DI (committed form XORQ r, r).
+// p1094_XORQ runs XORQ SI, DI (committed form XORQ r, r).
 //
 //go:noescape
 func p1094_XORQ(in *byte, out *byte)
 
-// p1095_XORW runs XORW 128(R14), SI (committed form XORW m, r).
+// p1095_XORQ runs XORQ DI, DI (committed form XORQ r, r).
 //
 //go:noescape
-func p1095_XORW(in *byte, out *byte)
+func p1095_XORQ(in *byte, out *byte)
 
-// p1096_VAESENC runs VAESENC Z25, Z18, Z31 (added form VAESENC z, z, z).
+// p1096_XORW runs XORW 128(R14), SI (committed form XORW m, r).
 //
 //go:noescape
-func p1096_VAESENC(in *byte, out *byte)
+func p1096_XORW(in *byte, out *byte)
 
-// p1097_VAESENC runs VAESENC 256(R14), Z25, Z18 (added form VAESENC m, z, z).
+// p1097_VAESENC runs VAESENC Z25, Z18, Z31 (added form VAESENC z, z, z).
 //
 //go:noescape
 func p1097_VAESENC(in *byte, out *byte)
 
-// p1098_VAESENC runs VAESENC Y25, Y18, Y31 (added form VAESENC y, y, y).
+// p1098_VAESENC runs VAESENC 256(R14), Z25, Z18 (added form VAESENC m, z, z).
 //
 //go:noescape
 func p1098_VAESENC(in *byte, out *byte)
 
-// p1099_VAESENC runs VAESENC X25, X18, X31 (added form VAESENC x, x, x).
+// p1099_VAESENC runs VAESENC Y25, Y18, Y31 (added form VAESENC y, y, y).
 //
 //go:noescape
 func p1099_VAESENC(in *byte, out *byte)
 
-// p1100_VAESENC runs VAESENC Z31, Z31, Z31 (added form VAESENC z, z, z).
+// p1100_VAESENC runs VAESENC X25, X18, X31 (added form VAESENC x, x, x).
 //
 //go:noescape
 func p1100_VAESENC(in *byte, out *byte)
 
-// p1101_VAESENCLAST runs VAESENCLAST Z25, Z18, Z31 (added form VAESENCLAST z, z, z).
+// p1101_VAESENC runs VAESENC Z31, Z31, Z31 (added form VAESENC z, z, z).
 //
 //go:noescape
-func p1101_VAESENCLAST(in *byte, out *byte)
+func p1101_VAESENC(in *byte, out *byte)
 
-// p1102_VAESENCLAST runs VAESENCLAST 256(R14), Z25, Z18 (added form VAESENCLAST m, z, z).
+// p1102_VAESENCLAST runs VAESENCLAST Z25, Z18, Z31 (added form VAESENCLAST z, z, z).
 //
 //go:noescape
 func p1102_VAESENCLAST(in *byte, out *byte)
 
-// p1103_VAESENCLAST runs VAESENCLAST Y25, Y18, Y31 (added form VAESENCLAST y, y, y).
+// p1103_VAESENCLAST runs VAESENCLAST 256(R14), Z25, Z18 (added form VAESENCLAST m, z, z).
 //
 //go:noescape
 func p1103_VAESENCLAST(in *byte, out *byte)
 
-// p1104_VAESENCLAST runs VAESENCLAST X25, X18, X31 (added form VAESENCLAST x, x, x).
+// p1104_VAESENCLAST runs VAESENCLAST Y25, Y18, Y31 (added form VAESENCLAST y, y, y).
 //
 //go:noescape
 func p1104_VAESENCLAST(in *byte, out *byte)
 
-// p1105_VAESENCLAST runs VAESENCLAST Z31, Z31, Z31 (added form VAESENCLAST z, z, z).
+// p1105_VAESENCLAST runs VAESENCLAST X25, X18, X31 (added form VAESENCLAST x, x, x).
 //
 //go:noescape
 func p1105_VAESENCLAST(in *byte, out *byte)
 
-// p1106_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1106_VAESENCLAST runs VAESENCLAST Z31, Z31, Z31 (added form VAESENCLAST z, z, z).
 //
 //go:noescape
-func p1106_VPCLMULQDQ(in *byte, out *byte)
+func p1106_VAESENCLAST(in *byte, out *byte)
 
-// p1107_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1107_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
 func p1107_VPCLMULQDQ(in *byte, out *byte)
 
-// p1108_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1108_VPCLMULQDQ runs VPCLMULQDQ $0x01, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
 func p1108_VPCLMULQDQ(in *byte, out *byte)
 
-// p1109_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1109_VPCLMULQDQ runs VPCLMULQDQ $0x10, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
 func p1109_VPCLMULQDQ(in *byte, out *byte)
 
-// p1110_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z25, Z18 (added form VPCLMULQDQ imm, m, z, z).
+// p1110_VPCLMULQDQ runs VPCLMULQDQ $0x11, Z25, Z18, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
 func p1110_VPCLMULQDQ(in *byte, out *byte)
 
-// p1111_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y25, Y18, Y31 (added form VPCLMULQDQ imm, y, y, y).
+// p1111_VPCLMULQDQ runs VPCLMULQDQ $0x00, 256(R14), Z25, Z18 (added form VPCLMULQDQ imm, m, z, z).
 //
 //go:noescape
 func p1111_VPCLMULQDQ(in *byte, out *byte)
 
-// p1112_VPCLMULQDQ runs VPCLMULQDQ $0x00, X25, X18, X31 (added form VPCLMULQDQ imm, x, x, x).
+// p1112_VPCLMULQDQ runs VPCLMULQDQ $0x00, Y25, Y18, Y31 (added form VPCLMULQDQ imm, y, y, y).
 //
 //go:noescape
 func p1112_VPCLMULQDQ(in *byte, out *byte)
 
-// p1113_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z31, Z31, Z31 (added form VPCLMULQDQ imm, z, z, z).
+// p1113_VPCLMULQDQ runs VPCLMULQDQ $0x00, X25, X18, X31 (added form VPCLMULQDQ imm, x, x, x).
 //
 //go:noescape
 func p1113_VPCLMULQDQ(in *byte, out *byte)
 
-// p1114_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1114_VPCLMULQDQ runs VPCLMULQDQ $0x00, Z31, Z31, Z31 (added form VPCLMULQDQ imm, z, z, z).
 //
 //go:noescape
-func p1114_VPTERNLOGD(in *byte, out *byte)
+func p1114_VPCLMULQDQ(in *byte, out *byte)
 
-// p1115_VPTERNLOGD runs VPTERNLOGD $0xe8, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1115_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p1115_VPTERNLOGD(in *byte, out *byte)
 
-// p1116_VPTERNLOGD runs VPTERNLOGD $0xca, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1116_VPTERNLOGD runs VPTERNLOGD $0xe8, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p1116_VPTERNLOGD(in *byte, out *byte)
 
-// p1117_VPTERNLOGD runs VPTERNLOGD $0x00, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1117_VPTERNLOGD runs VPTERNLOGD $0xca, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p1117_VPTERNLOGD(in *byte, out *byte)
 
-// p1118_VPTERNLOGD runs VPTERNLOGD $0xff, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1118_VPTERNLOGD runs VPTERNLOGD $0x00, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p1118_VPTERNLOGD(in *byte, out *byte)
 
-// p1119_VPTERNLOGD runs VPTERNLOGD $0x10, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1119_VPTERNLOGD runs VPTERNLOGD $0xff, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p1119_VPTERNLOGD(in *byte, out *byte)
 
-// p1120_VPTERNLOGD runs VPTERNLOGD $0x6c, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1120_VPTERNLOGD runs VPTERNLOGD $0x10, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p1120_VPTERNLOGD(in *byte, out *byte)
 
-// p1121_VPTERNLOGD runs VPTERNLOGD $0x88, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1121_VPTERNLOGD runs VPTERNLOGD $0x6c, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p1121_VPTERNLOGD(in *byte, out *byte)
 
-// p1122_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD imm, z, z, k, z).
+// p1122_VPTERNLOGD runs VPTERNLOGD $0x88, Z25, Z18, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
 func p1122_VPTERNLOGD(in *byte, out *byte)
 
-// p1123_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD.Z imm, z, z, k, z).
+// p1123_VPTERNLOGD runs VPTERNLOGD $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD imm, z, z, k, z).
 //
 //go:noescape
-func p1123_VPTERNLOGD_Z(in *byte, out *byte)
+func p1123_VPTERNLOGD(in *byte, out *byte)
 
-// p1124_VPTERNLOGD runs VPTERNLOGD $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD imm, m, z, z).
+// p1124_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGD.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1124_VPTERNLOGD(in *byte, out *byte)
+func p1124_VPTERNLOGD_Z(in *byte, out *byte)
 
-// p1125_VPTERNLOGD_BCST runs VPTERNLOGD.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD.BCST imm, m, z, z).
+// p1125_VPTERNLOGD runs VPTERNLOGD $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD imm, m, z, z).
 //
 //go:noescape
-func p1125_VPTERNLOGD_BCST(in *byte, out *byte)
+func p1125_VPTERNLOGD(in *byte, out *byte)
 
-// p1126_VPTERNLOGD_BCST_Z runs VPTERNLOGD.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGD.BCST.Z imm, m, z, k, z).
+// p1126_VPTERNLOGD_BCST runs VPTERNLOGD.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGD.BCST imm, m, z, z).
 //
 //go:noescape
-func p1126_VPTERNLOGD_BCST_Z(in *byte, out *byte)
+func p1126_VPTERNLOGD_BCST(in *byte, out *byte)
 
-// p1127_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, Y31 (added form VPTERNLOGD imm, y, y, y).
+// p1127_VPTERNLOGD_BCST_Z runs VPTERNLOGD.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGD.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1127_VPTERNLOGD(in *byte, out *byte)
+func p1127_VPTERNLOGD_BCST_Z(in *byte, out *byte)
 
-// p1128_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGD imm, y, y, k, y).
+// p1128_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, Y31 (added form VPTERNLOGD imm, y, y, y).
 //
 //go:noescape
 func p1128_VPTERNLOGD(in *byte, out *byte)
 
-// p1129_VPTERNLOGD runs VPTERNLOGD $0x96, X25, X18, X31 (added form VPTERNLOGD imm, x, x, x).
+// p1129_VPTERNLOGD runs VPTERNLOGD $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGD imm, y, y, k, y).
 //
 //go:noescape
 func p1129_VPTERNLOGD(in *byte, out *byte)
 
-// p1130_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGD.Z imm, x, x, k, x).
+// p1130_VPTERNLOGD runs VPTERNLOGD $0x96, X25, X18, X31 (added form VPTERNLOGD imm, x, x, x).
 //
 //go:noescape
-func p1130_VPTERNLOGD_Z(in *byte, out *byte)
+func p1130_VPTERNLOGD(in *byte, out *byte)
 
-// p1131_VPTERNLOGD runs VPTERNLOGD $0x96, Z31, Z31, Z31 (added form VPTERNLOGD imm, z, z, z).
+// p1131_VPTERNLOGD_Z runs VPTERNLOGD.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGD.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1131_VPTERNLOGD(in *byte, out *byte)
+func p1131_VPTERNLOGD_Z(in *byte, out *byte)
 
-// p1132_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1132_VPTERNLOGD runs VPTERNLOGD $0x96, Z31, Z31, Z31 (added form VPTERNLOGD imm, z, z, z).
 //
 //go:noescape
-func p1132_VPTERNLOGQ(in *byte, out *byte)
+func p1132_VPTERNLOGD(in *byte, out *byte)
 
-// p1133_VPTERNLOGQ runs VPTERNLOGQ $0xe8, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1133_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
 func p1133_VPTERNLOGQ(in *byte, out *byte)
 
-// p1134_VPTERNLOGQ runs VPTERNLOGQ $0xca, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1134_VPTERNLOGQ runs VPTERNLOGQ $0xe8, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
 func p1134_VPTERNLOGQ(in *byte, out *byte)
 
-// p1135_VPTERNLOGQ runs VPTERNLOGQ $0x9a, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1135_VPTERNLOGQ runs VPTERNLOGQ $0xca, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
 func p1135_VPTERNLOGQ(in *byte, out *byte)
 
-// p1136_VPTERNLOGQ runs VPTERNLOGQ $0x50, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1136_VPTERNLOGQ runs VPTERNLOGQ $0x9a, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
 func p1136_VPTERNLOGQ(in *byte, out *byte)
 
-// p1137_VPTERNLOGQ runs VPTERNLOGQ $0xbc, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1137_VPTERNLOGQ runs VPTERNLOGQ $0x50, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
 func p1137_VPTERNLOGQ(in *byte, out *byte)
 
-// p1138_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ imm, z, z, k, z).
+// p1138_VPTERNLOGQ runs VPTERNLOGQ $0xbc, Z25, Z18, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
 func p1138_VPTERNLOGQ(in *byte, out *byte)
 
-// p1139_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ.Z imm, z, z, k, z).
+// p1139_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ imm, z, z, k, z).
 //
 //go:noescape
-func p1139_VPTERNLOGQ_Z(in *byte, out *byte)
+func p1139_VPTERNLOGQ(in *byte, out *byte)
 
-// p1140_VPTERNLOGQ runs VPTERNLOGQ $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ imm, m, z, z).
+// p1140_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, Z25, Z18, K3, Z31 (added form VPTERNLOGQ.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1140_VPTERNLOGQ(in *byte, out *byte)
+func p1140_VPTERNLOGQ_Z(in *byte, out *byte)
 
-// p1141_VPTERNLOGQ_BCST runs VPTERNLOGQ.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ.BCST imm, m, z, z).
+// p1141_VPTERNLOGQ runs VPTERNLOGQ $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ imm, m, z, z).
 //
 //go:noescape
-func p1141_VPTERNLOGQ_BCST(in *byte, out *byte)
+func p1141_VPTERNLOGQ(in *byte, out *byte)
 
-// p1142_VPTERNLOGQ_BCST_Z runs VPTERNLOGQ.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGQ.BCST.Z imm, m, z, k, z).
+// p1142_VPTERNLOGQ_BCST runs VPTERNLOGQ.BCST $0x96, 256(R14), Z25, Z18 (added form VPTERNLOGQ.BCST imm, m, z, z).
 //
 //go:noescape
-func p1142_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
+func p1142_VPTERNLOGQ_BCST(in *byte, out *byte)
 
-// p1143_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, Y31 (added form VPTERNLOGQ imm, y, y, y).
+// p1143_VPTERNLOGQ_BCST_Z runs VPTERNLOGQ.BCST.Z $0x96, 264(R14), Z25, K3, Z18 (added form VPTERNLOGQ.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1143_VPTERNLOGQ(in *byte, out *byte)
+func p1143_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
 
-// p1144_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGQ imm, y, y, k, y).
+// p1144_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, Y31 (added form VPTERNLOGQ imm, y, y, y).
 //
 //go:noescape
 func p1144_VPTERNLOGQ(in *byte, out *byte)
 
-// p1145_VPTERNLOGQ runs VPTERNLOGQ $0x96, X25, X18, X31 (added form VPTERNLOGQ imm, x, x, x).
+// p1145_VPTERNLOGQ runs VPTERNLOGQ $0x96, Y25, Y18, K3, Y31 (added form VPTERNLOGQ imm, y, y, k, y).
 //
 //go:noescape
 func p1145_VPTERNLOGQ(in *byte, out *byte)
 
-// p1146_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGQ.Z imm, x, x, k, x).
+// p1146_VPTERNLOGQ runs VPTERNLOGQ $0x96, X25, X18, X31 (added form VPTERNLOGQ imm, x, x, x).
 //
 //go:noescape
-func p1146_VPTERNLOGQ_Z(in *byte, out *byte)
+func p1146_VPTERNLOGQ(in *byte, out *byte)
 
-// p1147_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z31, Z31, Z31 (added form VPTERNLOGQ imm, z, z, z).
+// p1147_VPTERNLOGQ_Z runs VPTERNLOGQ.Z $0x96, X25, X18, K3, X31 (added form VPTERNLOGQ.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1147_VPTERNLOGQ(in *byte, out *byte)
+func p1147_VPTERNLOGQ_Z(in *byte, out *byte)
 
-// p1148_VPROLD runs VPROLD $0x00, Z25, Z18 (added form VPROLD imm, z, z).
+// p1148_VPTERNLOGQ runs VPTERNLOGQ $0x96, Z31, Z31, Z31 (added form VPTERNLOGQ imm, z, z, z).
 //
 //go:noescape
-func p1148_VPROLD(in *byte, out *byte)
+func p1148_VPTERNLOGQ(in *byte, out *byte)
 
-// p1149_VPROLD runs VPROLD $0x01, Z25, Z18 (added form VPROLD imm, z, z).
+// p1149_VPROLD runs VPROLD $0x00, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p1149_VPROLD(in *byte, out *byte)
 
-// p1150_VPROLD runs VPROLD $0x07, Z25, Z18 (added form VPROLD imm, z, z).
+// p1150_VPROLD runs VPROLD $0x01, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p1150_VPROLD(in *byte, out *byte)
 
-// p1151_VPROLD runs VPROLD $0x08, Z25, Z18 (added form VPROLD imm, z, z).
+// p1151_VPROLD runs VPROLD $0x07, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p1151_VPROLD(in *byte, out *byte)
 
-// p1152_VPROLD runs VPROLD $0x10, Z25, Z18 (added form VPROLD imm, z, z).
+// p1152_VPROLD runs VPROLD $0x08, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p1152_VPROLD(in *byte, out *byte)
 
-// p1153_VPROLD runs VPROLD $0x1f, Z25, Z18 (added form VPROLD imm, z, z).
+// p1153_VPROLD runs VPROLD $0x10, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p1153_VPROLD(in *byte, out *byte)
 
-// p1154_VPROLD runs VPROLD $0x20, Z25, Z18 (added form VPROLD imm, z, z).
+// p1154_VPROLD runs VPROLD $0x1f, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p1154_VPROLD(in *byte, out *byte)
 
-// p1155_VPROLD runs VPROLD $0xff, Z25, Z18 (added form VPROLD imm, z, z).
+// p1155_VPROLD runs VPROLD $0x20, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p1155_VPROLD(in *byte, out *byte)
 
-// p1156_VPROLD runs VPROLD $0x00, Z25, K3, Z18 (added form VPROLD imm, z, k, z).
+// p1156_VPROLD runs VPROLD $0xff, Z25, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
 func p1156_VPROLD(in *byte, out *byte)
 
-// p1157_VPROLD_Z runs VPROLD.Z $0x00, Z25, K3, Z18 (added form VPROLD.Z imm, z, k, z).
+// p1157_VPROLD runs VPROLD $0x00, Z25, K3, Z18 (added form VPROLD imm, z, k, z).
 //
 //go:noescape
-func p1157_VPROLD_Z(in *byte, out *byte)
+func p1157_VPROLD(in *byte, out *byte)
 
-// p1158_VPROLD runs VPROLD $0x00, 192(R14), Z25 (added form VPROLD imm, m, z).
+// p1158_VPROLD_Z runs VPROLD.Z $0x00, Z25, K3, Z18 (added form VPROLD.Z imm, z, k, z).
 //
 //go:noescape
-func p1158_VPROLD(in *byte, out *byte)
+func p1158_VPROLD_Z(in *byte, out *byte)
 
-// p1159_VPROLD_BCST runs VPROLD.BCST $0x00, 192(R14), Z25 (added form VPROLD.BCST imm, m, z).
+// p1159_VPROLD runs VPROLD $0x00, 192(R14), Z25 (added form VPROLD imm, m, z).
 //
 //go:noescape
-func p1159_VPROLD_BCST(in *byte, out *byte)
+func p1159_VPROLD(in *byte, out *byte)
 
-// p1160_VPROLD_BCST_Z runs VPROLD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLD.BCST.Z imm, m, k, z).
+// p1160_VPROLD_BCST runs VPROLD.BCST $0x00, 192(R14), Z25 (added form VPROLD.BCST imm, m, z).
 //
 //go:noescape
-func p1160_VPROLD_BCST_Z(in *byte, out *byte)
+func p1160_VPROLD_BCST(in *byte, out *byte)
 
-// p1161_VPROLD runs VPROLD $0x00, Y25, Y18 (added form VPROLD imm, y, y).
+// p1161_VPROLD_BCST_Z runs VPROLD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1161_VPROLD(in *byte, out *byte)
+func p1161_VPROLD_BCST_Z(in *byte, out *byte)
 
-// p1162_VPROLD runs VPROLD $0x00, Y25, K3, Y18 (added form VPROLD imm, y, k, y).
+// p1162_VPROLD runs VPROLD $0x00, Y25, Y18 (added form VPROLD imm, y, y).
 //
 //go:noescape
 func p1162_VPROLD(in *byte, out *byte)
 
-// p1163_VPROLD runs VPROLD $0x00, X25, X18 (added form VPROLD imm, x, x).
+// p1163_VPROLD runs VPROLD $0x00, Y25, K3, Y18 (added form VPROLD imm, y, k, y).
 //
 //go:noescape
 func p1163_VPROLD(in *byte, out *byte)
 
-// p1164_VPROLD_Z runs VPROLD.Z $0x00, X25, K3, X18 (added form VPROLD.Z imm, x, k, x).
+// p1164_VPROLD runs VPROLD $0x00, X25, X18 (added form VPROLD imm, x, x).
 //
 //go:noescape
-func p1164_VPROLD_Z(in *byte, out *byte)
+func p1164_VPROLD(in *byte, out *byte)
 
-// p1165_VPROLD runs VPROLD $0x00, Z18, Z18 (added form VPROLD imm, z, z).
+// p1165_VPROLD_Z runs VPROLD.Z $0x00, X25, K3, X18 (added form VPROLD.Z imm, x, k, x).
 //
 //go:noescape
-func p1165_VPROLD(in *byte, out *byte)
+func p1165_VPROLD_Z(in *byte, out *byte)
 
-// p1166_VPROLQ runs VPROLQ $0x00, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1166_VPROLD runs VPROLD $0x00, Z18, Z18 (added form VPROLD imm, z, z).
 //
 //go:noescape
-func p1166_VPROLQ(in *byte, out *byte)
+func p1166_VPROLD(in *byte, out *byte)
 
-// p1167_VPROLQ runs VPROLQ $0x01, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1167_VPROLQ runs VPROLQ $0x00, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
 func p1167_VPROLQ(in *byte, out *byte)
 
-// p1168_VPROLQ runs VPROLQ $0x0d, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1168_VPROLQ runs VPROLQ $0x01, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
 func p1168_VPROLQ(in *byte, out *byte)
 
-// p1169_VPROLQ runs VPROLQ $0x20, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1169_VPROLQ runs VPROLQ $0x0d, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
 func p1169_VPROLQ(in *byte, out *byte)
 
-// p1170_VPROLQ runs VPROLQ $0x3f, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1170_VPROLQ runs VPROLQ $0x20, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
 func p1170_VPROLQ(in *byte, out *byte)
 
-// p1171_VPROLQ runs VPROLQ $0x40, Z25, Z18 (added form VPROLQ imm, z, z).
+// p1171_VPROLQ runs VPROLQ $0x3f, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
 func p1171_VPROLQ(in *byte, out *byte)
 
-// p1172_VPROLQ runs VPROLQ $0x00, Z25, K3, Z18 (added form VPROLQ imm, z, k, z).
+// p1172_VPROLQ runs VPROLQ $0x40, Z25, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
 func p1172_VPROLQ(in *byte, out *byte)
 
-// p1173_VPROLQ_Z runs VPROLQ.Z $0x00, Z25, K3, Z18 (added form VPROLQ.Z imm, z, k, z).
+// p1173_VPROLQ runs VPROLQ $0x00, Z25, K3, Z18 (added form VPROLQ imm, z, k, z).
 //
 //go:noescape
-func p1173_VPROLQ_Z(in *byte, out *byte)
+func p1173_VPROLQ(in *byte, out *byte)
 
-// p1174_VPROLQ runs VPROLQ $0x00, 192(R14), Z25 (added form VPROLQ imm, m, z).
+// p1174_VPROLQ_Z runs VPROLQ.Z $0x00, Z25, K3, Z18 (added form VPROLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1174_VPROLQ(in *byte, out *byte)
+func p1174_VPROLQ_Z(in *byte, out *byte)
 
-// p1175_VPROLQ_BCST runs VPROLQ.BCST $0x00, 192(R14), Z25 (added form VPROLQ.BCST imm, m, z).
+// p1175_VPROLQ runs VPROLQ $0x00, 192(R14), Z25 (added form VPROLQ imm, m, z).
 //
 //go:noescape
-func p1175_VPROLQ_BCST(in *byte, out *byte)
+func p1175_VPROLQ(in *byte, out *byte)
 
-// p1176_VPROLQ_BCST_Z runs VPROLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLQ.BCST.Z imm, m, k, z).
+// p1176_VPROLQ_BCST runs VPROLQ.BCST $0x00, 192(R14), Z25 (added form VPROLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1176_VPROLQ_BCST_Z(in *byte, out *byte)
+func p1176_VPROLQ_BCST(in *byte, out *byte)
 
-// p1177_VPROLQ runs VPROLQ $0x00, Y25, Y18 (added form VPROLQ imm, y, y).
+// p1177_VPROLQ_BCST_Z runs VPROLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPROLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1177_VPROLQ(in *byte, out *byte)
+func p1177_VPROLQ_BCST_Z(in *byte, out *byte)
 
-// p1178_VPROLQ runs VPROLQ $0x00, Y25, K3, Y18 (added form VPROLQ imm, y, k, y).
+// p1178_VPROLQ runs VPROLQ $0x00, Y25, Y18 (added form VPROLQ imm, y, y).
 //
 //go:noescape
 func p1178_VPROLQ(in *byte, out *byte)
 
-// p1179_VPROLQ runs VPROLQ $0x00, X25, X18 (added form VPROLQ imm, x, x).
+// p1179_VPROLQ runs VPROLQ $0x00, Y25, K3, Y18 (added form VPROLQ imm, y, k, y).
 //
 //go:noescape
 func p1179_VPROLQ(in *byte, out *byte)
 
-// p1180_VPROLQ_Z runs VPROLQ.Z $0x00, X25, K3, X18 (added form VPROLQ.Z imm, x, k, x).
+// p1180_VPROLQ runs VPROLQ $0x00, X25, X18 (added form VPROLQ imm, x, x).
 //
 //go:noescape
-func p1180_VPROLQ_Z(in *byte, out *byte)
+func p1180_VPROLQ(in *byte, out *byte)
 
-// p1181_VPROLQ runs VPROLQ $0x00, Z18, Z18 (added form VPROLQ imm, z, z).
+// p1181_VPROLQ_Z runs VPROLQ.Z $0x00, X25, K3, X18 (added form VPROLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1181_VPROLQ(in *byte, out *byte)
+func p1181_VPROLQ_Z(in *byte, out *byte)
 
-// p1182_VPRORD runs VPRORD $0x00, Z25, Z18 (added form VPRORD imm, z, z).
+// p1182_VPROLQ runs VPROLQ $0x00, Z18, Z18 (added form VPROLQ imm, z, z).
 //
 //go:noescape
-func p1182_VPRORD(in *byte, out *byte)
+func p1182_VPROLQ(in *byte, out *byte)
 
-// p1183_VPRORD runs VPRORD $0x01, Z25, Z18 (added form VPRORD imm, z, z).
+// p1183_VPRORD runs VPRORD $0x00, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p1183_VPRORD(in *byte, out *byte)
 
-// p1184_VPRORD runs VPRORD $0x07, Z25, Z18 (added form VPRORD imm, z, z).
+// p1184_VPRORD runs VPRORD $0x01, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p1184_VPRORD(in *byte, out *byte)
 
-// p1185_VPRORD runs VPRORD $0x0c, Z25, Z18 (added form VPRORD imm, z, z).
+// p1185_VPRORD runs VPRORD $0x07, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p1185_VPRORD(in *byte, out *byte)
 
-// p1186_VPRORD runs VPRORD $0x10, Z25, Z18 (added form VPRORD imm, z, z).
+// p1186_VPRORD runs VPRORD $0x0c, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p1186_VPRORD(in *byte, out *byte)
 
-// p1187_VPRORD runs VPRORD $0x1f, Z25, Z18 (added form VPRORD imm, z, z).
+// p1187_VPRORD runs VPRORD $0x10, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p1187_VPRORD(in *byte, out *byte)
 
-// p1188_VPRORD runs VPRORD $0x21, Z25, Z18 (added form VPRORD imm, z, z).
+// p1188_VPRORD runs VPRORD $0x1f, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p1188_VPRORD(in *byte, out *byte)
 
-// p1189_VPRORD runs VPRORD $0x00, Z25, K3, Z18 (added form VPRORD imm, z, k, z).
+// p1189_VPRORD runs VPRORD $0x21, Z25, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
 func p1189_VPRORD(in *byte, out *byte)
 
-// p1190_VPRORD_Z runs VPRORD.Z $0x00, Z25, K3, Z18 (added form VPRORD.Z imm, z, k, z).
+// p1190_VPRORD runs VPRORD $0x00, Z25, K3, Z18 (added form VPRORD imm, z, k, z).
 //
 //go:noescape
-func p1190_VPRORD_Z(in *byte, out *byte)
+func p1190_VPRORD(in *byte, out *byte)
 
-// p1191_VPRORD runs VPRORD $0x00, 192(R14), Z25 (added form VPRORD imm, m, z).
+// p1191_VPRORD_Z runs VPRORD.Z $0x00, Z25, K3, Z18 (added form VPRORD.Z imm, z, k, z).
 //
 //go:noescape
-func p1191_VPRORD(in *byte, out *byte)
+func p1191_VPRORD_Z(in *byte, out *byte)
 
-// p1192_VPRORD_BCST runs VPRORD.BCST $0x00, 192(R14), Z25 (added form VPRORD.BCST imm, m, z).
+// p1192_VPRORD runs VPRORD $0x00, 192(R14), Z25 (added form VPRORD imm, m, z).
 //
 //go:noescape
-func p1192_VPRORD_BCST(in *byte, out *byte)
+func p1192_VPRORD(in *byte, out *byte)
 
-// p1193_VPRORD_BCST_Z runs VPRORD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORD.BCST.Z imm, m, k, z).
+// p1193_VPRORD_BCST runs VPRORD.BCST $0x00, 192(R14), Z25 (added form VPRORD.BCST imm, m, z).
 //
 //go:noescape
-func p1193_VPRORD_BCST_Z(in *byte, out *byte)
+func p1193_VPRORD_BCST(in *byte, out *byte)
 
-// p1194_VPRORD runs VPRORD $0x00, Y25, Y18 (added form VPRORD imm, y, y).
+// p1194_VPRORD_BCST_Z runs VPRORD.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1194_VPRORD(in *byte, out *byte)
+func p1194_VPRORD_BCST_Z(in *byte, out *byte)
 
-// p1195_VPRORD runs VPRORD $0x00, Y25, K3, Y18 (added form VPRORD imm, y, k, y).
+// p1195_VPRORD runs VPRORD $0x00, Y25, Y18 (added form VPRORD imm, y, y).
 //
 //go:noescape
 func p1195_VPRORD(in *byte, out *byte)
 
-// p1196_VPRORD runs VPRORD $0x00, X25, X18 (added form VPRORD imm, x, x).
+// p1196_VPRORD runs VPRORD $0x00, Y25, K3, Y18 (added form VPRORD imm, y, k, y).
 //
 //go:noescape
 func p1196_VPRORD(in *byte, out *byte)
 
-// p1197_VPRORD_Z runs VPRORD.Z $0x00, X25, K3, X18 (added form VPRORD.Z imm, x, k, x).
+// p1197_VPRORD runs VPRORD $0x00, X25, X18 (added form VPRORD imm, x, x).
 //
 //go:noescape
-func p1197_VPRORD_Z(in *byte, out *byte)
+func p1197_VPRORD(in *byte, out *byte)
 
-// p1198_VPRORD runs VPRORD $0x00, Z18, Z18 (added form VPRORD imm, z, z).
+// p1198_VPRORD_Z runs VPRORD.Z $0x00, X25, K3, X18 (added form VPRORD.Z imm, x, k, x).
 //
 //go:noescape
-func p1198_VPRORD(in *byte, out *byte)
+func p1198_VPRORD_Z(in *byte, out *byte)
 
-// p1199_VPRORQ runs VPRORQ $0x00, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1199_VPRORD runs VPRORD $0x00, Z18, Z18 (added form VPRORD imm, z, z).
 //
 //go:noescape
-func p1199_VPRORQ(in *byte, out *byte)
+func p1199_VPRORD(in *byte, out *byte)
 
-// p1200_VPRORQ runs VPRORQ $0x01, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1200_VPRORQ runs VPRORQ $0x00, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
 func p1200_VPRORQ(in *byte, out *byte)
 
-// p1201_VPRORQ runs VPRORQ $0x0e, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1201_VPRORQ runs VPRORQ $0x01, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
 func p1201_VPRORQ(in *byte, out *byte)
 
-// p1202_VPRORQ runs VPRORQ $0x20, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1202_VPRORQ runs VPRORQ $0x0e, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
 func p1202_VPRORQ(in *byte, out *byte)
 
-// p1203_VPRORQ runs VPRORQ $0x3f, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1203_VPRORQ runs VPRORQ $0x20, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
 func p1203_VPRORQ(in *byte, out *byte)
 
-// p1204_VPRORQ runs VPRORQ $0x41, Z25, Z18 (added form VPRORQ imm, z, z).
+// p1204_VPRORQ runs VPRORQ $0x3f, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
 func p1204_VPRORQ(in *byte, out *byte)
 
-// p1205_VPRORQ runs VPRORQ $0x00, Z25, K3, Z18 (added form VPRORQ imm, z, k, z).
+// p1205_VPRORQ runs VPRORQ $0x41, Z25, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
 func p1205_VPRORQ(in *byte, out *byte)
 
-// p1206_VPRORQ_Z runs VPRORQ.Z $0x00, Z25, K3, Z18 (added form VPRORQ.Z imm, z, k, z).
+// p1206_VPRORQ runs VPRORQ $0x00, Z25, K3, Z18 (added form VPRORQ imm, z, k, z).
 //
 //go:noescape
-func p1206_VPRORQ_Z(in *byte, out *byte)
+func p1206_VPRORQ(in *byte, out *byte)
 
-// p1207_VPRORQ runs VPRORQ $0x00, 192(R14), Z25 (added form VPRORQ imm, m, z).
+// p1207_VPRORQ_Z runs VPRORQ.Z $0x00, Z25, K3, Z18 (added form VPRORQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1207_VPRORQ(in *byte, out *byte)
+func p1207_VPRORQ_Z(in *byte, out *byte)
 
-// p1208_VPRORQ_BCST runs VPRORQ.BCST $0x00, 192(R14), Z25 (added form VPRORQ.BCST imm, m, z).
+// p1208_VPRORQ runs VPRORQ $0x00, 192(R14), Z25 (added form VPRORQ imm, m, z).
 //
 //go:noescape
-func p1208_VPRORQ_BCST(in *byte, out *byte)
+func p1208_VPRORQ(in *byte, out *byte)
 
-// p1209_VPRORQ_BCST_Z runs VPRORQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORQ.BCST.Z imm, m, k, z).
+// p1209_VPRORQ_BCST runs VPRORQ.BCST $0x00, 192(R14), Z25 (added form VPRORQ.BCST imm, m, z).
 //
 //go:noescape
-func p1209_VPRORQ_BCST_Z(in *byte, out *byte)
+func p1209_VPRORQ_BCST(in *byte, out *byte)
 
-// p1210_VPRORQ runs VPRORQ $0x00, Y25, Y18 (added form VPRORQ imm, y, y).
+// p1210_VPRORQ_BCST_Z runs VPRORQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPRORQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1210_VPRORQ(in *byte, out *byte)
+func p1210_VPRORQ_BCST_Z(in *byte, out *byte)
 
-// p1211_VPRORQ runs VPRORQ $0x00, Y25, K3, Y18 (added form VPRORQ imm, y, k, y).
+// p1211_VPRORQ runs VPRORQ $0x00, Y25, Y18 (added form VPRORQ imm, y, y).
 //
 //go:noescape
 func p1211_VPRORQ(in *byte, out *byte)
 
-// p1212_VPRORQ runs VPRORQ $0x00, X25, X18 (added form VPRORQ imm, x, x).
+// p1212_VPRORQ runs VPRORQ $0x00, Y25, K3, Y18 (added form VPRORQ imm, y, k, y).
 //
 //go:noescape
 func p1212_VPRORQ(in *byte, out *byte)
 
-// p1213_VPRORQ_Z runs VPRORQ.Z $0x00, X25, K3, X18 (added form VPRORQ.Z imm, x, k, x).
+// p1213_VPRORQ runs VPRORQ $0x00, X25, X18 (added form VPRORQ imm, x, x).
 //
 //go:noescape
-func p1213_VPRORQ_Z(in *byte, out *byte)
+func p1213_VPRORQ(in *byte, out *byte)
 
-// p1214_VPRORQ runs VPRORQ $0x00, Z18, Z18 (added form VPRORQ imm, z, z).
+// p1214_VPRORQ_Z runs VPRORQ.Z $0x00, X25, K3, X18 (added form VPRORQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1214_VPRORQ(in *byte, out *byte)
+func p1214_VPRORQ_Z(in *byte, out *byte)
 
-// p1215_VPSHUFB runs VPSHUFB Z25, Z18, Z31 (added form VPSHUFB z, z, z).
+// p1215_VPRORQ runs VPRORQ $0x00, Z18, Z18 (added form VPRORQ imm, z, z).
 //
 //go:noescape
-func p1215_VPSHUFB(in *byte, out *byte)
+func p1215_VPRORQ(in *byte, out *byte)
 
-// p1216_VPSHUFB runs VPSHUFB Z25, Z18, K3, Z31 (added form VPSHUFB z, z, k, z).
+// p1216_VPSHUFB runs VPSHUFB Z25, Z18, Z31 (added form VPSHUFB z, z, z).
 //
 //go:noescape
 func p1216_VPSHUFB(in *byte, out *byte)
 
-// p1217_VPSHUFB_Z runs VPSHUFB.Z Z25, Z18, K3, Z31 (added form VPSHUFB.Z z, z, k, z).
+// p1217_VPSHUFB runs VPSHUFB Z25, Z18, K3, Z31 (added form VPSHUFB z, z, k, z).
 //
 //go:noescape
-func p1217_VPSHUFB_Z(in *byte, out *byte)
+func p1217_VPSHUFB(in *byte, out *byte)
 
-// p1218_VPSHUFB runs VPSHUFB 256(R14), Z25, Z18 (added form VPSHUFB m, z, z).
+// p1218_VPSHUFB_Z runs VPSHUFB.Z Z25, Z18, K3, Z31 (added form VPSHUFB.Z z, z, k, z).
 //
 //go:noescape
-func p1218_VPSHUFB(in *byte, out *byte)
+func p1218_VPSHUFB_Z(in *byte, out *byte)
 
-// p1219_VPSHUFB runs VPSHUFB Y25, Y18, Y31 (added form VPSHUFB y, y, y).
+// p1219_VPSHUFB runs VPSHUFB 256(R14), Z25, Z18 (added form VPSHUFB m, z, z).
 //
 //go:noescape
 func p1219_VPSHUFB(in *byte, out *byte)
 
-// p1220_VPSHUFB runs VPSHUFB Y25, Y18, K3, Y31 (added form VPSHUFB y, y, k, y).
+// p1220_VPSHUFB runs VPSHUFB Y25, Y18, Y31 (added form VPSHUFB y, y, y).
 //
 //go:noescape
 func p1220_VPSHUFB(in *byte, out *byte)
 
-// p1221_VPSHUFB runs VPSHUFB X25, X18, X31 (added form VPSHUFB x, x, x).
+// p1221_VPSHUFB runs VPSHUFB Y25, Y18, K3, Y31 (added form VPSHUFB y, y, k, y).
 //
 //go:noescape
 func p1221_VPSHUFB(in *byte, out *byte)
 
-// p1222_VPSHUFB_Z runs VPSHUFB.Z X25, X18, K3, X31 (added form VPSHUFB.Z x, x, k, x).
+// p1222_VPSHUFB runs VPSHUFB X25, X18, X31 (added form VPSHUFB x, x, x).
 //
 //go:noescape
-func p1222_VPSHUFB_Z(in *byte, out *byte)
+func p1222_VPSHUFB(in *byte, out *byte)
 
-// p1223_VPSHUFB runs VPSHUFB Z31, Z31, Z31 (added form VPSHUFB z, z, z).
+// p1223_VPSHUFB_Z runs VPSHUFB.Z X25, X18, K3, X31 (added form VPSHUFB.Z x, x, k, x).
 //
 //go:noescape
-func p1223_VPSHUFB(in *byte, out *byte)
+func p1223_VPSHUFB_Z(in *byte, out *byte)
 
-// p1224_VPSHUFD runs VPSHUFD $0x1b, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1224_VPSHUFB runs VPSHUFB Z31, Z31, Z31 (added form VPSHUFB z, z, z).
 //
 //go:noescape
-func p1224_VPSHUFD(in *byte, out *byte)
+func p1224_VPSHUFB(in *byte, out *byte)
 
-// p1225_VPSHUFD runs VPSHUFD $0x4e, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1225_VPSHUFD runs VPSHUFD $0x1b, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p1225_VPSHUFD(in *byte, out *byte)
 
-// p1226_VPSHUFD runs VPSHUFD $0xb1, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1226_VPSHUFD runs VPSHUFD $0x4e, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p1226_VPSHUFD(in *byte, out *byte)
 
-// p1227_VPSHUFD runs VPSHUFD $0x39, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1227_VPSHUFD runs VPSHUFD $0xb1, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p1227_VPSHUFD(in *byte, out *byte)
 
-// p1228_VPSHUFD runs VPSHUFD $0x79, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1228_VPSHUFD runs VPSHUFD $0x39, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p1228_VPSHUFD(in *byte, out *byte)
 
-// p1229_VPSHUFD runs VPSHUFD $0x8e, Z25, Z18 (added form VPSHUFD imm, z, z).
+// p1229_VPSHUFD runs VPSHUFD $0x79, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p1229_VPSHUFD(in *byte, out *byte)
 
-// p1230_VPSHUFD runs VPSHUFD $0x1b, Z25, K3, Z18 (added form VPSHUFD imm, z, k, z).
+// p1230_VPSHUFD runs VPSHUFD $0x8e, Z25, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
 func p1230_VPSHUFD(in *byte, out *byte)
 
-// p1231_VPSHUFD_Z runs VPSHUFD.Z $0x1b, Z25, K3, Z18 (added form VPSHUFD.Z imm, z, k, z).
+// p1231_VPSHUFD runs VPSHUFD $0x1b, Z25, K3, Z18 (added form VPSHUFD imm, z, k, z).
 //
 //go:noescape
-func p1231_VPSHUFD_Z(in *byte, out *byte)
+func p1231_VPSHUFD(in *byte, out *byte)
 
-// p1232_VPSHUFD runs VPSHUFD $0x1b, 192(R14), Z25 (added form VPSHUFD imm, m, z).
+// p1232_VPSHUFD_Z runs VPSHUFD.Z $0x1b, Z25, K3, Z18 (added form VPSHUFD.Z imm, z, k, z).
 //
 //go:noescape
-func p1232_VPSHUFD(in *byte, out *byte)
+func p1232_VPSHUFD_Z(in *byte, out *byte)
 
-// p1233_VPSHUFD_BCST runs VPSHUFD.BCST $0x1b, 192(R14), Z25 (added form VPSHUFD.BCST imm, m, z).
+// p1233_VPSHUFD runs VPSHUFD $0x1b, 192(R14), Z25 (added form VPSHUFD imm, m, z).
 //
 //go:noescape
-func p1233_VPSHUFD_BCST(in *byte, out *byte)
+func p1233_VPSHUFD(in *byte, out *byte)
 
-// p1234_VPSHUFD_BCST_Z runs VPSHUFD.BCST.Z $0x1b, 200(R14), K3, Z25 (added form VPSHUFD.BCST.Z imm, m, k, z).
+// p1234_VPSHUFD_BCST runs VPSHUFD.BCST $0x1b, 192(R14), Z25 (added form VPSHUFD.BCST imm, m, z).
 //
 //go:noescape
-func p1234_VPSHUFD_BCST_Z(in *byte, out *byte)
+func p1234_VPSHUFD_BCST(in *byte, out *byte)
 
-// p1235_VPSHUFD runs VPSHUFD $0x1b, Y25, Y18 (added form VPSHUFD imm, y, y).
+// p1235_VPSHUFD_BCST_Z runs VPSHUFD.BCST.Z $0x1b, 200(R14), K3, Z25 (added form VPSHUFD.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1235_VPSHUFD(in *byte, out *byte)
+func p1235_VPSHUFD_BCST_Z(in *byte, out *byte)
 
-// p1236_VPSHUFD runs VPSHUFD $0x1b, Y25, K3, Y18 (added form VPSHUFD imm, y, k, y).
+// p1236_VPSHUFD runs VPSHUFD $0x1b, Y25, Y18 (added form VPSHUFD imm, y, y).
 //
 //go:noescape
 func p1236_VPSHUFD(in *byte, out *byte)
 
-// p1237_VPSHUFD runs VPSHUFD $0x1b, X25, X18 (added form VPSHUFD imm, x, x).
+// p1237_VPSHUFD runs VPSHUFD $0x1b, Y25, K3, Y18 (added form VPSHUFD imm, y, k, y).
 //
 //go:noescape
 func p1237_VPSHUFD(in *byte, out *byte)
 
-// p1238_VPSHUFD_Z runs VPSHUFD.Z $0x1b, X25, K3, X18 (added form VPSHUFD.Z imm, x, k, x).
+// p1238_VPSHUFD runs VPSHUFD $0x1b, X25, X18 (added form VPSHUFD imm, x, x).
 //
 //go:noescape
-func p1238_VPSHUFD_Z(in *byte, out *byte)
+func p1238_VPSHUFD(in *byte, out *byte)
 
-// p1239_VPSHUFD runs VPSHUFD $0x1b, Z18, Z18 (added form VPSHUFD imm, z, z).
+// p1239_VPSHUFD_Z runs VPSHUFD.Z $0x1b, X25, K3, X18 (added form VPSHUFD.Z imm, x, k, x).
 //
 //go:noescape
-func p1239_VPSHUFD(in *byte, out *byte)
+func p1239_VPSHUFD_Z(in *byte, out *byte)
 
-// p1240_VPADDD runs VPADDD Z25, Z18, Z31 (added form VPADDD z, z, z).
+// p1240_VPSHUFD runs VPSHUFD $0x1b, Z18, Z18 (added form VPSHUFD imm, z, z).
 //
 //go:noescape
-func p1240_VPADDD(in *byte, out *byte)
+func p1240_VPSHUFD(in *byte, out *byte)
 
-// p1241_VPADDD runs VPADDD Z25, Z18, K3, Z31 (added form VPADDD z, z, k, z).
+// p1241_VPADDD runs VPADDD Z25, Z18, Z31 (added form VPADDD z, z, z).
 //
 //go:noescape
 func p1241_VPADDD(in *byte, out *byte)
 
-// p1242_VPADDD_Z runs VPADDD.Z Z25, Z18, K3, Z31 (added form VPADDD.Z z, z, k, z).
+// p1242_VPADDD runs VPADDD Z25, Z18, K3, Z31 (added form VPADDD z, z, k, z).
 //
 //go:noescape
-func p1242_VPADDD_Z(in *byte, out *byte)
+func p1242_VPADDD(in *byte, out *byte)
 
-// p1243_VPADDD runs VPADDD 256(R14), Z25, Z18 (added form VPADDD m, z, z).
+// p1243_VPADDD_Z runs VPADDD.Z Z25, Z18, K3, Z31 (added form VPADDD.Z z, z, k, z).
 //
 //go:noescape
-func p1243_VPADDD(in *byte, out *byte)
+func p1243_VPADDD_Z(in *byte, out *byte)
 
-// p1244_VPADDD_BCST runs VPADDD.BCST 256(R14), Z25, Z18 (added form VPADDD.BCST m, z, z).
+// p1244_VPADDD runs VPADDD 256(R14), Z25, Z18 (added form VPADDD m, z, z).
 //
 //go:noescape
-func p1244_VPADDD_BCST(in *byte, out *byte)
+func p1244_VPADDD(in *byte, out *byte)
 
-// p1245_VPADDD_BCST_Z runs VPADDD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDD.BCST.Z m, z, k, z).
+// p1245_VPADDD_BCST runs VPADDD.BCST 256(R14), Z25, Z18 (added form VPADDD.BCST m, z, z).
 //
 //go:noescape
-func p1245_VPADDD_BCST_Z(in *byte, out *byte)
+func p1245_VPADDD_BCST(in *byte, out *byte)
 
-// p1246_VPADDD runs VPADDD Y25, Y18, Y31 (added form VPADDD y, y, y).
+// p1246_VPADDD_BCST_Z runs VPADDD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDD.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1246_VPADDD(in *byte, out *byte)
+func p1246_VPADDD_BCST_Z(in *byte, out *byte)
 
-// p1247_VPADDD runs VPADDD Y25, Y18, K3, Y31 (added form VPADDD y, y, k, y).
+// p1247_VPADDD runs VPADDD Y25, Y18, Y31 (added form VPADDD y, y, y).
 //
 //go:noescape
 func p1247_VPADDD(in *byte, out *byte)
 
-// p1248_VPADDD runs VPADDD X25, X18, X31 (added form VPADDD x, x, x).
+// p1248_VPADDD runs VPADDD Y25, Y18, K3, Y31 (added form VPADDD y, y, k, y).
 //
 //go:noescape
 func p1248_VPADDD(in *byte, out *byte)
 
-// p1249_VPADDD_Z runs VPADDD.Z X25, X18, K3, X31 (added form VPADDD.Z x, x, k, x).
+// p1249_VPADDD runs VPADDD X25, X18, X31 (added form VPADDD x, x, x).
 //
 //go:noescape
-func p1249_VPADDD_Z(in *byte, out *byte)
+func p1249_VPADDD(in *byte, out *byte)
 
-// p1250_VPADDD runs VPADDD Z31, Z31, Z31 (added form VPADDD z, z, z).
+// p1250_VPADDD_Z runs VPADDD.Z X25, X18, K3, X31 (added form VPADDD.Z x, x, k, x).
 //
 //go:noescape
-func p1250_VPADDD(in *byte, out *byte)
+func p1250_VPADDD_Z(in *byte, out *byte)
 
-// p1251_VPADDQ runs VPADDQ Z25, Z18, Z31 (added form VPADDQ z, z, z).
+// p1251_VPADDD runs VPADDD Z31, Z31, Z31 (added form VPADDD z, z, z).
 //
 //go:noescape
-func p1251_VPADDQ(in *byte, out *byte)
+func p1251_VPADDD(in *byte, out *byte)
 
-// p1252_VPADDQ runs VPADDQ Z25, Z18, K3, Z31 (added form VPADDQ z, z, k, z).
+// p1252_VPADDQ runs VPADDQ Z25, Z18, Z31 (added form VPADDQ z, z, z).
 //
 //go:noescape
 func p1252_VPADDQ(in *byte, out *byte)
 
-// p1253_VPADDQ_Z runs VPADDQ.Z Z25, Z18, K3, Z31 (added form VPADDQ.Z z, z, k, z).
+// p1253_VPADDQ runs VPADDQ Z25, Z18, K3, Z31 (added form VPADDQ z, z, k, z).
 //
 //go:noescape
-func p1253_VPADDQ_Z(in *byte, out *byte)
+func p1253_VPADDQ(in *byte, out *byte)
 
-// p1254_VPADDQ runs VPADDQ 256(R14), Z25, Z18 (added form VPADDQ m, z, z).
+// p1254_VPADDQ_Z runs VPADDQ.Z Z25, Z18, K3, Z31 (added form VPADDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1254_VPADDQ(in *byte, out *byte)
+func p1254_VPADDQ_Z(in *byte, out *byte)
 
-// p1255_VPADDQ_BCST runs VPADDQ.BCST 256(R14), Z25, Z18 (added form VPADDQ.BCST m, z, z).
+// p1255_VPADDQ runs VPADDQ 256(R14), Z25, Z18 (added form VPADDQ m, z, z).
 //
 //go:noescape
-func p1255_VPADDQ_BCST(in *byte, out *byte)
+func p1255_VPADDQ(in *byte, out *byte)
 
-// p1256_VPADDQ_BCST_Z runs VPADDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDQ.BCST.Z m, z, k, z).
+// p1256_VPADDQ_BCST runs VPADDQ.BCST 256(R14), Z25, Z18 (added form VPADDQ.BCST m, z, z).
 //
 //go:noescape
-func p1256_VPADDQ_BCST_Z(in *byte, out *byte)
+func p1256_VPADDQ_BCST(in *byte, out *byte)
 
-// p1257_VPADDQ runs VPADDQ Y25, Y18, Y31 (added form VPADDQ y, y, y).
+// p1257_VPADDQ_BCST_Z runs VPADDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPADDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1257_VPADDQ(in *byte, out *byte)
+func p1257_VPADDQ_BCST_Z(in *byte, out *byte)
 
-// p1258_VPADDQ runs VPADDQ Y25, Y18, K3, Y31 (added form VPADDQ y, y, k, y).
+// p1258_VPADDQ runs VPADDQ Y25, Y18, Y31 (added form VPADDQ y, y, y).
 //
 //go:noescape
 func p1258_VPADDQ(in *byte, out *byte)
 
-// p1259_VPADDQ runs VPADDQ X25, X18, X31 (added form VPADDQ x, x, x).
+// p1259_VPADDQ runs VPADDQ Y25, Y18, K3, Y31 (added form VPADDQ y, y, k, y).
 //
 //go:noescape
 func p1259_VPADDQ(in *byte, out *byte)
 
-// p1260_VPADDQ_Z runs VPADDQ.Z X25, X18, K3, X31 (added form VPADDQ.Z x, x, k, x).
+// p1260_VPADDQ runs VPADDQ X25, X18, X31 (added form VPADDQ x, x, x).
 //
 //go:noescape
-func p1260_VPADDQ_Z(in *byte, out *byte)
+func p1260_VPADDQ(in *byte, out *byte)
 
-// p1261_VPADDQ runs VPADDQ Z31, Z31, Z31 (added form VPADDQ z, z, z).
+// p1261_VPADDQ_Z runs VPADDQ.Z X25, X18, K3, X31 (added form VPADDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1261_VPADDQ(in *byte, out *byte)
+func p1261_VPADDQ_Z(in *byte, out *byte)
 
-// p1262_VPSUBQ runs VPSUBQ Z25, Z18, Z31 (added form VPSUBQ z, z, z).
+// p1262_VPADDQ runs VPADDQ Z31, Z31, Z31 (added form VPADDQ z, z, z).
 //
 //go:noescape
-func p1262_VPSUBQ(in *byte, out *byte)
+func p1262_VPADDQ(in *byte, out *byte)
 
-// p1263_VPSUBQ runs VPSUBQ Z25, Z18, K3, Z31 (added form VPSUBQ z, z, k, z).
+// p1263_VPSUBQ runs VPSUBQ Z25, Z18, Z31 (added form VPSUBQ z, z, z).
 //
 //go:noescape
 func p1263_VPSUBQ(in *byte, out *byte)
 
-// p1264_VPSUBQ_Z runs VPSUBQ.Z Z25, Z18, K3, Z31 (added form VPSUBQ.Z z, z, k, z).
+// p1264_VPSUBQ runs VPSUBQ Z25, Z18, K3, Z31 (added form VPSUBQ z, z, k, z).
 //
 //go:noescape
-func p1264_VPSUBQ_Z(in *byte, out *byte)
+func p1264_VPSUBQ(in *byte, out *byte)
 
-// p1265_VPSUBQ runs VPSUBQ 256(R14), Z25, Z18 (added form VPSUBQ m, z, z).
+// p1265_VPSUBQ_Z runs VPSUBQ.Z Z25, Z18, K3, Z31 (added form VPSUBQ.Z z, z, k, z).
 //
 //go:noescape
-func p1265_VPSUBQ(in *byte, out *byte)
+func p1265_VPSUBQ_Z(in *byte, out *byte)
 
-// p1266_VPSUBQ_BCST runs VPSUBQ.BCST 256(R14), Z25, Z18 (added form VPSUBQ.BCST m, z, z).
+// p1266_VPSUBQ runs VPSUBQ 256(R14), Z25, Z18 (added form VPSUBQ m, z, z).
 //
 //go:noescape
-func p1266_VPSUBQ_BCST(in *byte, out *byte)
+func p1266_VPSUBQ(in *byte, out *byte)
 
-// p1267_VPSUBQ_BCST_Z runs VPSUBQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSUBQ.BCST.Z m, z, k, z).
+// p1267_VPSUBQ_BCST runs VPSUBQ.BCST 256(R14), Z25, Z18 (added form VPSUBQ.BCST m, z, z).
 //
 //go:noescape
-func p1267_VPSUBQ_BCST_Z(in *byte, out *byte)
+func p1267_VPSUBQ_BCST(in *byte, out *byte)
 
-// p1268_VPSUBQ runs VPSUBQ Y25, Y18, Y31 (added form VPSUBQ y, y, y).
+// p1268_VPSUBQ_BCST_Z runs VPSUBQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSUBQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1268_VPSUBQ(in *byte, out *byte)
+func p1268_VPSUBQ_BCST_Z(in *byte, out *byte)
 
-// p1269_VPSUBQ runs VPSUBQ Y25, Y18, K3, Y31 (added form VPSUBQ y, y, k, y).
+// p1269_VPSUBQ runs VPSUBQ Y25, Y18, Y31 (added form VPSUBQ y, y, y).
 //
 //go:noescape
 func p1269_VPSUBQ(in *byte, out *byte)
 
-// p1270_VPSUBQ runs VPSUBQ X25, X18, X31 (added form VPSUBQ x, x, x).
+// p1270_VPSUBQ runs VPSUBQ Y25, Y18, K3, Y31 (added form VPSUBQ y, y, k, y).
 //
 //go:noescape
 func p1270_VPSUBQ(in *byte, out *byte)
 
-// p1271_VPSUBQ_Z runs VPSUBQ.Z X25, X18, K3, X31 (added form VPSUBQ.Z x, x, k, x).
+// p1271_VPSUBQ runs VPSUBQ X25, X18, X31 (added form VPSUBQ x, x, x).
 //
 //go:noescape
-func p1271_VPSUBQ_Z(in *byte, out *byte)
+func p1271_VPSUBQ(in *byte, out *byte)
 
-// p1272_VPSUBQ runs VPSUBQ Z31, Z31, Z31 (added form VPSUBQ z, z, z).
+// p1272_VPSUBQ_Z runs VPSUBQ.Z X25, X18, K3, X31 (added form VPSUBQ.Z x, x, k, x).
 //
 //go:noescape
-func p1272_VPSUBQ(in *byte, out *byte)
+func p1272_VPSUBQ_Z(in *byte, out *byte)
 
-// p1273_VPMULUDQ runs VPMULUDQ Z25, Z18, Z31 (added form VPMULUDQ z, z, z).
+// p1273_VPSUBQ runs VPSUBQ Z31, Z31, Z31 (added form VPSUBQ z, z, z).
 //
 //go:noescape
-func p1273_VPMULUDQ(in *byte, out *byte)
+func p1273_VPSUBQ(in *byte, out *byte)
 
-// p1274_VPMULUDQ runs VPMULUDQ Z25, Z18, K3, Z31 (added form VPMULUDQ z, z, k, z).
+// p1274_VPMULUDQ runs VPMULUDQ Z25, Z18, Z31 (added form VPMULUDQ z, z, z).
 //
 //go:noescape
 func p1274_VPMULUDQ(in *byte, out *byte)
 
-// p1275_VPMULUDQ_Z runs VPMULUDQ.Z Z25, Z18, K3, Z31 (added form VPMULUDQ.Z z, z, k, z).
+// p1275_VPMULUDQ runs VPMULUDQ Z25, Z18, K3, Z31 (added form VPMULUDQ z, z, k, z).
 //
 //go:noescape
-func p1275_VPMULUDQ_Z(in *byte, out *byte)
+func p1275_VPMULUDQ(in *byte, out *byte)
 
-// p1276_VPMULUDQ runs VPMULUDQ 256(R14), Z25, Z18 (added form VPMULUDQ m, z, z).
+// p1276_VPMULUDQ_Z runs VPMULUDQ.Z Z25, Z18, K3, Z31 (added form VPMULUDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1276_VPMULUDQ(in *byte, out *byte)
+func p1276_VPMULUDQ_Z(in *byte, out *byte)
 
-// p1277_VPMULUDQ_BCST runs VPMULUDQ.BCST 256(R14), Z25, Z18 (added form VPMULUDQ.BCST m, z, z).
+// p1277_VPMULUDQ runs VPMULUDQ 256(R14), Z25, Z18 (added form VPMULUDQ m, z, z).
 //
 //go:noescape
-func p1277_VPMULUDQ_BCST(in *byte, out *byte)
+func p1277_VPMULUDQ(in *byte, out *byte)
 
-// p1278_VPMULUDQ_BCST_Z runs VPMULUDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMULUDQ.BCST.Z m, z, k, z).
+// p1278_VPMULUDQ_BCST runs VPMULUDQ.BCST 256(R14), Z25, Z18 (added form VPMULUDQ.BCST m, z, z).
 //
 //go:noescape
-func p1278_VPMULUDQ_BCST_Z(in *byte, out *byte)
+func p1278_VPMULUDQ_BCST(in *byte, out *byte)
 
-// p1279_VPMULUDQ runs VPMULUDQ Y25, Y18, Y31 (added form VPMULUDQ y, y, y).
+// p1279_VPMULUDQ_BCST_Z runs VPMULUDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMULUDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1279_VPMULUDQ(in *byte, out *byte)
+func p1279_VPMULUDQ_BCST_Z(in *byte, out *byte)
 
-// p1280_VPMULUDQ runs VPMULUDQ Y25, Y18, K3, Y31 (added form VPMULUDQ y, y, k, y).
+// p1280_VPMULUDQ runs VPMULUDQ Y25, Y18, Y31 (added form VPMULUDQ y, y, y).
 //
 //go:noescape
 func p1280_VPMULUDQ(in *byte, out *byte)
 
-// p1281_VPMULUDQ runs VPMULUDQ X25, X18, X31 (added form VPMULUDQ x, x, x).
+// p1281_VPMULUDQ runs VPMULUDQ Y25, Y18, K3, Y31 (added form VPMULUDQ y, y, k, y).
 //
 //go:noescape
 func p1281_VPMULUDQ(in *byte, out *byte)
 
-// p1282_VPMULUDQ_Z runs VPMULUDQ.Z X25, X18, K3, X31 (added form VPMULUDQ.Z x, x, k, x).
+// p1282_VPMULUDQ runs VPMULUDQ X25, X18, X31 (added form VPMULUDQ x, x, x).
 //
 //go:noescape
-func p1282_VPMULUDQ_Z(in *byte, out *byte)
+func p1282_VPMULUDQ(in *byte, out *byte)
 
-// p1283_VPMULUDQ runs VPMULUDQ Z31, Z31, Z31 (added form VPMULUDQ z, z, z).
+// p1283_VPMULUDQ_Z runs VPMULUDQ.Z X25, X18, K3, X31 (added form VPMULUDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1283_VPMULUDQ(in *byte, out *byte)
+func p1283_VPMULUDQ_Z(in *byte, out *byte)
 
-// p1284_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, Z31 (added form VPMADD52LUQ z, z, z).
+// p1284_VPMULUDQ runs VPMULUDQ Z31, Z31, Z31 (added form VPMULUDQ z, z, z).
 //
 //go:noescape
-func p1284_VPMADD52LUQ(in *byte, out *byte)
+func p1284_VPMULUDQ(in *byte, out *byte)
 
-// p1285_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, K3, Z31 (added form VPMADD52LUQ z, z, k, z).
+// p1285_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, Z31 (added form VPMADD52LUQ z, z, z).
 //
 //go:noescape
 func p1285_VPMADD52LUQ(in *byte, out *byte)
 
-// p1286_VPMADD52LUQ_Z runs VPMADD52LUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52LUQ.Z z, z, k, z).
+// p1286_VPMADD52LUQ runs VPMADD52LUQ Z25, Z18, K3, Z31 (added form VPMADD52LUQ z, z, k, z).
 //
 //go:noescape
-func p1286_VPMADD52LUQ_Z(in *byte, out *byte)
+func p1286_VPMADD52LUQ(in *byte, out *byte)
 
-// p1287_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z25, Z18 (added form VPMADD52LUQ m, z, z).
+// p1287_VPMADD52LUQ_Z runs VPMADD52LUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52LUQ.Z z, z, k, z).
 //
 //go:noescape
-func p1287_VPMADD52LUQ(in *byte, out *byte)
+func p1287_VPMADD52LUQ_Z(in *byte, out *byte)
 
-// p1288_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52LUQ.BCST m, z, z).
+// p1288_VPMADD52LUQ runs VPMADD52LUQ 256(R14), Z25, Z18 (added form VPMADD52LUQ m, z, z).
 //
 //go:noescape
-func p1288_VPMADD52LUQ_BCST(in *byte, out *byte)
+func p1288_VPMADD52LUQ(in *byte, out *byte)
 
-// p1289_VPMADD52LUQ_BCST_Z runs VPMADD52LUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52LUQ.BCST.Z m, z, k, z).
+// p1289_VPMADD52LUQ_BCST runs VPMADD52LUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52LUQ.BCST m, z, z).
 //
 //go:noescape
-func p1289_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
+func p1289_VPMADD52LUQ_BCST(in *byte, out *byte)
 
-// p1290_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, Y31 (added form VPMADD52LUQ y, y, y).
+// p1290_VPMADD52LUQ_BCST_Z runs VPMADD52LUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52LUQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1290_VPMADD52LUQ(in *byte, out *byte)
+func p1290_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
 
-// p1291_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, K3, Y31 (added form VPMADD52LUQ y, y, k, y).
+// p1291_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, Y31 (added form VPMADD52LUQ y, y, y).
 //
 //go:noescape
 func p1291_VPMADD52LUQ(in *byte, out *byte)
 
-// p1292_VPMADD52LUQ runs VPMADD52LUQ X25, X18, X31 (added form VPMADD52LUQ x, x, x).
+// p1292_VPMADD52LUQ runs VPMADD52LUQ Y25, Y18, K3, Y31 (added form VPMADD52LUQ y, y, k, y).
 //
 //go:noescape
 func p1292_VPMADD52LUQ(in *byte, out *byte)
 
-// p1293_VPMADD52LUQ_Z runs VPMADD52LUQ.Z X25, X18, K3, X31 (added form VPMADD52LUQ.Z x, x, k, x).
+// p1293_VPMADD52LUQ runs VPMADD52LUQ X25, X18, X31 (added form VPMADD52LUQ x, x, x).
 //
 //go:noescape
-func p1293_VPMADD52LUQ_Z(in *byte, out *byte)
+func p1293_VPMADD52LUQ(in *byte, out *byte)
 
-// p1294_VPMADD52LUQ runs VPMADD52LUQ Z31, Z31, Z31 (added form VPMADD52LUQ z, z, z).
+// p1294_VPMADD52LUQ_Z runs VPMADD52LUQ.Z X25, X18, K3, X31 (added form VPMADD52LUQ.Z x, x, k, x).
 //
 //go:noescape
-func p1294_VPMADD52LUQ(in *byte, out *byte)
+func p1294_VPMADD52LUQ_Z(in *byte, out *byte)
 
-// p1295_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, Z31 (added form VPMADD52HUQ z, z, z).
+// p1295_VPMADD52LUQ runs VPMADD52LUQ Z31, Z31, Z31 (added form VPMADD52LUQ z, z, z).
 //
 //go:noescape
-func p1295_VPMADD52HUQ(in *byte, out *byte)
+func p1295_VPMADD52LUQ(in *byte, out *byte)
 
-// p1296_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, K3, Z31 (added form VPMADD52HUQ z, z, k, z).
+// p1296_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, Z31 (added form VPMADD52HUQ z, z, z).
 //
 //go:noescape
 func p1296_VPMADD52HUQ(in *byte, out *byte)
 
-// p1297_VPMADD52HUQ_Z runs VPMADD52HUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52HUQ.Z z, z, k, z).
+// p1297_VPMADD52HUQ runs VPMADD52HUQ Z25, Z18, K3, Z31 (added form VPMADD52HUQ z, z, k, z).
 //
 //go:noescape
-func p1297_VPMADD52HUQ_Z(in *byte, out *byte)
+func p1297_VPMADD52HUQ(in *byte, out *byte)
 
-// p1298_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z25, Z18 (added form VPMADD52HUQ m, z, z).
+// p1298_VPMADD52HUQ_Z runs VPMADD52HUQ.Z Z25, Z18, K3, Z31 (added form VPMADD52HUQ.Z z, z, k, z).
 //
 //go:noescape
-func p1298_VPMADD52HUQ(in *byte, out *byte)
+func p1298_VPMADD52HUQ_Z(in *byte, out *byte)
 
-// p1299_VPMADD52HUQ_BCST runs VPMADD52HUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52HUQ.BCST m, z, z).
+// p1299_VPMADD52HUQ runs VPMADD52HUQ 256(R14), Z25, Z18 (added form VPMADD52HUQ m, z, z).
 //
 //go:noescape
-func p1299_VPMADD52HUQ_BCST(in *byte, out *byte)
+func p1299_VPMADD52HUQ(in *byte, out *byte)
 
-// p1300_VPMADD52HUQ_BCST_Z runs VPMADD52HUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52HUQ.BCST.Z m, z, k, z).
+// p1300_VPMADD52HUQ_BCST runs VPMADD52HUQ.BCST 256(R14), Z25, Z18 (added form VPMADD52HUQ.BCST m, z, z).
 //
 //go:noescape
-func p1300_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
+func p1300_VPMADD52HUQ_BCST(in *byte, out *byte)
 
-// p1301_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, Y31 (added form VPMADD52HUQ y, y, y).
+// p1301_VPMADD52HUQ_BCST_Z runs VPMADD52HUQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPMADD52HUQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1301_VPMADD52HUQ(in *byte, out *byte)
+func p1301_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
 
-// p1302_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, K3, Y31 (added form VPMADD52HUQ y, y, k, y).
+// p1302_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, Y31 (added form VPMADD52HUQ y, y, y).
 //
 //go:noescape
 func p1302_VPMADD52HUQ(in *byte, out *byte)
 
-// p1303_VPMADD52HUQ runs VPMADD52HUQ X25, X18, X31 (added form VPMADD52HUQ x, x, x).
+// p1303_VPMADD52HUQ runs VPMADD52HUQ Y25, Y18, K3, Y31 (added form VPMADD52HUQ y, y, k, y).
 //
 //go:noescape
 func p1303_VPMADD52HUQ(in *byte, out *byte)
 
-// p1304_VPMADD52HUQ_Z runs VPMADD52HUQ.Z X25, X18, K3, X31 (added form VPMADD52HUQ.Z x, x, k, x).
+// p1304_VPMADD52HUQ runs VPMADD52HUQ X25, X18, X31 (added form VPMADD52HUQ x, x, x).
 //
 //go:noescape
-func p1304_VPMADD52HUQ_Z(in *byte, out *byte)
+func p1304_VPMADD52HUQ(in *byte, out *byte)
 
-// p1305_VPMADD52HUQ runs VPMADD52HUQ Z31, Z31, Z31 (added form VPMADD52HUQ z, z, z).
+// p1305_VPMADD52HUQ_Z runs VPMADD52HUQ.Z X25, X18, K3, X31 (added form VPMADD52HUQ.Z x, x, k, x).
 //
 //go:noescape
-func p1305_VPMADD52HUQ(in *byte, out *byte)
+func p1305_VPMADD52HUQ_Z(in *byte, out *byte)
 
-// p1306_VPSRLQ runs VPSRLQ $0x00, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1306_VPMADD52HUQ runs VPMADD52HUQ Z31, Z31, Z31 (added form VPMADD52HUQ z, z, z).
 //
 //go:noescape
-func p1306_VPSRLQ(in *byte, out *byte)
+func p1306_VPMADD52HUQ(in *byte, out *byte)
 
-// p1307_VPSRLQ runs VPSRLQ $0x01, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1307_VPSRLQ runs VPSRLQ $0x00, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1307_VPSRLQ(in *byte, out *byte)
 
-// p1308_VPSRLQ runs VPSRLQ $0x1f, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1308_VPSRLQ runs VPSRLQ $0x01, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1308_VPSRLQ(in *byte, out *byte)
 
-// p1309_VPSRLQ runs VPSRLQ $0x20, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1309_VPSRLQ runs VPSRLQ $0x1f, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1309_VPSRLQ(in *byte, out *byte)
 
-// p1310_VPSRLQ runs VPSRLQ $0x34, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1310_VPSRLQ runs VPSRLQ $0x20, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1310_VPSRLQ(in *byte, out *byte)
 
-// p1311_VPSRLQ runs VPSRLQ $0x3f, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1311_VPSRLQ runs VPSRLQ $0x34, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1311_VPSRLQ(in *byte, out *byte)
 
-// p1312_VPSRLQ runs VPSRLQ $0x40, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1312_VPSRLQ runs VPSRLQ $0x3f, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1312_VPSRLQ(in *byte, out *byte)
 
-// p1313_VPSRLQ runs VPSRLQ $0xc8, Z25, Z18 (added form VPSRLQ imm, z, z).
+// p1313_VPSRLQ runs VPSRLQ $0x40, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1313_VPSRLQ(in *byte, out *byte)
 
-// p1314_VPSRLQ runs VPSRLQ $0x00, Z25, K3, Z18 (added form VPSRLQ imm, z, k, z).
+// p1314_VPSRLQ runs VPSRLQ $0xc8, Z25, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
 func p1314_VPSRLQ(in *byte, out *byte)
 
-// p1315_VPSRLQ_Z runs VPSRLQ.Z $0x00, Z25, K3, Z18 (added form VPSRLQ.Z imm, z, k, z).
+// p1315_VPSRLQ runs VPSRLQ $0x00, Z25, K3, Z18 (added form VPSRLQ imm, z, k, z).
 //
 //go:noescape
-func p1315_VPSRLQ_Z(in *byte, out *byte)
+func p1315_VPSRLQ(in *byte, out *byte)
 
-// p1316_VPSRLQ runs VPSRLQ $0x00, 192(R14), Z25 (added form VPSRLQ imm, m, z).
+// p1316_VPSRLQ_Z runs VPSRLQ.Z $0x00, Z25, K3, Z18 (added form VPSRLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1316_VPSRLQ(in *byte, out *byte)
+func p1316_VPSRLQ_Z(in *byte, out *byte)
 
-// p1317_VPSRLQ_BCST runs VPSRLQ.BCST $0x00, 192(R14), Z25 (added form VPSRLQ.BCST imm, m, z).
+// p1317_VPSRLQ runs VPSRLQ $0x00, 192(R14), Z25 (added form VPSRLQ imm, m, z).
 //
 //go:noescape
-func p1317_VPSRLQ_BCST(in *byte, out *byte)
+func p1317_VPSRLQ(in *byte, out *byte)
 
-// p1318_VPSRLQ_BCST_Z runs VPSRLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRLQ.BCST.Z imm, m, k, z).
+// p1318_VPSRLQ_BCST runs VPSRLQ.BCST $0x00, 192(R14), Z25 (added form VPSRLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1318_VPSRLQ_BCST_Z(in *byte, out *byte)
+func p1318_VPSRLQ_BCST(in *byte, out *byte)
 
-// p1319_VPSRLQ runs VPSRLQ $0x00, Y25, Y18 (added form VPSRLQ imm, y, y).
+// p1319_VPSRLQ_BCST_Z runs VPSRLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1319_VPSRLQ(in *byte, out *byte)
+func p1319_VPSRLQ_BCST_Z(in *byte, out *byte)
 
-// p1320_VPSRLQ runs VPSRLQ $0x00, Y25, K3, Y18 (added form VPSRLQ imm, y, k, y).
+// p1320_VPSRLQ runs VPSRLQ $0x00, Y25, Y18 (added form VPSRLQ imm, y, y).
 //
 //go:noescape
 func p1320_VPSRLQ(in *byte, out *byte)
 
-// p1321_VPSRLQ runs VPSRLQ $0x00, X25, X18 (added form VPSRLQ imm, x, x).
+// p1321_VPSRLQ runs VPSRLQ $0x00, Y25, K3, Y18 (added form VPSRLQ imm, y, k, y).
 //
 //go:noescape
 func p1321_VPSRLQ(in *byte, out *byte)
 
-// p1322_VPSRLQ_Z runs VPSRLQ.Z $0x00, X25, K3, X18 (added form VPSRLQ.Z imm, x, k, x).
+// p1322_VPSRLQ runs VPSRLQ $0x00, X25, X18 (added form VPSRLQ imm, x, x).
 //
 //go:noescape
-func p1322_VPSRLQ_Z(in *byte, out *byte)
+func p1322_VPSRLQ(in *byte, out *byte)
 
-// p1323_VPSRLQ runs VPSRLQ $0x00, Z18, Z18 (added form VPSRLQ imm, z, z).
+// p1323_VPSRLQ_Z runs VPSRLQ.Z $0x00, X25, K3, X18 (added form VPSRLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1323_VPSRLQ(in *byte, out *byte)
+func p1323_VPSRLQ_Z(in *byte, out *byte)
 
-// p1324_VPSLLQ runs VPSLLQ $0x00, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1324_VPSRLQ runs VPSRLQ $0x00, Z18, Z18 (added form VPSRLQ imm, z, z).
 //
 //go:noescape
-func p1324_VPSLLQ(in *byte, out *byte)
+func p1324_VPSRLQ(in *byte, out *byte)
 
-// p1325_VPSLLQ runs VPSLLQ $0x01, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1325_VPSLLQ runs VPSLLQ $0x00, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p1325_VPSLLQ(in *byte, out *byte)
 
-// p1326_VPSLLQ runs VPSLLQ $0x0c, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1326_VPSLLQ runs VPSLLQ $0x01, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p1326_VPSLLQ(in *byte, out *byte)
 
-// p1327_VPSLLQ runs VPSLLQ $0x20, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1327_VPSLLQ runs VPSLLQ $0x0c, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p1327_VPSLLQ(in *byte, out *byte)
 
-// p1328_VPSLLQ runs VPSLLQ $0x3f, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1328_VPSLLQ runs VPSLLQ $0x20, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p1328_VPSLLQ(in *byte, out *byte)
 
-// p1329_VPSLLQ runs VPSLLQ $0x40, Z25, Z18 (added form VPSLLQ imm, z, z).
+// p1329_VPSLLQ runs VPSLLQ $0x3f, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p1329_VPSLLQ(in *byte, out *byte)
 
-// p1330_VPSLLQ runs VPSLLQ $0x00, Z25, K3, Z18 (added form VPSLLQ imm, z, k, z).
+// p1330_VPSLLQ runs VPSLLQ $0x40, Z25, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
 func p1330_VPSLLQ(in *byte, out *byte)
 
-// p1331_VPSLLQ_Z runs VPSLLQ.Z $0x00, Z25, K3, Z18 (added form VPSLLQ.Z imm, z, k, z).
+// p1331_VPSLLQ runs VPSLLQ $0x00, Z25, K3, Z18 (added form VPSLLQ imm, z, k, z).
 //
 //go:noescape
-func p1331_VPSLLQ_Z(in *byte, out *byte)
+func p1331_VPSLLQ(in *byte, out *byte)
 
-// p1332_VPSLLQ runs VPSLLQ $0x00, 192(R14), Z25 (added form VPSLLQ imm, m, z).
+// p1332_VPSLLQ_Z runs VPSLLQ.Z $0x00, Z25, K3, Z18 (added form VPSLLQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1332_VPSLLQ(in *byte, out *byte)
+func p1332_VPSLLQ_Z(in *byte, out *byte)
 
-// p1333_VPSLLQ_BCST runs VPSLLQ.BCST $0x00, 192(R14), Z25 (added form VPSLLQ.BCST imm, m, z).
+// p1333_VPSLLQ runs VPSLLQ $0x00, 192(R14), Z25 (added form VPSLLQ imm, m, z).
 //
 //go:noescape
-func p1333_VPSLLQ_BCST(in *byte, out *byte)
+func p1333_VPSLLQ(in *byte, out *byte)
 
-// p1334_VPSLLQ_BCST_Z runs VPSLLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSLLQ.BCST.Z imm, m, k, z).
+// p1334_VPSLLQ_BCST runs VPSLLQ.BCST $0x00, 192(R14), Z25 (added form VPSLLQ.BCST imm, m, z).
 //
 //go:noescape
-func p1334_VPSLLQ_BCST_Z(in *byte, out *byte)
+func p1334_VPSLLQ_BCST(in *byte, out *byte)
 
-// p1335_VPSLLQ runs VPSLLQ $0x00, Y25, Y18 (added form VPSLLQ imm, y, y).
+// p1335_VPSLLQ_BCST_Z runs VPSLLQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSLLQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1335_VPSLLQ(in *byte, out *byte)
+func p1335_VPSLLQ_BCST_Z(in *byte, out *byte)
 
-// p1336_VPSLLQ runs VPSLLQ $0x00, Y25, K3, Y18 (added form VPSLLQ imm, y, k, y).
+// p1336_VPSLLQ runs VPSLLQ $0x00, Y25, Y18 (added form VPSLLQ imm, y, y).
 //
 //go:noescape
 func p1336_VPSLLQ(in *byte, out *byte)
 
-// p1337_VPSLLQ runs VPSLLQ $0x00, X25, X18 (added form VPSLLQ imm, x, x).
+// p1337_VPSLLQ runs VPSLLQ $0x00, Y25, K3, Y18 (added form VPSLLQ imm, y, k, y).
 //
 //go:noescape
 func p1337_VPSLLQ(in *byte, out *byte)
 
-// p1338_VPSLLQ_Z runs VPSLLQ.Z $0x00, X25, K3, X18 (added form VPSLLQ.Z imm, x, k, x).
+// p1338_VPSLLQ runs VPSLLQ $0x00, X25, X18 (added form VPSLLQ imm, x, x).
 //
 //go:noescape
-func p1338_VPSLLQ_Z(in *byte, out *byte)
+func p1338_VPSLLQ(in *byte, out *byte)
 
-// p1339_VPSLLQ runs VPSLLQ $0x00, Z18, Z18 (added form VPSLLQ imm, z, z).
+// p1339_VPSLLQ_Z runs VPSLLQ.Z $0x00, X25, K3, X18 (added form VPSLLQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1339_VPSLLQ(in *byte, out *byte)
+func p1339_VPSLLQ_Z(in *byte, out *byte)
 
-// p1340_VPSRAQ runs VPSRAQ $0x00, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1340_VPSLLQ runs VPSLLQ $0x00, Z18, Z18 (added form VPSLLQ imm, z, z).
 //
 //go:noescape
-func p1340_VPSRAQ(in *byte, out *byte)
+func p1340_VPSLLQ(in *byte, out *byte)
 
-// p1341_VPSRAQ runs VPSRAQ $0x01, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1341_VPSRAQ runs VPSRAQ $0x00, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
 func p1341_VPSRAQ(in *byte, out *byte)
 
-// p1342_VPSRAQ runs VPSRAQ $0x20, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1342_VPSRAQ runs VPSRAQ $0x01, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
 func p1342_VPSRAQ(in *byte, out *byte)
 
-// p1343_VPSRAQ runs VPSRAQ $0x3f, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1343_VPSRAQ runs VPSRAQ $0x20, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
 func p1343_VPSRAQ(in *byte, out *byte)
 
-// p1344_VPSRAQ runs VPSRAQ $0x40, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1344_VPSRAQ runs VPSRAQ $0x3f, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
 func p1344_VPSRAQ(in *byte, out *byte)
 
-// p1345_VPSRAQ runs VPSRAQ $0xff, Z25, Z18 (added form VPSRAQ imm, z, z).
+// p1345_VPSRAQ runs VPSRAQ $0x40, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
 func p1345_VPSRAQ(in *byte, out *byte)
 
-// p1346_VPSRAQ runs VPSRAQ $0x00, Z25, K3, Z18 (added form VPSRAQ imm, z, k, z).
+// p1346_VPSRAQ runs VPSRAQ $0xff, Z25, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
 func p1346_VPSRAQ(in *byte, out *byte)
 
-// p1347_VPSRAQ_Z runs VPSRAQ.Z $0x00, Z25, K3, Z18 (added form VPSRAQ.Z imm, z, k, z).
+// p1347_VPSRAQ runs VPSRAQ $0x00, Z25, K3, Z18 (added form VPSRAQ imm, z, k, z).
 //
 //go:noescape
-func p1347_VPSRAQ_Z(in *byte, out *byte)
+func p1347_VPSRAQ(in *byte, out *byte)
 
-// p1348_VPSRAQ runs VPSRAQ $0x00, 192(R14), Z25 (added form VPSRAQ imm, m, z).
+// p1348_VPSRAQ_Z runs VPSRAQ.Z $0x00, Z25, K3, Z18 (added form VPSRAQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1348_VPSRAQ(in *byte, out *byte)
+func p1348_VPSRAQ_Z(in *byte, out *byte)
 
-// p1349_VPSRAQ_BCST runs VPSRAQ.BCST $0x00, 192(R14), Z25 (added form VPSRAQ.BCST imm, m, z).
+// p1349_VPSRAQ runs VPSRAQ $0x00, 192(R14), Z25 (added form VPSRAQ imm, m, z).
 //
 //go:noescape
-func p1349_VPSRAQ_BCST(in *byte, out *byte)
+func p1349_VPSRAQ(in *byte, out *byte)
 
-// p1350_VPSRAQ_BCST_Z runs VPSRAQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRAQ.BCST.Z imm, m, k, z).
+// p1350_VPSRAQ_BCST runs VPSRAQ.BCST $0x00, 192(R14), Z25 (added form VPSRAQ.BCST imm, m, z).
 //
 //go:noescape
-func p1350_VPSRAQ_BCST_Z(in *byte, out *byte)
+func p1350_VPSRAQ_BCST(in *byte, out *byte)
 
-// p1351_VPSRAQ runs VPSRAQ $0x00, Y25, Y18 (added form VPSRAQ imm, y, y).
+// p1351_VPSRAQ_BCST_Z runs VPSRAQ.BCST.Z $0x00, 200(R14), K3, Z25 (added form VPSRAQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1351_VPSRAQ(in *byte, out *byte)
+func p1351_VPSRAQ_BCST_Z(in *byte, out *byte)
 
-// p1352_VPSRAQ runs VPSRAQ $0x00, Y25, K3, Y18 (added form VPSRAQ imm, y, k, y).
+// p1352_VPSRAQ runs VPSRAQ $0x00, Y25, Y18 (added form VPSRAQ imm, y, y).
 //
 //go:noescape
 func p1352_VPSRAQ(in *byte, out *byte)
 
-// p1353_VPSRAQ runs VPSRAQ $0x00, X25, X18 (added form VPSRAQ imm, x, x).
+// p1353_VPSRAQ runs VPSRAQ $0x00, Y25, K3, Y18 (added form VPSRAQ imm, y, k, y).
 //
 //go:noescape
 func p1353_VPSRAQ(in *byte, out *byte)
 
-// p1354_VPSRAQ_Z runs VPSRAQ.Z $0x00, X25, K3, X18 (added form VPSRAQ.Z imm, x, k, x).
+// p1354_VPSRAQ runs VPSRAQ $0x00, X25, X18 (added form VPSRAQ imm, x, x).
 //
 //go:noescape
-func p1354_VPSRAQ_Z(in *byte, out *byte)
+func p1354_VPSRAQ(in *byte, out *byte)
 
-// p1355_VPSRAQ runs VPSRAQ $0x00, Z18, Z18 (added form VPSRAQ imm, z, z).
+// p1355_VPSRAQ_Z runs VPSRAQ.Z $0x00, X25, K3, X18 (added form VPSRAQ.Z imm, x, k, x).
 //
 //go:noescape
-func p1355_VPSRAQ(in *byte, out *byte)
+func p1355_VPSRAQ_Z(in *byte, out *byte)
 
-// p1356_VPSRLVQ runs VPSRLVQ Z25, Z18, Z31 (added form VPSRLVQ z, z, z).
+// p1356_VPSRAQ runs VPSRAQ $0x00, Z18, Z18 (added form VPSRAQ imm, z, z).
 //
 //go:noescape
-func p1356_VPSRLVQ(in *byte, out *byte)
+func p1356_VPSRAQ(in *byte, out *byte)
 
-// p1357_VPSRLVQ runs VPSRLVQ Z25, Z18, K3, Z31 (added form VPSRLVQ z, z, k, z).
+// p1357_VPSRLVQ runs VPSRLVQ Z25, Z18, Z31 (added form VPSRLVQ z, z, z).
 //
 //go:noescape
 func p1357_VPSRLVQ(in *byte, out *byte)
 
-// p1358_VPSRLVQ_Z runs VPSRLVQ.Z Z25, Z18, K3, Z31 (added form VPSRLVQ.Z z, z, k, z).
+// p1358_VPSRLVQ runs VPSRLVQ Z25, Z18, K3, Z31 (added form VPSRLVQ z, z, k, z).
 //
 //go:noescape
-func p1358_VPSRLVQ_Z(in *byte, out *byte)
+func p1358_VPSRLVQ(in *byte, out *byte)
 
-// p1359_VPSRLVQ runs VPSRLVQ 256(R14), Z25, Z18 (added form VPSRLVQ m, z, z).
+// p1359_VPSRLVQ_Z runs VPSRLVQ.Z Z25, Z18, K3, Z31 (added form VPSRLVQ.Z z, z, k, z).
 //
 //go:noescape
-func p1359_VPSRLVQ(in *byte, out *byte)
+func p1359_VPSRLVQ_Z(in *byte, out *byte)
 
-// p1360_VPSRLVQ_BCST runs VPSRLVQ.BCST 256(R14), Z25, Z18 (added form VPSRLVQ.BCST m, z, z).
+// p1360_VPSRLVQ runs VPSRLVQ 256(R14), Z25, Z18 (added form VPSRLVQ m, z, z).
 //
 //go:noescape
-func p1360_VPSRLVQ_BCST(in *byte, out *byte)
+func p1360_VPSRLVQ(in *byte, out *byte)
 
-// p1361_VPSRLVQ_BCST_Z runs VPSRLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSRLVQ.BCST.Z m, z, k, z).
+// p1361_VPSRLVQ_BCST runs VPSRLVQ.BCST 256(R14), Z25, Z18 (added form VPSRLVQ.BCST m, z, z).
 //
 //go:noescape
-func p1361_VPSRLVQ_BCST_Z(in *byte, out *byte)
+func p1361_VPSRLVQ_BCST(in *byte, out *byte)
 
-// p1362_VPSRLVQ runs VPSRLVQ Y25, Y18, Y31 (added form VPSRLVQ y, y, y).
+// p1362_VPSRLVQ_BCST_Z runs VPSRLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSRLVQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1362_VPSRLVQ(in *byte, out *byte)
+func p1362_VPSRLVQ_BCST_Z(in *byte, out *byte)
 
-// p1363_VPSRLVQ runs VPSRLVQ Y25, Y18, K3, Y31 (added form VPSRLVQ y, y, k, y).
+// p1363_VPSRLVQ runs VPSRLVQ Y25, Y18, Y31 (added form VPSRLVQ y, y, y).
 //
 //go:noescape
 func p1363_VPSRLVQ(in *byte, out *byte)
 
-// p1364_VPSRLVQ runs VPSRLVQ X25, X18, X31 (added form VPSRLVQ x, x, x).
+// p1364_VPSRLVQ runs VPSRLVQ Y25, Y18, K3, Y31 (added form VPSRLVQ y, y, k, y).
 //
 //go:noescape
 func p1364_VPSRLVQ(in *byte, out *byte)
 
-// p1365_VPSRLVQ_Z runs VPSRLVQ.Z X25, X18, K3, X31 (added form VPSRLVQ.Z x, x, k, x).
+// p1365_VPSRLVQ runs VPSRLVQ X25, X18, X31 (added form VPSRLVQ x, x, x).
 //
 //go:noescape
-func p1365_VPSRLVQ_Z(in *byte, out *byte)
+func p1365_VPSRLVQ(in *byte, out *byte)
 
-// p1366_VPSRLVQ runs VPSRLVQ Z31, Z31, Z31 (added form VPSRLVQ z, z, z).
+// p1366_VPSRLVQ_Z runs VPSRLVQ.Z X25, X18, K3, X31 (added form VPSRLVQ.Z x, x, k, x).
 //
 //go:noescape
-func p1366_VPSRLVQ(in *byte, out *byte)
+func p1366_VPSRLVQ_Z(in *byte, out *byte)
 
-// p1367_VPSLLVQ runs VPSLLVQ Z25, Z18, Z31 (added form VPSLLVQ z, z, z).
+// p1367_VPSRLVQ runs VPSRLVQ Z31, Z31, Z31 (added form VPSRLVQ z, z, z).
 //
 //go:noescape
-func p1367_VPSLLVQ(in *byte, out *byte)
+func p1367_VPSRLVQ(in *byte, out *byte)
 
-// p1368_VPSLLVQ runs VPSLLVQ Z25, Z18, K3, Z31 (added form VPSLLVQ z, z, k, z).
+// p1368_VPSLLVQ runs VPSLLVQ Z25, Z18, Z31 (added form VPSLLVQ z, z, z).
 //
 //go:noescape
 func p1368_VPSLLVQ(in *byte, out *byte)
 
-// p1369_VPSLLVQ_Z runs VPSLLVQ.Z Z25, Z18, K3, Z31 (added form VPSLLVQ.Z z, z, k, z).
+// p1369_VPSLLVQ runs VPSLLVQ Z25, Z18, K3, Z31 (added form VPSLLVQ z, z, k, z).
 //
 //go:noescape
-func p1369_VPSLLVQ_Z(in *byte, out *byte)
+func p1369_VPSLLVQ(in *byte, out *byte)
 
-// p1370_VPSLLVQ runs VPSLLVQ 256(R14), Z25, Z18 (added form VPSLLVQ m, z, z).
+// p1370_VPSLLVQ_Z runs VPSLLVQ.Z Z25, Z18, K3, Z31 (added form VPSLLVQ.Z z, z, k, z).
 //
 //go:noescape
-func p1370_VPSLLVQ(in *byte, out *byte)
+func p1370_VPSLLVQ_Z(in *byte, out *byte)
 
-// p1371_VPSLLVQ_BCST runs VPSLLVQ.BCST 256(R14), Z25, Z18 (added form VPSLLVQ.BCST m, z, z).
+// p1371_VPSLLVQ runs VPSLLVQ 256(R14), Z25, Z18 (added form VPSLLVQ m, z, z).
 //
 //go:noescape
-func p1371_VPSLLVQ_BCST(in *byte, out *byte)
+func p1371_VPSLLVQ(in *byte, out *byte)
 
-// p1372_VPSLLVQ_BCST_Z runs VPSLLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSLLVQ.BCST.Z m, z, k, z).
+// p1372_VPSLLVQ_BCST runs VPSLLVQ.BCST 256(R14), Z25, Z18 (added form VPSLLVQ.BCST m, z, z).
 //
 //go:noescape
-func p1372_VPSLLVQ_BCST_Z(in *byte, out *byte)
+func p1372_VPSLLVQ_BCST(in *byte, out *byte)
 
-// p1373_VPSLLVQ runs VPSLLVQ Y25, Y18, Y31 (added form VPSLLVQ y, y, y).
+// p1373_VPSLLVQ_BCST_Z runs VPSLLVQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPSLLVQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1373_VPSLLVQ(in *byte, out *byte)
+func p1373_VPSLLVQ_BCST_Z(in *byte, out *byte)
 
-// p1374_VPSLLVQ runs VPSLLVQ Y25, Y18, K3, Y31 (added form VPSLLVQ y, y, k, y).
+// p1374_VPSLLVQ runs VPSLLVQ Y25, Y18, Y31 (added form VPSLLVQ y, y, y).
 //
 //go:noescape
 func p1374_VPSLLVQ(in *byte, out *byte)
 
-// p1375_VPSLLVQ runs VPSLLVQ X25, X18, X31 (added form VPSLLVQ x, x, x).
+// p1375_VPSLLVQ runs VPSLLVQ Y25, Y18, K3, Y31 (added form VPSLLVQ y, y, k, y).
 //
 //go:noescape
 func p1375_VPSLLVQ(in *byte, out *byte)
 
-// p1376_VPSLLVQ_Z runs VPSLLVQ.Z X25, X18, K3, X31 (added form VPSLLVQ.Z x, x, k, x).
+// p1376_VPSLLVQ runs VPSLLVQ X25, X18, X31 (added form VPSLLVQ x, x, x).
 //
 //go:noescape
-func p1376_VPSLLVQ_Z(in *byte, out *byte)
+func p1376_VPSLLVQ(in *byte, out *byte)
 
-// p1377_VPSLLVQ runs VPSLLVQ Z31, Z31, Z31 (added form VPSLLVQ z, z, z).
+// p1377_VPSLLVQ_Z runs VPSLLVQ.Z X25, X18, K3, X31 (added form VPSLLVQ.Z x, x, k, x).
 //
 //go:noescape
-func p1377_VPSLLVQ(in *byte, out *byte)
+func p1377_VPSLLVQ_Z(in *byte, out *byte)
 
-// p1378_VPSRLDQ runs VPSRLDQ $0x00, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1378_VPSLLVQ runs VPSLLVQ Z31, Z31, Z31 (added form VPSLLVQ z, z, z).
 //
 //go:noescape
-func p1378_VPSRLDQ(in *byte, out *byte)
+func p1378_VPSLLVQ(in *byte, out *byte)
 
-// p1379_VPSRLDQ runs VPSRLDQ $0x01, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1379_VPSRLDQ runs VPSRLDQ $0x00, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1379_VPSRLDQ(in *byte, out *byte)
 
-// p1380_VPSRLDQ runs VPSRLDQ $0x04, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1380_VPSRLDQ runs VPSRLDQ $0x01, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1380_VPSRLDQ(in *byte, out *byte)
 
-// p1381_VPSRLDQ runs VPSRLDQ $0x08, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1381_VPSRLDQ runs VPSRLDQ $0x04, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1381_VPSRLDQ(in *byte, out *byte)
 
-// p1382_VPSRLDQ runs VPSRLDQ $0x0f, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1382_VPSRLDQ runs VPSRLDQ $0x08, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1382_VPSRLDQ(in *byte, out *byte)
 
-// p1383_VPSRLDQ runs VPSRLDQ $0x10, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1383_VPSRLDQ runs VPSRLDQ $0x0f, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1383_VPSRLDQ(in *byte, out *byte)
 
-// p1384_VPSRLDQ runs VPSRLDQ $0xff, Z25, Z18 (added form VPSRLDQ imm, z, z).
+// p1384_VPSRLDQ runs VPSRLDQ $0x10, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1384_VPSRLDQ(in *byte, out *byte)
 
-// p1385_VPSRLDQ runs VPSRLDQ $0x00, 192(R14), Z25 (added form VPSRLDQ imm, m, z).
+// p1385_VPSRLDQ runs VPSRLDQ $0xff, Z25, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
 func p1385_VPSRLDQ(in *byte, out *byte)
 
-// p1386_VPSRLDQ runs VPSRLDQ $0x00, Y25, Y18 (added form VPSRLDQ imm, y, y).
+// p1386_VPSRLDQ runs VPSRLDQ $0x00, 192(R14), Z25 (added form VPSRLDQ imm, m, z).
 //
 //go:noescape
 func p1386_VPSRLDQ(in *byte, out *byte)
 
-// p1387_VPSRLDQ runs VPSRLDQ $0x00, X25, X18 (added form VPSRLDQ imm, x, x).
+// p1387_VPSRLDQ runs VPSRLDQ $0x00, Y25, Y18 (added form VPSRLDQ imm, y, y).
 //
 //go:noescape
 func p1387_VPSRLDQ(in *byte, out *byte)
 
-// p1388_VPSRLDQ runs VPSRLDQ $0x00, Z18, Z18 (added form VPSRLDQ imm, z, z).
+// p1388_VPSRLDQ runs VPSRLDQ $0x00, X25, X18 (added form VPSRLDQ imm, x, x).
 //
 //go:noescape
 func p1388_VPSRLDQ(in *byte, out *byte)
 
-// p1389_VPSLLDQ runs VPSLLDQ $0x00, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1389_VPSRLDQ runs VPSRLDQ $0x00, Z18, Z18 (added form VPSRLDQ imm, z, z).
 //
 //go:noescape
-func p1389_VPSLLDQ(in *byte, out *byte)
+func p1389_VPSRLDQ(in *byte, out *byte)
 
-// p1390_VPSLLDQ runs VPSLLDQ $0x01, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1390_VPSLLDQ runs VPSLLDQ $0x00, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1390_VPSLLDQ(in *byte, out *byte)
 
-// p1391_VPSLLDQ runs VPSLLDQ $0x04, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1391_VPSLLDQ runs VPSLLDQ $0x01, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1391_VPSLLDQ(in *byte, out *byte)
 
-// p1392_VPSLLDQ runs VPSLLDQ $0x08, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1392_VPSLLDQ runs VPSLLDQ $0x04, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1392_VPSLLDQ(in *byte, out *byte)
 
-// p1393_VPSLLDQ runs VPSLLDQ $0x0f, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1393_VPSLLDQ runs VPSLLDQ $0x08, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1393_VPSLLDQ(in *byte, out *byte)
 
-// p1394_VPSLLDQ runs VPSLLDQ $0x10, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1394_VPSLLDQ runs VPSLLDQ $0x0f, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1394_VPSLLDQ(in *byte, out *byte)
 
-// p1395_VPSLLDQ runs VPSLLDQ $0xff, Z25, Z18 (added form VPSLLDQ imm, z, z).
+// p1395_VPSLLDQ runs VPSLLDQ $0x10, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1395_VPSLLDQ(in *byte, out *byte)
 
-// p1396_VPSLLDQ runs VPSLLDQ $0x00, 192(R14), Z25 (added form VPSLLDQ imm, m, z).
+// p1396_VPSLLDQ runs VPSLLDQ $0xff, Z25, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
 func p1396_VPSLLDQ(in *byte, out *byte)
 
-// p1397_VPSLLDQ runs VPSLLDQ $0x00, Y25, Y18 (added form VPSLLDQ imm, y, y).
+// p1397_VPSLLDQ runs VPSLLDQ $0x00, 192(R14), Z25 (added form VPSLLDQ imm, m, z).
 //
 //go:noescape
 func p1397_VPSLLDQ(in *byte, out *byte)
 
-// p1398_VPSLLDQ runs VPSLLDQ $0x00, X25, X18 (added form VPSLLDQ imm, x, x).
+// p1398_VPSLLDQ runs VPSLLDQ $0x00, Y25, Y18 (added form VPSLLDQ imm, y, y).
 //
 //go:noescape
 func p1398_VPSLLDQ(in *byte, out *byte)
 
-// p1399_VPSLLDQ runs VPSLLDQ $0x00, Z18, Z18 (added form VPSLLDQ imm, z, z).
+// p1399_VPSLLDQ runs VPSLLDQ $0x00, X25, X18 (added form VPSLLDQ imm, x, x).
 //
 //go:noescape
 func p1399_VPSLLDQ(in *byte, out *byte)
 
-// p1400_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1400_VPSLLDQ runs VPSLLDQ $0x00, Z18, Z18 (added form VPSLLDQ imm, z, z).
 //
 //go:noescape
-func p1400_VPALIGNR(in *byte, out *byte)
+func p1400_VPSLLDQ(in *byte, out *byte)
 
-// p1401_VPALIGNR runs VPALIGNR $0x01, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1401_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1401_VPALIGNR(in *byte, out *byte)
 
-// p1402_VPALIGNR runs VPALIGNR $0x08, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1402_VPALIGNR runs VPALIGNR $0x01, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1402_VPALIGNR(in *byte, out *byte)
 
-// p1403_VPALIGNR runs VPALIGNR $0x0f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1403_VPALIGNR runs VPALIGNR $0x08, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1403_VPALIGNR(in *byte, out *byte)
 
-// p1404_VPALIGNR runs VPALIGNR $0x10, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1404_VPALIGNR runs VPALIGNR $0x0f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1404_VPALIGNR(in *byte, out *byte)
 
-// p1405_VPALIGNR runs VPALIGNR $0x11, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1405_VPALIGNR runs VPALIGNR $0x10, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1405_VPALIGNR(in *byte, out *byte)
 
-// p1406_VPALIGNR runs VPALIGNR $0x1f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1406_VPALIGNR runs VPALIGNR $0x11, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1406_VPALIGNR(in *byte, out *byte)
 
-// p1407_VPALIGNR runs VPALIGNR $0x20, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
+// p1407_VPALIGNR runs VPALIGNR $0x1f, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1407_VPALIGNR(in *byte, out *byte)
 
-// p1408_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR imm, z, z, k, z).
+// p1408_VPALIGNR runs VPALIGNR $0x20, Z25, Z18, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
 func p1408_VPALIGNR(in *byte, out *byte)
 
-// p1409_VPALIGNR_Z runs VPALIGNR.Z $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR.Z imm, z, z, k, z).
+// p1409_VPALIGNR runs VPALIGNR $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR imm, z, z, k, z).
 //
 //go:noescape
-func p1409_VPALIGNR_Z(in *byte, out *byte)
+func p1409_VPALIGNR(in *byte, out *byte)
 
-// p1410_VPALIGNR runs VPALIGNR $0x00, 256(R14), Z25, Z18 (added form VPALIGNR imm, m, z, z).
+// p1410_VPALIGNR_Z runs VPALIGNR.Z $0x00, Z25, Z18, K3, Z31 (added form VPALIGNR.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1410_VPALIGNR(in *byte, out *byte)
+func p1410_VPALIGNR_Z(in *byte, out *byte)
 
-// p1411_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, Y31 (added form VPALIGNR imm, y, y, y).
+// p1411_VPALIGNR runs VPALIGNR $0x00, 256(R14), Z25, Z18 (added form VPALIGNR imm, m, z, z).
 //
 //go:noescape
 func p1411_VPALIGNR(in *byte, out *byte)
 
-// p1412_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, K3, Y31 (added form VPALIGNR imm, y, y, k, y).
+// p1412_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, Y31 (added form VPALIGNR imm, y, y, y).
 //
 //go:noescape
 func p1412_VPALIGNR(in *byte, out *byte)
 
-// p1413_VPALIGNR runs VPALIGNR $0x00, X25, X18, X31 (added form VPALIGNR imm, x, x, x).
+// p1413_VPALIGNR runs VPALIGNR $0x00, Y25, Y18, K3, Y31 (added form VPALIGNR imm, y, y, k, y).
 //
 //go:noescape
 func p1413_VPALIGNR(in *byte, out *byte)
 
-// p1414_VPALIGNR_Z runs VPALIGNR.Z $0x00, X25, X18, K3, X31 (added form VPALIGNR.Z imm, x, x, k, x).
+// p1414_VPALIGNR runs VPALIGNR $0x00, X25, X18, X31 (added form VPALIGNR imm, x, x, x).
 //
 //go:noescape
-func p1414_VPALIGNR_Z(in *byte, out *byte)
+func p1414_VPALIGNR(in *byte, out *byte)
 
-// p1415_VPALIGNR runs VPALIGNR $0x00, Z31, Z31, Z31 (added form VPALIGNR imm, z, z, z).
+// p1415_VPALIGNR_Z runs VPALIGNR.Z $0x00, X25, X18, K3, X31 (added form VPALIGNR.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1415_VPALIGNR(in *byte, out *byte)
+func p1415_VPALIGNR_Z(in *byte, out *byte)
 
-// p1416_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, Z31 (added form VPUNPCKLQDQ z, z, z).
+// p1416_VPALIGNR runs VPALIGNR $0x00, Z31, Z31, Z31 (added form VPALIGNR imm, z, z, z).
 //
 //go:noescape
-func p1416_VPUNPCKLQDQ(in *byte, out *byte)
+func p1416_VPALIGNR(in *byte, out *byte)
 
-// p1417_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ z, z, k, z).
+// p1417_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, Z31 (added form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
 func p1417_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1418_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ.Z z, z, k, z).
+// p1418_VPUNPCKLQDQ runs VPUNPCKLQDQ Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ z, z, k, z).
 //
 //go:noescape
-func p1418_VPUNPCKLQDQ_Z(in *byte, out *byte)
+func p1418_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1419_VPUNPCKLQDQ runs VPUNPCKLQDQ 256(R14), Z25, Z18 (added form VPUNPCKLQDQ m, z, z).
+// p1419_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKLQDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1419_VPUNPCKLQDQ(in *byte, out *byte)
+func p1419_VPUNPCKLQDQ_Z(in *byte, out *byte)
 
-// p1420_VPUNPCKLQDQ_BCST runs VPUNPCKLQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKLQDQ.BCST m, z, z).
+// p1420_VPUNPCKLQDQ runs VPUNPCKLQDQ 256(R14), Z25, Z18 (added form VPUNPCKLQDQ m, z, z).
 //
 //go:noescape
-func p1420_VPUNPCKLQDQ_BCST(in *byte, out *byte)
+func p1420_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1421_VPUNPCKLQDQ_BCST_Z runs VPUNPCKLQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKLQDQ.BCST.Z m, z, k, z).
+// p1421_VPUNPCKLQDQ_BCST runs VPUNPCKLQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKLQDQ.BCST m, z, z).
 //
 //go:noescape
-func p1421_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
+func p1421_VPUNPCKLQDQ_BCST(in *byte, out *byte)
 
-// p1422_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, Y31 (added form VPUNPCKLQDQ y, y, y).
+// p1422_VPUNPCKLQDQ_BCST_Z runs VPUNPCKLQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKLQDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1422_VPUNPCKLQDQ(in *byte, out *byte)
+func p1422_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
 
-// p1423_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, K3, Y31 (added form VPUNPCKLQDQ y, y, k, y).
+// p1423_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, Y31 (added form VPUNPCKLQDQ y, y, y).
 //
 //go:noescape
 func p1423_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1424_VPUNPCKLQDQ runs VPUNPCKLQDQ X25, X18, X31 (added form VPUNPCKLQDQ x, x, x).
+// p1424_VPUNPCKLQDQ runs VPUNPCKLQDQ Y25, Y18, K3, Y31 (added form VPUNPCKLQDQ y, y, k, y).
 //
 //go:noescape
 func p1424_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1425_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z X25, X18, K3, X31 (added form VPUNPCKLQDQ.Z x, x, k, x).
+// p1425_VPUNPCKLQDQ runs VPUNPCKLQDQ X25, X18, X31 (added form VPUNPCKLQDQ x, x, x).
 //
 //go:noescape
-func p1425_VPUNPCKLQDQ_Z(in *byte, out *byte)
+func p1425_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1426_VPUNPCKLQDQ runs VPUNPCKLQDQ Z31, Z31, Z31 (added form VPUNPCKLQDQ z, z, z).
+// p1426_VPUNPCKLQDQ_Z runs VPUNPCKLQDQ.Z X25, X18, K3, X31 (added form VPUNPCKLQDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1426_VPUNPCKLQDQ(in *byte, out *byte)
+func p1426_VPUNPCKLQDQ_Z(in *byte, out *byte)
 
-// p1427_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, Z31 (added form VPUNPCKHQDQ z, z, z).
+// p1427_VPUNPCKLQDQ runs VPUNPCKLQDQ Z31, Z31, Z31 (added form VPUNPCKLQDQ z, z, z).
 //
 //go:noescape
-func p1427_VPUNPCKHQDQ(in *byte, out *byte)
+func p1427_VPUNPCKLQDQ(in *byte, out *byte)
 
-// p1428_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ z, z, k, z).
+// p1428_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, Z31 (added form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
 func p1428_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1429_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ.Z z, z, k, z).
+// p1429_VPUNPCKHQDQ runs VPUNPCKHQDQ Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ z, z, k, z).
 //
 //go:noescape
-func p1429_VPUNPCKHQDQ_Z(in *byte, out *byte)
+func p1429_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1430_VPUNPCKHQDQ runs VPUNPCKHQDQ 256(R14), Z25, Z18 (added form VPUNPCKHQDQ m, z, z).
+// p1430_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z Z25, Z18, K3, Z31 (added form VPUNPCKHQDQ.Z z, z, k, z).
 //
 //go:noescape
-func p1430_VPUNPCKHQDQ(in *byte, out *byte)
+func p1430_VPUNPCKHQDQ_Z(in *byte, out *byte)
 
-// p1431_VPUNPCKHQDQ_BCST runs VPUNPCKHQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKHQDQ.BCST m, z, z).
+// p1431_VPUNPCKHQDQ runs VPUNPCKHQDQ 256(R14), Z25, Z18 (added form VPUNPCKHQDQ m, z, z).
 //
 //go:noescape
-func p1431_VPUNPCKHQDQ_BCST(in *byte, out *byte)
+func p1431_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1432_VPUNPCKHQDQ_BCST_Z runs VPUNPCKHQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKHQDQ.BCST.Z m, z, k, z).
+// p1432_VPUNPCKHQDQ_BCST runs VPUNPCKHQDQ.BCST 256(R14), Z25, Z18 (added form VPUNPCKHQDQ.BCST m, z, z).
 //
 //go:noescape
-func p1432_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
+func p1432_VPUNPCKHQDQ_BCST(in *byte, out *byte)
 
-// p1433_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, Y31 (added form VPUNPCKHQDQ y, y, y).
+// p1433_VPUNPCKHQDQ_BCST_Z runs VPUNPCKHQDQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPUNPCKHQDQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1433_VPUNPCKHQDQ(in *byte, out *byte)
+func p1433_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
 
-// p1434_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, K3, Y31 (added form VPUNPCKHQDQ y, y, k, y).
+// p1434_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, Y31 (added form VPUNPCKHQDQ y, y, y).
 //
 //go:noescape
 func p1434_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1435_VPUNPCKHQDQ runs VPUNPCKHQDQ X25, X18, X31 (added form VPUNPCKHQDQ x, x, x).
+// p1435_VPUNPCKHQDQ runs VPUNPCKHQDQ Y25, Y18, K3, Y31 (added form VPUNPCKHQDQ y, y, k, y).
 //
 //go:noescape
 func p1435_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1436_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z X25, X18, K3, X31 (added form VPUNPCKHQDQ.Z x, x, k, x).
+// p1436_VPUNPCKHQDQ runs VPUNPCKHQDQ X25, X18, X31 (added form VPUNPCKHQDQ x, x, x).
 //
 //go:noescape
-func p1436_VPUNPCKHQDQ_Z(in *byte, out *byte)
+func p1436_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1437_VPUNPCKHQDQ runs VPUNPCKHQDQ Z31, Z31, Z31 (added form VPUNPCKHQDQ z, z, z).
+// p1437_VPUNPCKHQDQ_Z runs VPUNPCKHQDQ.Z X25, X18, K3, X31 (added form VPUNPCKHQDQ.Z x, x, k, x).
 //
 //go:noescape
-func p1437_VPUNPCKHQDQ(in *byte, out *byte)
+func p1437_VPUNPCKHQDQ_Z(in *byte, out *byte)
 
-// p1438_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1438_VPUNPCKHQDQ runs VPUNPCKHQDQ Z31, Z31, Z31 (added form VPUNPCKHQDQ z, z, z).
 //
 //go:noescape
-func p1438_VSHUFI64X2(in *byte, out *byte)
+func p1438_VPUNPCKHQDQ(in *byte, out *byte)
 
-// p1439_VSHUFI64X2 runs VSHUFI64X2 $0x4e, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1439_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
 func p1439_VSHUFI64X2(in *byte, out *byte)
 
-// p1440_VSHUFI64X2 runs VSHUFI64X2 $0xe4, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1440_VSHUFI64X2 runs VSHUFI64X2 $0x4e, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
 func p1440_VSHUFI64X2(in *byte, out *byte)
 
-// p1441_VSHUFI64X2 runs VSHUFI64X2 $0x1b, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1441_VSHUFI64X2 runs VSHUFI64X2 $0xe4, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
 func p1441_VSHUFI64X2(in *byte, out *byte)
 
-// p1442_VSHUFI64X2 runs VSHUFI64X2 $0x99, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1442_VSHUFI64X2 runs VSHUFI64X2 $0x1b, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
 func p1442_VSHUFI64X2(in *byte, out *byte)
 
-// p1443_VSHUFI64X2 runs VSHUFI64X2 $0xb0, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1443_VSHUFI64X2 runs VSHUFI64X2 $0x99, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
 func p1443_VSHUFI64X2(in *byte, out *byte)
 
-// p1444_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2 imm, z, z, k, z).
+// p1444_VSHUFI64X2 runs VSHUFI64X2 $0xb0, Z25, Z18, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
 func p1444_VSHUFI64X2(in *byte, out *byte)
 
-// p1445_VSHUFI64X2_Z runs VSHUFI64X2.Z $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2.Z imm, z, z, k, z).
+// p1445_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2 imm, z, z, k, z).
 //
 //go:noescape
-func p1445_VSHUFI64X2_Z(in *byte, out *byte)
+func p1445_VSHUFI64X2(in *byte, out *byte)
 
-// p1446_VSHUFI64X2 runs VSHUFI64X2 $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2 imm, m, z, z).
+// p1446_VSHUFI64X2_Z runs VSHUFI64X2.Z $0x00, Z25, Z18, K3, Z31 (added form VSHUFI64X2.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1446_VSHUFI64X2(in *byte, out *byte)
+func p1446_VSHUFI64X2_Z(in *byte, out *byte)
 
-// p1447_VSHUFI64X2_BCST runs VSHUFI64X2.BCST $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2.BCST imm, m, z, z).
+// p1447_VSHUFI64X2 runs VSHUFI64X2 $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2 imm, m, z, z).
 //
 //go:noescape
-func p1447_VSHUFI64X2_BCST(in *byte, out *byte)
+func p1447_VSHUFI64X2(in *byte, out *byte)
 
-// p1448_VSHUFI64X2_BCST_Z runs VSHUFI64X2.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VSHUFI64X2.BCST.Z imm, m, z, k, z).
+// p1448_VSHUFI64X2_BCST runs VSHUFI64X2.BCST $0x00, 256(R14), Z25, Z18 (added form VSHUFI64X2.BCST imm, m, z, z).
 //
 //go:noescape
-func p1448_VSHUFI64X2_BCST_Z(in *byte, out *byte)
+func p1448_VSHUFI64X2_BCST(in *byte, out *byte)
 
-// p1449_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, Y31 (added form VSHUFI64X2 imm, y, y, y).
+// p1449_VSHUFI64X2_BCST_Z runs VSHUFI64X2.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VSHUFI64X2.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1449_VSHUFI64X2(in *byte, out *byte)
+func p1449_VSHUFI64X2_BCST_Z(in *byte, out *byte)
 
-// p1450_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, K3, Y31 (added form VSHUFI64X2 imm, y, y, k, y).
+// p1450_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, Y31 (added form VSHUFI64X2 imm, y, y, y).
 //
 //go:noescape
 func p1450_VSHUFI64X2(in *byte, out *byte)
 
-// p1451_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z31, Z31, Z31 (added form VSHUFI64X2 imm, z, z, z).
+// p1451_VSHUFI64X2 runs VSHUFI64X2 $0x00, Y25, Y18, K3, Y31 (added form VSHUFI64X2 imm, y, y, k, y).
 //
 //go:noescape
 func p1451_VSHUFI64X2(in *byte, out *byte)
 
-// p1452_VPERMQ runs VPERMQ $0x4e, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1452_VSHUFI64X2 runs VSHUFI64X2 $0x00, Z31, Z31, Z31 (added form VSHUFI64X2 imm, z, z, z).
 //
 //go:noescape
-func p1452_VPERMQ(in *byte, out *byte)
+func p1452_VSHUFI64X2(in *byte, out *byte)
 
-// p1453_VPERMQ runs VPERMQ $0x1b, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1453_VPERMQ runs VPERMQ $0x4e, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
 func p1453_VPERMQ(in *byte, out *byte)
 
-// p1454_VPERMQ runs VPERMQ $0xd8, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1454_VPERMQ runs VPERMQ $0x1b, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
 func p1454_VPERMQ(in *byte, out *byte)
 
-// p1455_VPERMQ runs VPERMQ $0x93, Z25, Z18 (added form VPERMQ imm, z, z).
+// p1455_VPERMQ runs VPERMQ $0xd8, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
 func p1455_VPERMQ(in *byte, out *byte)
 
-// p1456_VPERMQ runs VPERMQ $0x4e, Z25, K3, Z18 (added form VPERMQ imm, z, k, z).
+// p1456_VPERMQ runs VPERMQ $0x93, Z25, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
 func p1456_VPERMQ(in *byte, out *byte)
 
-// p1457_VPERMQ_Z runs VPERMQ.Z $0x4e, Z25, K3, Z18 (added form VPERMQ.Z imm, z, k, z).
+// p1457_VPERMQ runs VPERMQ $0x4e, Z25, K3, Z18 (added form VPERMQ imm, z, k, z).
 //
 //go:noescape
-func p1457_VPERMQ_Z(in *byte, out *byte)
+func p1457_VPERMQ(in *byte, out *byte)
 
-// p1458_VPERMQ runs VPERMQ $0x4e, 192(R14), Z25 (added form VPERMQ imm, m, z).
+// p1458_VPERMQ_Z runs VPERMQ.Z $0x4e, Z25, K3, Z18 (added form VPERMQ.Z imm, z, k, z).
 //
 //go:noescape
-func p1458_VPERMQ(in *byte, out *byte)
+func p1458_VPERMQ_Z(in *byte, out *byte)
 
-// p1459_VPERMQ_BCST runs VPERMQ.BCST $0x4e, 192(R14), Z25 (added form VPERMQ.BCST imm, m, z).
+// p1459_VPERMQ runs VPERMQ $0x4e, 192(R14), Z25 (added form VPERMQ imm, m, z).
 //
 //go:noescape
-func p1459_VPERMQ_BCST(in *byte, out *byte)
+func p1459_VPERMQ(in *byte, out *byte)
 
-// p1460_VPERMQ_BCST_Z runs VPERMQ.BCST.Z $0x4e, 200(R14), K3, Z25 (added form VPERMQ.BCST.Z imm, m, k, z).
+// p1460_VPERMQ_BCST runs VPERMQ.BCST $0x4e, 192(R14), Z25 (added form VPERMQ.BCST imm, m, z).
 //
 //go:noescape
-func p1460_VPERMQ_BCST_Z(in *byte, out *byte)
+func p1460_VPERMQ_BCST(in *byte, out *byte)
 
-// p1461_VPERMQ runs VPERMQ $0x4e, Y25, Y18 (added form VPERMQ imm, y, y).
+// p1461_VPERMQ_BCST_Z runs VPERMQ.BCST.Z $0x4e, 200(R14), K3, Z25 (added form VPERMQ.BCST.Z imm, m, k, z).
 //
 //go:noescape
-func p1461_VPERMQ(in *byte, out *byte)
+func p1461_VPERMQ_BCST_Z(in *byte, out *byte)
 
-// p1462_VPERMQ runs VPERMQ $0x4e, Y25, K3, Y18 (added form VPERMQ imm, y, k, y).
+// p1462_VPERMQ runs VPERMQ $0x4e, Y25, Y18 (added form VPERMQ imm, y, y).
 //
 //go:noescape
 func p1462_VPERMQ(in *byte, out *byte)
 
-// p1463_VPERMQ runs VPERMQ $0x4e, Z18, Z18 (added form VPERMQ imm, z, z).
+// p1463_VPERMQ runs VPERMQ $0x4e, Y25, K3, Y18 (added form VPERMQ imm, y, k, y).
 //
 //go:noescape
 func p1463_VPERMQ(in *byte, out *byte)
 
-// p1464_VPERMQ runs VPERMQ Z25, Z18, Z31 (added form VPERMQ z, z, z).
+// p1464_VPERMQ runs VPERMQ $0x4e, Z18, Z18 (added form VPERMQ imm, z, z).
 //
 //go:noescape
 func p1464_VPERMQ(in *byte, out *byte)
 
-// p1465_VPERMQ runs VPERMQ Z25, Z18, K3, Z31 (added form VPERMQ z, z, k, z).
+// p1465_VPERMQ runs VPERMQ Z25, Z18, Z31 (added form VPERMQ z, z, z).
 //
 //go:noescape
 func p1465_VPERMQ(in *byte, out *byte)
 
-// p1466_VPERMQ_Z runs VPERMQ.Z Z25, Z18, K3, Z31 (added form VPERMQ.Z z, z, k, z).
+// p1466_VPERMQ runs VPERMQ Z25, Z18, K3, Z31 (added form VPERMQ z, z, k, z).
 //
 //go:noescape
-func p1466_VPERMQ_Z(in *byte, out *byte)
+func p1466_VPERMQ(in *byte, out *byte)
 
-// p1467_VPERMQ runs VPERMQ 256(R14), Z25, Z18 (added form VPERMQ m, z, z).
+// p1467_VPERMQ_Z runs VPERMQ.Z Z25, Z18, K3, Z31 (added form VPERMQ.Z z, z, k, z).
 //
 //go:noescape
-func p1467_VPERMQ(in *byte, out *byte)
+func p1467_VPERMQ_Z(in *byte, out *byte)
 
-// p1468_VPERMQ_BCST runs VPERMQ.BCST 256(R14), Z25, Z18 (added form VPERMQ.BCST m, z, z).
+// p1468_VPERMQ runs VPERMQ 256(R14), Z25, Z18 (added form VPERMQ m, z, z).
 //
 //go:noescape
-func p1468_VPERMQ_BCST(in *byte, out *byte)
+func p1468_VPERMQ(in *byte, out *byte)
 
-// p1469_VPERMQ_BCST_Z runs VPERMQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMQ.BCST.Z m, z, k, z).
+// p1469_VPERMQ_BCST runs VPERMQ.BCST 256(R14), Z25, Z18 (added form VPERMQ.BCST m, z, z).
 //
 //go:noescape
-func p1469_VPERMQ_BCST_Z(in *byte, out *byte)
+func p1469_VPERMQ_BCST(in *byte, out *byte)
 
-// p1470_VPERMQ runs VPERMQ Y25, Y18, Y31 (added form VPERMQ y, y, y).
+// p1470_VPERMQ_BCST_Z runs VPERMQ.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMQ.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1470_VPERMQ(in *byte, out *byte)
+func p1470_VPERMQ_BCST_Z(in *byte, out *byte)
 
-// p1471_VPERMQ runs VPERMQ Y25, Y18, K3, Y31 (added form VPERMQ y, y, k, y).
+// p1471_VPERMQ runs VPERMQ Y25, Y18, Y31 (added form VPERMQ y, y, y).
 //
 //go:noescape
 func p1471_VPERMQ(in *byte, out *byte)
 
-// p1472_VPERMQ runs VPERMQ Z31, Z31, Z31 (added form VPERMQ z, z, z).
+// p1472_VPERMQ runs VPERMQ Y25, Y18, K3, Y31 (added form VPERMQ y, y, k, y).
 //
 //go:noescape
 func p1472_VPERMQ(in *byte, out *byte)
 
-// p1473_VPERMD runs VPERMD Z25, Z18, Z31 (added form VPERMD z, z, z).
+// p1473_VPERMQ runs VPERMQ Z31, Z31, Z31 (added form VPERMQ z, z, z).
 //
 //go:noescape
-func p1473_VPERMD(in *byte, out *byte)
+func p1473_VPERMQ(in *byte, out *byte)
 
-// p1474_VPERMD runs VPERMD Z25, Z18, K3, Z31 (added form VPERMD z, z, k, z).
+// p1474_VPERMD runs VPERMD Z25, Z18, Z31 (added form VPERMD z, z, z).
 //
 //go:noescape
 func p1474_VPERMD(in *byte, out *byte)
 
-// p1475_VPERMD_Z runs VPERMD.Z Z25, Z18, K3, Z31 (added form VPERMD.Z z, z, k, z).
+// p1475_VPERMD runs VPERMD Z25, Z18, K3, Z31 (added form VPERMD z, z, k, z).
 //
 //go:noescape
-func p1475_VPERMD_Z(in *byte, out *byte)
+func p1475_VPERMD(in *byte, out *byte)
 
-// p1476_VPERMD runs VPERMD 256(R14), Z25, Z18 (added form VPERMD m, z, z).
+// p1476_VPERMD_Z runs VPERMD.Z Z25, Z18, K3, Z31 (added form VPERMD.Z z, z, k, z).
 //
 //go:noescape
-func p1476_VPERMD(in *byte, out *byte)
+func p1476_VPERMD_Z(in *byte, out *byte)
 
-// p1477_VPERMD_BCST runs VPERMD.BCST 256(R14), Z25, Z18 (added form VPERMD.BCST m, z, z).
+// p1477_VPERMD runs VPERMD 256(R14), Z25, Z18 (added form VPERMD m, z, z).
 //
 //go:noescape
-func p1477_VPERMD_BCST(in *byte, out *byte)
+func p1477_VPERMD(in *byte, out *byte)
 
-// p1478_VPERMD_BCST_Z runs VPERMD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMD.BCST.Z m, z, k, z).
+// p1478_VPERMD_BCST runs VPERMD.BCST 256(R14), Z25, Z18 (added form VPERMD.BCST m, z, z).
 //
 //go:noescape
-func p1478_VPERMD_BCST_Z(in *byte, out *byte)
+func p1478_VPERMD_BCST(in *byte, out *byte)
 
-// p1479_VPERMD runs VPERMD Y25, Y18, Y31 (added form VPERMD y, y, y).
+// p1479_VPERMD_BCST_Z runs VPERMD.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMD.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1479_VPERMD(in *byte, out *byte)
+func p1479_VPERMD_BCST_Z(in *byte, out *byte)
 
-// p1480_VPERMD runs VPERMD Y25, Y18, K3, Y31 (added form VPERMD y, y, k, y).
+// p1480_VPERMD runs VPERMD Y25, Y18, Y31 (added form VPERMD y, y, y).
 //
 //go:noescape
 func p1480_VPERMD(in *byte, out *byte)
 
-// p1481_VPERMD runs VPERMD Z31, Z31, Z31 (added form VPERMD z, z, z).
+// p1481_VPERMD runs VPERMD Y25, Y18, K3, Y31 (added form VPERMD y, y, k, y).
 //
 //go:noescape
 func p1481_VPERMD(in *byte, out *byte)
 
-// p1482_VPERMI2Q runs VPERMI2Q Z25, Z18, Z31 (added form VPERMI2Q z, z, z).
+// p1482_VPERMD runs VPERMD Z31, Z31, Z31 (added form VPERMD z, z, z).
 //
 //go:noescape
-func p1482_VPERMI2Q(in *byte, out *byte)
+func p1482_VPERMD(in *byte, out *byte)
 
-// p1483_VPERMI2Q runs VPERMI2Q Z25, Z18, K3, Z31 (added form VPERMI2Q z, z, k, z).
+// p1483_VPERMI2Q runs VPERMI2Q Z25, Z18, Z31 (added form VPERMI2Q z, z, z).
 //
 //go:noescape
 func p1483_VPERMI2Q(in *byte, out *byte)
 
-// p1484_VPERMI2Q_Z runs VPERMI2Q.Z Z25, Z18, K3, Z31 (added form VPERMI2Q.Z z, z, k, z).
+// p1484_VPERMI2Q runs VPERMI2Q Z25, Z18, K3, Z31 (added form VPERMI2Q z, z, k, z).
 //
 //go:noescape
-func p1484_VPERMI2Q_Z(in *byte, out *byte)
+func p1484_VPERMI2Q(in *byte, out *byte)
 
-// p1485_VPERMI2Q runs VPERMI2Q 256(R14), Z25, Z18 (added form VPERMI2Q m, z, z).
+// p1485_VPERMI2Q_Z runs VPERMI2Q.Z Z25, Z18, K3, Z31 (added form VPERMI2Q.Z z, z, k, z).
 //
 //go:noescape
-func p1485_VPERMI2Q(in *byte, out *byte)
+func p1485_VPERMI2Q_Z(in *byte, out *byte)
 
-// p1486_VPERMI2Q_BCST runs VPERMI2Q.BCST 256(R14), Z25, Z18 (added form VPERMI2Q.BCST m, z, z).
+// p1486_VPERMI2Q runs VPERMI2Q 256(R14), Z25, Z18 (added form VPERMI2Q m, z, z).
 //
 //go:noescape
-func p1486_VPERMI2Q_BCST(in *byte, out *byte)
+func p1486_VPERMI2Q(in *byte, out *byte)
 
-// p1487_VPERMI2Q_BCST_Z runs VPERMI2Q.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMI2Q.BCST.Z m, z, k, z).
+// p1487_VPERMI2Q_BCST runs VPERMI2Q.BCST 256(R14), Z25, Z18 (added form VPERMI2Q.BCST m, z, z).
 //
 //go:noescape
-func p1487_VPERMI2Q_BCST_Z(in *byte, out *byte)
+func p1487_VPERMI2Q_BCST(in *byte, out *byte)
 
-// p1488_VPERMI2Q runs VPERMI2Q Y25, Y18, Y31 (added form VPERMI2Q y, y, y).
+// p1488_VPERMI2Q_BCST_Z runs VPERMI2Q.BCST.Z 264(R14), Z25, K3, Z18 (added form VPERMI2Q.BCST.Z m, z, k, z).
 //
 //go:noescape
-func p1488_VPERMI2Q(in *byte, out *byte)
+func p1488_VPERMI2Q_BCST_Z(in *byte, out *byte)
 
-// p1489_VPERMI2Q runs VPERMI2Q Y25, Y18, K3, Y31 (added form VPERMI2Q y, y, k, y).
+// p1489_VPERMI2Q runs VPERMI2Q Y25, Y18, Y31 (added form VPERMI2Q y, y, y).
 //
 //go:noescape
 func p1489_VPERMI2Q(in *byte, out *byte)
 
-// p1490_VPERMI2Q runs VPERMI2Q X25, X18, X31 (added form VPERMI2Q x, x, x).
+// p1490_VPERMI2Q runs VPERMI2Q Y25, Y18, K3, Y31 (added form VPERMI2Q y, y, k, y).
 //
 //go:noescape
 func p1490_VPERMI2Q(in *byte, out *byte)
 
-// p1491_VPERMI2Q_Z runs VPERMI2Q.Z X25, X18, K3, X31 (added form VPERMI2Q.Z x, x, k, x).
+// p1491_VPERMI2Q runs VPERMI2Q X25, X18, X31 (added form VPERMI2Q x, x, x).
 //
 //go:noescape
-func p1491_VPERMI2Q_Z(in *byte, out *byte)
+func p1491_VPERMI2Q(in *byte, out *byte)
 
-// p1492_VPERMI2Q runs VPERMI2Q Z31, Z31, Z31 (added form VPERMI2Q z, z, z).
+// p1492_VPERMI2Q_Z runs VPERMI2Q.Z X25, X18, K3, X31 (added form VPERMI2Q.Z x, x, k, x).
 //
 //go:noescape
-func p1492_VPERMI2Q(in *byte, out *byte)
+func p1492_VPERMI2Q_Z(in *byte, out *byte)
 
-// p1493_VPERMB runs VPERMB Z25, Z18, Z31 (added form VPERMB z, z, z).
+// p1493_VPERMI2Q runs VPERMI2Q Z31, Z31, Z31 (added form VPERMI2Q z, z, z).
 //
 //go:noescape
-func p1493_VPERMB(in *byte, out *byte)
+func p1493_VPERMI2Q(in *byte, out *byte)
 
-// p1494_VPERMB runs VPERMB Z25, Z18, K3, Z31 (added form VPERMB z, z, k, z).
+// p1494_VPERMB runs VPERMB Z25, Z18, Z31 (added form VPERMB z, z, z).
 //
 //go:noescape
 func p1494_VPERMB(in *byte, out *byte)
 
-// p1495_VPERMB_Z runs VPERMB.Z Z25, Z18, K3, Z31 (added form VPERMB.Z z, z, k, z).
+// p1495_VPERMB runs VPERMB Z25, Z18, K3, Z31 (added form VPERMB z, z, k, z).
 //
 //go:noescape
-func p1495_VPERMB_Z(in *byte, out *byte)
+func p1495_VPERMB(in *byte, out *byte)
 
-// p1496_VPERMB runs VPERMB 256(R14), Z25, Z18 (added form VPERMB m, z, z).
+// p1496_VPERMB_Z runs VPERMB.Z Z25, Z18, K3, Z31 (added form VPERMB.Z z, z, k, z).
 //
 //go:noescape
-func p1496_VPERMB(in *byte, out *byte)
+func p1496_VPERMB_Z(in *byte, out *byte)
 
-// p1497_VPERMB runs VPERMB Y25, Y18, Y31 (added form VPERMB y, y, y).
+// p1497_VPERMB runs VPERMB 256(R14), Z25, Z18 (added form VPERMB m, z, z).
 //
 //go:noescape
 func p1497_VPERMB(in *byte, out *byte)
 
-// p1498_VPERMB runs VPERMB Y25, Y18, K3, Y31 (added form VPERMB y, y, k, y).
+// p1498_VPERMB runs VPERMB Y25, Y18, Y31 (added form VPERMB y, y, y).
 //
 //go:noescape
 func p1498_VPERMB(in *byte, out *byte)
 
-// p1499_VPERMB runs VPERMB X25, X18, X31 (added form VPERMB x, x, x).
+// p1499_VPERMB runs VPERMB Y25, Y18, K3, Y31 (added form VPERMB y, y, k, y).
 //
 //go:noescape
 func p1499_VPERMB(in *byte, out *byte)
 
-// p1500_VPERMB_Z runs VPERMB.Z X25, X18, K3, X31 (added form VPERMB.Z x, x, k, x).
+// p1500_VPERMB runs VPERMB X25, X18, X31 (added form VPERMB x, x, x).
 //
 //go:noescape
-func p1500_VPERMB_Z(in *byte, out *byte)
+func p1500_VPERMB(in *byte, out *byte)
 
-// p1501_VPERMB runs VPERMB Z31, Z31, Z31 (added form VPERMB z, z, z).
+// p1501_VPERMB_Z runs VPERMB.Z X25, X18, K3, X31 (added form VPERMB.Z x, x, k, x).
 //
 //go:noescape
-func p1501_VPERMB(in *byte, out *byte)
+func p1501_VPERMB_Z(in *byte, out *byte)
 
-// p1502_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1502_VPERMB runs VPERMB Z31, Z31, Z31 (added form VPERMB z, z, z).
 //
 //go:noescape
-func p1502_VALIGNQ(in *byte, out *byte)
+func p1502_VPERMB(in *byte, out *byte)
 
-// p1503_VALIGNQ runs VALIGNQ $0x01, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1503_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
 func p1503_VALIGNQ(in *byte, out *byte)
 
-// p1504_VALIGNQ runs VALIGNQ $0x03, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1504_VALIGNQ runs VALIGNQ $0x01, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
 func p1504_VALIGNQ(in *byte, out *byte)
 
-// p1505_VALIGNQ runs VALIGNQ $0x07, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1505_VALIGNQ runs VALIGNQ $0x03, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
 func p1505_VALIGNQ(in *byte, out *byte)
 
-// p1506_VALIGNQ runs VALIGNQ $0x09, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
+// p1506_VALIGNQ runs VALIGNQ $0x07, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
 func p1506_VALIGNQ(in *byte, out *byte)
 
-// p1507_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ imm, z, z, k, z).
+// p1507_VALIGNQ runs VALIGNQ $0x09, Z25, Z18, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
 func p1507_VALIGNQ(in *byte, out *byte)
 
-// p1508_VALIGNQ_Z runs VALIGNQ.Z $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ.Z imm, z, z, k, z).
+// p1508_VALIGNQ runs VALIGNQ $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ imm, z, z, k, z).
 //
 //go:noescape
-func p1508_VALIGNQ_Z(in *byte, out *byte)
+func p1508_VALIGNQ(in *byte, out *byte)
 
-// p1509_VALIGNQ runs VALIGNQ $0x00, 256(R14), Z25, Z18 (added form VALIGNQ imm, m, z, z).
+// p1509_VALIGNQ_Z runs VALIGNQ.Z $0x00, Z25, Z18, K3, Z31 (added form VALIGNQ.Z imm, z, z, k, z).
 //
 //go:noescape
-func p1509_VALIGNQ(in *byte, out *byte)
+func p1509_VALIGNQ_Z(in *byte, out *byte)
 
-// p1510_VALIGNQ_BCST runs VALIGNQ.BCST $0x00, 256(R14), Z25, Z18 (added form VALIGNQ.BCST imm, m, z, z).
+// p1510_VALIGNQ runs VALIGNQ $0x00, 256(R14), Z25, Z18 (added form VALIGNQ imm, m, z, z).
 //
 //go:noescape
-func p1510_VALIGNQ_BCST(in *byte, out *byte)
+func p1510_VALIGNQ(in *byte, out *byte)
 
-// p1511_VALIGNQ_BCST_Z runs VALIGNQ.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VALIGNQ.BCST.Z imm, m, z, k, z).
+// p1511_VALIGNQ_BCST runs VALIGNQ.BCST $0x00, 256(R14), Z25, Z18 (added form VALIGNQ.BCST imm, m, z, z).
 //
 //go:noescape
-func p1511_VALIGNQ_BCST_Z(in *byte, out *byte)
+func p1511_VALIGNQ_BCST(in *byte, out *byte)
 
-// p1512_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, Y31 (added form VALIGNQ imm, y, y, y).
+// p1512_VALIGNQ_BCST_Z runs VALIGNQ.BCST.Z $0x00, 264(R14), Z25, K3, Z18 (added form VALIGNQ.BCST.Z imm, m, z, k, z).
 //
 //go:noescape
-func p1512_VALIGNQ(in *byte, out *byte)
+func p1512_VALIGNQ_BCST_Z(in *byte, out *byte)
 
-// p1513_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, K3, Y31 (added form VALIGNQ imm, y, y, k, y).
+// p1513_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, Y31 (added form VALIGNQ imm, y, y, y).
 //
 //go:noescape
 func p1513_VALIGNQ(in *byte, out *byte)
 
-// p1514_VALIGNQ runs VALIGNQ $0x00, X25, X18, X31 (added form VALIGNQ imm, x, x, x).
+// p1514_VALIGNQ runs VALIGNQ $0x00, Y25, Y18, K3, Y31 (added form VALIGNQ imm, y, y, k, y).
 //
 //go:noescape
 func p1514_VALIGNQ(in *byte, out *byte)
 
-// p1515_VALIGNQ_Z runs VALIGNQ.Z $0x00, X25, X18, K3, X31 (added form VALIGNQ.Z imm, x, x, k, x).
+// p1515_VALIGNQ runs VALIGNQ $0x00, X25, X18, X31 (added form VALIGNQ imm, x, x, x).
 //
 //go:noescape
-func p1515_VALIGNQ_Z(in *byte, out *byte)
+func p1515_VALIGNQ(in *byte, out *byte)
 
-// p1516_VALIGNQ runs VALIGNQ $0x00, Z31, Z31, Z31 (added form VALIGNQ imm, z, z, z).
+// p1516_VALIGNQ_Z runs VALIGNQ.Z $0x00, X25, X18, K3, X31 (added form VALIGNQ.Z imm, x, x, k, x).
 //
 //go:noescape
-func p1516_VALIGNQ(in *byte, out *byte)
+func p1516_VALIGNQ_Z(in *byte, out *byte)
 
-// p1517_VPBLENDMQ runs VPBLENDMQ Z25, Z18, K3, Z31 (added form VPBLENDMQ z, z, k, z).
+// p1517_VALIGNQ runs VALIGNQ $0x00, Z31, Z31, Z31 (added form VALIGNQ imm, z, z, z).
 //
 //go:noescape
-func p1517_VPBLENDMQ(in *byte, out *byte)
+func p1517_VALIGNQ(in *byte, out *byte)
 
-// p1518_VPBLENDMQ runs VPBLENDMQ 264(R14), Z25, K3, Z18 (added form VPBLENDMQ m, z, k, z).
+// p1518_VPBLENDMQ runs VPBLENDMQ Z25, Z18, K3, Z31 (added form VPBLENDMQ z, z, k, z).
 //
 //go:noescape
 func p1518_VPBLENDMQ(in *byte, out *byte)
 
-// p1519_VPBLENDMQ_BCST runs VPBLENDMQ.BCST 264(R14), Z25, K3, Z18 (added form VPBLENDMQ.BCST m, z, k, z).
+// p1519_VPBLENDMQ runs VPBLENDMQ 264(R14), Z25, K3, Z18 (added form VPBLENDMQ m, z, k, z).
 //
 //go:noescape
-func p1519_VPBLENDMQ_BCST(in *byte, out *byte)
+func p1519_VPBLENDMQ(in *byte, out *byte)
 
-// p1520_VPBLENDMQ runs VPBLENDMQ Y25, Y18, K3, Y31 (added form VPBLENDMQ y, y, k, y).
+// p1520_VPBLENDMQ_BCST runs VPBLENDMQ.BCST 264(R14), Z25, K3, Z18 (added form VPBLENDMQ.BCST m, z, k, z).
 //
 //go:noescape
-func p1520_VPBLENDMQ(in *byte, out *byte)
+func p1520_VPBLENDMQ_BCST(in *byte, out *byte)
 
-// p1521_VPBLENDMQ runs VPBLENDMQ X25, X18, K3, X31 (added form VPBLENDMQ x, x, k, x).
+// p1521_VPBLENDMQ runs VPBLENDMQ Y25, Y18, K3, Y31 (added form VPBLENDMQ y, y, k, y).
 //
 //go:noescape
 func p1521_VPBLENDMQ(in *byte, out *byte)
 
-// p1522_VPBLENDMQ runs VPBLENDMQ Z31, Z31, K3, Z31 (added form VPBLENDMQ z, z, k, z).
+// p1522_VPBLENDMQ runs VPBLENDMQ X25, X18, K3, X31 (added form VPBLENDMQ x, x, k, x).
 //
 //go:noescape
 func p1522_VPBLENDMQ(in *byte, out *byte)
 
-// p1523_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z25 (added form VBROADCASTI32X4 m, z).
+// p1523_VPBLENDMQ runs VPBLENDMQ Z31, Z31, K3, Z31 (added form VPBLENDMQ z, z, k, z).
 //
 //go:noescape
-func p1523_VBROADCASTI32X4(in *byte, out *byte)
+func p1523_VPBLENDMQ(in *byte, out *byte)
 
-// p1524_VBROADCASTI32X4 runs VBROADCASTI32X4 200(R14), K3, Z25 (added form VBROADCASTI32X4 m, k, z).
+// p1524_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Z25 (added form VBROADCASTI32X4 m, z).
 //
 //go:noescape
 func p1524_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1525_VBROADCASTI32X4_Z runs VBROADCASTI32X4.Z 200(R14), K3, Z25 (added form VBROADCASTI32X4.Z m, k, z).
+// p1525_VBROADCASTI32X4 runs VBROADCASTI32X4 200(R14), K3, Z25 (added form VBROADCASTI32X4 m, k, z).
 //
 //go:noescape
-func p1525_VBROADCASTI32X4_Z(in *byte, out *byte)
+func p1525_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1526_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y25 (added form VBROADCASTI32X4 m, y).
+// p1526_VBROADCASTI32X4_Z runs VBROADCASTI32X4.Z 200(R14), K3, Z25 (added form VBROADCASTI32X4.Z m, k, z).
 //
 //go:noescape
-func p1526_VBROADCASTI32X4(in *byte, out *byte)
+func p1526_VBROADCASTI32X4_Z(in *byte, out *byte)
 
-// p1527_VPBROADCASTQ runs VPBROADCASTQ X25, Z18 (added form VPBROADCASTQ x, z).
+// p1527_VBROADCASTI32X4 runs VBROADCASTI32X4 192(R14), Y25 (added form VBROADCASTI32X4 m, y).
 //
 //go:noescape
-func p1527_VPBROADCASTQ(in *byte, out *byte)
+func p1527_VBROADCASTI32X4(in *byte, out *byte)
 
-// p1528_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z25 (added form VPBROADCASTQ m, z).
+// p1528_VPBROADCASTQ runs VPBROADCASTQ X25, Z18 (added form VPBROADCASTQ x, z).
 //
 //go:noescape
 func p1528_VPBROADCASTQ(in *byte, out *byte)
 
-// p1529_VPBROADCASTQ runs VPBROADCASTQ SI, Z25 (added form VPBROADCASTQ r, z).
+// p1529_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Z25 (added form VPBROADCASTQ m, z).
 //
 //go:noescape
 func p1529_VPBROADCASTQ(in *byte, out *byte)
 
-// p1530_VPBROADCASTQ runs VPBROADCASTQ X25, K3, Z18 (added form VPBROADCASTQ x, k, z).
+// p1530_VPBROADCASTQ runs VPBROADCASTQ SI, Z25 (added form VPBROADCASTQ r, z).
 //
 //go:noescape
 func p1530_VPBROADCASTQ(in *byte, out *byte)
 
-// p1531_VPBROADCASTQ_Z runs VPBROADCASTQ.Z SI, K3, Z25 (added form VPBROADCASTQ.Z r, k, z).
+// p1531_VPBROADCASTQ runs VPBROADCASTQ X25, K3, Z18 (added form VPBROADCASTQ x, k, z).
 //
 //go:noescape
-func p1531_VPBROADCASTQ_Z(in *byte, out *byte)
+func p1531_VPBROADCASTQ(in *byte, out *byte)
 
-// p1532_VPBROADCASTQ runs VPBROADCASTQ SI, Y25 (added form VPBROADCASTQ r, y).
+// p1532_VPBROADCASTQ_Z runs VPBROADCASTQ.Z SI, K3, Z25 (added form VPBROADCASTQ.Z r, k, z).
 //
 //go:noescape
-func p1532_VPBROADCASTQ(in *byte, out *byte)
+func p1532_VPBROADCASTQ_Z(in *byte, out *byte)
 
-// p1533_VPBROADCASTQ runs VPBROADCASTQ X25, X18 (added form VPBROADCASTQ x, x).
+// p1533_VPBROADCASTQ runs VPBROADCASTQ SI, Y25 (added form VPBROADCASTQ r, y).
 //
 //go:noescape
 func p1533_VPBROADCASTQ(in *byte, out *byte)
 
-// p1534_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Y25 (added form VPBROADCASTQ m, y).
+// p1534_VPBROADCASTQ runs VPBROADCASTQ X25, X18 (added form VPBROADCASTQ x, x).
 //
 //go:noescape
 func p1534_VPBROADCASTQ(in *byte, out *byte)
 
-// p1535_VPBROADCASTD runs VPBROADCASTD X25, Z18 (added form VPBROADCASTD x, z).
+// p1535_VPBROADCASTQ runs VPBROADCASTQ 192(R14), Y25 (added form VPBROADCASTQ m, y).
 //
 //go:noescape
-func p1535_VPBROADCASTD(in *byte, out *byte)
+func p1535_VPBROADCASTQ(in *byte, out *byte)
 
-// p1536_VPBROADCASTD runs VPBROADCASTD 192(R14), Z25 (added form VPBROADCASTD m, z).
+// p1536_VPBROADCASTD runs VPBROADCASTD X25, Z18 (added form VPBROADCASTD x, z).
 //
 //go:noescape
 func p1536_VPBROADCASTD(in *byte, out *byte)
 
-// p1537_VPBROADCASTD runs VPBROADCASTD SI, Z25 (added form VPBROADCASTD r, z).
+// p1537_VPBROADCASTD runs VPBROADCASTD 192(R14), Z25 (added form VPBROADCASTD m, z).
 //
 //go:noescape
 func p1537_VPBROADCASTD(in *byte, out *byte)
 
-// p1538_VPBROADCASTD runs VPBROADCASTD X25, K3, Z18 (added form VPBROADCASTD x, k, z).
+// p1538_VPBROADCASTD runs VPBROADCASTD SI, Z25 (added form VPBROADCASTD r, z).
 //
 //go:noescape
 func p1538_VPBROADCASTD(in *byte, out *byte)
 
-// p1539_VPBROADCASTD_Z runs VPBROADCASTD.Z 200(R14), K3, Z25 (added form VPBROADCASTD.Z m, k, z).
+// p1539_VPBROADCASTD runs VPBROADCASTD X25, K3, Z18 (added form VPBROADCASTD x, k, z).
 //
 //go:noescape
-func p1539_VPBROADCASTD_Z(in *byte, out *byte)
+func p1539_VPBROADCASTD(in *byte, out *byte)
 
-// p1540_VPBROADCASTD runs VPBROADCASTD SI, Y25 (added form VPBROADCASTD r, y).
+// p1540_VPBROADCASTD_Z runs VPBROADCASTD.Z 200(R14), K3, Z25 (added form VPBROADCASTD.Z m, k, z).
 //
 //go:noescape
-func p1540_VPBROADCASTD(in *byte, out *byte)
+func p1540_VPBROADCASTD_Z(in *byte, out *byte)
 
-// p1541_VPBROADCASTD runs VPBROADCASTD SI, X25 (added form VPBROADCASTD r, x).
+// p1541_VPBROADCASTD runs VPBROADCASTD SI, Y25 (added form VPBROADCASTD r, y).
 //
 //go:noescape
 func p1541_VPBROADCASTD(in *byte, out *byte)
 
-// p1542_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1542_VPBROADCASTD runs VPBROADCASTD SI, X25 (added form VPBROADCASTD r, x).
 //
 //go:noescape
-func p1542_VINSERTI64X4(in *byte, out *byte)
+func p1542_VPBROADCASTD(in *byte, out *byte)
 
-// p1543_VINSERTI64X4 runs VINSERTI64X4 $0x01, 256(R14), Z25, Z18 (added form VINSERTI64X4 imm, m, z, z).
+// p1543_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
 func p1543_VINSERTI64X4(in *byte, out *byte)
 
-// p1544_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, K3, Z31 (added form VINSERTI64X4 imm, y, z, k, z).
+// p1544_VINSERTI64X4 runs VINSERTI64X4 $0x01, 256(R14), Z25, Z18 (added form VINSERTI64X4 imm, m, z, z).
 //
 //go:noescape
 func p1544_VINSERTI64X4(in *byte, out *byte)
 
-// p1545_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1545_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y25, Z18, K3, Z31 (added form VINSERTI64X4 imm, y, z, k, z).
 //
 //go:noescape
-func p1545_VEXTRACTI32X4(in *byte, out *byte)
+func p1545_VINSERTI64X4(in *byte, out *byte)
 
-// p1546_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, 168(R15) (added form VEXTRACTI32X4 imm, z, m).
+// p1546_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
 func p1546_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1547_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, X18 (added form VEXTRACTI32X4 imm, z, k, x).
+// p1547_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, 168(R15) (added form VEXTRACTI32X4 imm, z, m).
 //
 //go:noescape
 func p1547_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1548_VEXTRACTI32X4_Z runs VEXTRACTI32X4.Z $0x01, Z25, K3, X18 (added form VEXTRACTI32X4.Z imm, z, k, x).
+// p1548_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, X18 (added form VEXTRACTI32X4 imm, z, k, x).
 //
 //go:noescape
-func p1548_VEXTRACTI32X4_Z(in *byte, out *byte)
+func p1548_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1549_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, 176(R15) (added form VEXTRACTI32X4 imm, z, k, m).
+// p1549_VEXTRACTI32X4_Z runs VEXTRACTI32X4.Z $0x01, Z25, K3, X18 (added form VEXTRACTI32X4.Z imm, z, k, x).
 //
 //go:noescape
-func p1549_VEXTRACTI32X4(in *byte, out *byte)
+func p1549_VEXTRACTI32X4_Z(in *byte, out *byte)
 
-// p1550_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y25, X18 (added form VEXTRACTI32X4 imm, y, x).
+// p1550_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Z25, K3, 176(R15) (added form VEXTRACTI32X4 imm, z, k, m).
 //
 //go:noescape
 func p1550_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1551_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+// p1551_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x01, Y25, X18 (added form VEXTRACTI32X4 imm, y, x).
 //
 //go:noescape
-func p1551_VMOVDQU8(in *byte, out *byte)
+func p1551_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1552_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+// p1552_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
 //
 //go:noescape
-func p1552_VMOVDQU8_Z(in *byte, out *byte)
+func p1552_VMOVDQU8(in *byte, out *byte)
 
-// p1553_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+// p1553_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
 //
 //go:noescape
-func p1553_VMOVDQU8(in *byte, out *byte)
+func p1553_VMOVDQU8_Z(in *byte, out *byte)
 
-// p1554_VMOVDQU8 runs VMOVDQU8 Z25, K3, Z18 (added form VMOVDQU8 z, k, z).
+// p1554_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
 //
 //go:noescape
 func p1554_VMOVDQU8(in *byte, out *byte)
 
-// p1555_VMOVDQU8_Z runs VMOVDQU8.Z Z25, K3, Z18 (added form VMOVDQU8.Z z, k, z).
+// p1555_VMOVDQU8 runs VMOVDQU8 Z25, K3, Z18 (added form VMOVDQU8 z, k, z).
 //
 //go:noescape
-func p1555_VMOVDQU8_Z(in *byte, out *byte)
+func p1555_VMOVDQU8(in *byte, out *byte)
 
-// p1556_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Y25 (added form VMOVDQU8 m, k, y).
+// p1556_VMOVDQU8_Z runs VMOVDQU8.Z Z25, K3, Z18 (added form VMOVDQU8.Z z, k, z).
 //
 //go:noescape
-func p1556_VMOVDQU8(in *byte, out *byte)
+func p1556_VMOVDQU8_Z(in *byte, out *byte)
 
-// p1557_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+// p1557_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Y25 (added form VMOVDQU8 m, k, y).
 //
 //go:noescape
 func p1557_VMOVDQU8(in *byte, out *byte)
 
-// p1558_VMOVDQU8 runs VMOVDQU8 192(R14), Z25 (added form VMOVDQU8 m, z).
+// p1558_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
 //
 //go:noescape
 func p1558_VMOVDQU8(in *byte, out *byte)
 
-// p1559_VMOVDQU8 runs VMOVDQU8 Z25, 168(R15) (added form VMOVDQU8 z, m).
+// p1559_VMOVDQU8 runs VMOVDQU8 192(R14), Z25 (added form VMOVDQU8 m, z).
 //
 //go:noescape
 func p1559_VMOVDQU8(in *byte, out *byte)
 
-// p1560_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+// p1560_VMOVDQU8 runs VMOVDQU8 Z25, 168(R15) (added form VMOVDQU8 z, m).
 //
 //go:noescape
-func p1560_VMOVDQU64(in *byte, out *byte)
+func p1560_VMOVDQU8(in *byte, out *byte)
 
-// p1561_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Z25 (added form VMOVDQU64.Z m, k, z).
+// p1561_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
 //
 //go:noescape
-func p1561_VMOVDQU64_Z(in *byte, out *byte)
+func p1561_VMOVDQU64(in *byte, out *byte)
 
-// p1562_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+// p1562_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Z25 (added form VMOVDQU64.Z m, k, z).
 //
 //go:noescape
-func p1562_VMOVDQU64(in *byte, out *byte)
+func p1562_VMOVDQU64_Z(in *byte, out *byte)
 
-// p1563_VMOVDQU64 runs VMOVDQU64 Z25, K3, Z18 (added form VMOVDQU64 z, k, z).
+// p1563_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
 //
 //go:noescape
 func p1563_VMOVDQU64(in *byte, out *byte)
 
-// p1564_VMOVDQU64_Z runs VMOVDQU64.Z Z25, K3, Z18 (added form VMOVDQU64.Z z, k, z).
+// p1564_VMOVDQU64 runs VMOVDQU64 Z25, K3, Z18 (added form VMOVDQU64 z, k, z).
 //
 //go:noescape
-func p1564_VMOVDQU64_Z(in *byte, out *byte)
+func p1564_VMOVDQU64(in *byte, out *byte)
 
-// p1565_VMOVDQU64 runs VMOVDQU64 192(R14), Z25 (added form VMOVDQU64 m, z).
+// p1565_VMOVDQU64_Z runs VMOVDQU64.Z Z25, K3, Z18 (added form VMOVDQU64.Z z, k, z).
 //
 //go:noescape
-func p1565_VMOVDQU64(in *byte, out *byte)
+func p1565_VMOVDQU64_Z(in *byte, out *byte)
 
-// p1566_VMOVDQU64 runs VMOVDQU64 Z25, 168(R15) (added form VMOVDQU64 z, m).
+// p1566_VMOVDQU64 runs VMOVDQU64 192(R14), Z25 (added form VMOVDQU64 m, z).
 //
 //go:noescape
 func p1566_VMOVDQU64(in *byte, out *byte)
 
-// p1567_VMOVDQU64 runs VMOVDQU64 Z25, Z18 (added form VMOVDQU64 z, z).
+// p1567_VMOVDQU64 runs VMOVDQU64 Z25, 168(R15) (added form VMOVDQU64 z, m).
 //
 //go:noescape
 func p1567_VMOVDQU64(in *byte, out *byte)
 
-// p1568_VMOVDQU64 runs VMOVDQU64 Y25, K3, 176(R15) (added form VMOVDQU64 y, k, m).
+// p1568_VMOVDQU64 runs VMOVDQU64 Z25, Z18 (added form VMOVDQU64 z, z).
 //
 //go:noescape
 func p1568_VMOVDQU64(in *byte, out *byte)
 
-// p1569_VMOVDQU64 runs VMOVDQU64 X25, X18 (added form VMOVDQU64 x, x).
+// p1569_VMOVDQU64 runs VMOVDQU64 Y25, K3, 176(R15) (added form VMOVDQU64 y, k, m).
 //
 //go:noescape
 func p1569_VMOVDQU64(in *byte, out *byte)
 
-// p1570_VPCMPEQB runs VPCMPEQB Z25, Z18, K3 (added form VPCMPEQB z, z, k).
+// p1570_VMOVDQU64 runs VMOVDQU64 X25, X18 (added form VMOVDQU64 x, x).
 //
 //go:noescape
-func p1570_VPCMPEQB(in *byte, out *byte)
+func p1570_VMOVDQU64(in *byte, out *byte)
 
-// p1571_VPCMPEQB runs VPCMPEQB Z25, Z18, K3, K5 (added form VPCMPEQB z, z, k, k).
+// p1571_VPCMPEQB runs VPCMPEQB Z25, Z18, K3 (added form VPCMPEQB z, z, k).
 //
 //go:noescape
 func p1571_VPCMPEQB(in *byte, out *byte)
 
-// p1572_VPCMPEQB runs VPCMPEQB 200(R14), Z25, K3 (added form VPCMPEQB m, z, k).
+// p1572_VPCMPEQB runs VPCMPEQB Z25, Z18, K3, K5 (added form VPCMPEQB z, z, k, k).
 //
 //go:noescape
 func p1572_VPCMPEQB(in *byte, out *byte)
 
-// p1573_VPCMPEQB runs VPCMPEQB Y25, Y18, K3 (added form VPCMPEQB y, y, k).
+// p1573_VPCMPEQB runs VPCMPEQB 200(R14), Z25, K3 (added form VPCMPEQB m, z, k).
 //
 //go:noescape
 func p1573_VPCMPEQB(in *byte, out *byte)
 
-// p1574_VPCMPEQB runs VPCMPEQB X25, X18, K3 (added form VPCMPEQB x, x, k).
+// p1574_VPCMPEQB runs VPCMPEQB Y25, Y18, K3 (added form VPCMPEQB y, y, k).
 //
 //go:noescape
 func p1574_VPCMPEQB(in *byte, out *byte)
 
-// p1575_KMOVQ runs KMOVQ K3, SI (added form KMOVQ k, r).
+// p1575_VPCMPEQB runs VPCMPEQB X25, X18, K3 (added form VPCMPEQB x, x, k).
 //
 //go:noescape
-func p1575_KMOVQ(in *byte, out *byte)
+func p1575_VPCMPEQB(in *byte, out *byte)
 
-// p1576_KMOVQ runs KMOVQ K3, K5 (added form KMOVQ k, k).
+// p1576_KMOVQ runs KMOVQ K3, SI (added form KMOVQ k, r).
 //
 //go:noescape
 func p1576_KMOVQ(in *byte, out *byte)
 
-// p1577_KMOVQ runs KMOVQ 136(R14), K3 (added form KMOVQ m, k).
+// p1577_KMOVQ runs KMOVQ K3, K5 (added form KMOVQ k, k).
 //
 //go:noescape
 func p1577_KMOVQ(in *byte, out *byte)
 
-// p1578_KMOVQ runs KMOVQ K3, 112(R15) (added form KMOVQ k, m).
+// p1578_KMOVQ runs KMOVQ 136(R14), K3 (added form KMOVQ m, k).
 //
 //go:noescape
 func p1578_KMOVQ(in *byte, out *byte)
 
-// p1579_KORTESTQ runs KORTESTQ K3, K5 (added form KORTESTQ k, k).
+// p1579_KMOVQ runs KMOVQ K3, 112(R15) (added form KMOVQ k, m).
 //
 //go:noescape
-func p1579_KORTESTQ(in *byte, out *byte)
+func p1579_KMOVQ(in *byte, out *byte)
 
-// p1580_BZHIQ runs BZHIQ SI, 128(R14), DI (added form BZHIQ r, m, r).
+// p1580_KORTESTQ runs KORTESTQ K3, K5 (added form KORTESTQ k, k).
 //
 //go:noescape
-func p1580_BZHIQ(in *byte, out *byte)
+func p1580_KORTESTQ(in *byte, out *byte)
 
-// p1581_SHLXQ runs SHLXQ SI, DI, BX (added form SHLXQ r, r, r).
+// p1581_BZHIQ runs BZHIQ SI, 128(R14), DI (added form BZHIQ r, m, r).
 //
 //go:noescape
-func p1581_SHLXQ(in *byte, out *byte)
+func p1581_BZHIQ(in *byte, out *byte)
 
-// p1582_SHLXQ runs SHLXQ SI, 128(R14), DI (added form SHLXQ r, m, r).
+// p1582_SHLXQ runs SHLXQ SI, DI, BX (added form SHLXQ r, r, r).
 //
 //go:noescape
 func p1582_SHLXQ(in *byte, out *byte)
 
-// p1583_SHRXQ runs SHRXQ SI, DI, BX (added form SHRXQ r, r, r).
+// p1583_SHLXQ runs SHLXQ SI, 128(R14), DI (added form SHLXQ r, m, r).
 //
 //go:noescape
-func p1583_SHRXQ(in *byte, out *byte)
+func p1583_SHLXQ(in *byte, out *byte)
 
-// p1584_SHRXQ runs SHRXQ SI, 128(R14), DI (added form SHRXQ r, m, r).
+// p1584_SHRXQ runs SHRXQ SI, DI, BX (added form SHRXQ r, r, r).
 //
 //go:noescape
 func p1584_SHRXQ(in *byte, out *byte)
 
-// p1585_ANDNQ runs ANDNQ SI, DI, BX (added form ANDNQ r, r, r).
+// p1585_SHRXQ runs SHRXQ SI, 128(R14), DI (added form SHRXQ r, m, r).
 //
 //go:noescape
-func p1585_ANDNQ(in *byte, out *byte)
+func p1585_SHRXQ(in *byte, out *byte)
 
-// p1586_ANDNQ runs ANDNQ 128(R14), SI, DI (added form ANDNQ m, r, r).
+// p1586_ANDNQ runs ANDNQ SI, DI, BX (added form ANDNQ r, r, r).
 //
 //go:noescape
 func p1586_ANDNQ(in *byte, out *byte)
 
-// p1587_ROLL runs ROLL CL, SI (added form ROLL r8, r).
+// p1587_ANDNQ runs ANDNQ 128(R14), SI, DI (added form ANDNQ m, r, r).
 //
 //go:noescape
-func p1587_ROLL(in *byte, out *byte)
+func p1587_ANDNQ(in *byte, out *byte)
 
-// p1588_RORL runs RORL CL, SI (added form RORL r8, r).
+// p1588_ROLL runs ROLL CL, SI (added form ROLL r8, r).
 //
 //go:noescape
-func p1588_RORL(in *byte, out *byte)
+func p1588_ROLL(in *byte, out *byte)
 
-// p1589_VINSERTI64X4 runs VINSERTI64X4 $0x00, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1589_RORL runs RORL CL, SI (added form RORL r8, r).
 //
 //go:noescape
-func p1589_VINSERTI64X4(in *byte, out *byte)
+func p1589_RORL(in *byte, out *byte)
 
-// p1590_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y31, Z31, Z31 (added form VINSERTI64X4 imm, y, z, z).
+// p1590_VINSERTI64X4 runs VINSERTI64X4 $0x00, Y25, Z18, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
 func p1590_VINSERTI64X4(in *byte, out *byte)
 
-// p1591_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x00, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1591_VINSERTI64X4 runs VINSERTI64X4 $0x01, Y31, Z31, Z31 (added form VINSERTI64X4 imm, y, z, z).
 //
 //go:noescape
-func p1591_VEXTRACTI32X4(in *byte, out *byte)
+func p1591_VINSERTI64X4(in *byte, out *byte)
 
-// p1592_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x02, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1592_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x00, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
 func p1592_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1593_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1593_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x02, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
 func p1593_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1594_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z18, X18 (added form VEXTRACTI32X4 imm, z, x).
+// p1594_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z25, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
 func p1594_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1595_VPBROADCASTQ runs VPBROADCASTQ X18, Z18 (added form VPBROADCASTQ x, z).
+// p1595_VEXTRACTI32X4 runs VEXTRACTI32X4 $0x03, Z18, X18 (added form VEXTRACTI32X4 imm, z, x).
 //
 //go:noescape
-func p1595_VPBROADCASTQ(in *byte, out *byte)
+func p1595_VEXTRACTI32X4(in *byte, out *byte)
 
-// p1596_VMOVDQU64 runs VMOVDQU64 Z18, Z18 (added form VMOVDQU64 z, z).
+// p1596_VPBROADCASTQ runs VPBROADCASTQ X18, Z18 (added form VPBROADCASTQ x, z).
 //
 //go:noescape
-func p1596_VMOVDQU64(in *byte, out *byte)
+func p1596_VPBROADCASTQ(in *byte, out *byte)
 
-// p1597_VPCMPEQB runs VPCMPEQB Z18, Z18, K3 (added form VPCMPEQB z, z, k).
+// p1597_VMOVDQU64 runs VMOVDQU64 Z18, Z18 (added form VMOVDQU64 z, z).
 //
 //go:noescape
-func p1597_VPCMPEQB(in *byte, out *byte)
+func p1597_VMOVDQU64(in *byte, out *byte)
 
-// p1598_KORTESTQ runs KORTESTQ K5, K5 (added form KORTESTQ k, k).
+// p1598_VPCMPEQB runs VPCMPEQB Z18, Z18, K3 (added form VPCMPEQB z, z, k).
 //
 //go:noescape
-func p1598_KORTESTQ(in *byte, out *byte)
+func p1598_VPCMPEQB(in *byte, out *byte)
 
-// p1599_KMOVQ runs KMOVQ K5, K5 (added form KMOVQ k, k).
+// p1599_KORTESTQ runs KORTESTQ K5, K5 (added form KORTESTQ k, k).
 //
 //go:noescape
-func p1599_KMOVQ(in *byte, out *byte)
+func p1599_KORTESTQ(in *byte, out *byte)
 
-// p1600_VPCMPUQ runs VPCMPUQ $0x00, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1600_KMOVQ runs KMOVQ K5, K5 (added form KMOVQ k, k).
 //
 //go:noescape
-func p1600_VPCMPUQ(in *byte, out *byte)
+func p1600_KMOVQ(in *byte, out *byte)
 
-// p1601_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1601_VPCMPUQ runs VPCMPUQ $0x00, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1601_VPCMPUQ(in *byte, out *byte)
 
-// p1602_VPCMPUQ runs VPCMPUQ $0x02, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1602_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1602_VPCMPUQ(in *byte, out *byte)
 
-// p1603_VPCMPUQ runs VPCMPUQ $0x03, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1603_VPCMPUQ runs VPCMPUQ $0x02, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1603_VPCMPUQ(in *byte, out *byte)
 
-// p1604_VPCMPUQ runs VPCMPUQ $0x04, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1604_VPCMPUQ runs VPCMPUQ $0x03, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1604_VPCMPUQ(in *byte, out *byte)
 
-// p1605_VPCMPUQ runs VPCMPUQ $0x05, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1605_VPCMPUQ runs VPCMPUQ $0x04, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1605_VPCMPUQ(in *byte, out *byte)
 
-// p1606_VPCMPUQ runs VPCMPUQ $0x06, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1606_VPCMPUQ runs VPCMPUQ $0x05, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1606_VPCMPUQ(in *byte, out *byte)
 
-// p1607_VPCMPUQ runs VPCMPUQ $0x07, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1607_VPCMPUQ runs VPCMPUQ $0x06, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1607_VPCMPUQ(in *byte, out *byte)
 
-// p1608_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3, K5 (added form VPCMPUQ imm, z, z, k, k).
+// p1608_VPCMPUQ runs VPCMPUQ $0x07, Z25, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
 func p1608_VPCMPUQ(in *byte, out *byte)
 
-// p1609_VPCMPUQ runs VPCMPUQ $0x01, 200(R14), Z25, K3 (added form VPCMPUQ imm, m, z, k).
+// p1609_VPCMPUQ runs VPCMPUQ $0x01, Z25, Z18, K3, K5 (added form VPCMPUQ imm, z, z, k, k).
 //
 //go:noescape
 func p1609_VPCMPUQ(in *byte, out *byte)
 
-// p1610_VPCMPUQ_BCST runs VPCMPUQ.BCST $0x01, 200(R14), Z25, K3 (added form VPCMPUQ.BCST imm, m, z, k).
+// p1610_VPCMPUQ runs VPCMPUQ $0x01, 200(R14), Z25, K3 (added form VPCMPUQ imm, m, z, k).
 //
 //go:noescape
-func p1610_VPCMPUQ_BCST(in *byte, out *byte)
+func p1610_VPCMPUQ(in *byte, out *byte)
 
-// p1611_VPCMPUQ runs VPCMPUQ $0x01, Y25, Y18, K3 (added form VPCMPUQ imm, y, y, k).
+// p1611_VPCMPUQ_BCST runs VPCMPUQ.BCST $0x01, 200(R14), Z25, K3 (added form VPCMPUQ.BCST imm, m, z, k).
 //
 //go:noescape
-func p1611_VPCMPUQ(in *byte, out *byte)
+func p1611_VPCMPUQ_BCST(in *byte, out *byte)
 
-// p1612_VPCMPUQ runs VPCMPUQ $0x01, X25, X18, K3, K5 (added form VPCMPUQ imm, x, x, k, k).
+// p1612_VPCMPUQ runs VPCMPUQ $0x01, Y25, Y18, K3 (added form VPCMPUQ imm, y, y, k).
 //
 //go:noescape
 func p1612_VPCMPUQ(in *byte, out *byte)
 
-// p1613_VPCMPUQ runs VPCMPUQ $0x05, Z18, Z18, K3 (added form VPCMPUQ imm, z, z, k).
+// p1613_VPCMPUQ runs VPCMPUQ $0x01, X25, X18, K3, K5 (added form VPCMPUQ imm, x, x, k, k).
 //
 //go:noescape
 func p1613_VPCMPUQ(in *byte, out *byte)
 
-// p1614_SHLXQ runs SHLXQ BX, BX, BX (added form SHLXQ r, r, r).
+// p1614_VPCMPUQ runs VPCMPUQ $0x05, Z18, Z18, K3 (added form VPCMPUQ imm, z, z, k).
 //
 //go:noescape
-func p1614_SHLXQ(in *byte, out *byte)
+func p1614_VPCMPUQ(in *byte, out *byte)
 
-// p1615_SHRXQ runs SHRXQ BX, BX, BX (added form SHRXQ r, r, r).
+// p1615_SHLXQ runs SHLXQ BX, BX, BX (added form SHLXQ r, r, r).
 //
 //go:noescape
-func p1615_SHRXQ(in *byte, out *byte)
+func p1615_SHLXQ(in *byte, out *byte)
 
-// p1616_ANDNQ runs ANDNQ BX, BX, BX (added form ANDNQ r, r, r).
+// p1616_SHRXQ runs SHRXQ BX, BX, BX (added form SHRXQ r, r, r).
 //
 //go:noescape
-func p1616_ANDNQ(in *byte, out *byte)
+func p1616_SHRXQ(in *byte, out *byte)
 
-// p1617_ROLL runs ROLL CL, CX (added form ROLL r8, r).
+// p1617_ANDNQ runs ANDNQ BX, BX, BX (added form ANDNQ r, r, r).
 //
 //go:noescape
-func p1617_ROLL(in *byte, out *byte)
+func p1617_ANDNQ(in *byte, out *byte)
 
-// p1618_RORL runs RORL CL, CX (added form RORL r8, r).
+// p1618_ROLL runs ROLL CL, CX (added form ROLL r8, r).
 //
 //go:noescape
-func p1618_RORL(in *byte, out *byte)
+func p1618_ROLL(in *byte, out *byte)
 
-// p1619_RORXQ runs RORXQ $0x00, SI, DI (added form RORXQ imm, r, r).
+// p1619_RORL runs RORL CL, CX (added form RORL r8, r).
 //
 //go:noescape
-func p1619_RORXQ(in *byte, out *byte)
+func p1619_RORL(in *byte, out *byte)
 
-// p1620_RORXQ runs RORXQ $0x01, SI, DI (added form RORXQ imm, r, r).
+// p1620_RORXQ runs RORXQ $0x00, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
 func p1620_RORXQ(in *byte, out *byte)
 
-// p1621_RORXQ runs RORXQ $0x0d, SI, DI (added form RORXQ imm, r, r).
+// p1621_RORXQ runs RORXQ $0x01, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
 func p1621_RORXQ(in *byte, out *byte)
 
-// p1622_RORXQ runs RORXQ $0x20, SI, DI (added form RORXQ imm, r, r).
+// p1622_RORXQ runs RORXQ $0x0d, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
 func p1622_RORXQ(in *byte, out *byte)
 
-// p1623_RORXQ runs RORXQ $0x3f, SI, DI (added form RORXQ imm, r, r).
+// p1623_RORXQ runs RORXQ $0x20, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
 func p1623_RORXQ(in *byte, out *byte)
 
-// p1624_RORXQ runs RORXQ $0x40, SI, DI (added form RORXQ imm, r, r).
+// p1624_RORXQ runs RORXQ $0x3f, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
 func p1624_RORXQ(in *byte, out *byte)
 
-// p1625_RORXQ runs RORXQ $0x11, 128(R14), SI (added form RORXQ imm, m, r).
+// p1625_RORXQ runs RORXQ $0x40, SI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
 func p1625_RORXQ(in *byte, out *byte)
 
-// p1626_RORXQ runs RORXQ $0x07, DI, DI (added form RORXQ imm, r, r).
+// p1626_RORXQ runs RORXQ $0x11, 128(R14), SI (added form RORXQ imm, m, r).
 //
 //go:noescape
 func p1626_RORXQ(in *byte, out *byte)
 
-// p1627_ROLL runs ROLL $0x00, SI (added form ROLL imm, r).
+// p1627_RORXQ runs RORXQ $0x07, DI, DI (added form RORXQ imm, r, r).
 //
 //go:noescape
-func p1627_ROLL(in *byte, out *byte)
+func p1627_RORXQ(in *byte, out *byte)
 
-// p1628_ROLL runs ROLL $0x01, SI (added form ROLL imm, r).
+// p1628_ROLL runs ROLL $0x00, SI (added form ROLL imm, r).
 //
 //go:noescape
 func p1628_ROLL(in *byte, out *byte)
 
-// p1629_ROLL runs ROLL $0x07, SI (added form ROLL imm, r).
+// p1629_ROLL runs ROLL $0x01, SI (added form ROLL imm, r).
 //
 //go:noescape
 func p1629_ROLL(in *byte, out *byte)
 
-// p1630_ROLL runs ROLL $0x10, SI (added form ROLL imm, r).
+// p1630_ROLL runs ROLL $0x07, SI (added form ROLL imm, r).
 //
 //go:noescape
 func p1630_ROLL(in *byte, out *byte)
 
-// p1631_ROLL runs ROLL $0x1f, SI (added form ROLL imm, r).
+// p1631_ROLL runs ROLL $0x10, SI (added form ROLL imm, r).
 //
 //go:noescape
 func p1631_ROLL(in *byte, out *byte)
 
-// p1632_ROLL runs ROLL $0x20, SI (added form ROLL imm, r).
+// p1632_ROLL runs ROLL $0x1f, SI (added form ROLL imm, r).
 //
 //go:noescape
 func p1632_ROLL(in *byte, out *byte)
 
-// p1633_RORL runs RORL $0x07, SI (added form RORL imm, r).
+// p1633_ROLL runs ROLL $0x20, SI (added form ROLL imm, r).
 //
 //go:noescape
-func p1633_RORL(in *byte, out *byte)
+func p1633_ROLL(in *byte, out *byte)
 
-// p1634_RORL runs RORL $0x21, SI (added form RORL imm, r).
+// p1634_RORL runs RORL $0x07, SI (added form RORL imm, r).
 //
 //go:noescape
 func p1634_RORL(in *byte, out *byte)
 
-// p1635_SETCC runs SETCC BL (added form SETCC r8).
+// p1635_RORL runs RORL $0x21, SI (added form RORL imm, r).
 //
 //go:noescape
-func p1635_SETCC(in *byte, out *byte)
+func p1635_RORL(in *byte, out *byte)
 
-// p1636_JCC runs JCC taken (added form JCC label).
+// p1636_SETCC runs SETCC BL (added form SETCC r8).
 //
 //go:noescape
-func p1636_JCC(in *byte, out *byte)
+func p1636_SETCC(in *byte, out *byte)
 
-// p1637_SETCS runs SETCS BL (added form SETCS r8).
+// p1637_JCC runs JCC taken (added form JCC label).
 //
 //go:noescape
-func p1637_SETCS(in *byte, out *byte)
+func p1637_JCC(in *byte, out *byte)
 
-// p1638_CMOVQCS runs CMOVQCS SI, DI (added form CMOVQCS r, r).
+// p1638_SETCS runs SETCS BL (added form SETCS r8).
 //
 //go:noescape
-func p1638_CMOVQCS(in *byte, out *byte)
+func p1638_SETCS(in *byte, out *byte)
 
-// p1639_JCS runs JCS taken (added form JCS label).
+// p1639_CMOVQCS runs CMOVQCS SI, DI (added form CMOVQCS r, r).
 //
 //go:noescape
-func p1639_JCS(in *byte, out *byte)
+func p1639_CMOVQCS(in *byte, out *byte)
 
-// p1640_JEQ runs JEQ taken (added form JEQ label).
+// p1640_JCS runs JCS taken (added form JCS label).
 //
 //go:noescape
-func p1640_JEQ(in *byte, out *byte)
+func p1640_JCS(in *byte, out *byte)
 
-// p1641_SETNE runs SETNE BL (added form SETNE r8).
+// p1641_JEQ runs JEQ taken (added form JEQ label).
 //
 //go:noescape
-func p1641_SETNE(in *byte, out *byte)
+func p1641_JEQ(in *byte, out *byte)
 
-// p1642_SETHI runs SETHI BL (added form SETHI r8).
+// p1642_SETNE runs SETNE BL (added form SETNE r8).
 //
 //go:noescape
-func p1642_SETHI(in *byte, out *byte)
+func p1642_SETNE(in *byte, out *byte)
 
-// p1643_JHI runs JHI taken (added form JHI label).
+// p1643_SETHI runs SETHI BL (added form SETHI r8).
 //
 //go:noescape
-func p1643_JHI(in *byte, out *byte)
+func p1643_SETHI(in *byte, out *byte)
 
-// p1644_SETLS runs SETLS BL (added form SETLS r8).
+// p1644_JHI runs JHI taken (added form JHI label).
 //
 //go:noescape
-func p1644_SETLS(in *byte, out *byte)
+func p1644_JHI(in *byte, out *byte)
 
-// p1645_CMOVQLS runs CMOVQLS SI, DI (added form CMOVQLS r, r).
+// p1645_SETLS runs SETLS BL (added form SETLS r8).
 //
 //go:noescape
-func p1645_CMOVQLS(in *byte, out *byte)
+func p1645_SETLS(in *byte, out *byte)
 
-// p1646_JLS runs JLS taken (added form JLS label).
+// p1646_CMOVQLS runs CMOVQLS SI, DI (added form CMOVQLS r, r).
 //
 //go:noescape
-func p1646_JLS(in *byte, out *byte)
+func p1646_CMOVQLS(in *byte, out *byte)
 
-// p1647_SETLT runs SETLT BL (added form SETLT r8).
+// p1647_JLS runs JLS taken (added form JLS label).
 //
 //go:noescape
-func p1647_SETLT(in *byte, out *byte)
+func p1647_JLS(in *byte, out *byte)
 
-// p1648_JLT runs JLT taken (added form JLT label).
+// p1648_SETLT runs SETLT BL (added form SETLT r8).
 //
 //go:noescape
-func p1648_JLT(in *byte, out *byte)
+func p1648_SETLT(in *byte, out *byte)
 
-// p1649_SETGE runs SETGE BL (added form SETGE r8).
+// p1649_JLT runs JLT taken (added form JLT label).
 //
 //go:noescape
-func p1649_SETGE(in *byte, out *byte)
+func p1649_JLT(in *byte, out *byte)
 
-// p1650_CMOVQGE runs CMOVQGE SI, DI (added form CMOVQGE r, r).
+// p1650_SETGE runs SETGE BL (added form SETGE r8).
 //
 //go:noescape
-func p1650_CMOVQGE(in *byte, out *byte)
+func p1650_SETGE(in *byte, out *byte)
 
-// p1651_JGE runs JGE taken (added form JGE label).
+// p1651_CMOVQGE runs CMOVQGE SI, DI (added form CMOVQGE r, r).
 //
 //go:noescape
-func p1651_JGE(in *byte, out *byte)
+func p1651_CMOVQGE(in *byte, out *byte)
 
-// p1652_SETGT runs SETGT BL (added form SETGT r8).
+// p1652_JGE runs JGE taken (added form JGE label).
 //
 //go:noescape
-func p1652_SETGT(in *byte, out *byte)
+func p1652_JGE(in *byte, out *byte)
 
-// p1653_CMOVQGT runs CMOVQGT SI, DI (added form CMOVQGT r, r).
+// p1653_SETGT runs SETGT BL (added form SETGT r8).
 //
 //go:noescape
-func p1653_CMOVQGT(in *byte, out *byte)
+func p1653_SETGT(in *byte, out *byte)
 
-// p1654_JGT runs JGT taken (added form JGT label).
+// p1654_CMOVQGT runs CMOVQGT SI, DI (added form CMOVQGT r, r).
 //
 //go:noescape
-func p1654_JGT(in *byte, out *byte)
+func p1654_CMOVQGT(in *byte, out *byte)
 
-// p1655_SETLE runs SETLE BL (added form SETLE r8).
+// p1655_JGT runs JGT taken (added form JGT label).
 //
 //go:noescape
-func p1655_SETLE(in *byte, out *byte)
+func p1655_JGT(in *byte, out *byte)
 
-// p1656_CMOVQLE runs CMOVQLE SI, DI (added form CMOVQLE r, r).
+// p1656_SETLE runs SETLE BL (added form SETLE r8).
 //
 //go:noescape
-func p1656_CMOVQLE(in *byte, out *byte)
+func p1656_SETLE(in *byte, out *byte)
 
-// p1657_JLE runs JLE taken (added form JLE label).
+// p1657_CMOVQLE runs CMOVQLE SI, DI (added form CMOVQLE r, r).
 //
 //go:noescape
-func p1657_JLE(in *byte, out *byte)
+func p1657_CMOVQLE(in *byte, out *byte)
 
-// p1658_SETMI runs SETMI BL (added form SETMI r8).
+// p1658_JLE runs JLE taken (added form JLE label).
 //
 //go:noescape
-func p1658_SETMI(in *byte, out *byte)
+func p1658_JLE(in *byte, out *byte)
 
-// p1659_CMOVQMI runs CMOVQMI SI, DI (added form CMOVQMI r, r).
+// p1659_SETMI runs SETMI BL (added form SETMI r8).
 //
 //go:noescape
-func p1659_CMOVQMI(in *byte, out *byte)
+func p1659_SETMI(in *byte, out *byte)
 
-// p1660_JMI runs JMI taken (added form JMI label).
+// p1660_CMOVQMI runs CMOVQMI SI, DI (added form CMOVQMI r, r).
 //
 //go:noescape
-func p1660_JMI(in *byte, out *byte)
+func p1660_CMOVQMI(in *byte, out *byte)
 
-// p1661_SETPL runs SETPL BL (added form SETPL r8).
+// p1661_JMI runs JMI taken (added form JMI label).
 //
 //go:noescape
-func p1661_SETPL(in *byte, out *byte)
+func p1661_JMI(in *byte, out *byte)
 
-// p1662_CMOVQPL runs CMOVQPL SI, DI (added form CMOVQPL r, r).
+// p1662_SETPL runs SETPL BL (added form SETPL r8).
 //
 //go:noescape
-func p1662_CMOVQPL(in *byte, out *byte)
+func p1662_SETPL(in *byte, out *byte)
 
-// p1663_JPL runs JPL taken (added form JPL label).
+// p1663_CMOVQPL runs CMOVQPL SI, DI (added form CMOVQPL r, r).
 //
 //go:noescape
-func p1663_JPL(in *byte, out *byte)
+func p1663_CMOVQPL(in *byte, out *byte)
 
-// p1664_SETOS runs SETOS BL (added form SETOS r8).
+// p1664_JPL runs JPL taken (added form JPL label).
 //
 //go:noescape
-func p1664_SETOS(in *byte, out *byte)
+func p1664_JPL(in *byte, out *byte)
 
-// p1665_CMOVQOS runs CMOVQOS SI, DI (added form CMOVQOS r, r).
+// p1665_SETOS runs SETOS BL (added form SETOS r8).
 //
 //go:noescape
-func p1665_CMOVQOS(in *byte, out *byte)
+func p1665_SETOS(in *byte, out *byte)
 
-// p1666_JOS runs JOS taken (added form JOS label).
+// p1666_CMOVQOS runs CMOVQOS SI, DI (added form CMOVQOS r, r).
 //
 //go:noescape
-func p1666_JOS(in *byte, out *byte)
+func p1666_CMOVQOS(in *byte, out *byte)
 
-// p1667_SETOC runs SETOC BL (added form SETOC r8).
+// p1667_JOS runs JOS taken (added form JOS label).
 //
 //go:noescape
-func p1667_SETOC(in *byte, out *byte)
+func p1667_JOS(in *byte, out *byte)
 
-// p1668_CMOVQOC runs CMOVQOC SI, DI (added form CMOVQOC r, r).
+// p1668_SETOC runs SETOC BL (added form SETOC r8).
 //
 //go:noescape
-func p1668_CMOVQOC(in *byte, out *byte)
+func p1668_SETOC(in *byte, out *byte)
 
-// p1669_JOC runs JOC taken (added form JOC label).
+// p1669_CMOVQOC runs CMOVQOC SI, DI (added form CMOVQOC r, r).
 //
 //go:noescape
-func p1669_JOC(in *byte, out *byte)
+func p1669_CMOVQOC(in *byte, out *byte)
 
-// p1670_SETPS runs SETPS BL (added form SETPS r8).
+// p1670_JOC runs JOC taken (added form JOC label).
 //
 //go:noescape
-func p1670_SETPS(in *byte, out *byte)
+func p1670_JOC(in *byte, out *byte)
 
-// p1671_CMOVQPS runs CMOVQPS SI, DI (added form CMOVQPS r, r).
+// p1671_SETPS runs SETPS BL (added form SETPS r8).
 //
 //go:noescape
-func p1671_CMOVQPS(in *byte, out *byte)
+func p1671_SETPS(in *byte, out *byte)
 
-// p1672_JPS runs JPS taken (added form JPS label).
+// p1672_CMOVQPS runs CMOVQPS SI, DI (added form CMOVQPS r, r).
 //
 //go:noescape
-func p1672_JPS(in *byte, out *byte)
+func p1672_CMOVQPS(in *byte, out *byte)
 
-// p1673_SETPC runs SETPC BL (added form SETPC r8).
+// p1673_JPS runs JPS taken (added form JPS label).
 //
 //go:noescape
-func p1673_SETPC(in *byte, out *byte)
+func p1673_JPS(in *byte, out *byte)
 
-// p1674_CMOVQPC runs CMOVQPC SI, DI (added form CMOVQPC r, r).
+// p1674_SETPC runs SETPC BL (added form SETPC r8).
 //
 //go:noescape
-func p1674_CMOVQPC(in *byte, out *byte)
+func p1674_SETPC(in *byte, out *byte)
 
-// p1675_JPC runs JPC taken (added form JPC label).
+// p1675_CMOVQPC runs CMOVQPC SI, DI (added form CMOVQPC r, r).
 //
 //go:noescape
-func p1675_JPC(in *byte, out *byte)
+func p1675_CMOVQPC(in *byte, out *byte)
 
-// p1676_SHLQ runs SHLQ CL, SI (added form SHLQ r8, r).
+// p1676_JPC runs JPC taken (added form JPC label).
 //
 //go:noescape
-func p1676_SHLQ(in *byte, out *byte)
+func p1676_JPC(in *byte, out *byte)
 
-// p1677_SHRQ runs SHRQ CL, SI (added form SHRQ r8, r).
+// p1677_SHLQ runs SHLQ CL, SI (added form SHLQ r8, r).
 //
 //go:noescape
-func p1677_SHRQ(in *byte, out *byte)
+func p1677_SHLQ(in *byte, out *byte)
 
-// p1678_SARQ runs SARQ CL, SI (added form SARQ r8, r).
+// p1678_SHRQ runs SHRQ CL, SI (added form SHRQ r8, r).
 //
 //go:noescape
-func p1678_SARQ(in *byte, out *byte)
+func p1678_SHRQ(in *byte, out *byte)
 
-// p1679_SHLL runs SHLL CL, SI (added form SHLL r8, r).
+// p1679_SARQ runs SARQ CL, SI (added form SARQ r8, r).
 //
 //go:noescape
-func p1679_SHLL(in *byte, out *byte)
+func p1679_SARQ(in *byte, out *byte)
 
-// p1680_SARL runs SARL CL, SI (added form SARL r8, r).
+// p1680_SHLL runs SHLL CL, SI (added form SHLL r8, r).
 //
 //go:noescape
-func p1680_SARL(in *byte, out *byte)
+func p1680_SHLL(in *byte, out *byte)
 
-// p1681_SHRW runs SHRW CL, SI (added form SHRW r8, r).
+// p1681_SARL runs SARL CL, SI (added form SARL r8, r).
 //
 //go:noescape
-func p1681_SHRW(in *byte, out *byte)
+func p1681_SARL(in *byte, out *byte)
 
-// p1682_SHLB runs SHLB CL, SI (added form SHLB r8, r).
+// p1682_SHRW runs SHRW CL, SI (added form SHRW r8, r).
 //
 //go:noescape
-func p1682_SHLB(in *byte, out *byte)
+func p1682_SHRW(in *byte, out *byte)
 
-// p1683_MULQ runs MULQ 128(R14) (added form MULQ m).
+// p1683_SHLB runs SHLB CL, SI (added form SHLB r8, r).
 //
 //go:noescape
-func p1683_MULQ(in *byte, out *byte)
+func p1683_SHLB(in *byte, out *byte)
 
-// p1684_NEGQ runs NEGQ 104(R15) (added form NEGQ m).
+// p1684_MULQ runs MULQ 128(R14) (added form MULQ m).
 //
 //go:noescape
-func p1684_NEGQ(in *byte, out *byte)
+func p1684_MULQ(in *byte, out *byte)
 
-// p1685_NOTQ runs NOTQ SI (added form NOTQ r).
+// p1685_NEGQ runs NEGQ 104(R15) (added form NEGQ m).
 //
 //go:noescape
-func p1685_NOTQ(in *byte, out *byte)
+func p1685_NEGQ(in *byte, out *byte)
 
-// p1686_DECL runs DECL SI (added form DECL r).
+// p1686_NOTQ runs NOTQ SI (added form NOTQ r).
 //
 //go:noescape
-func p1686_DECL(in *byte, out *byte)
+func p1686_NOTQ(in *byte, out *byte)
 
-// p1687_ADCL runs ADCL SI, DI (added form ADCL r, r).
+// p1687_DECL runs DECL SI (added form DECL r).
 //
 //go:noescape
-func p1687_ADCL(in *byte, out *byte)
+func p1687_DECL(in *byte, out *byte)
 
-// p1688_SBBL runs SBBL SI, DI (added form SBBL r, r).
+// p1688_ADCL runs ADCL SI, DI (added form ADCL r, r).
 //
 //go:noescape
-func p1688_SBBL(in *byte, out *byte)
+func p1688_ADCL(in *byte, out *byte)
 
-// p1689_MOVBLZX runs MOVBLZX SI, DI (added form MOVBLZX r, r).
+// p1689_SBBL runs SBBL SI, DI (added form SBBL r, r).
 //
 //go:noescape
-func p1689_MOVBLZX(in *byte, out *byte)
+func p1689_SBBL(in *byte, out *byte)
 
-// p1690_MOVWLZX runs MOVWLZX 128(R14), SI (added form MOVWLZX m, r).
+// p1690_MOVBLZX runs MOVBLZX SI, DI (added form MOVBLZX r, r).
 //
 //go:noescape
-func p1690_MOVWLZX(in *byte, out *byte)
+func p1690_MOVBLZX(in *byte, out *byte)
 
-// p1691_MOVLQZX runs MOVLQZX 128(R14), SI (added form MOVLQZX m, r).
+// p1691_MOVWLZX runs MOVWLZX 128(R14), SI (added form MOVWLZX m, r).
 //
 //go:noescape
-func p1691_MOVLQZX(in *byte, out *byte)
+func p1691_MOVWLZX(in *byte, out *byte)
 
-// p1692_SARQ runs SARQ $0x01, SI (added form SARQ imm, r).
+// p1692_MOVLQZX runs MOVLQZX 128(R14), SI (added form MOVLQZX m, r).
 //
 //go:noescape
-func p1692_SARQ(in *byte, out *byte)
+func p1692_MOVLQZX(in *byte, out *byte)
 
-// p1693_SARQ runs SARQ $0x07, SI (added form SARQ imm, r).
+// p1693_SARQ runs SARQ $0x01, SI (added form SARQ imm, r).
 //
 //go:noescape
 func p1693_SARQ(in *byte, out *byte)
 
-// p1694_SARQ runs SARQ $0x3f, SI (added form SARQ imm, r).
+// p1694_SARQ runs SARQ $0x07, SI (added form SARQ imm, r).
 //
 //go:noescape
 func p1694_SARQ(in *byte, out *byte)
 
-// p1695_SHLL runs SHLL $0x01, SI (added form SHLL imm, r).
+// p1695_SARQ runs SARQ $0x3f, SI (added form SARQ imm, r).
 //
 //go:noescape
-func p1695_SHLL(in *byte, out *byte)
+func p1695_SARQ(in *byte, out *byte)
 
-// p1696_SHLL runs SHLL $0x05, SI (added form SHLL imm, r).
+// p1696_SHLL runs SHLL $0x01, SI (added form SHLL imm, r).
 //
 //go:noescape
 func p1696_SHLL(in *byte, out *byte)
 
-// p1697_SHLL runs SHLL $0x1f, SI (added form SHLL imm, r).
+// p1697_SHLL runs SHLL $0x05, SI (added form SHLL imm, r).
 //
 //go:noescape
 func p1697_SHLL(in *byte, out *byte)
 
-// p1698_SHRB runs SHRB $0x01, SI (added form SHRB imm, r).
+// p1698_SHLL runs SHLL $0x1f, SI (added form SHLL imm, r).
 //
 //go:noescape
-func p1698_SHRB(in *byte, out *byte)
+func p1698_SHLL(in *byte, out *byte)
 
-// p1699_SHRB runs SHRB $0x03, SI (added form SHRB imm, r).
+// p1699_SHRB runs SHRB $0x01, SI (added form SHRB imm, r).
 //
 //go:noescape
 func p1699_SHRB(in *byte, out *byte)
 
-// p1700_SHRB runs SHRB $0x07, SI (added form SHRB imm, r).
+// p1700_SHRB runs SHRB $0x03, SI (added form SHRB imm, r).
 //
 //go:noescape
 func p1700_SHRB(in *byte, out *byte)
 
-// p1701_SHRB runs SHRB $0x09, SI (added form SHRB imm, r).
+// p1701_SHRB runs SHRB $0x07, SI (added form SHRB imm, r).
 //
 //go:noescape
 func p1701_SHRB(in *byte, out *byte)
 
-// p1702_SHLQ runs SHLQ CL, CX (added form SHLQ r8, r).
+// p1702_SHRB runs SHRB $0x09, SI (added form SHRB imm, r).
 //
 //go:noescape
-func p1702_SHLQ(in *byte, out *byte)
+func p1702_SHRB(in *byte, out *byte)
 
-// p1703_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
+// p1703_SHLQ runs SHLQ CL, CX (added form SHLQ r8, r).
 //
 //go:noescape
-func p1703_VMOVDQU8(in *byte, out *byte)
+func p1703_SHLQ(in *byte, out *byte)
 
-// p1704_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
+// p1704_VMOVDQU8 runs VMOVDQU8 200(R14), K3, Z25 (added form VMOVDQU8 m, k, z).
 //
 //go:noescape
-func p1704_VMOVDQU8_Z(in *byte, out *byte)
+func p1704_VMOVDQU8(in *byte, out *byte)
 
-// p1705_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
+// p1705_VMOVDQU8_Z runs VMOVDQU8.Z 200(R14), K3, Z25 (added form VMOVDQU8.Z m, k, z).
 //
 //go:noescape
-func p1705_VMOVDQU8(in *byte, out *byte)
+func p1705_VMOVDQU8_Z(in *byte, out *byte)
 
-// p1706_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
+// p1706_VMOVDQU8 runs VMOVDQU8 Z25, K3, 176(R15) (added form VMOVDQU8 z, k, m).
 //
 //go:noescape
 func p1706_VMOVDQU8(in *byte, out *byte)
 
-// p1707_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
+// p1707_VMOVDQU8 runs VMOVDQU8 Y25, K3, 176(R15) (added form VMOVDQU8 y, k, m).
 //
 //go:noescape
-func p1707_VMOVDQU64(in *byte, out *byte)
+func p1707_VMOVDQU8(in *byte, out *byte)
 
-// p1708_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
+// p1708_VMOVDQU64 runs VMOVDQU64 200(R14), K3, Z25 (added form VMOVDQU64 m, k, z).
 //
 //go:noescape
 func p1708_VMOVDQU64(in *byte, out *byte)
 
-// p1709_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Y25 (added form VMOVDQU64.Z m, k, y).
+// p1709_VMOVDQU64 runs VMOVDQU64 Z25, K3, 176(R15) (added form VMOVDQU64 z, k, m).
 //
 //go:noescape
-func p1709_VMOVDQU64_Z(in *byte, out *byte)
+func p1709_VMOVDQU64(in *byte, out *byte)
+
+// p1710_VMOVDQU64_Z runs VMOVDQU64.Z 200(R14), K3, Y25 (added form VMOVDQU64.Z m, k, y).
+//
+//go:noescape
+func p1710_VMOVDQU64_Z(in *byte, out *byte)

@@ -5194,8 +5194,8 @@ TEXT ·p115_CMPB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p116_CMPL(in *byte, out *byte)
-TEXT ·p116_CMPL(SB), NOSPLIT, $0-16
+// func p116_CMPB(in *byte, out *byte)
+TEXT ·p116_CMPB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -5216,7 +5216,7 @@ TEXT ·p116_CMPL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPL SI, $-2147483648
+	CMPB SI, $0xee
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5260,7 +5260,7 @@ TEXT ·p117_CMPL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPL SI, $-1
+	CMPL SI, $-2147483648
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5304,7 +5304,7 @@ TEXT ·p118_CMPL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPL SI, $0x00
+	CMPL SI, $-1
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5348,7 +5348,7 @@ TEXT ·p119_CMPL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPL SI, $0x01
+	CMPL SI, $0x00
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5392,7 +5392,7 @@ TEXT ·p120_CMPL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPL SI, $0x0000ffff
+	CMPL SI, $0x01
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5436,7 +5436,7 @@ TEXT ·p121_CMPL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPL SI, $0x7fffffff
+	CMPL SI, $0x0000ffff
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5458,8 +5458,8 @@ TEXT ·p121_CMPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p122_CMPQ(in *byte, out *byte)
-TEXT ·p122_CMPQ(SB), NOSPLIT, $0-16
+// func p122_CMPL(in *byte, out *byte)
+TEXT ·p122_CMPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -5480,7 +5480,7 @@ TEXT ·p122_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $-2147483648
+	CMPL SI, $0x7fffffff
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5524,7 +5524,7 @@ TEXT ·p123_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $-128
+	CMPQ 128(R14), $-2147483648
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5568,7 +5568,7 @@ TEXT ·p124_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $-1
+	CMPQ 128(R14), $-128
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5612,7 +5612,7 @@ TEXT ·p125_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x00
+	CMPQ 128(R14), $-1
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5656,7 +5656,7 @@ TEXT ·p126_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x01
+	CMPQ 128(R14), $0x00
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5700,7 +5700,7 @@ TEXT ·p127_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x7f
+	CMPQ 128(R14), $0x01
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5744,7 +5744,7 @@ TEXT ·p128_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x00000200
+	CMPQ 128(R14), $0x7f
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5788,7 +5788,7 @@ TEXT ·p129_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x000003c0
+	CMPQ 128(R14), $0x00000200
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5832,7 +5832,7 @@ TEXT ·p130_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x00000400
+	CMPQ 128(R14), $0x000003c0
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5876,7 +5876,7 @@ TEXT ·p131_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x00000800
+	CMPQ 128(R14), $0x00000400
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5920,7 +5920,7 @@ TEXT ·p132_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ 128(R14), $0x7fffffff
+	CMPQ 128(R14), $0x00000800
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -5964,7 +5964,7 @@ TEXT ·p133_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $-2147483648
+	CMPQ 128(R14), $0x7fffffff
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6008,7 +6008,7 @@ TEXT ·p134_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $-128
+	CMPQ SI, $-2147483648
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6052,7 +6052,7 @@ TEXT ·p135_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $-1
+	CMPQ SI, $-128
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6096,7 +6096,7 @@ TEXT ·p136_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00
+	CMPQ SI, $-1
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6140,7 +6140,7 @@ TEXT ·p137_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x01
+	CMPQ SI, $0x00
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6184,7 +6184,7 @@ TEXT ·p138_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x02
+	CMPQ SI, $0x01
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6228,7 +6228,7 @@ TEXT ·p139_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x04
+	CMPQ SI, $0x02
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6272,7 +6272,7 @@ TEXT ·p140_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x08
+	CMPQ SI, $0x04
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6316,7 +6316,7 @@ TEXT ·p141_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x0a
+	CMPQ SI, $0x08
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6360,7 +6360,7 @@ TEXT ·p142_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x0c
+	CMPQ SI, $0x0a
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6404,7 +6404,7 @@ TEXT ·p143_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x10
+	CMPQ SI, $0x0c
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6448,7 +6448,7 @@ TEXT ·p144_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x13
+	CMPQ SI, $0x10
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6492,7 +6492,7 @@ TEXT ·p145_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x18
+	CMPQ SI, $0x13
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6536,7 +6536,7 @@ TEXT ·p146_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x1d
+	CMPQ SI, $0x18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6580,7 +6580,7 @@ TEXT ·p147_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x20
+	CMPQ SI, $0x1d
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6624,7 +6624,7 @@ TEXT ·p148_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x27
+	CMPQ SI, $0x20
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6668,7 +6668,7 @@ TEXT ·p149_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x3f
+	CMPQ SI, $0x27
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6712,7 +6712,7 @@ TEXT ·p150_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x40
+	CMPQ SI, $0x3f
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6756,7 +6756,7 @@ TEXT ·p151_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x50
+	CMPQ SI, $0x40
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6800,7 +6800,7 @@ TEXT ·p152_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x7f
+	CMPQ SI, $0x50
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6844,7 +6844,7 @@ TEXT ·p153_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x80
+	CMPQ SI, $0x7f
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6888,7 +6888,7 @@ TEXT ·p154_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0xc0
+	CMPQ SI, $0x80
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6932,7 +6932,7 @@ TEXT ·p155_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000100
+	CMPQ SI, $0xc0
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -6976,7 +6976,7 @@ TEXT ·p156_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000140
+	CMPQ SI, $0x00000100
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7020,7 +7020,7 @@ TEXT ·p157_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000180
+	CMPQ SI, $0x00000140
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7064,7 +7064,7 @@ TEXT ·p158_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x000001c0
+	CMPQ SI, $0x00000180
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7108,7 +7108,7 @@ TEXT ·p159_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000200
+	CMPQ SI, $0x000001c0
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7152,7 +7152,7 @@ TEXT ·p160_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000240
+	CMPQ SI, $0x00000200
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7196,7 +7196,7 @@ TEXT ·p161_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000280
+	CMPQ SI, $0x00000240
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7240,7 +7240,7 @@ TEXT ·p162_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x000002c0
+	CMPQ SI, $0x00000280
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7284,7 +7284,7 @@ TEXT ·p163_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000300
+	CMPQ SI, $0x000002c0
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7328,7 +7328,7 @@ TEXT ·p164_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000340
+	CMPQ SI, $0x00000300
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7372,7 +7372,7 @@ TEXT ·p165_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000380
+	CMPQ SI, $0x00000340
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7416,7 +7416,7 @@ TEXT ·p166_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000400
+	CMPQ SI, $0x00000380
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7460,7 +7460,7 @@ TEXT ·p167_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x00000800
+	CMPQ SI, $0x00000400
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7504,7 +7504,7 @@ TEXT ·p168_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, $0x7fffffff
+	CMPQ SI, $0x00000800
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7548,7 +7548,7 @@ TEXT ·p169_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	CMPQ SI, DI
+	CMPQ SI, $0x7fffffff
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7592,6 +7592,50 @@ TEXT ·p170_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	CMPQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p171_CMPQ(in *byte, out *byte)
+TEXT ·p171_CMPQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	CMPQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -7614,8 +7658,8 @@ TEXT ·p170_CMPQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p171_DECQ(in *byte, out *byte)
-TEXT ·p171_DECQ(SB), NOSPLIT, $0-16
+// func p172_DECQ(in *byte, out *byte)
+TEXT ·p172_DECQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7637,50 +7681,6 @@ TEXT ·p171_DECQ(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	DECQ SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p172_IMULQ(in *byte, out *byte)
-TEXT ·p172_IMULQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	IMULQ 128(R14), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7724,7 +7724,7 @@ TEXT ·p173_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	IMULQ SI, DI
+	IMULQ 128(R14), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -7768,6 +7768,50 @@ TEXT ·p174_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	IMULQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p175_IMULQ(in *byte, out *byte)
+TEXT ·p175_IMULQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	IMULQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -7790,8 +7834,8 @@ TEXT ·p174_IMULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p175_INCQ(in *byte, out *byte)
-TEXT ·p175_INCQ(SB), NOSPLIT, $0-16
+// func p176_INCQ(in *byte, out *byte)
+TEXT ·p176_INCQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7834,8 +7878,8 @@ TEXT ·p175_INCQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p176_JA(in *byte, out *byte)
-TEXT ·p176_JA(SB), NOSPLIT, $0-16
+// func p177_JA(in *byte, out *byte)
+TEXT ·p177_JA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7884,8 +7928,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p177_JAE(in *byte, out *byte)
-TEXT ·p177_JAE(SB), NOSPLIT, $0-16
+// func p178_JAE(in *byte, out *byte)
+TEXT ·p178_JAE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7934,8 +7978,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p178_JB(in *byte, out *byte)
-TEXT ·p178_JB(SB), NOSPLIT, $0-16
+// func p179_JB(in *byte, out *byte)
+TEXT ·p179_JB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -7984,8 +8028,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p179_JBE(in *byte, out *byte)
-TEXT ·p179_JBE(SB), NOSPLIT, $0-16
+// func p180_JBE(in *byte, out *byte)
+TEXT ·p180_JBE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8034,8 +8078,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p180_JE(in *byte, out *byte)
-TEXT ·p180_JE(SB), NOSPLIT, $0-16
+// func p181_JE(in *byte, out *byte)
+TEXT ·p181_JE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8084,8 +8128,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p181_JMP(in *byte, out *byte)
-TEXT ·p181_JMP(SB), NOSPLIT, $0-16
+// func p182_JMP(in *byte, out *byte)
+TEXT ·p182_JMP(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8130,8 +8174,8 @@ skip:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p182_JNE(in *byte, out *byte)
-TEXT ·p182_JNE(SB), NOSPLIT, $0-16
+// func p183_JNE(in *byte, out *byte)
+TEXT ·p183_JNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8180,8 +8224,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p183_JNZ(in *byte, out *byte)
-TEXT ·p183_JNZ(SB), NOSPLIT, $0-16
+// func p184_JNZ(in *byte, out *byte)
+TEXT ·p184_JNZ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8230,8 +8274,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p184_JZ(in *byte, out *byte)
-TEXT ·p184_JZ(SB), NOSPLIT, $0-16
+// func p185_JZ(in *byte, out *byte)
+TEXT ·p185_JZ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8280,9 +8324,9 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p185_KMOVQ(in *byte, out *byte)
+// func p186_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p185_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p186_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8305,53 +8349,6 @@ TEXT ·p185_KMOVQ(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	KMOVQ SI, K3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	KMOVQ K3, 104(R15)
-	RET
-
-// func p186_KMOVW(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p186_KMOVW(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ  (R14), AX
-	ADDQ  8(R14), AX
-	MOVQ  32(R14), AX
-	MOVQ  40(R14), BX
-	MOVQ  48(R14), CX
-	MOVQ  56(R14), DX
-	MOVQ  64(R14), SI
-	MOVQ  72(R14), DI
-	MOVQ  80(R14), R8
-	MOVQ  88(R14), R9
-	MOVQ  96(R14), R10
-	MOVQ  104(R14), R11
-	MOVQ  112(R14), R12
-	MOVQ  120(R14), R13
-	KMOVQ 128(R14), K3
-
-	// The probed instruction.
-	KMOVW K3, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8398,6 +8395,53 @@ TEXT ·p187_KMOVW(SB), NOSPLIT, $0-16
 	KMOVQ 128(R14), K3
 
 	// The probed instruction.
+	KMOVW K3, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	KMOVQ K3, 104(R15)
+	RET
+
+// func p188_KMOVW(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p188_KMOVW(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ  (R14), AX
+	ADDQ  8(R14), AX
+	MOVQ  32(R14), AX
+	MOVQ  40(R14), BX
+	MOVQ  48(R14), CX
+	MOVQ  56(R14), DX
+	MOVQ  64(R14), SI
+	MOVQ  72(R14), DI
+	MOVQ  80(R14), R8
+	MOVQ  88(R14), R9
+	MOVQ  96(R14), R10
+	MOVQ  104(R14), R11
+	MOVQ  112(R14), R12
+	MOVQ  120(R14), R13
+	KMOVQ 128(R14), K3
+
+	// The probed instruction.
 	KMOVW SI, K3
 
 	// Every flag, register and mask the probe loaded.
@@ -8421,9 +8465,9 @@ TEXT ·p187_KMOVW(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p188_KXORW(in *byte, out *byte)
+// func p189_KXORW(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p188_KXORW(SB), NOSPLIT, $0-16
+TEXT ·p189_KXORW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8472,9 +8516,9 @@ TEXT ·p188_KXORW(SB), NOSPLIT, $0-16
 	KMOVQ K6, 120(R15)
 	RET
 
-// func p189_KXORW(in *byte, out *byte)
+// func p190_KXORW(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p189_KXORW(SB), NOSPLIT, $0-16
+TEXT ·p190_KXORW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8519,50 +8563,6 @@ TEXT ·p189_KXORW(SB), NOSPLIT, $0-16
 	KMOVQ K6, 104(R15)
 	RET
 
-// func p190_LEAL(in *byte, out *byte)
-TEXT ·p190_LEAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	LEAL 16(SI), SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
 // func p191_LEAL(in *byte, out *byte)
 TEXT ·p191_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
@@ -8585,7 +8585,7 @@ TEXT ·p191_LEAL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	LEAL -8(SI)(DI*1), SI
+	LEAL 16(SI), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8629,7 +8629,7 @@ TEXT ·p192_LEAL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	LEAL 2147483647(SI)(DI*2), SI
+	LEAL -8(SI)(DI*1), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8673,7 +8673,7 @@ TEXT ·p193_LEAL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	LEAL -2147483648(SI)(DI*4), SI
+	LEAL 2147483647(SI)(DI*2), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8717,7 +8717,7 @@ TEXT ·p194_LEAL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	LEAL 3(SI)(DI*8), SI
+	LEAL -2147483648(SI)(DI*4), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8761,7 +8761,7 @@ TEXT ·p195_LEAL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	LEAL -1(BX)(BX*8), SI
+	LEAL 3(SI)(DI*8), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8783,8 +8783,8 @@ TEXT ·p195_LEAL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p196_LEAQ(in *byte, out *byte)
-TEXT ·p196_LEAQ(SB), NOSPLIT, $0-16
+// func p196_LEAL(in *byte, out *byte)
+TEXT ·p196_LEAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -8805,7 +8805,7 @@ TEXT ·p196_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	LEAQ 16(SI), SI
+	LEAL -1(BX)(BX*8), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8849,7 +8849,7 @@ TEXT ·p197_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	LEAQ -8(SI)(DI*1), SI
+	LEAQ 16(SI), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8893,7 +8893,7 @@ TEXT ·p198_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	LEAQ 2147483647(SI)(DI*2), SI
+	LEAQ -8(SI)(DI*1), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8937,7 +8937,7 @@ TEXT ·p199_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	LEAQ -2147483648(SI)(DI*4), SI
+	LEAQ 2147483647(SI)(DI*2), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -8981,7 +8981,7 @@ TEXT ·p200_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	LEAQ 3(SI)(DI*8), SI
+	LEAQ -2147483648(SI)(DI*4), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9025,7 +9025,7 @@ TEXT ·p201_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	LEAQ -1(BX)(BX*8), SI
+	LEAQ 3(SI)(DI*8), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9047,8 +9047,8 @@ TEXT ·p201_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p202_MOVB(in *byte, out *byte)
-TEXT ·p202_MOVB(SB), NOSPLIT, $0-16
+// func p202_LEAQ(in *byte, out *byte)
+TEXT ·p202_LEAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9069,7 +9069,7 @@ TEXT ·p202_MOVB(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVB 128(R14), SI
+	LEAQ -1(BX)(BX*8), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9113,7 +9113,7 @@ TEXT ·p203_MOVB(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVB SI, 104(R15)
+	MOVB 128(R14), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9157,6 +9157,50 @@ TEXT ·p204_MOVB(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	MOVB SI, 104(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p205_MOVB(in *byte, out *byte)
+TEXT ·p205_MOVB(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	MOVB BL, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
@@ -9179,8 +9223,8 @@ TEXT ·p204_MOVB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p205_MOVBQZX(in *byte, out *byte)
-TEXT ·p205_MOVBQZX(SB), NOSPLIT, $0-16
+// func p206_MOVBQZX(in *byte, out *byte)
+TEXT ·p206_MOVBQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9223,9 +9267,9 @@ TEXT ·p205_MOVBQZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p206_MOVHPS(in *byte, out *byte)
+// func p207_MOVHPS(in *byte, out *byte)
 // Requires: AVX512F, SSE
-TEXT ·p206_MOVHPS(SB), NOSPLIT, $0-16
+TEXT ·p207_MOVHPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9270,9 +9314,9 @@ TEXT ·p206_MOVHPS(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p207_MOVHPS(in *byte, out *byte)
+// func p208_MOVHPS(in *byte, out *byte)
 // Requires: AVX, SSE
-TEXT ·p207_MOVHPS(SB), NOSPLIT, $0-16
+TEXT ·p208_MOVHPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9317,50 +9361,6 @@ TEXT ·p207_MOVHPS(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p208_MOVL(in *byte, out *byte)
-TEXT ·p208_MOVL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVL $0x00000000, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
 // func p209_MOVL(in *byte, out *byte)
 TEXT ·p209_MOVL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
@@ -9383,7 +9383,7 @@ TEXT ·p209_MOVL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVL $0x00000001, SI
+	MOVL $0x00000000, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9427,7 +9427,7 @@ TEXT ·p210_MOVL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVL $0x7fffffff, SI
+	MOVL $0x00000001, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9471,7 +9471,7 @@ TEXT ·p211_MOVL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVL $0x80000000, SI
+	MOVL $0x7fffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9515,7 +9515,7 @@ TEXT ·p212_MOVL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVL $0xffffffff, SI
+	MOVL $0x80000000, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9559,7 +9559,7 @@ TEXT ·p213_MOVL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVL 128(R14), SI
+	MOVL $0xffffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9603,7 +9603,7 @@ TEXT ·p214_MOVL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVL SI, 104(R15)
+	MOVL 128(R14), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9647,7 +9647,7 @@ TEXT ·p215_MOVL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVL SI, DI
+	MOVL SI, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -9691,6 +9691,50 @@ TEXT ·p216_MOVL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	MOVL SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p217_MOVL(in *byte, out *byte)
+TEXT ·p217_MOVL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	MOVL DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -9713,9 +9757,9 @@ TEXT ·p216_MOVL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p217_MOVOU(in *byte, out *byte)
+// func p218_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p217_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p218_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9760,9 +9804,9 @@ TEXT ·p217_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p218_MOVOU(in *byte, out *byte)
+// func p219_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p218_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p219_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9807,9 +9851,9 @@ TEXT ·p218_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p219_MOVOU(in *byte, out *byte)
+// func p220_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p219_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p220_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9854,9 +9898,9 @@ TEXT ·p219_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p220_MOVOU(in *byte, out *byte)
+// func p221_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p220_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p221_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9901,9 +9945,9 @@ TEXT ·p220_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p221_MOVOU(in *byte, out *byte)
+// func p222_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p221_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p222_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9950,9 +9994,9 @@ TEXT ·p221_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p222_MOVOU(in *byte, out *byte)
+// func p223_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p222_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p223_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -9999,9 +10043,9 @@ TEXT ·p222_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p223_MOVOU(in *byte, out *byte)
+// func p224_MOVOU(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p223_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p224_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10046,9 +10090,9 @@ TEXT ·p223_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p224_MOVOU(in *byte, out *byte)
+// func p225_MOVOU(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p224_MOVOU(SB), NOSPLIT, $0-16
+TEXT ·p225_MOVOU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -10093,50 +10137,6 @@ TEXT ·p224_MOVOU(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p225_MOVQ(in *byte, out *byte)
-TEXT ·p225_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ $0x8000000000000000, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
 // func p226_MOVQ(in *byte, out *byte)
 TEXT ·p226_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
@@ -10159,7 +10159,7 @@ TEXT ·p226_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $-2147483648, SI
+	MOVQ $0x8000000000000000, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10203,7 +10203,7 @@ TEXT ·p227_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $-1, SI
+	MOVQ $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10247,7 +10247,7 @@ TEXT ·p228_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000000, SI
+	MOVQ $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10291,7 +10291,7 @@ TEXT ·p229_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000001, SI
+	MOVQ $0x00000000, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10335,7 +10335,7 @@ TEXT ·p230_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000007, SI
+	MOVQ $0x00000001, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10379,7 +10379,7 @@ TEXT ·p231_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000008, SI
+	MOVQ $0x00000007, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10423,7 +10423,7 @@ TEXT ·p232_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000000a, SI
+	MOVQ $0x00000008, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10467,7 +10467,7 @@ TEXT ·p233_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000000c, SI
+	MOVQ $0x0000000a, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10511,7 +10511,7 @@ TEXT ·p234_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000000f, SI
+	MOVQ $0x0000000c, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10555,7 +10555,7 @@ TEXT ·p235_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000010, SI
+	MOVQ $0x0000000f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10599,7 +10599,7 @@ TEXT ·p236_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000017, SI
+	MOVQ $0x00000010, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10643,7 +10643,7 @@ TEXT ·p237_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000018, SI
+	MOVQ $0x00000017, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10687,7 +10687,7 @@ TEXT ·p238_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000001f, SI
+	MOVQ $0x00000018, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10731,7 +10731,7 @@ TEXT ·p239_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000020, SI
+	MOVQ $0x0000001f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10775,7 +10775,7 @@ TEXT ·p240_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000002f, SI
+	MOVQ $0x00000020, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10819,7 +10819,7 @@ TEXT ·p241_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000030, SI
+	MOVQ $0x0000002f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10863,7 +10863,7 @@ TEXT ·p242_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000003f, SI
+	MOVQ $0x00000030, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10907,7 +10907,7 @@ TEXT ·p243_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000040, SI
+	MOVQ $0x0000003f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10951,7 +10951,7 @@ TEXT ·p244_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0000007f, SI
+	MOVQ $0x00000040, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -10995,7 +10995,7 @@ TEXT ·p245_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000080, SI
+	MOVQ $0x0000007f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11039,7 +11039,7 @@ TEXT ·p246_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x000001c0, SI
+	MOVQ $0x00000080, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11083,7 +11083,7 @@ TEXT ·p247_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000200, SI
+	MOVQ $0x000001c0, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11127,7 +11127,7 @@ TEXT ·p248_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x00000400, SI
+	MOVQ $0x00000200, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11171,7 +11171,7 @@ TEXT ·p249_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x000007c0, SI
+	MOVQ $0x00000400, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11215,7 +11215,7 @@ TEXT ·p250_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x7fffffff, SI
+	MOVQ $0x000007c0, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11259,7 +11259,7 @@ TEXT ·p251_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x80000000, SI
+	MOVQ $0x7fffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11303,7 +11303,7 @@ TEXT ·p252_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0xffffffff, SI
+	MOVQ $0x80000000, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11347,7 +11347,7 @@ TEXT ·p253_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x000fffffffffffff, SI
+	MOVQ $0xffffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11391,7 +11391,7 @@ TEXT ·p254_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0ffffffc0ffffffc, SI
+	MOVQ $0x000fffffffffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11435,7 +11435,7 @@ TEXT ·p255_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x0ffffffc0fffffff, SI
+	MOVQ $0x0ffffffc0ffffffc, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11479,7 +11479,7 @@ TEXT ·p256_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ $0x123456789abcdef0, SI
+	MOVQ $0x0ffffffc0fffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11523,7 +11523,7 @@ TEXT ·p257_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ 128(R14), SI
+	MOVQ $0x123456789abcdef0, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11546,8 +11546,52 @@ TEXT ·p257_MOVQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p258_MOVQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
 TEXT ·p258_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ 128(R14), SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p259_MOVQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p259_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11592,9 +11636,9 @@ TEXT ·p258_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p259_MOVQ(in *byte, out *byte)
+// func p260_MOVQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p259_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p260_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11639,50 +11683,6 @@ TEXT ·p259_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p260_MOVQ(in *byte, out *byte)
-TEXT ·p260_MOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MOVQ SI, 104(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
 // func p261_MOVQ(in *byte, out *byte)
 TEXT ·p261_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
@@ -11705,7 +11705,7 @@ TEXT ·p261_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ SI, DI
+	MOVQ SI, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11749,7 +11749,7 @@ TEXT ·p262_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MOVQ DI, DI
+	MOVQ SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -11772,8 +11772,52 @@ TEXT ·p262_MOVQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p263_MOVQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
 TEXT ·p263_MOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
+	MOVQ DI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p264_MOVQ(in *byte, out *byte)
+// Requires: AVX512F, SSE2
+TEXT ·p264_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11818,9 +11862,9 @@ TEXT ·p263_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p264_MOVQ(in *byte, out *byte)
+// func p265_MOVQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p264_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p265_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11865,9 +11909,9 @@ TEXT ·p264_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p265_MOVQ(in *byte, out *byte)
+// func p266_MOVQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p265_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p266_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11912,9 +11956,9 @@ TEXT ·p265_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p266_MOVQ(in *byte, out *byte)
+// func p267_MOVQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p266_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p267_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -11959,9 +12003,9 @@ TEXT ·p266_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p267_MOVQ(in *byte, out *byte)
+// func p268_MOVQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p267_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p268_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12006,9 +12050,9 @@ TEXT ·p267_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p268_MOVQ(in *byte, out *byte)
+// func p269_MOVQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p268_MOVQ(SB), NOSPLIT, $0-16
+TEXT ·p269_MOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12053,8 +12097,8 @@ TEXT ·p268_MOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p269_MOVW(in *byte, out *byte)
-TEXT ·p269_MOVW(SB), NOSPLIT, $0-16
+// func p270_MOVW(in *byte, out *byte)
+TEXT ·p270_MOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12097,8 +12141,8 @@ TEXT ·p269_MOVW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p270_MOVW(in *byte, out *byte)
-TEXT ·p270_MOVW(SB), NOSPLIT, $0-16
+// func p271_MOVW(in *byte, out *byte)
+TEXT ·p271_MOVW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12141,8 +12185,8 @@ TEXT ·p270_MOVW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p271_MOVWQZX(in *byte, out *byte)
-TEXT ·p271_MOVWQZX(SB), NOSPLIT, $0-16
+// func p272_MOVWQZX(in *byte, out *byte)
+TEXT ·p272_MOVWQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12185,8 +12229,8 @@ TEXT ·p271_MOVWQZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p272_MULQ(in *byte, out *byte)
-TEXT ·p272_MULQ(SB), NOSPLIT, $0-16
+// func p273_MULQ(in *byte, out *byte)
+TEXT ·p273_MULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12208,51 +12252,6 @@ TEXT ·p272_MULQ(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	MULQ SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p273_MULXQ(in *byte, out *byte)
-// Requires: BMI2
-TEXT ·p273_MULXQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	MULXQ 128(R14), SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -12297,7 +12296,7 @@ TEXT ·p274_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MULXQ 128(R14), DI, DI
+	MULXQ 128(R14), SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -12342,7 +12341,7 @@ TEXT ·p275_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	MULXQ SI, DI, BX
+	MULXQ 128(R14), DI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -12387,6 +12386,51 @@ TEXT ·p276_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	MULXQ SI, DI, BX
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p277_MULXQ(in *byte, out *byte)
+// Requires: BMI2
+TEXT ·p277_MULXQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	MULXQ BX, BX, BX
 
 	// Every flag, register and mask the probe loaded.
@@ -12409,8 +12453,8 @@ TEXT ·p276_MULXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p277_NEGQ(in *byte, out *byte)
-TEXT ·p277_NEGQ(SB), NOSPLIT, $0-16
+// func p278_NEGQ(in *byte, out *byte)
+TEXT ·p278_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12432,50 +12476,6 @@ TEXT ·p277_NEGQ(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	NEGQ SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p278_ORQ(in *byte, out *byte)
-TEXT ·p278_ORQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	ORQ SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -12519,6 +12519,50 @@ TEXT ·p279_ORQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	ORQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p280_ORQ(in *byte, out *byte)
+TEXT ·p280_ORQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	ORQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -12541,9 +12585,9 @@ TEXT ·p279_ORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p280_PADDL(in *byte, out *byte)
+// func p281_PADDL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p280_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p281_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12588,9 +12632,9 @@ TEXT ·p280_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p281_PADDL(in *byte, out *byte)
+// func p282_PADDL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p281_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p282_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12635,62 +12679,62 @@ TEXT ·p281_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p282_PADDL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p282_PADDL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PADDL X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p283_PADDL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p283_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PADDL X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p284_PADDL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p284_PADDL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -12733,9 +12777,9 @@ TEXT ·p283_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p284_PADDL(in *byte, out *byte)
+// func p285_PADDL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p284_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p285_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12780,9 +12824,9 @@ TEXT ·p284_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p285_PADDL(in *byte, out *byte)
+// func p286_PADDL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p285_PADDL(SB), NOSPLIT, $0-16
+TEXT ·p286_PADDL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12827,9 +12871,9 @@ TEXT ·p285_PADDL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p286_PADDQ(in *byte, out *byte)
+// func p287_PADDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p286_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p287_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12876,9 +12920,9 @@ TEXT ·p286_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p287_PADDQ(in *byte, out *byte)
+// func p288_PADDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p287_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p288_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12925,9 +12969,9 @@ TEXT ·p287_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p288_PADDQ(in *byte, out *byte)
+// func p289_PADDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p288_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p289_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -12972,9 +13016,9 @@ TEXT ·p288_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p289_PADDQ(in *byte, out *byte)
+// func p290_PADDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p289_PADDQ(SB), NOSPLIT, $0-16
+TEXT ·p290_PADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13019,9 +13063,9 @@ TEXT ·p289_PADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p290_PAND(in *byte, out *byte)
+// func p291_PAND(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p290_PAND(SB), NOSPLIT, $0-16
+TEXT ·p291_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13066,9 +13110,9 @@ TEXT ·p290_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p291_PAND(in *byte, out *byte)
+// func p292_PAND(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p291_PAND(SB), NOSPLIT, $0-16
+TEXT ·p292_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13113,9 +13157,9 @@ TEXT ·p291_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p292_PAND(in *byte, out *byte)
+// func p293_PAND(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p292_PAND(SB), NOSPLIT, $0-16
+TEXT ·p293_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13162,9 +13206,9 @@ TEXT ·p292_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p293_PAND(in *byte, out *byte)
+// func p294_PAND(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p293_PAND(SB), NOSPLIT, $0-16
+TEXT ·p294_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13211,9 +13255,9 @@ TEXT ·p293_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p294_PAND(in *byte, out *byte)
+// func p295_PAND(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p294_PAND(SB), NOSPLIT, $0-16
+TEXT ·p295_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13258,9 +13302,9 @@ TEXT ·p294_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p295_PAND(in *byte, out *byte)
+// func p296_PAND(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p295_PAND(SB), NOSPLIT, $0-16
+TEXT ·p296_PAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13305,9 +13349,9 @@ TEXT ·p295_PAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p296_PCLMULQDQ(in *byte, out *byte)
+// func p297_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p296_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p297_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13352,9 +13396,9 @@ TEXT ·p296_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p297_PCLMULQDQ(in *byte, out *byte)
+// func p298_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p297_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p298_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13399,9 +13443,9 @@ TEXT ·p297_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p298_PCLMULQDQ(in *byte, out *byte)
+// func p299_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p298_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p299_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13446,9 +13490,9 @@ TEXT ·p298_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p299_PCLMULQDQ(in *byte, out *byte)
+// func p300_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p299_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p300_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13493,9 +13537,9 @@ TEXT ·p299_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p300_PCLMULQDQ(in *byte, out *byte)
+// func p301_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p300_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p301_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13540,9 +13584,9 @@ TEXT ·p300_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p301_PCLMULQDQ(in *byte, out *byte)
+// func p302_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p301_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p302_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13587,9 +13631,9 @@ TEXT ·p301_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p302_PCLMULQDQ(in *byte, out *byte)
+// func p303_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, PCLMULQDQ
-TEXT ·p302_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p303_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13634,9 +13678,9 @@ TEXT ·p302_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p303_PCLMULQDQ(in *byte, out *byte)
+// func p304_PCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p303_PCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p304_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -13681,62 +13725,62 @@ TEXT ·p303_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p304_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, PCLMULQDQ
-TEXT ·p304_PCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PCLMULQDQ $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p305_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
+// Requires: AVX512F, PCLMULQDQ
 TEXT ·p305_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PCLMULQDQ $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p306_PCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p306_PCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -13779,62 +13823,62 @@ TEXT ·p305_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p306_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, PCLMULQDQ
-TEXT ·p306_PCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PCLMULQDQ $0x01, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p307_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
+// Requires: AVX512F, PCLMULQDQ
 TEXT ·p307_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PCLMULQDQ $0x01, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p308_PCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p308_PCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -13877,62 +13921,62 @@ TEXT ·p307_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p308_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, PCLMULQDQ
-TEXT ·p308_PCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PCLMULQDQ $0x10, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p309_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
+// Requires: AVX512F, PCLMULQDQ
 TEXT ·p309_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PCLMULQDQ $0x10, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p310_PCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p310_PCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -13975,62 +14019,62 @@ TEXT ·p309_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p310_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, PCLMULQDQ
-TEXT ·p310_PCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PCLMULQDQ $0x11, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p311_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
+// Requires: AVX512F, PCLMULQDQ
 TEXT ·p311_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PCLMULQDQ $0x11, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p312_PCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p312_PCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -14073,60 +14117,60 @@ TEXT ·p311_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p312_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, PCLMULQDQ
-TEXT ·p312_PCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	PCLMULQDQ $0x00, X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
 // func p313_PCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
+// Requires: AVX512F, PCLMULQDQ
 TEXT ·p313_PCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	PCLMULQDQ $0x00, X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p314_PCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p314_PCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -14167,62 +14211,62 @@ TEXT ·p313_PCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p314_PCMPEQB(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p314_PCMPEQB(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PCMPEQB X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p315_PCMPEQB(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p315_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PCMPEQB X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p316_PCMPEQB(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p316_PCMPEQB(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -14265,60 +14309,60 @@ TEXT ·p315_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p316_PCMPEQB(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p316_PCMPEQB(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	PCMPEQB X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
 // func p317_PCMPEQB(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p317_PCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	PCMPEQB X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p318_PCMPEQB(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p318_PCMPEQB(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -14359,62 +14403,62 @@ TEXT ·p317_PCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p318_PCMPEQL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p318_PCMPEQL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PCMPEQL X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p319_PCMPEQL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p319_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PCMPEQL X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p320_PCMPEQL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p320_PCMPEQL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -14457,9 +14501,9 @@ TEXT ·p319_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p320_PCMPEQL(in *byte, out *byte)
+// func p321_PCMPEQL(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p320_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p321_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14504,9 +14548,9 @@ TEXT ·p320_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p321_PCMPEQL(in *byte, out *byte)
+// func p322_PCMPEQL(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p321_PCMPEQL(SB), NOSPLIT, $0-16
+TEXT ·p322_PCMPEQL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14551,9 +14595,9 @@ TEXT ·p321_PCMPEQL(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p322_PMOVMSKB(in *byte, out *byte)
+// func p323_PMOVMSKB(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p322_PMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p323_PMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14598,9 +14642,9 @@ TEXT ·p322_PMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p323_PMOVMSKB(in *byte, out *byte)
+// func p324_PMOVMSKB(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p323_PMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p324_PMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14645,9 +14689,9 @@ TEXT ·p323_PMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p324_POR(in *byte, out *byte)
+// func p325_POR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p324_POR(SB), NOSPLIT, $0-16
+TEXT ·p325_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14694,9 +14738,9 @@ TEXT ·p324_POR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p325_POR(in *byte, out *byte)
+// func p326_POR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p325_POR(SB), NOSPLIT, $0-16
+TEXT ·p326_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14743,9 +14787,9 @@ TEXT ·p325_POR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p326_POR(in *byte, out *byte)
+// func p327_POR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p326_POR(SB), NOSPLIT, $0-16
+TEXT ·p327_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14790,9 +14834,9 @@ TEXT ·p326_POR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p327_POR(in *byte, out *byte)
+// func p328_POR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p327_POR(SB), NOSPLIT, $0-16
+TEXT ·p328_POR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14837,9 +14881,9 @@ TEXT ·p327_POR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p328_PSHUFB(in *byte, out *byte)
+// func p329_PSHUFB(in *byte, out *byte)
 // Requires: AVX512F, SSSE3
-TEXT ·p328_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p329_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14884,9 +14928,9 @@ TEXT ·p328_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p329_PSHUFB(in *byte, out *byte)
+// func p330_PSHUFB(in *byte, out *byte)
 // Requires: AVX, SSSE3
-TEXT ·p329_PSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p330_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -14931,62 +14975,62 @@ TEXT ·p329_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p330_PSHUFB(in *byte, out *byte)
-// Requires: AVX512F, SSSE3
-TEXT ·p330_PSHUFB(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFB X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p331_PSHUFB(in *byte, out *byte)
-// Requires: AVX, SSSE3
+// Requires: AVX512F, SSSE3
 TEXT ·p331_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFB X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p332_PSHUFB(in *byte, out *byte)
+// Requires: AVX, SSSE3
+TEXT ·p332_PSHUFB(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -15029,60 +15073,60 @@ TEXT ·p331_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p332_PSHUFB(in *byte, out *byte)
-// Requires: AVX512F, SSSE3
-TEXT ·p332_PSHUFB(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	PSHUFB X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
 // func p333_PSHUFB(in *byte, out *byte)
-// Requires: AVX, SSSE3
+// Requires: AVX512F, SSSE3
 TEXT ·p333_PSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	PSHUFB X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p334_PSHUFB(in *byte, out *byte)
+// Requires: AVX, SSSE3
+TEXT ·p334_PSHUFB(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -15123,62 +15167,62 @@ TEXT ·p333_PSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p334_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p334_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p335_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p335_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p336_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p336_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -15221,62 +15265,62 @@ TEXT ·p335_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p336_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p336_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x1b, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p337_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p337_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x1b, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p338_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p338_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -15319,62 +15363,62 @@ TEXT ·p337_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p338_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p338_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x39, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p339_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p339_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x39, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p340_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p340_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -15417,62 +15461,62 @@ TEXT ·p339_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p340_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p340_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x4e, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p341_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p341_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x4e, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p342_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p342_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -15515,62 +15559,62 @@ TEXT ·p341_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p342_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p342_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x55, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p343_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p343_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x55, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p344_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p344_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -15613,62 +15657,62 @@ TEXT ·p343_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p344_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p344_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x93, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p345_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p345_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x93, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p346_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p346_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -15711,62 +15755,62 @@ TEXT ·p345_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p346_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p346_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xaa, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p347_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p347_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xaa, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p348_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p348_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -15809,62 +15853,62 @@ TEXT ·p347_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p348_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p348_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xb1, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p349_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p349_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xb1, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p350_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p350_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -15907,62 +15951,62 @@ TEXT ·p349_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p350_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p350_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xd3, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p351_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p351_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xd3, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p352_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p352_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -16005,62 +16049,62 @@ TEXT ·p351_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p352_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p352_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xe4, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p353_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p353_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xe4, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p354_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p354_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -16103,62 +16147,62 @@ TEXT ·p353_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p354_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p354_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xee, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p355_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p355_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xee, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p356_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p356_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -16201,62 +16245,62 @@ TEXT ·p355_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p356_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p356_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0xff, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p357_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p357_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0xff, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p358_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p358_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -16299,60 +16343,60 @@ TEXT ·p357_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p358_PSHUFD(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p358_PSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	PSHUFD $0x00, X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
 // func p359_PSHUFD(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p359_PSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	PSHUFD $0x00, X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p360_PSHUFD(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p360_PSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -16393,60 +16437,60 @@ TEXT ·p359_PSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p360_PSLLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p360_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLDQ $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p361_PSLLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p361_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLDQ $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p362_PSLLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p362_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -16487,60 +16531,60 @@ TEXT ·p361_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p362_PSLLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p362_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLDQ $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p363_PSLLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p363_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLDQ $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p364_PSLLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p364_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -16581,60 +16625,60 @@ TEXT ·p363_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p364_PSLLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p364_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLDQ $0x04, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p365_PSLLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p365_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLDQ $0x04, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p366_PSLLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p366_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -16675,60 +16719,60 @@ TEXT ·p365_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p366_PSLLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p366_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLDQ $0x0f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p367_PSLLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p367_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLDQ $0x0f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p368_PSLLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p368_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -16769,60 +16813,60 @@ TEXT ·p367_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p368_PSLLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p368_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLDQ $0x10, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p369_PSLLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p369_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLDQ $0x10, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p370_PSLLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p370_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -16863,60 +16907,60 @@ TEXT ·p369_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p370_PSLLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p370_PSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLDQ $0x7f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p371_PSLLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p371_PSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLDQ $0x7f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p372_PSLLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p372_PSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -16957,60 +17001,60 @@ TEXT ·p371_PSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p372_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p372_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p373_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p373_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p374_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p374_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -17051,60 +17095,60 @@ TEXT ·p373_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p374_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p374_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p375_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p375_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p376_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p376_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -17145,60 +17189,60 @@ TEXT ·p375_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p376_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p376_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x07, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p377_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p377_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x07, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p378_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p378_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -17239,60 +17283,60 @@ TEXT ·p377_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p378_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p378_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x0c, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p379_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p379_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x0c, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p380_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p380_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -17333,60 +17377,60 @@ TEXT ·p379_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p380_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p380_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x1f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p381_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p381_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x1f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p382_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p382_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -17427,60 +17471,60 @@ TEXT ·p381_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p382_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p382_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x20, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p383_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p383_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x20, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p384_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p384_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -17521,60 +17565,60 @@ TEXT ·p383_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p384_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p384_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x3f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p385_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p385_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x3f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p386_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p386_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -17615,60 +17659,60 @@ TEXT ·p385_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p386_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p386_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x40, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p387_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p387_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x40, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p388_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p388_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -17709,60 +17753,60 @@ TEXT ·p387_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p388_PSLLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p388_PSLLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSLLL $0x7f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p389_PSLLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p389_PSLLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSLLL $0x7f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p390_PSLLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p390_PSLLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -17803,60 +17847,60 @@ TEXT ·p389_PSLLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p390_PSRAL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p390_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRAL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p391_PSRAL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p391_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRAL $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p392_PSRAL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p392_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -17897,60 +17941,60 @@ TEXT ·p391_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p392_PSRAL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p392_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRAL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p393_PSRAL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p393_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRAL $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p394_PSRAL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p394_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -17991,60 +18035,60 @@ TEXT ·p393_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p394_PSRAL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p394_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRAL $0x1f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p395_PSRAL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p395_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRAL $0x1f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p396_PSRAL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p396_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -18085,60 +18129,60 @@ TEXT ·p395_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p396_PSRAL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p396_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRAL $0x20, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p397_PSRAL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p397_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRAL $0x20, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p398_PSRAL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p398_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -18179,60 +18223,60 @@ TEXT ·p397_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p398_PSRAL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p398_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRAL $0x3f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p399_PSRAL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p399_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRAL $0x3f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p400_PSRAL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p400_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -18273,60 +18317,60 @@ TEXT ·p399_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p400_PSRAL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p400_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRAL $0x40, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p401_PSRAL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p401_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRAL $0x40, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p402_PSRAL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p402_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -18367,60 +18411,60 @@ TEXT ·p401_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p402_PSRAL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p402_PSRAL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRAL $0x7f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p403_PSRAL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p403_PSRAL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRAL $0x7f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p404_PSRAL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p404_PSRAL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -18461,60 +18505,60 @@ TEXT ·p403_PSRAL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p404_PSRLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p404_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLDQ $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p405_PSRLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p405_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLDQ $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p406_PSRLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p406_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -18555,60 +18599,60 @@ TEXT ·p405_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p406_PSRLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p406_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLDQ $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p407_PSRLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p407_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLDQ $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p408_PSRLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p408_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -18649,60 +18693,60 @@ TEXT ·p407_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p408_PSRLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p408_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLDQ $0x04, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p409_PSRLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p409_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLDQ $0x04, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p410_PSRLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p410_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -18743,60 +18787,60 @@ TEXT ·p409_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p410_PSRLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p410_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLDQ $0x0f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p411_PSRLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p411_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLDQ $0x0f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p412_PSRLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p412_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -18837,60 +18881,60 @@ TEXT ·p411_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p412_PSRLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p412_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLDQ $0x10, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p413_PSRLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p413_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLDQ $0x10, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p414_PSRLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p414_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -18931,60 +18975,60 @@ TEXT ·p413_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p414_PSRLDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p414_PSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLDQ $0x7f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p415_PSRLDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p415_PSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLDQ $0x7f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p416_PSRLDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p416_PSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -19025,60 +19069,60 @@ TEXT ·p415_PSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p416_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p416_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x00, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p417_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p417_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x00, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p418_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p418_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -19119,60 +19163,60 @@ TEXT ·p417_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p418_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p418_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x01, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p419_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p419_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x01, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p420_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p420_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -19213,60 +19257,60 @@ TEXT ·p419_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p420_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p420_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x14, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p421_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p421_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x14, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p422_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p422_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -19307,60 +19351,60 @@ TEXT ·p421_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p422_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p422_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x19, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p423_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p423_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x19, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p424_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p424_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -19401,60 +19445,60 @@ TEXT ·p423_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p424_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p424_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x1f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p425_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p425_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x1f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p426_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p426_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -19495,60 +19539,60 @@ TEXT ·p425_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p426_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p426_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x20, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p427_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p427_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x20, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p428_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p428_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -19589,60 +19633,60 @@ TEXT ·p427_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p428_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p428_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x3f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p429_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p429_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x3f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p430_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p430_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -19683,60 +19727,60 @@ TEXT ·p429_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p430_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p430_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x40, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p431_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p431_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x40, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p432_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p432_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -19777,60 +19821,60 @@ TEXT ·p431_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p432_PSRLL(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p432_PSRLL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	PSRLL $0x7f, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p433_PSRLL(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p433_PSRLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	PSRLL $0x7f, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p434_PSRLL(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p434_PSRLL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -19871,62 +19915,62 @@ TEXT ·p433_PSRLL(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p434_PUNPCKHLQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p434_PUNPCKHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PUNPCKHLQ X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p435_PUNPCKHLQ(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p435_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PUNPCKHLQ X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p436_PUNPCKHLQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p436_PUNPCKHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -19969,60 +20013,60 @@ TEXT ·p435_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p436_PUNPCKHLQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p436_PUNPCKHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	PUNPCKHLQ X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
 // func p437_PUNPCKHLQ(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p437_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	PUNPCKHLQ X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p438_PUNPCKHLQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p438_PUNPCKHLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -20063,62 +20107,62 @@ TEXT ·p437_PUNPCKHLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p438_PUNPCKHQDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p438_PUNPCKHQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PUNPCKHQDQ X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p439_PUNPCKHQDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p439_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PUNPCKHQDQ X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p440_PUNPCKHQDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p440_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -20161,60 +20205,60 @@ TEXT ·p439_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p440_PUNPCKHQDQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p440_PUNPCKHQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	PUNPCKHQDQ X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
 // func p441_PUNPCKHQDQ(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p441_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	PUNPCKHQDQ X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p442_PUNPCKHQDQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p442_PUNPCKHQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -20255,62 +20299,62 @@ TEXT ·p441_PUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p442_PUNPCKLLQ(in *byte, out *byte)
-// Requires: AVX512F, SSE2
-TEXT ·p442_PUNPCKLLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	PUNPCKLLQ X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p443_PUNPCKLLQ(in *byte, out *byte)
-// Requires: AVX, SSE2
+// Requires: AVX512F, SSE2
 TEXT ·p443_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	PUNPCKLLQ X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p444_PUNPCKLLQ(in *byte, out *byte)
+// Requires: AVX, SSE2
+TEXT ·p444_PUNPCKLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -20353,9 +20397,9 @@ TEXT ·p443_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p444_PUNPCKLLQ(in *byte, out *byte)
+// func p445_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p444_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p445_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20400,9 +20444,9 @@ TEXT ·p444_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p445_PUNPCKLLQ(in *byte, out *byte)
+// func p446_PUNPCKLLQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p445_PUNPCKLLQ(SB), NOSPLIT, $0-16
+TEXT ·p446_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20447,9 +20491,9 @@ TEXT ·p445_PUNPCKLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p446_PUNPCKLQDQ(in *byte, out *byte)
+// func p447_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p446_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p447_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20496,9 +20540,9 @@ TEXT ·p446_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p447_PUNPCKLQDQ(in *byte, out *byte)
+// func p448_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p447_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p448_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20545,9 +20589,9 @@ TEXT ·p447_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p448_PUNPCKLQDQ(in *byte, out *byte)
+// func p449_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p448_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p449_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20592,9 +20636,9 @@ TEXT ·p448_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p449_PUNPCKLQDQ(in *byte, out *byte)
+// func p450_PUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p449_PUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p450_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20639,9 +20683,9 @@ TEXT ·p449_PUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p450_PXOR(in *byte, out *byte)
+// func p451_PXOR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p450_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p451_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20686,9 +20730,9 @@ TEXT ·p450_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p451_PXOR(in *byte, out *byte)
+// func p452_PXOR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p451_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p452_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20733,9 +20777,9 @@ TEXT ·p451_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p452_PXOR(in *byte, out *byte)
+// func p453_PXOR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p452_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p453_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20782,9 +20826,9 @@ TEXT ·p452_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p453_PXOR(in *byte, out *byte)
+// func p454_PXOR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p453_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p454_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20831,9 +20875,9 @@ TEXT ·p453_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p454_PXOR(in *byte, out *byte)
+// func p455_PXOR(in *byte, out *byte)
 // Requires: AVX512F, SSE2
-TEXT ·p454_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p455_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20878,9 +20922,9 @@ TEXT ·p454_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p455_PXOR(in *byte, out *byte)
+// func p456_PXOR(in *byte, out *byte)
 // Requires: AVX, SSE2
-TEXT ·p455_PXOR(SB), NOSPLIT, $0-16
+TEXT ·p456_PXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20925,8 +20969,8 @@ TEXT ·p455_PXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p456_RET(in *byte, out *byte)
-TEXT ·p456_RET(SB), NOSPLIT, $0-16
+// func p457_RET(in *byte, out *byte)
+TEXT ·p457_RET(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -20947,50 +20991,6 @@ TEXT ·p456_RET(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p457_RORL(in *byte, out *byte)
-TEXT ·p457_RORL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	RORL $0x00, SI
-
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
 	SETPS 1(R15)
@@ -21033,7 +21033,7 @@ TEXT ·p458_RORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORL $0x01, SI
+	RORL $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21077,7 +21077,7 @@ TEXT ·p459_RORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORL $0x08, SI
+	RORL $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21121,7 +21121,7 @@ TEXT ·p460_RORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORL $0x0f, SI
+	RORL $0x08, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21165,7 +21165,7 @@ TEXT ·p461_RORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORL $0x10, SI
+	RORL $0x0f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21209,7 +21209,7 @@ TEXT ·p462_RORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORL $0x1f, SI
+	RORL $0x10, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21231,8 +21231,8 @@ TEXT ·p462_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p463_SBBQ(in *byte, out *byte)
-TEXT ·p463_SBBQ(SB), NOSPLIT, $0-16
+// func p463_RORL(in *byte, out *byte)
+TEXT ·p463_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21253,7 +21253,7 @@ TEXT ·p463_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SBBQ SI, DI
+	RORL $0x1f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21297,6 +21297,50 @@ TEXT ·p464_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	SBBQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p465_SBBQ(in *byte, out *byte)
+TEXT ·p465_SBBQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	SBBQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -21319,8 +21363,8 @@ TEXT ·p464_SBBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p465_SETEQ(in *byte, out *byte)
-TEXT ·p465_SETEQ(SB), NOSPLIT, $0-16
+// func p466_SETEQ(in *byte, out *byte)
+TEXT ·p466_SETEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -21342,50 +21386,6 @@ TEXT ·p465_SETEQ(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	SETEQ BL
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p466_SHLQ(in *byte, out *byte)
-TEXT ·p466_SHLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLQ $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21429,7 +21429,7 @@ TEXT ·p467_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x01, SI
+	SHLQ $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21473,7 +21473,7 @@ TEXT ·p468_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x02, SI
+	SHLQ $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21517,7 +21517,7 @@ TEXT ·p469_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x03, SI
+	SHLQ $0x02, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21561,7 +21561,7 @@ TEXT ·p470_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x04, SI
+	SHLQ $0x03, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21605,7 +21605,7 @@ TEXT ·p471_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x08, SI
+	SHLQ $0x04, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21649,7 +21649,7 @@ TEXT ·p472_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x0c, SI
+	SHLQ $0x08, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21693,7 +21693,7 @@ TEXT ·p473_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x0e, SI
+	SHLQ $0x0c, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21737,7 +21737,7 @@ TEXT ·p474_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x10, SI
+	SHLQ $0x0e, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21781,7 +21781,7 @@ TEXT ·p475_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x14, SI
+	SHLQ $0x10, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21825,7 +21825,7 @@ TEXT ·p476_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x18, SI
+	SHLQ $0x14, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21869,7 +21869,7 @@ TEXT ·p477_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x1a, SI
+	SHLQ $0x18, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21913,7 +21913,7 @@ TEXT ·p478_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x1c, SI
+	SHLQ $0x1a, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -21957,7 +21957,7 @@ TEXT ·p479_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x1f, SI
+	SHLQ $0x1c, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22001,7 +22001,7 @@ TEXT ·p480_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x20, SI
+	SHLQ $0x1f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22045,7 +22045,7 @@ TEXT ·p481_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x24, SI
+	SHLQ $0x20, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22089,7 +22089,7 @@ TEXT ·p482_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x28, SI
+	SHLQ $0x24, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22133,7 +22133,7 @@ TEXT ·p483_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x2c, SI
+	SHLQ $0x28, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22177,7 +22177,7 @@ TEXT ·p484_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x30, SI
+	SHLQ $0x2c, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22221,7 +22221,7 @@ TEXT ·p485_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x34, SI
+	SHLQ $0x30, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22265,7 +22265,7 @@ TEXT ·p486_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x38, SI
+	SHLQ $0x34, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22309,7 +22309,7 @@ TEXT ·p487_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x3c, SI
+	SHLQ $0x38, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22353,7 +22353,7 @@ TEXT ·p488_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLQ $0x3f, SI
+	SHLQ $0x3c, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22375,8 +22375,8 @@ TEXT ·p488_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p489_SHRQ(in *byte, out *byte)
-TEXT ·p489_SHRQ(SB), NOSPLIT, $0-16
+// func p489_SHLQ(in *byte, out *byte)
+TEXT ·p489_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -22397,7 +22397,7 @@ TEXT ·p489_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x00, SI
+	SHLQ $0x3f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22441,7 +22441,7 @@ TEXT ·p490_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x01, SI
+	SHRQ $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22485,7 +22485,7 @@ TEXT ·p491_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x02, SI
+	SHRQ $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22529,7 +22529,7 @@ TEXT ·p492_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x04, SI
+	SHRQ $0x02, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22573,7 +22573,7 @@ TEXT ·p493_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x06, SI
+	SHRQ $0x04, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22617,7 +22617,7 @@ TEXT ·p494_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x08, SI
+	SHRQ $0x06, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22661,7 +22661,7 @@ TEXT ·p495_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x0c, SI
+	SHRQ $0x08, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22705,7 +22705,7 @@ TEXT ·p496_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x0e, SI
+	SHRQ $0x0c, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22749,7 +22749,7 @@ TEXT ·p497_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x10, SI
+	SHRQ $0x0e, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22793,7 +22793,7 @@ TEXT ·p498_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x14, SI
+	SHRQ $0x10, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22837,7 +22837,7 @@ TEXT ·p499_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x18, SI
+	SHRQ $0x14, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22881,7 +22881,7 @@ TEXT ·p500_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x1a, SI
+	SHRQ $0x18, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22925,7 +22925,7 @@ TEXT ·p501_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x1c, SI
+	SHRQ $0x1a, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -22969,7 +22969,7 @@ TEXT ·p502_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x1f, SI
+	SHRQ $0x1c, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23013,7 +23013,7 @@ TEXT ·p503_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x20, SI
+	SHRQ $0x1f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23057,7 +23057,7 @@ TEXT ·p504_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x24, SI
+	SHRQ $0x20, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23101,7 +23101,7 @@ TEXT ·p505_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x28, SI
+	SHRQ $0x24, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23145,7 +23145,7 @@ TEXT ·p506_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x2c, SI
+	SHRQ $0x28, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23189,7 +23189,7 @@ TEXT ·p507_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x30, SI
+	SHRQ $0x2c, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23233,7 +23233,7 @@ TEXT ·p508_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x34, SI
+	SHRQ $0x30, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23277,7 +23277,7 @@ TEXT ·p509_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x38, SI
+	SHRQ $0x34, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23321,7 +23321,7 @@ TEXT ·p510_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x3c, SI
+	SHRQ $0x38, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23365,7 +23365,7 @@ TEXT ·p511_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRQ $0x3f, SI
+	SHRQ $0x3c, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23387,8 +23387,8 @@ TEXT ·p511_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p512_SUBQ(in *byte, out *byte)
-TEXT ·p512_SUBQ(SB), NOSPLIT, $0-16
+// func p512_SHRQ(in *byte, out *byte)
+TEXT ·p512_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -23409,7 +23409,7 @@ TEXT ·p512_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $-2147483648, 104(R15)
+	SHRQ $0x3f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23453,7 +23453,7 @@ TEXT ·p513_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $-128, 104(R15)
+	SUBQ $-2147483648, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23497,7 +23497,7 @@ TEXT ·p514_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $-1, 104(R15)
+	SUBQ $-128, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23541,7 +23541,7 @@ TEXT ·p515_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00, 104(R15)
+	SUBQ $-1, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23585,7 +23585,7 @@ TEXT ·p516_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x01, 104(R15)
+	SUBQ $0x00, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23629,7 +23629,7 @@ TEXT ·p517_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x7f, 104(R15)
+	SUBQ $0x01, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23673,7 +23673,7 @@ TEXT ·p518_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00000200, 104(R15)
+	SUBQ $0x7f, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23717,7 +23717,7 @@ TEXT ·p519_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00000400, 104(R15)
+	SUBQ $0x00000200, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23761,7 +23761,7 @@ TEXT ·p520_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00000800, 104(R15)
+	SUBQ $0x00000400, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23805,7 +23805,7 @@ TEXT ·p521_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x7fffffff, 104(R15)
+	SUBQ $0x00000800, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23849,7 +23849,7 @@ TEXT ·p522_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $-2147483648, SI
+	SUBQ $0x7fffffff, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23893,7 +23893,7 @@ TEXT ·p523_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $-128, SI
+	SUBQ $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23937,7 +23937,7 @@ TEXT ·p524_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $-1, SI
+	SUBQ $-128, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -23981,7 +23981,7 @@ TEXT ·p525_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00, SI
+	SUBQ $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24025,7 +24025,7 @@ TEXT ·p526_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x01, SI
+	SUBQ $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24069,7 +24069,7 @@ TEXT ·p527_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x08, SI
+	SUBQ $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24113,7 +24113,7 @@ TEXT ·p528_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x10, SI
+	SUBQ $0x08, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24157,7 +24157,7 @@ TEXT ·p529_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x20, SI
+	SUBQ $0x10, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24201,7 +24201,7 @@ TEXT ·p530_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x40, SI
+	SUBQ $0x20, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24245,7 +24245,7 @@ TEXT ·p531_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x7f, SI
+	SUBQ $0x40, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24289,7 +24289,7 @@ TEXT ·p532_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x80, SI
+	SUBQ $0x7f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24333,7 +24333,7 @@ TEXT ·p533_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0xa0, SI
+	SUBQ $0x80, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24377,7 +24377,7 @@ TEXT ·p534_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00000100, SI
+	SUBQ $0xa0, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24421,7 +24421,7 @@ TEXT ·p535_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00000200, SI
+	SUBQ $0x00000100, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24465,7 +24465,7 @@ TEXT ·p536_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00000400, SI
+	SUBQ $0x00000200, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24509,7 +24509,7 @@ TEXT ·p537_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x00000800, SI
+	SUBQ $0x00000400, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24553,7 +24553,7 @@ TEXT ·p538_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ $0x7fffffff, SI
+	SUBQ $0x00000800, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24597,7 +24597,7 @@ TEXT ·p539_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ 128(R14), SI
+	SUBQ $0x7fffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24641,7 +24641,7 @@ TEXT ·p540_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ SI, 104(R15)
+	SUBQ 128(R14), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24685,7 +24685,7 @@ TEXT ·p541_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ SI, DI
+	SUBQ SI, 104(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24729,7 +24729,7 @@ TEXT ·p542_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SUBQ DI, DI
+	SUBQ SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24751,8 +24751,8 @@ TEXT ·p542_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p543_TESTQ(in *byte, out *byte)
-TEXT ·p543_TESTQ(SB), NOSPLIT, $0-16
+// func p543_SUBQ(in *byte, out *byte)
+TEXT ·p543_SUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -24773,7 +24773,7 @@ TEXT ·p543_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $-2147483648, SI
+	SUBQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24817,7 +24817,7 @@ TEXT ·p544_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $-128, SI
+	TESTQ $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24861,7 +24861,7 @@ TEXT ·p545_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $-1, SI
+	TESTQ $-128, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24905,7 +24905,7 @@ TEXT ·p546_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $0x00000000, SI
+	TESTQ $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24949,7 +24949,7 @@ TEXT ·p547_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $0x00000001, SI
+	TESTQ $0x00000000, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -24993,7 +24993,7 @@ TEXT ·p548_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $0x00000002, SI
+	TESTQ $0x00000001, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -25037,7 +25037,7 @@ TEXT ·p549_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $0x00000004, SI
+	TESTQ $0x00000002, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -25081,7 +25081,7 @@ TEXT ·p550_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $0x00000008, SI
+	TESTQ $0x00000004, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -25125,7 +25125,7 @@ TEXT ·p551_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $0x0000007f, SI
+	TESTQ $0x00000008, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -25169,7 +25169,7 @@ TEXT ·p552_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ $0x7fffffff, SI
+	TESTQ $0x0000007f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -25213,7 +25213,7 @@ TEXT ·p553_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	TESTQ SI, DI
+	TESTQ $0x7fffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -25257,6 +25257,50 @@ TEXT ·p554_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	TESTQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p555_TESTQ(in *byte, out *byte)
+TEXT ·p555_TESTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	TESTQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -25279,9 +25323,9 @@ TEXT ·p554_TESTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p555_VAESENC(in *byte, out *byte)
+// func p556_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p555_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p556_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25328,9 +25372,9 @@ TEXT ·p555_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p556_VAESENC(in *byte, out *byte)
+// func p557_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p556_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p557_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25377,9 +25421,9 @@ TEXT ·p556_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p557_VAESENC(in *byte, out *byte)
+// func p558_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p557_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p558_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25424,9 +25468,9 @@ TEXT ·p557_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p558_VAESENC(in *byte, out *byte)
+// func p559_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p558_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p559_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25471,64 +25515,64 @@ TEXT ·p558_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p559_VAESENC(in *byte, out *byte)
-// Requires: AES, AVX, AVX512F
-TEXT ·p559_VAESENC(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VAESENC X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p560_VAESENC(in *byte, out *byte)
-// Requires: AES, AVX
+// Requires: AES, AVX, AVX512F
 TEXT ·p560_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VAESENC X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p561_VAESENC(in *byte, out *byte)
+// Requires: AES, AVX
+TEXT ·p561_VAESENC(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -25573,9 +25617,9 @@ TEXT ·p560_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p561_VAESENC(in *byte, out *byte)
+// func p562_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p561_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p562_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25620,9 +25664,9 @@ TEXT ·p561_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p562_VAESENC(in *byte, out *byte)
+// func p563_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p562_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p563_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25667,9 +25711,9 @@ TEXT ·p562_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p563_VAESENC(in *byte, out *byte)
+// func p564_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p563_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p564_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25718,9 +25762,9 @@ TEXT ·p563_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p564_VAESENC(in *byte, out *byte)
+// func p565_VAESENC(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p564_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p565_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25769,9 +25813,9 @@ TEXT ·p564_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p565_VAESENC(in *byte, out *byte)
+// func p566_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p565_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p566_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25816,9 +25860,9 @@ TEXT ·p565_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p566_VAESENC(in *byte, out *byte)
+// func p567_VAESENC(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p566_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p567_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25863,9 +25907,9 @@ TEXT ·p566_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p567_VAESENC(in *byte, out *byte)
+// func p568_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p567_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p568_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25914,9 +25958,9 @@ TEXT ·p567_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p568_VAESENC(in *byte, out *byte)
+// func p569_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p568_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p569_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -25961,9 +26005,9 @@ TEXT ·p568_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p569_VAESENCLAST(in *byte, out *byte)
+// func p570_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p569_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p570_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26010,9 +26054,9 @@ TEXT ·p569_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p570_VAESENCLAST(in *byte, out *byte)
+// func p571_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p570_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p571_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26059,9 +26103,9 @@ TEXT ·p570_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p571_VAESENCLAST(in *byte, out *byte)
+// func p572_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p571_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p572_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26106,9 +26150,9 @@ TEXT ·p571_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p572_VAESENCLAST(in *byte, out *byte)
+// func p573_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p572_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p573_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26153,64 +26197,64 @@ TEXT ·p572_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p573_VAESENCLAST(in *byte, out *byte)
-// Requires: AES, AVX, AVX512F
-TEXT ·p573_VAESENCLAST(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VAESENCLAST X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p574_VAESENCLAST(in *byte, out *byte)
-// Requires: AES, AVX
+// Requires: AES, AVX, AVX512F
 TEXT ·p574_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VAESENCLAST X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p575_VAESENCLAST(in *byte, out *byte)
+// Requires: AES, AVX
+TEXT ·p575_VAESENCLAST(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -26255,9 +26299,9 @@ TEXT ·p574_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p575_VAESENCLAST(in *byte, out *byte)
+// func p576_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p575_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p576_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26302,9 +26346,9 @@ TEXT ·p575_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p576_VAESENCLAST(in *byte, out *byte)
+// func p577_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX
-TEXT ·p576_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p577_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26349,9 +26393,9 @@ TEXT ·p576_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p577_VAESENCLAST(in *byte, out *byte)
+// func p578_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p577_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p578_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26400,9 +26444,9 @@ TEXT ·p577_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p578_VAESENCLAST(in *byte, out *byte)
+// func p579_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p578_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p579_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26451,9 +26495,9 @@ TEXT ·p578_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p579_VAESENCLAST(in *byte, out *byte)
+// func p580_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p579_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p580_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26498,9 +26542,9 @@ TEXT ·p579_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p580_VAESENCLAST(in *byte, out *byte)
+// func p581_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX, VAES
-TEXT ·p580_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p581_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26545,9 +26589,9 @@ TEXT ·p580_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p581_VAESENCLAST(in *byte, out *byte)
+// func p582_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p581_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p582_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26596,9 +26640,9 @@ TEXT ·p581_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p582_VAESENCLAST(in *byte, out *byte)
+// func p583_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p582_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p583_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26643,9 +26687,9 @@ TEXT ·p582_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p583_VALIGNQ(in *byte, out *byte)
+// func p584_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p583_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p584_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26694,9 +26738,9 @@ TEXT ·p583_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p584_VALIGNQ(in *byte, out *byte)
+// func p585_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p584_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p585_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26745,9 +26789,9 @@ TEXT ·p584_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p585_VALIGNQ(in *byte, out *byte)
+// func p586_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p585_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p586_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26792,9 +26836,9 @@ TEXT ·p585_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p586_VBROADCASTI128(in *byte, out *byte)
+// func p587_VBROADCASTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p586_VBROADCASTI128(SB), NOSPLIT, $0-16
+TEXT ·p587_VBROADCASTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26839,9 +26883,9 @@ TEXT ·p586_VBROADCASTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p587_VBROADCASTI128(in *byte, out *byte)
+// func p588_VBROADCASTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p587_VBROADCASTI128(SB), NOSPLIT, $0-16
+TEXT ·p588_VBROADCASTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26886,9 +26930,9 @@ TEXT ·p587_VBROADCASTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p588_VBROADCASTI32X4(in *byte, out *byte)
+// func p589_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p588_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p589_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26933,9 +26977,9 @@ TEXT ·p588_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p589_VBROADCASTI32X4(in *byte, out *byte)
+// func p590_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p589_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p590_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -26980,62 +27024,62 @@ TEXT ·p589_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p590_VEXTRACTI128(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p590_VEXTRACTI128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VEXTRACTI128 $0x00, Y3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p591_VEXTRACTI128(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p591_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VEXTRACTI128 $0x00, Y3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p592_VEXTRACTI128(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p592_VEXTRACTI128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -27078,9 +27122,9 @@ TEXT ·p591_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p592_VEXTRACTI128(in *byte, out *byte)
+// func p593_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p592_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p593_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27127,9 +27171,9 @@ TEXT ·p592_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p593_VEXTRACTI128(in *byte, out *byte)
+// func p594_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p593_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p594_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27176,9 +27220,9 @@ TEXT ·p593_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p594_VEXTRACTI128(in *byte, out *byte)
+// func p595_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p594_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p595_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27223,9 +27267,9 @@ TEXT ·p594_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p595_VEXTRACTI128(in *byte, out *byte)
+// func p596_VEXTRACTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p595_VEXTRACTI128(SB), NOSPLIT, $0-16
+TEXT ·p596_VEXTRACTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27270,9 +27314,9 @@ TEXT ·p595_VEXTRACTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p596_VEXTRACTI32X4(in *byte, out *byte)
+// func p597_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p596_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p597_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27319,9 +27363,9 @@ TEXT ·p596_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p597_VEXTRACTI32X4(in *byte, out *byte)
+// func p598_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p597_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p598_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27366,55 +27410,6 @@ TEXT ·p597_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p598_VEXTRACTI32X4(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p598_VEXTRACTI32X4(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VEXTRACTI32X4 $0x01, Z3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p599_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p599_VEXTRACTI32X4(SB), NOSPLIT, $0-16
@@ -27440,7 +27435,7 @@ TEXT ·p599_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VEXTRACTI32X4 $0x02, Z3, X9
+	VEXTRACTI32X4 $0x01, Z3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -27489,7 +27484,7 @@ TEXT ·p600_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VEXTRACTI32X4 $0x03, Z3, X9
+	VEXTRACTI32X4 $0x02, Z3, X9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -27534,6 +27529,55 @@ TEXT ·p601_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VEXTRACTI32X4 $0x03, Z3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p602_VEXTRACTI32X4(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p602_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -27560,9 +27604,9 @@ TEXT ·p601_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p602_VEXTRACTI64X4(in *byte, out *byte)
+// func p603_VEXTRACTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p602_VEXTRACTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p603_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27609,9 +27653,9 @@ TEXT ·p602_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p603_VEXTRACTI64X4(in *byte, out *byte)
+// func p604_VEXTRACTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p603_VEXTRACTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p604_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27656,64 +27700,64 @@ TEXT ·p603_VEXTRACTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p604_VINSERTI128(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p604_VINSERTI128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VINSERTI128 $0x00, X3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p605_VINSERTI128(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p605_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VINSERTI128 $0x00, X3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p606_VINSERTI128(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p606_VINSERTI128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -27758,9 +27802,9 @@ TEXT ·p605_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p606_VINSERTI128(in *byte, out *byte)
+// func p607_VINSERTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p606_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p607_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27809,9 +27853,9 @@ TEXT ·p606_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p607_VINSERTI128(in *byte, out *byte)
+// func p608_VINSERTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p607_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p608_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27860,9 +27904,9 @@ TEXT ·p607_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p608_VINSERTI128(in *byte, out *byte)
+// func p609_VINSERTI128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p608_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p609_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27907,9 +27951,9 @@ TEXT ·p608_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p609_VINSERTI128(in *byte, out *byte)
+// func p610_VINSERTI128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p609_VINSERTI128(SB), NOSPLIT, $0-16
+TEXT ·p610_VINSERTI128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -27954,9 +27998,9 @@ TEXT ·p609_VINSERTI128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p610_VINSERTI32X4(in *byte, out *byte)
+// func p611_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p610_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p611_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28005,9 +28049,9 @@ TEXT ·p610_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p611_VINSERTI32X4(in *byte, out *byte)
+// func p612_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p611_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p612_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28052,9 +28096,9 @@ TEXT ·p611_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p612_VINSERTI32X4(in *byte, out *byte)
+// func p613_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p612_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p613_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28103,9 +28147,9 @@ TEXT ·p612_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p613_VINSERTI32X4(in *byte, out *byte)
+// func p614_VINSERTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p613_VINSERTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p614_VINSERTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28150,62 +28194,62 @@ TEXT ·p613_VINSERTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p614_VMOVDQA(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p614_VMOVDQA(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VMOVDQA X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p615_VMOVDQA(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p615_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VMOVDQA X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p616_VMOVDQA(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p616_VMOVDQA(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -28248,9 +28292,9 @@ TEXT ·p615_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p616_VMOVDQA(in *byte, out *byte)
+// func p617_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p616_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p617_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28295,9 +28339,9 @@ TEXT ·p616_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p617_VMOVDQA(in *byte, out *byte)
+// func p618_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p617_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p618_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28342,9 +28386,9 @@ TEXT ·p617_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p618_VMOVDQA(in *byte, out *byte)
+// func p619_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p618_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p619_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28391,9 +28435,9 @@ TEXT ·p618_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p619_VMOVDQA(in *byte, out *byte)
+// func p620_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p619_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p620_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28440,9 +28484,9 @@ TEXT ·p619_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p620_VMOVDQA(in *byte, out *byte)
+// func p621_VMOVDQA(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p620_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p621_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28487,9 +28531,9 @@ TEXT ·p620_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p621_VMOVDQA(in *byte, out *byte)
+// func p622_VMOVDQA(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p621_VMOVDQA(SB), NOSPLIT, $0-16
+TEXT ·p622_VMOVDQA(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28534,9 +28578,9 @@ TEXT ·p621_VMOVDQA(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p622_VMOVDQA64(in *byte, out *byte)
+// func p623_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p622_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p623_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28583,9 +28627,9 @@ TEXT ·p622_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p623_VMOVDQA64(in *byte, out *byte)
+// func p624_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p623_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p624_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28630,9 +28674,9 @@ TEXT ·p623_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p624_VMOVDQA64(in *byte, out *byte)
+// func p625_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p624_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p625_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28679,9 +28723,9 @@ TEXT ·p624_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p625_VMOVDQA64(in *byte, out *byte)
+// func p626_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p625_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p626_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28726,9 +28770,9 @@ TEXT ·p625_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p626_VMOVDQA64(in *byte, out *byte)
+// func p627_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p626_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p627_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28775,9 +28819,9 @@ TEXT ·p626_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p627_VMOVDQA64(in *byte, out *byte)
+// func p628_VMOVDQA64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p627_VMOVDQA64(SB), NOSPLIT, $0-16
+TEXT ·p628_VMOVDQA64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28822,9 +28866,9 @@ TEXT ·p627_VMOVDQA64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p628_VMOVDQU(in *byte, out *byte)
+// func p629_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p628_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p629_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28869,9 +28913,9 @@ TEXT ·p628_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p629_VMOVDQU(in *byte, out *byte)
+// func p630_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p629_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p630_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28916,9 +28960,9 @@ TEXT ·p629_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p630_VMOVDQU(in *byte, out *byte)
+// func p631_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p630_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p631_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -28963,9 +29007,9 @@ TEXT ·p630_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p631_VMOVDQU(in *byte, out *byte)
+// func p632_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p631_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p632_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29010,9 +29054,9 @@ TEXT ·p631_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p632_VMOVDQU(in *byte, out *byte)
+// func p633_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p632_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p633_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29057,9 +29101,9 @@ TEXT ·p632_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p633_VMOVDQU(in *byte, out *byte)
+// func p634_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p633_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p634_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29104,9 +29148,9 @@ TEXT ·p633_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p634_VMOVDQU(in *byte, out *byte)
+// func p635_VMOVDQU(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p634_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p635_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29151,9 +29195,9 @@ TEXT ·p634_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p635_VMOVDQU(in *byte, out *byte)
+// func p636_VMOVDQU(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p635_VMOVDQU(SB), NOSPLIT, $0-16
+TEXT ·p636_VMOVDQU(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29198,9 +29242,9 @@ TEXT ·p635_VMOVDQU(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p636_VMOVDQU64(in *byte, out *byte)
+// func p637_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p636_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p637_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29245,9 +29289,9 @@ TEXT ·p636_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p637_VMOVDQU64(in *byte, out *byte)
+// func p638_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p637_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p638_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29292,55 +29336,8 @@ TEXT ·p637_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p638_VMOVDQU64(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p638_VMOVDQU64(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	VMOVDQU64 192(R14), Z3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p639_VMOVDQU64(in *byte, out *byte)
-// Requires: AVX512F, AVX512VL
+// Requires: AVX512F
 TEXT ·p639_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
@@ -29363,7 +29360,7 @@ TEXT ·p639_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	VMOVDQU64 X3, 168(R15)
+	VMOVDQU64 192(R14), Z3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -29410,7 +29407,7 @@ TEXT ·p640_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	VMOVDQU64 Y3, 168(R15)
+	VMOVDQU64 X3, 168(R15)
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -29434,8 +29431,55 @@ TEXT ·p640_VMOVDQU64(SB), NOSPLIT, $0-16
 	RET
 
 // func p641_VMOVDQU64(in *byte, out *byte)
-// Requires: AVX512F
+// Requires: AVX512F, AVX512VL
 TEXT ·p641_VMOVDQU64(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	VMOVDQU64 Y3, 168(R15)
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p642_VMOVDQU64(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p642_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29480,9 +29524,9 @@ TEXT ·p641_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p642_VMOVDQU64(in *byte, out *byte)
+// func p643_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p642_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p643_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29529,9 +29573,9 @@ TEXT ·p642_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p643_VMOVDQU64(in *byte, out *byte)
+// func p644_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p643_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p644_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29576,9 +29620,9 @@ TEXT ·p643_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p644_VMOVDQU8(in *byte, out *byte)
+// func p645_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p644_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p645_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29625,9 +29669,9 @@ TEXT ·p644_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p645_VMOVDQU8_Z(in *byte, out *byte)
+// func p646_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p645_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p646_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29674,9 +29718,9 @@ TEXT ·p645_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p646_VMOVDQU8_Z(in *byte, out *byte)
+// func p647_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p646_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p647_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29725,9 +29769,9 @@ TEXT ·p646_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p647_VMOVDQU8_Z(in *byte, out *byte)
+// func p648_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p647_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p648_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29774,9 +29818,9 @@ TEXT ·p647_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p648_VMOVQ(in *byte, out *byte)
+// func p649_VMOVQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p648_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p649_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29821,9 +29865,9 @@ TEXT ·p648_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p649_VMOVQ(in *byte, out *byte)
+// func p650_VMOVQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p649_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p650_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -29868,60 +29912,60 @@ TEXT ·p649_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p650_VMOVQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p650_VMOVQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	VMOVQ SI, X3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p651_VMOVQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p651_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	VMOVQ SI, X3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p652_VMOVQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p652_VMOVQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -29962,9 +30006,9 @@ TEXT ·p651_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p652_VMOVQ(in *byte, out *byte)
+// func p653_VMOVQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p652_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p653_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30009,9 +30053,9 @@ TEXT ·p652_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p653_VMOVQ(in *byte, out *byte)
+// func p654_VMOVQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p653_VMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p654_VMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30056,9 +30100,9 @@ TEXT ·p653_VMOVQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p654_VPADDD(in *byte, out *byte)
+// func p655_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p654_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p655_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30105,9 +30149,9 @@ TEXT ·p654_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p655_VPADDD(in *byte, out *byte)
+// func p656_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p655_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p656_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30154,9 +30198,9 @@ TEXT ·p655_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p656_VPADDD(in *byte, out *byte)
+// func p657_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p656_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p657_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30201,9 +30245,9 @@ TEXT ·p656_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p657_VPADDD(in *byte, out *byte)
+// func p658_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p657_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p658_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30248,9 +30292,9 @@ TEXT ·p657_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p658_VPADDD(in *byte, out *byte)
+// func p659_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p658_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p659_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30297,9 +30341,9 @@ TEXT ·p658_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p659_VPADDD(in *byte, out *byte)
+// func p660_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p659_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p660_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30346,9 +30390,9 @@ TEXT ·p659_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p660_VPADDD(in *byte, out *byte)
+// func p661_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p660_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p661_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30393,9 +30437,9 @@ TEXT ·p660_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p661_VPADDD(in *byte, out *byte)
+// func p662_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p661_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p662_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30440,9 +30484,9 @@ TEXT ·p661_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p662_VPADDD(in *byte, out *byte)
+// func p663_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p662_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p663_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30489,9 +30533,9 @@ TEXT ·p662_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p663_VPADDD(in *byte, out *byte)
+// func p664_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p663_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p664_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30536,64 +30580,64 @@ TEXT ·p663_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p664_VPADDD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p664_VPADDD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPADDD X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p665_VPADDD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p665_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPADDD X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p666_VPADDD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p666_VPADDD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -30638,9 +30682,9 @@ TEXT ·p665_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p666_VPADDD(in *byte, out *byte)
+// func p667_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p666_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p667_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30685,9 +30729,9 @@ TEXT ·p666_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p667_VPADDD(in *byte, out *byte)
+// func p668_VPADDD(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p667_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p668_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30732,9 +30776,9 @@ TEXT ·p667_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p668_VPADDD(in *byte, out *byte)
+// func p669_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p668_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p669_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30783,9 +30827,9 @@ TEXT ·p668_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p669_VPADDD(in *byte, out *byte)
+// func p670_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p669_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p670_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30834,9 +30878,9 @@ TEXT ·p669_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p670_VPADDD(in *byte, out *byte)
+// func p671_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p670_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p671_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30881,9 +30925,9 @@ TEXT ·p670_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p671_VPADDD(in *byte, out *byte)
+// func p672_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p671_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p672_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30928,9 +30972,9 @@ TEXT ·p671_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p672_VPADDD(in *byte, out *byte)
+// func p673_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p672_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p673_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -30979,9 +31023,9 @@ TEXT ·p672_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p673_VPADDD(in *byte, out *byte)
+// func p674_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p673_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p674_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31026,9 +31070,9 @@ TEXT ·p673_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p674_VPADDD_BCST(in *byte, out *byte)
+// func p675_VPADDD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p674_VPADDD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p675_VPADDD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31075,9 +31119,9 @@ TEXT ·p674_VPADDD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p675_VPADDD_BCST(in *byte, out *byte)
+// func p676_VPADDD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p675_VPADDD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p676_VPADDD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31122,64 +31166,64 @@ TEXT ·p675_VPADDD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p676_VPADDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p676_VPADDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPADDQ X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p677_VPADDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p677_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPADDQ X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p678_VPADDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p678_VPADDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -31224,9 +31268,9 @@ TEXT ·p677_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p678_VPADDQ(in *byte, out *byte)
+// func p679_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p678_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p679_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31271,9 +31315,9 @@ TEXT ·p678_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p679_VPADDQ(in *byte, out *byte)
+// func p680_VPADDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p679_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p680_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31318,9 +31362,9 @@ TEXT ·p679_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p680_VPADDQ(in *byte, out *byte)
+// func p681_VPADDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p680_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p681_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31369,9 +31413,9 @@ TEXT ·p680_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p681_VPADDQ(in *byte, out *byte)
+// func p682_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p681_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p682_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31420,9 +31464,9 @@ TEXT ·p681_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p682_VPADDQ(in *byte, out *byte)
+// func p683_VPADDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p682_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p683_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31467,9 +31511,9 @@ TEXT ·p682_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p683_VPADDQ(in *byte, out *byte)
+// func p684_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p683_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p684_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31514,9 +31558,9 @@ TEXT ·p683_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p684_VPADDQ(in *byte, out *byte)
+// func p685_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p684_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p685_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31567,9 +31611,9 @@ TEXT ·p684_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p685_VPADDQ(in *byte, out *byte)
+// func p686_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p685_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p686_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31616,9 +31660,9 @@ TEXT ·p685_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p686_VPADDQ(in *byte, out *byte)
+// func p687_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p686_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p687_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31667,9 +31711,9 @@ TEXT ·p686_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p687_VPADDQ(in *byte, out *byte)
+// func p688_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p687_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p688_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31714,9 +31758,9 @@ TEXT ·p687_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p688_VPAND(in *byte, out *byte)
+// func p689_VPAND(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p688_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p689_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31763,9 +31807,9 @@ TEXT ·p688_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p689_VPAND(in *byte, out *byte)
+// func p690_VPAND(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p689_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p690_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31812,9 +31856,9 @@ TEXT ·p689_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p690_VPAND(in *byte, out *byte)
+// func p691_VPAND(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p690_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p691_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31859,9 +31903,9 @@ TEXT ·p690_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p691_VPAND(in *byte, out *byte)
+// func p692_VPAND(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p691_VPAND(SB), NOSPLIT, $0-16
+TEXT ·p692_VPAND(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31906,9 +31950,9 @@ TEXT ·p691_VPAND(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p692_VPANDD(in *byte, out *byte)
+// func p693_VPANDD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p692_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p693_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -31955,9 +31999,9 @@ TEXT ·p692_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p693_VPANDD(in *byte, out *byte)
+// func p694_VPANDD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p693_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p694_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32002,9 +32046,9 @@ TEXT ·p693_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p694_VPANDD(in *byte, out *byte)
+// func p695_VPANDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p694_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p695_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32051,9 +32095,9 @@ TEXT ·p694_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p695_VPANDD(in *byte, out *byte)
+// func p696_VPANDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p695_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p696_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32098,9 +32142,9 @@ TEXT ·p695_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p696_VPANDD(in *byte, out *byte)
+// func p697_VPANDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p696_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p697_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32149,9 +32193,9 @@ TEXT ·p696_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p697_VPANDD(in *byte, out *byte)
+// func p698_VPANDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p697_VPANDD(SB), NOSPLIT, $0-16
+TEXT ·p698_VPANDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32196,9 +32240,9 @@ TEXT ·p697_VPANDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p698_VPANDQ(in *byte, out *byte)
+// func p699_VPANDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p698_VPANDQ(SB), NOSPLIT, $0-16
+TEXT ·p699_VPANDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32247,9 +32291,9 @@ TEXT ·p698_VPANDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p699_VPANDQ(in *byte, out *byte)
+// func p700_VPANDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p699_VPANDQ(SB), NOSPLIT, $0-16
+TEXT ·p700_VPANDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32294,9 +32338,9 @@ TEXT ·p699_VPANDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p700_VPBROADCASTD(in *byte, out *byte)
+// func p701_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p700_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p701_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32341,9 +32385,9 @@ TEXT ·p700_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p701_VPBROADCASTD(in *byte, out *byte)
+// func p702_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p701_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p702_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32388,9 +32432,9 @@ TEXT ·p701_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p702_VPBROADCASTD(in *byte, out *byte)
+// func p703_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p702_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p703_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32413,53 +32457,6 @@ TEXT ·p702_VPBROADCASTD(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	VPBROADCASTD 192(R14), Z3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
-// func p703_VPBROADCASTQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p703_VPBROADCASTQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	VPBROADCASTQ 192(R14), Z3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -32506,7 +32503,7 @@ TEXT ·p704_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 128(R14), Z3
 
 	// The probed instruction.
-	VPBROADCASTQ SI, Z3
+	VPBROADCASTQ 192(R14), Z3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -32532,6 +32529,53 @@ TEXT ·p704_VPBROADCASTQ(SB), NOSPLIT, $0-16
 // func p705_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p705_VPBROADCASTQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	VPBROADCASTQ SI, Z3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p706_VPBROADCASTQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p706_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32578,9 +32622,9 @@ TEXT ·p705_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p706_VPBROADCASTQ(in *byte, out *byte)
+// func p707_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p706_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p707_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32625,9 +32669,9 @@ TEXT ·p706_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p707_VPCLMULQDQ(in *byte, out *byte)
+// func p708_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p707_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p708_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32674,9 +32718,9 @@ TEXT ·p707_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p708_VPCLMULQDQ(in *byte, out *byte)
+// func p709_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p708_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p709_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32723,9 +32767,9 @@ TEXT ·p708_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p709_VPCLMULQDQ(in *byte, out *byte)
+// func p710_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p709_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p710_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32772,9 +32816,9 @@ TEXT ·p709_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p710_VPCLMULQDQ(in *byte, out *byte)
+// func p711_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p710_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p711_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32821,9 +32865,9 @@ TEXT ·p710_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p711_VPCLMULQDQ(in *byte, out *byte)
+// func p712_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p711_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p712_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32870,9 +32914,9 @@ TEXT ·p711_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p712_VPCLMULQDQ(in *byte, out *byte)
+// func p713_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p712_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p713_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32919,9 +32963,9 @@ TEXT ·p712_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p713_VPCLMULQDQ(in *byte, out *byte)
+// func p714_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p713_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p714_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -32968,9 +33012,9 @@ TEXT ·p713_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p714_VPCLMULQDQ(in *byte, out *byte)
+// func p715_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p714_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p715_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33017,9 +33061,9 @@ TEXT ·p714_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p715_VPCLMULQDQ(in *byte, out *byte)
+// func p716_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p715_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p716_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33064,9 +33108,9 @@ TEXT ·p715_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p716_VPCLMULQDQ(in *byte, out *byte)
+// func p717_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, PCLMULQDQ
-TEXT ·p716_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p717_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33111,9 +33155,9 @@ TEXT ·p716_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p717_VPCLMULQDQ(in *byte, out *byte)
+// func p718_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p717_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p718_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33160,9 +33204,9 @@ TEXT ·p717_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p718_VPCLMULQDQ(in *byte, out *byte)
+// func p719_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p718_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p719_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33209,9 +33253,9 @@ TEXT ·p718_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p719_VPCLMULQDQ(in *byte, out *byte)
+// func p720_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p719_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p720_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33258,9 +33302,9 @@ TEXT ·p719_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p720_VPCLMULQDQ(in *byte, out *byte)
+// func p721_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p720_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p721_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33307,9 +33351,9 @@ TEXT ·p720_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p721_VPCLMULQDQ(in *byte, out *byte)
+// func p722_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p721_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p722_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33356,9 +33400,9 @@ TEXT ·p721_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p722_VPCLMULQDQ(in *byte, out *byte)
+// func p723_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p722_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p723_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33405,9 +33449,9 @@ TEXT ·p722_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p723_VPCLMULQDQ(in *byte, out *byte)
+// func p724_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p723_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p724_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33454,9 +33498,9 @@ TEXT ·p723_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p724_VPCLMULQDQ(in *byte, out *byte)
+// func p725_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p724_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p725_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33503,9 +33547,9 @@ TEXT ·p724_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p725_VPCLMULQDQ(in *byte, out *byte)
+// func p726_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p725_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p726_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33550,9 +33594,9 @@ TEXT ·p725_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p726_VPCLMULQDQ(in *byte, out *byte)
+// func p727_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p726_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p727_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -33597,55 +33641,6 @@ TEXT ·p726_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p727_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
-TEXT ·p727_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, 256(R14), Z3, Z9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p728_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
 TEXT ·p728_VPCLMULQDQ(SB), NOSPLIT, $0-16
@@ -33671,7 +33666,7 @@ TEXT ·p728_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x01, 256(R14), Z3, Z9
+	VPCLMULQDQ $0x00, 256(R14), Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -33720,7 +33715,7 @@ TEXT ·p729_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, 256(R14), Z3, Z9
+	VPCLMULQDQ $0x01, 256(R14), Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -33769,7 +33764,7 @@ TEXT ·p730_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPCLMULQDQ $0x11, 256(R14), Z3, Z9
+	VPCLMULQDQ $0x10, 256(R14), Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -33814,6 +33809,55 @@ TEXT ·p731_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPCLMULQDQ $0x11, 256(R14), Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p732_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p732_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -33840,64 +33884,64 @@ TEXT ·p731_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p732_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p732_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p733_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
+// Requires: AVX, AVX512F, PCLMULQDQ
 TEXT ·p733_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p734_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p734_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -33942,64 +33986,64 @@ TEXT ·p733_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p734_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p734_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x01, X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p735_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
+// Requires: AVX, AVX512F, PCLMULQDQ
 TEXT ·p735_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x01, X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p736_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p736_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -34044,64 +34088,64 @@ TEXT ·p735_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p736_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p736_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x10, X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p737_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
+// Requires: AVX, AVX512F, PCLMULQDQ
 TEXT ·p737_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x10, X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p738_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p738_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -34146,64 +34190,64 @@ TEXT ·p737_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p738_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p738_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x11, X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p739_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
+// Requires: AVX, AVX512F, PCLMULQDQ
 TEXT ·p739_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x11, X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p740_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p740_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -34248,60 +34292,60 @@ TEXT ·p739_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p740_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p740_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, X14, X14, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z14, 104(R15)
-	RET
-
 // func p741_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, PCLMULQDQ
+// Requires: AVX, AVX512F, PCLMULQDQ
 TEXT ·p741_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, X14, X14, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z14, 104(R15)
+	RET
+
+// func p742_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, PCLMULQDQ
+TEXT ·p742_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -34342,64 +34386,64 @@ TEXT ·p741_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p742_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
-TEXT ·p742_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p743_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, VPCLMULQDQ
+// Requires: AVX512F, VPCLMULQDQ
 TEXT ·p743_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x00, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p744_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, VPCLMULQDQ
+TEXT ·p744_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -34444,64 +34488,64 @@ TEXT ·p743_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p744_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
-TEXT ·p744_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x01, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p745_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, VPCLMULQDQ
+// Requires: AVX512F, VPCLMULQDQ
 TEXT ·p745_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x01, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p746_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, VPCLMULQDQ
+TEXT ·p746_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -34546,64 +34590,64 @@ TEXT ·p745_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p746_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
-TEXT ·p746_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x10, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p747_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX, VPCLMULQDQ
+// Requires: AVX512F, VPCLMULQDQ
 TEXT ·p747_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x10, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p748_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX, VPCLMULQDQ
+TEXT ·p748_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -34648,9 +34692,9 @@ TEXT ·p747_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p748_VPCLMULQDQ(in *byte, out *byte)
+// func p749_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p748_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p749_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34699,9 +34743,9 @@ TEXT ·p748_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p749_VPCLMULQDQ(in *byte, out *byte)
+// func p750_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p749_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p750_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34750,9 +34794,9 @@ TEXT ·p749_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p750_VPCLMULQDQ(in *byte, out *byte)
+// func p751_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p750_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p751_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34797,9 +34841,9 @@ TEXT ·p750_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p751_VPCLMULQDQ(in *byte, out *byte)
+// func p752_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, VPCLMULQDQ
-TEXT ·p751_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p752_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -34842,57 +34886,6 @@ TEXT ·p751_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y14, 104(R15)
-	RET
-
-// func p752_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
-TEXT ·p752_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, Z3, Z9, Z14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
 	RET
 
 // func p753_VPCLMULQDQ(in *byte, out *byte)
@@ -34921,7 +34914,7 @@ TEXT ·p753_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x01, Z3, Z9, Z14
+	VPCLMULQDQ $0x00, Z3, Z9, Z14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -34972,7 +34965,7 @@ TEXT ·p754_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, Z3, Z9, Z14
+	VPCLMULQDQ $0x01, Z3, Z9, Z14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -35023,7 +35016,7 @@ TEXT ·p755_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VPCLMULQDQ $0x11, Z3, Z9, Z14
+	VPCLMULQDQ $0x10, Z3, Z9, Z14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -35069,6 +35062,57 @@ TEXT ·p756_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPCLMULQDQ $0x11, Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p757_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p757_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z14
 
 	// The probed instruction.
@@ -35095,9 +35139,9 @@ TEXT ·p756_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p757_VPCMPEQB(in *byte, out *byte)
+// func p758_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p757_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p758_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35146,9 +35190,9 @@ TEXT ·p757_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p758_VPCMPEQB(in *byte, out *byte)
+// func p759_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p758_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p759_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35195,9 +35239,9 @@ TEXT ·p758_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p759_VPCMPEQB(in *byte, out *byte)
+// func p760_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p759_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p760_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35246,9 +35290,9 @@ TEXT ·p759_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p760_VPCMPEQB(in *byte, out *byte)
+// func p761_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p760_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p761_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35297,9 +35341,9 @@ TEXT ·p760_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p761_VPCMPEQB(in *byte, out *byte)
+// func p762_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p761_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p762_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35344,9 +35388,9 @@ TEXT ·p761_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p762_VPCMPEQB(in *byte, out *byte)
+// func p763_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p762_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p763_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35391,9 +35435,9 @@ TEXT ·p762_VPCMPEQB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p763_VPCMPEQQ(in *byte, out *byte)
+// func p764_VPCMPEQQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p763_VPCMPEQQ(SB), NOSPLIT, $0-16
+TEXT ·p764_VPCMPEQQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35442,9 +35486,9 @@ TEXT ·p763_VPCMPEQQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p764_VPCMPEQQ(in *byte, out *byte)
+// func p765_VPCMPEQQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p764_VPCMPEQQ(SB), NOSPLIT, $0-16
+TEXT ·p765_VPCMPEQQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35491,9 +35535,9 @@ TEXT ·p764_VPCMPEQQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p765_VPCMPUQ(in *byte, out *byte)
+// func p766_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p765_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p766_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35542,9 +35586,9 @@ TEXT ·p765_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p766_VPCMPUQ(in *byte, out *byte)
+// func p767_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p766_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p767_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35593,9 +35637,9 @@ TEXT ·p766_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p767_VPCMPUQ(in *byte, out *byte)
+// func p768_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p767_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p768_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -35642,64 +35686,64 @@ TEXT ·p767_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p768_VPERM2I128(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p768_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPERM2I128 $0x02, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p769_VPERM2I128(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p769_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPERM2I128 $0x02, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p770_VPERM2I128(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p770_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -35744,64 +35788,64 @@ TEXT ·p769_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p770_VPERM2I128(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p770_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPERM2I128 $0x08, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p771_VPERM2I128(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p771_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPERM2I128 $0x08, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p772_VPERM2I128(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p772_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -35846,64 +35890,64 @@ TEXT ·p771_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p772_VPERM2I128(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p772_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPERM2I128 $0x13, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p773_VPERM2I128(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p773_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPERM2I128 $0x13, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p774_VPERM2I128(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p774_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -35948,64 +35992,64 @@ TEXT ·p773_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p774_VPERM2I128(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p774_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPERM2I128 $0x20, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p775_VPERM2I128(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p775_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPERM2I128 $0x20, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p776_VPERM2I128(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p776_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -36050,64 +36094,64 @@ TEXT ·p775_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p776_VPERM2I128(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p776_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPERM2I128 $0x31, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p777_VPERM2I128(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p777_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPERM2I128 $0x31, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p778_VPERM2I128(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p778_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -36152,64 +36196,64 @@ TEXT ·p777_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p778_VPERM2I128(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p778_VPERM2I128(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPERM2I128 $0x80, Y3, Y9, Y14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p779_VPERM2I128(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p779_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPERM2I128 $0x80, Y3, Y9, Y14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p780_VPERM2I128(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p780_VPERM2I128(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -36254,9 +36298,9 @@ TEXT ·p779_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p780_VPERM2I128(in *byte, out *byte)
+// func p781_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p780_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p781_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36305,9 +36349,9 @@ TEXT ·p780_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p781_VPERM2I128(in *byte, out *byte)
+// func p782_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p781_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p782_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36356,9 +36400,9 @@ TEXT ·p781_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p782_VPERM2I128(in *byte, out *byte)
+// func p783_VPERM2I128(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p782_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p783_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36403,9 +36447,9 @@ TEXT ·p782_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p783_VPERM2I128(in *byte, out *byte)
+// func p784_VPERM2I128(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p783_VPERM2I128(SB), NOSPLIT, $0-16
+TEXT ·p784_VPERM2I128(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36450,9 +36494,9 @@ TEXT ·p783_VPERM2I128(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p784_VPERMQ(in *byte, out *byte)
+// func p785_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p784_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p785_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36501,9 +36545,9 @@ TEXT ·p784_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p785_VPERMQ(in *byte, out *byte)
+// func p786_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p785_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p786_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36548,60 +36592,60 @@ TEXT ·p785_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p786_VPEXTRQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p786_VPEXTRQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-
-	// The probed instruction.
-	VPEXTRQ $0x00, X3, SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	RET
-
 // func p787_VPEXTRQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p787_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+
+	// The probed instruction.
+	VPEXTRQ $0x00, X3, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	RET
+
+// func p788_VPEXTRQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p788_VPEXTRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -36642,9 +36686,9 @@ TEXT ·p787_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p788_VPEXTRQ(in *byte, out *byte)
+// func p789_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p788_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p789_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36689,9 +36733,9 @@ TEXT ·p788_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p789_VPEXTRQ(in *byte, out *byte)
+// func p790_VPEXTRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p789_VPEXTRQ(SB), NOSPLIT, $0-16
+TEXT ·p790_VPEXTRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36736,9 +36780,9 @@ TEXT ·p789_VPEXTRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p790_VPINSRQ(in *byte, out *byte)
+// func p791_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p790_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p791_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36785,9 +36829,9 @@ TEXT ·p790_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p791_VPINSRQ(in *byte, out *byte)
+// func p792_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p791_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p792_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36834,9 +36878,9 @@ TEXT ·p791_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p792_VPINSRQ(in *byte, out *byte)
+// func p793_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p792_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p793_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36883,9 +36927,9 @@ TEXT ·p792_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p793_VPINSRQ(in *byte, out *byte)
+// func p794_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p793_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p794_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36932,9 +36976,9 @@ TEXT ·p793_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p794_VPINSRQ(in *byte, out *byte)
+// func p795_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p794_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p795_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -36979,9 +37023,9 @@ TEXT ·p794_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p795_VPINSRQ(in *byte, out *byte)
+// func p796_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p795_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p796_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37026,62 +37070,62 @@ TEXT ·p795_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p796_VPINSRQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p796_VPINSRQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPINSRQ $0x00, SI, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p797_VPINSRQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p797_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPINSRQ $0x00, SI, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p798_VPINSRQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p798_VPINSRQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -37124,9 +37168,9 @@ TEXT ·p797_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p798_VPINSRQ(in *byte, out *byte)
+// func p799_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p798_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p799_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37173,9 +37217,9 @@ TEXT ·p798_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p799_VPINSRQ(in *byte, out *byte)
+// func p800_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p799_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p800_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37222,9 +37266,9 @@ TEXT ·p799_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p800_VPINSRQ(in *byte, out *byte)
+// func p801_VPINSRQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p800_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p801_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37269,9 +37313,9 @@ TEXT ·p800_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p801_VPINSRQ(in *byte, out *byte)
+// func p802_VPINSRQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p801_VPINSRQ(SB), NOSPLIT, $0-16
+TEXT ·p802_VPINSRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37316,9 +37360,9 @@ TEXT ·p801_VPINSRQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p802_VPMADD52HUQ(in *byte, out *byte)
+// func p803_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p802_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p803_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37365,9 +37409,9 @@ TEXT ·p802_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p803_VPMADD52HUQ(in *byte, out *byte)
+// func p804_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p803_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p804_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37412,9 +37456,9 @@ TEXT ·p803_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p804_VPMADD52LUQ(in *byte, out *byte)
+// func p805_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p804_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p805_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37461,9 +37505,9 @@ TEXT ·p804_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p805_VPMADD52LUQ(in *byte, out *byte)
+// func p806_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p805_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p806_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37508,9 +37552,9 @@ TEXT ·p805_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p806_VPMADD52LUQ_BCST(in *byte, out *byte)
+// func p807_VPMADD52LUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p806_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p807_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37557,9 +37601,9 @@ TEXT ·p806_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p807_VPMADD52LUQ_BCST(in *byte, out *byte)
+// func p808_VPMADD52LUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p807_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p808_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37604,9 +37648,9 @@ TEXT ·p807_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p808_VPMOVMSKB(in *byte, out *byte)
+// func p809_VPMOVMSKB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p808_VPMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p809_VPMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37651,9 +37695,9 @@ TEXT ·p808_VPMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z3, 104(R15)
 	RET
 
-// func p809_VPMOVMSKB(in *byte, out *byte)
+// func p810_VPMOVMSKB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p809_VPMOVMSKB(SB), NOSPLIT, $0-16
+TEXT ·p810_VPMOVMSKB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37698,9 +37742,9 @@ TEXT ·p809_VPMOVMSKB(SB), NOSPLIT, $0-16
 	VMOVDQU Y3, 104(R15)
 	RET
 
-// func p810_VPMULUDQ(in *byte, out *byte)
+// func p811_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p810_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p811_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37747,9 +37791,9 @@ TEXT ·p810_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p811_VPMULUDQ(in *byte, out *byte)
+// func p812_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p811_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p812_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37794,9 +37838,9 @@ TEXT ·p811_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p812_VPMULUDQ(in *byte, out *byte)
+// func p813_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p812_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p813_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37845,9 +37889,9 @@ TEXT ·p812_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p813_VPMULUDQ(in *byte, out *byte)
+// func p814_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p813_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p814_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -37892,64 +37936,64 @@ TEXT ·p813_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p814_VPOR(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p814_VPOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPOR X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p815_VPOR(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p815_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPOR X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p816_VPOR(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p816_VPOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -37994,9 +38038,9 @@ TEXT ·p815_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p816_VPOR(in *byte, out *byte)
+// func p817_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p816_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p817_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38041,9 +38085,9 @@ TEXT ·p816_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p817_VPOR(in *byte, out *byte)
+// func p818_VPOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p817_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p818_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38088,9 +38132,9 @@ TEXT ·p817_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p818_VPOR(in *byte, out *byte)
+// func p819_VPOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p818_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p819_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38139,9 +38183,9 @@ TEXT ·p818_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p819_VPOR(in *byte, out *byte)
+// func p820_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p819_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p820_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38190,9 +38234,9 @@ TEXT ·p819_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p820_VPOR(in *byte, out *byte)
+// func p821_VPOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p820_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p821_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38237,9 +38281,9 @@ TEXT ·p820_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p821_VPOR(in *byte, out *byte)
+// func p822_VPOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p821_VPOR(SB), NOSPLIT, $0-16
+TEXT ·p822_VPOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38284,9 +38328,9 @@ TEXT ·p821_VPOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p822_VPORD(in *byte, out *byte)
+// func p823_VPORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p822_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p823_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38335,9 +38379,9 @@ TEXT ·p822_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p823_VPORD(in *byte, out *byte)
+// func p824_VPORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p823_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p824_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38382,9 +38426,9 @@ TEXT ·p823_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p824_VPORD(in *byte, out *byte)
+// func p825_VPORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p824_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p825_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38433,9 +38477,9 @@ TEXT ·p824_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p825_VPORD(in *byte, out *byte)
+// func p826_VPORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p825_VPORD(SB), NOSPLIT, $0-16
+TEXT ·p826_VPORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38480,9 +38524,9 @@ TEXT ·p825_VPORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p826_VPORQ(in *byte, out *byte)
+// func p827_VPORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p826_VPORQ(SB), NOSPLIT, $0-16
+TEXT ·p827_VPORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38533,9 +38577,9 @@ TEXT ·p826_VPORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p827_VPORQ(in *byte, out *byte)
+// func p828_VPORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p827_VPORQ(SB), NOSPLIT, $0-16
+TEXT ·p828_VPORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -38582,55 +38626,6 @@ TEXT ·p827_VPORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p828_VPROLD(in *byte, out *byte)
-// Requires: AVX512F, AVX512VL
-TEXT ·p828_VPROLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPROLD $0x07, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p829_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
 TEXT ·p829_VPROLD(SB), NOSPLIT, $0-16
@@ -38656,7 +38651,7 @@ TEXT ·p829_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPROLD $0x08, Y3, Y9
+	VPROLD $0x07, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -38705,7 +38700,7 @@ TEXT ·p830_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPROLD $0x0c, Y3, Y9
+	VPROLD $0x08, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -38754,7 +38749,7 @@ TEXT ·p831_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPROLD $0x10, Y3, Y9
+	VPROLD $0x0c, Y3, Y9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -38799,6 +38794,55 @@ TEXT ·p832_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPROLD $0x10, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p833_VPROLD(in *byte, out *byte)
+// Requires: AVX512F, AVX512VL
+TEXT ·p833_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -38823,55 +38867,6 @@ TEXT ·p832_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ      R12, 88(R15)
 	MOVQ      R13, 96(R15)
 	VMOVDQU64 Z9, 104(R15)
-	RET
-
-// func p833_VPROLD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p833_VPROLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPROLD $0x07, Z3, Z9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p834_VPROLD(in *byte, out *byte)
@@ -38899,7 +38894,7 @@ TEXT ·p834_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPROLD $0x08, Z3, Z9
+	VPROLD $0x07, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -38948,7 +38943,7 @@ TEXT ·p835_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPROLD $0x0c, Z3, Z9
+	VPROLD $0x08, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -38997,7 +38992,7 @@ TEXT ·p836_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPROLD $0x10, Z3, Z9
+	VPROLD $0x0c, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -39042,6 +39037,55 @@ TEXT ·p837_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPROLD $0x10, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p838_VPROLD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p838_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -39068,9 +39112,9 @@ TEXT ·p837_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p838_VPSHUFB(in *byte, out *byte)
+// func p839_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p838_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p839_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39117,9 +39161,9 @@ TEXT ·p838_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p839_VPSHUFB(in *byte, out *byte)
+// func p840_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p839_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p840_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39166,9 +39210,9 @@ TEXT ·p839_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p840_VPSHUFB(in *byte, out *byte)
+// func p841_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p840_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p841_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39213,9 +39257,9 @@ TEXT ·p840_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p841_VPSHUFB(in *byte, out *byte)
+// func p842_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p841_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p842_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39260,9 +39304,9 @@ TEXT ·p841_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p842_VPSHUFB(in *byte, out *byte)
+// func p843_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p842_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p843_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39309,9 +39353,9 @@ TEXT ·p842_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p843_VPSHUFB(in *byte, out *byte)
+// func p844_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p843_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p844_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39358,9 +39402,9 @@ TEXT ·p843_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p844_VPSHUFB(in *byte, out *byte)
+// func p845_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p844_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p845_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39405,9 +39449,9 @@ TEXT ·p844_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p845_VPSHUFB(in *byte, out *byte)
+// func p846_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p845_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p846_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39452,9 +39496,9 @@ TEXT ·p845_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p846_VPSHUFB(in *byte, out *byte)
+// func p847_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p846_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p847_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39501,9 +39545,9 @@ TEXT ·p846_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p847_VPSHUFB(in *byte, out *byte)
+// func p848_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p847_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p848_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39548,9 +39592,9 @@ TEXT ·p847_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p848_VPSHUFB(in *byte, out *byte)
+// func p849_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p848_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p849_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39599,9 +39643,9 @@ TEXT ·p848_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p849_VPSHUFB(in *byte, out *byte)
+// func p850_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p849_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p850_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39650,9 +39694,9 @@ TEXT ·p849_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p850_VPSHUFB(in *byte, out *byte)
+// func p851_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p850_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p851_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39697,9 +39741,9 @@ TEXT ·p850_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p851_VPSHUFB(in *byte, out *byte)
+// func p852_VPSHUFB(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p851_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p852_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39744,9 +39788,9 @@ TEXT ·p851_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p852_VPSHUFB(in *byte, out *byte)
+// func p853_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p852_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p853_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39795,9 +39839,9 @@ TEXT ·p852_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p853_VPSHUFB(in *byte, out *byte)
+// func p854_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p853_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p854_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -39842,62 +39886,62 @@ TEXT ·p853_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p854_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p854_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p855_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p855_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p856_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p856_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -39940,62 +39984,62 @@ TEXT ·p855_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p856_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p856_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x1b, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p857_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p857_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x1b, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p858_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p858_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -40038,62 +40082,62 @@ TEXT ·p857_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p858_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p858_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x4e, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p859_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p859_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x4e, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p860_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p860_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -40136,62 +40180,62 @@ TEXT ·p859_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p860_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p860_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0xb1, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p861_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p861_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xb1, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p862_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p862_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -40234,62 +40278,62 @@ TEXT ·p861_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p862_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p862_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0xd3, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p863_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p863_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xd3, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p864_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p864_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -40332,62 +40376,62 @@ TEXT ·p863_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p864_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p864_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0xe4, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p865_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p865_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xe4, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p866_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p866_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -40430,62 +40474,62 @@ TEXT ·p865_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p866_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p866_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0xee, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p867_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p867_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xee, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p868_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p868_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -40528,60 +40572,60 @@ TEXT ·p867_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p868_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p868_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x00, X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
 // func p869_VPSHUFD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p869_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x00, X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p870_VPSHUFD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p870_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -40622,62 +40666,62 @@ TEXT ·p869_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p870_VPSHUFD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p870_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x00, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p871_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p871_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x00, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p872_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p872_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -40720,62 +40764,62 @@ TEXT ·p871_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p872_VPSHUFD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p872_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x1b, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p873_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p873_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x1b, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p874_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p874_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -40818,62 +40862,62 @@ TEXT ·p873_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p874_VPSHUFD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p874_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x39, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p875_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p875_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x39, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p876_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p876_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -40916,62 +40960,62 @@ TEXT ·p875_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p876_VPSHUFD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p876_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x4e, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p877_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p877_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x4e, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p878_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p878_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -41014,62 +41058,62 @@ TEXT ·p877_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p878_VPSHUFD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p878_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x93, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p879_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p879_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0x93, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p880_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p880_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -41112,62 +41156,62 @@ TEXT ·p879_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p880_VPSHUFD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p880_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0xb1, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p881_VPSHUFD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p881_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xb1, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p882_VPSHUFD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p882_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -41210,9 +41254,9 @@ TEXT ·p881_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p882_VPSHUFD(in *byte, out *byte)
+// func p883_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p882_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p883_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41259,9 +41303,9 @@ TEXT ·p882_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p883_VPSHUFD(in *byte, out *byte)
+// func p884_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p883_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p884_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41308,9 +41352,9 @@ TEXT ·p883_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p884_VPSHUFD(in *byte, out *byte)
+// func p885_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p884_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p885_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41355,9 +41399,9 @@ TEXT ·p884_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p885_VPSHUFD(in *byte, out *byte)
+// func p886_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p885_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p886_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -41400,55 +41444,6 @@ TEXT ·p885_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y9, 104(R15)
-	RET
-
-// func p886_VPSHUFD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p886_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSHUFD $0x1b, Z3, Z9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p887_VPSHUFD(in *byte, out *byte)
@@ -41476,7 +41471,7 @@ TEXT ·p887_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0x39, Z3, Z9
+	VPSHUFD $0x1b, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -41525,7 +41520,7 @@ TEXT ·p888_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0x4e, Z3, Z9
+	VPSHUFD $0x39, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -41574,7 +41569,7 @@ TEXT ·p889_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0x93, Z3, Z9
+	VPSHUFD $0x4e, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -41623,7 +41618,7 @@ TEXT ·p890_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0xb1, Z3, Z9
+	VPSHUFD $0x93, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -41672,7 +41667,7 @@ TEXT ·p891_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSHUFD $0xe4, Z3, Z9
+	VPSHUFD $0xb1, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -41717,6 +41712,55 @@ TEXT ·p892_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSHUFD $0xe4, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p893_VPSHUFD(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p893_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -41743,62 +41787,62 @@ TEXT ·p892_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p893_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p893_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x00, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p894_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p894_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x00, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p895_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p895_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -41841,62 +41885,62 @@ TEXT ·p894_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p895_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p895_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x01, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p896_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p896_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x01, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p897_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p897_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -41939,62 +41983,62 @@ TEXT ·p896_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p897_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p897_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x07, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p898_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p898_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x07, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p899_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p899_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -42037,62 +42081,62 @@ TEXT ·p898_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p899_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p899_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x0c, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p900_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p900_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x0c, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p901_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p901_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -42135,62 +42179,62 @@ TEXT ·p900_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p901_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p901_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x1f, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p902_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p902_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x1f, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p903_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p903_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -42233,62 +42277,62 @@ TEXT ·p902_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p903_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p903_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x20, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p904_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p904_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x20, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p905_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p905_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -42331,62 +42375,62 @@ TEXT ·p904_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p905_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p905_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x3f, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p906_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p906_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x3f, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p907_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p907_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -42429,62 +42473,62 @@ TEXT ·p906_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p907_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p907_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x40, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p908_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p908_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x40, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p909_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p909_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -42527,62 +42571,62 @@ TEXT ·p908_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p909_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p909_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0xff, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p910_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p910_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0xff, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p911_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p911_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -42625,60 +42669,60 @@ TEXT ·p910_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p911_VPSLLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p911_VPSLLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	VPSLLD $0x00, Y9, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
 // func p912_VPSLLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p912_VPSLLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPSLLD $0x00, Y9, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p913_VPSLLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p913_VPSLLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -42719,62 +42763,62 @@ TEXT ·p912_VPSLLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p913_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p913_VPSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLDQ $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p914_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p914_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLDQ $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p915_VPSLLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p915_VPSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -42817,62 +42861,62 @@ TEXT ·p914_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p915_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p915_VPSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLDQ $0x01, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p916_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p916_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLDQ $0x01, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p917_VPSLLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p917_VPSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -42915,62 +42959,62 @@ TEXT ·p916_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p917_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p917_VPSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLDQ $0x04, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p918_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p918_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLDQ $0x04, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p919_VPSLLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p919_VPSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -43013,62 +43057,62 @@ TEXT ·p918_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p919_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p919_VPSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLDQ $0x0f, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p920_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p920_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLDQ $0x0f, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p921_VPSLLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p921_VPSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -43111,62 +43155,62 @@ TEXT ·p920_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p921_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p921_VPSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLDQ $0x10, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p922_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p922_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLDQ $0x10, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p923_VPSLLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p923_VPSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -43209,9 +43253,9 @@ TEXT ·p922_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p923_VPSLLDQ(in *byte, out *byte)
+// func p924_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p923_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p924_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43258,9 +43302,9 @@ TEXT ·p923_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p924_VPSLLDQ(in *byte, out *byte)
+// func p925_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p924_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p925_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43307,9 +43351,9 @@ TEXT ·p924_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p925_VPSLLDQ(in *byte, out *byte)
+// func p926_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p925_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p926_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43354,9 +43398,9 @@ TEXT ·p925_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p926_VPSLLDQ(in *byte, out *byte)
+// func p927_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p926_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p927_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -43399,55 +43443,6 @@ TEXT ·p926_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y9, 104(R15)
-	RET
-
-// func p927_VPSLLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p927_VPSLLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSLLQ $0x00, Z3, Z9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p928_VPSLLQ(in *byte, out *byte)
@@ -43475,7 +43470,7 @@ TEXT ·p928_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLQ $0x01, Z3, Z9
+	VPSLLQ $0x00, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -43524,7 +43519,7 @@ TEXT ·p929_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLQ $0x02, Z3, Z9
+	VPSLLQ $0x01, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -43573,7 +43568,7 @@ TEXT ·p930_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLQ $0x0c, Z3, Z9
+	VPSLLQ $0x02, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -43622,7 +43617,7 @@ TEXT ·p931_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLQ $0x1f, Z3, Z9
+	VPSLLQ $0x0c, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -43671,7 +43666,7 @@ TEXT ·p932_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLQ $0x20, Z3, Z9
+	VPSLLQ $0x1f, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -43720,7 +43715,7 @@ TEXT ·p933_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLQ $0x3f, Z3, Z9
+	VPSLLQ $0x20, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -43769,7 +43764,7 @@ TEXT ·p934_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLQ $0x40, Z3, Z9
+	VPSLLQ $0x3f, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -43818,7 +43813,7 @@ TEXT ·p935_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSLLQ $0xff, Z3, Z9
+	VPSLLQ $0x40, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -43863,6 +43858,55 @@ TEXT ·p936_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSLLQ $0xff, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p937_VPSLLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p937_VPSLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -43889,62 +43933,62 @@ TEXT ·p936_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p937_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p937_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p938_VPSRAD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p938_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p939_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p939_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -43987,62 +44031,62 @@ TEXT ·p938_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p939_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p939_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0x01, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p940_VPSRAD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p940_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0x01, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p941_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p941_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -44085,62 +44129,62 @@ TEXT ·p940_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p941_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p941_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0x1f, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p942_VPSRAD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p942_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0x1f, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p943_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p943_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -44183,62 +44227,62 @@ TEXT ·p942_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p943_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p943_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0x20, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p944_VPSRAD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p944_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0x20, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p945_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p945_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -44281,62 +44325,62 @@ TEXT ·p944_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p945_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p945_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0x3f, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p946_VPSRAD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p946_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0x3f, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p947_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p947_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -44379,62 +44423,62 @@ TEXT ·p946_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p947_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p947_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0x40, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p948_VPSRAD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p948_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0x40, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p949_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p949_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -44477,62 +44521,62 @@ TEXT ·p948_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p949_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p949_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0xff, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p950_VPSRAD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p950_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0xff, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p951_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p951_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -44575,60 +44619,60 @@ TEXT ·p950_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p951_VPSRAD(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p951_VPSRAD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	VPSRAD $0x00, X9, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
 // func p952_VPSRAD(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p952_VPSRAD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPSRAD $0x00, X9, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p953_VPSRAD(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p953_VPSRAD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -44669,62 +44713,62 @@ TEXT ·p952_VPSRAD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p953_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p953_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x00, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p954_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p954_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x00, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p955_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p955_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -44767,62 +44811,62 @@ TEXT ·p954_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p955_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p955_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x01, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p956_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p956_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x01, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p957_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p957_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -44865,62 +44909,62 @@ TEXT ·p956_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p957_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p957_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x14, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p958_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p958_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x14, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p959_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p959_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -44963,62 +45007,62 @@ TEXT ·p958_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p959_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p959_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x19, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p960_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p960_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x19, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p961_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p961_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -45061,62 +45105,62 @@ TEXT ·p960_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p961_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p961_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x1f, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p962_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p962_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x1f, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p963_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p963_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -45159,62 +45203,62 @@ TEXT ·p962_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p963_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p963_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x20, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p964_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p964_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x20, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p965_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p965_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -45257,62 +45301,62 @@ TEXT ·p964_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p965_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p965_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x3f, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p966_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p966_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x3f, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p967_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p967_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -45355,62 +45399,62 @@ TEXT ·p966_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p967_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p967_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x40, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p968_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p968_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x40, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p969_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p969_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -45453,62 +45497,62 @@ TEXT ·p968_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p969_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p969_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0xff, Y3, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p970_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p970_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0xff, Y3, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p971_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p971_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -45551,60 +45595,60 @@ TEXT ·p970_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p971_VPSRLD(in *byte, out *byte)
-// Requires: AVX2, AVX512F
-TEXT ·p971_VPSRLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z9
-
-	// The probed instruction.
-	VPSRLD $0x00, Y9, Y9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z9, 104(R15)
-	RET
-
 // func p972_VPSRLD(in *byte, out *byte)
-// Requires: AVX, AVX2
+// Requires: AVX2, AVX512F
 TEXT ·p972_VPSRLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z9
+
+	// The probed instruction.
+	VPSRLD $0x00, Y9, Y9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z9, 104(R15)
+	RET
+
+// func p973_VPSRLD(in *byte, out *byte)
+// Requires: AVX, AVX2
+TEXT ·p973_VPSRLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -45645,62 +45689,62 @@ TEXT ·p972_VPSRLD(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p973_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p973_VPSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLDQ $0x00, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p974_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p974_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLDQ $0x00, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p975_VPSRLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p975_VPSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -45743,62 +45787,62 @@ TEXT ·p974_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p975_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p975_VPSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLDQ $0x01, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p976_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p976_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLDQ $0x01, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p977_VPSRLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p977_VPSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -45841,62 +45885,62 @@ TEXT ·p976_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p977_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p977_VPSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLDQ $0x04, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p978_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p978_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLDQ $0x04, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p979_VPSRLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p979_VPSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -45939,62 +45983,62 @@ TEXT ·p978_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p979_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p979_VPSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLDQ $0x0f, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p980_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p980_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLDQ $0x0f, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p981_VPSRLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p981_VPSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -46037,62 +46081,62 @@ TEXT ·p980_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p981_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p981_VPSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLDQ $0x10, X3, X9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	RET
-
 // func p982_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p982_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLDQ $0x10, X3, X9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p983_VPSRLDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p983_VPSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -46135,9 +46179,9 @@ TEXT ·p982_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p983_VPSRLDQ(in *byte, out *byte)
+// func p984_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p983_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p984_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46184,9 +46228,9 @@ TEXT ·p983_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p984_VPSRLDQ(in *byte, out *byte)
+// func p985_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p984_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p985_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46233,9 +46277,9 @@ TEXT ·p984_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p985_VPSRLDQ(in *byte, out *byte)
+// func p986_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p985_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p986_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46280,9 +46324,9 @@ TEXT ·p985_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p986_VPSRLDQ(in *byte, out *byte)
+// func p987_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p986_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p987_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46325,55 +46369,6 @@ TEXT ·p986_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ    R12, 88(R15)
 	MOVQ    R13, 96(R15)
 	VMOVDQU Y9, 104(R15)
-	RET
-
-// func p987_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p987_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-
-	// The probed instruction.
-	VPSRLQ $0x00, Z3, Z9
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
 	RET
 
 // func p988_VPSRLQ(in *byte, out *byte)
@@ -46401,7 +46396,7 @@ TEXT ·p988_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x01, Z3, Z9
+	VPSRLQ $0x00, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46450,7 +46445,7 @@ TEXT ·p989_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x0e, Z3, Z9
+	VPSRLQ $0x01, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46499,7 +46494,7 @@ TEXT ·p990_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x1a, Z3, Z9
+	VPSRLQ $0x0e, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46548,7 +46543,7 @@ TEXT ·p991_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x1f, Z3, Z9
+	VPSRLQ $0x1a, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46597,7 +46592,7 @@ TEXT ·p992_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x20, Z3, Z9
+	VPSRLQ $0x1f, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46646,7 +46641,7 @@ TEXT ·p993_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x28, Z3, Z9
+	VPSRLQ $0x20, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46695,7 +46690,7 @@ TEXT ·p994_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x34, Z3, Z9
+	VPSRLQ $0x28, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46744,7 +46739,7 @@ TEXT ·p995_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x3f, Z3, Z9
+	VPSRLQ $0x34, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46793,7 +46788,7 @@ TEXT ·p996_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0x40, Z3, Z9
+	VPSRLQ $0x3f, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46842,7 +46837,7 @@ TEXT ·p997_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z9
 
 	// The probed instruction.
-	VPSRLQ $0xff, Z3, Z9
+	VPSRLQ $0x40, Z3, Z9
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -46887,6 +46882,55 @@ TEXT ·p998_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+
+	// The probed instruction.
+	VPSRLQ $0xff, Z3, Z9
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	RET
+
+// func p999_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p999_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z9
 
 	// The probed instruction.
@@ -46913,9 +46957,9 @@ TEXT ·p998_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p999_VPTERNLOGD(in *byte, out *byte)
+// func p1000_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p999_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1000_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -46964,9 +47008,9 @@ TEXT ·p999_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1000_VPTERNLOGD(in *byte, out *byte)
+// func p1001_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1000_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1001_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47011,9 +47055,9 @@ TEXT ·p1000_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1001_VPTERNLOGD(in *byte, out *byte)
+// func p1002_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1001_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1002_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47062,9 +47106,9 @@ TEXT ·p1001_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1002_VPTERNLOGD(in *byte, out *byte)
+// func p1003_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1002_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1003_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47109,9 +47153,9 @@ TEXT ·p1002_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1003_VPTERNLOGD(in *byte, out *byte)
+// func p1004_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1003_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1004_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47160,9 +47204,9 @@ TEXT ·p1003_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1004_VPTERNLOGD(in *byte, out *byte)
+// func p1005_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1004_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1005_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47207,9 +47251,9 @@ TEXT ·p1004_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1005_VPUNPCKHDQ(in *byte, out *byte)
+// func p1006_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1005_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p1006_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47258,9 +47302,9 @@ TEXT ·p1005_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1006_VPUNPCKHDQ(in *byte, out *byte)
+// func p1007_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1006_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p1007_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47309,9 +47353,9 @@ TEXT ·p1006_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p1007_VPUNPCKHDQ(in *byte, out *byte)
+// func p1008_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1007_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p1008_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47356,9 +47400,9 @@ TEXT ·p1007_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1008_VPUNPCKHDQ(in *byte, out *byte)
+// func p1009_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1008_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p1009_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47403,9 +47447,9 @@ TEXT ·p1008_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1009_VPUNPCKHDQ(in *byte, out *byte)
+// func p1010_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1009_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p1010_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47454,9 +47498,9 @@ TEXT ·p1009_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1010_VPUNPCKHDQ(in *byte, out *byte)
+// func p1011_VPUNPCKHDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1010_VPUNPCKHDQ(SB), NOSPLIT, $0-16
+TEXT ·p1011_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47501,9 +47545,9 @@ TEXT ·p1010_VPUNPCKHDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1011_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1012_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1011_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1012_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47552,9 +47596,9 @@ TEXT ·p1011_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1012_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1013_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1012_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1013_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47603,9 +47647,9 @@ TEXT ·p1012_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p1013_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1014_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1013_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1014_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47650,9 +47694,9 @@ TEXT ·p1013_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1014_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1015_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1014_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1015_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47697,9 +47741,9 @@ TEXT ·p1014_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1015_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1016_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1015_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1016_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47748,9 +47792,9 @@ TEXT ·p1015_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1016_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1017_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1016_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1017_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47795,9 +47839,9 @@ TEXT ·p1016_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1017_VPUNPCKLDQ(in *byte, out *byte)
+// func p1018_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1017_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1018_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47846,9 +47890,9 @@ TEXT ·p1017_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1018_VPUNPCKLDQ(in *byte, out *byte)
+// func p1019_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1018_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1019_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47897,9 +47941,9 @@ TEXT ·p1018_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p1019_VPUNPCKLDQ(in *byte, out *byte)
+// func p1020_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1019_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1020_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47944,9 +47988,9 @@ TEXT ·p1019_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1020_VPUNPCKLDQ(in *byte, out *byte)
+// func p1021_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1020_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1021_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -47991,9 +48035,9 @@ TEXT ·p1020_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1021_VPUNPCKLDQ(in *byte, out *byte)
+// func p1022_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1021_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1022_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48042,9 +48086,9 @@ TEXT ·p1021_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1022_VPUNPCKLDQ(in *byte, out *byte)
+// func p1023_VPUNPCKLDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1022_VPUNPCKLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1023_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48089,64 +48133,64 @@ TEXT ·p1022_VPUNPCKLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1023_VPUNPCKLQDQ(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p1023_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPUNPCKLQDQ X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p1024_VPUNPCKLQDQ(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p1024_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPUNPCKLQDQ X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p1025_VPUNPCKLQDQ(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p1025_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -48191,9 +48235,9 @@ TEXT ·p1024_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p1025_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1026_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1025_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1026_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48238,9 +48282,9 @@ TEXT ·p1025_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1026_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1027_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p1026_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1027_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48285,9 +48329,9 @@ TEXT ·p1026_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1027_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1028_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1027_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1028_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48336,9 +48380,9 @@ TEXT ·p1027_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1028_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1029_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1028_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1029_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48387,9 +48431,9 @@ TEXT ·p1028_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p1029_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1030_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1029_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1030_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48434,9 +48478,9 @@ TEXT ·p1029_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1030_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1031_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1030_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1031_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48481,9 +48525,9 @@ TEXT ·p1030_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1031_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1032_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1031_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1032_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48532,9 +48576,9 @@ TEXT ·p1031_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1032_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1033_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1032_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1033_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48579,9 +48623,9 @@ TEXT ·p1032_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1033_VPXOR(in *byte, out *byte)
+// func p1034_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1033_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1034_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48628,9 +48672,9 @@ TEXT ·p1033_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p1034_VPXOR(in *byte, out *byte)
+// func p1035_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p1034_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1035_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48677,9 +48721,9 @@ TEXT ·p1034_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p1035_VPXOR(in *byte, out *byte)
+// func p1036_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1035_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1036_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48724,9 +48768,9 @@ TEXT ·p1035_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p1036_VPXOR(in *byte, out *byte)
+// func p1037_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p1036_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1037_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48771,9 +48815,9 @@ TEXT ·p1036_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p1037_VPXOR(in *byte, out *byte)
+// func p1038_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1037_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1038_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48820,9 +48864,9 @@ TEXT ·p1037_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p1038_VPXOR(in *byte, out *byte)
+// func p1039_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1038_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1039_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48869,9 +48913,9 @@ TEXT ·p1038_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 136(R15)
 	RET
 
-// func p1039_VPXOR(in *byte, out *byte)
+// func p1040_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1039_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1040_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48916,9 +48960,9 @@ TEXT ·p1039_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p1040_VPXOR(in *byte, out *byte)
+// func p1041_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1040_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1041_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -48963,64 +49007,64 @@ TEXT ·p1040_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y9, 104(R15)
 	RET
 
-// func p1041_VPXOR(in *byte, out *byte)
-// Requires: AVX, AVX512F
-TEXT ·p1041_VPXOR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VPXOR X3, X9, X14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p1042_VPXOR(in *byte, out *byte)
-// Requires: AVX
+// Requires: AVX, AVX512F
 TEXT ·p1042_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
 	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VPXOR X3, X9, X14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p1043_VPXOR(in *byte, out *byte)
+// Requires: AVX
+TEXT ·p1043_VPXOR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
 	MOVQ    (R14), AX
 	ADDQ    8(R14), AX
 	MOVQ    32(R14), AX
@@ -49065,9 +49109,9 @@ TEXT ·p1042_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p1043_VPXOR(in *byte, out *byte)
+// func p1044_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1043_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1044_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49112,9 +49156,9 @@ TEXT ·p1043_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1044_VPXOR(in *byte, out *byte)
+// func p1045_VPXOR(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p1044_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1045_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49159,9 +49203,9 @@ TEXT ·p1044_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1045_VPXOR(in *byte, out *byte)
+// func p1046_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1045_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1046_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49210,9 +49254,9 @@ TEXT ·p1045_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1046_VPXOR(in *byte, out *byte)
+// func p1047_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1046_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1047_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49261,9 +49305,9 @@ TEXT ·p1046_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 168(R15)
 	RET
 
-// func p1047_VPXOR(in *byte, out *byte)
+// func p1048_VPXOR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1047_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1048_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49308,9 +49352,9 @@ TEXT ·p1047_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1048_VPXOR(in *byte, out *byte)
+// func p1049_VPXOR(in *byte, out *byte)
 // Requires: AVX, AVX2
-TEXT ·p1048_VPXOR(SB), NOSPLIT, $0-16
+TEXT ·p1049_VPXOR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49355,9 +49399,9 @@ TEXT ·p1048_VPXOR(SB), NOSPLIT, $0-16
 	VMOVDQU Y14, 104(R15)
 	RET
 
-// func p1049_VPXORD(in *byte, out *byte)
+// func p1050_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1049_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1050_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49404,9 +49448,9 @@ TEXT ·p1049_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p1050_VPXORD(in *byte, out *byte)
+// func p1051_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1050_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1051_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49451,9 +49495,9 @@ TEXT ·p1050_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p1051_VPXORD(in *byte, out *byte)
+// func p1052_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1051_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1052_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49500,9 +49544,9 @@ TEXT ·p1051_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p1052_VPXORD(in *byte, out *byte)
+// func p1053_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1052_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1053_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49547,9 +49591,9 @@ TEXT ·p1052_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p1053_VPXORD(in *byte, out *byte)
+// func p1054_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1053_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1054_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49596,9 +49640,9 @@ TEXT ·p1053_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 168(R15)
 	RET
 
-// func p1054_VPXORD(in *byte, out *byte)
+// func p1055_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1054_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1055_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49643,9 +49687,9 @@ TEXT ·p1054_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z9, 104(R15)
 	RET
 
-// func p1055_VPXORD(in *byte, out *byte)
+// func p1056_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1055_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1056_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49694,9 +49738,9 @@ TEXT ·p1055_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1056_VPXORD(in *byte, out *byte)
+// func p1057_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1056_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1057_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49741,9 +49785,9 @@ TEXT ·p1056_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1057_VPXORD(in *byte, out *byte)
+// func p1058_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1057_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1058_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49792,9 +49836,9 @@ TEXT ·p1057_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1058_VPXORD(in *byte, out *byte)
+// func p1059_VPXORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1058_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1059_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49839,9 +49883,9 @@ TEXT ·p1058_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1059_VPXORD(in *byte, out *byte)
+// func p1060_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1059_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1060_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49890,9 +49934,9 @@ TEXT ·p1059_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1060_VPXORD(in *byte, out *byte)
+// func p1061_VPXORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1060_VPXORD(SB), NOSPLIT, $0-16
+TEXT ·p1061_VPXORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49937,9 +49981,9 @@ TEXT ·p1060_VPXORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1061_VPXORQ(in *byte, out *byte)
+// func p1062_VPXORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1061_VPXORQ(SB), NOSPLIT, $0-16
+TEXT ·p1062_VPXORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -49988,9 +50032,9 @@ TEXT ·p1061_VPXORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1062_VPXORQ(in *byte, out *byte)
+// func p1063_VPXORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1062_VPXORQ(SB), NOSPLIT, $0-16
+TEXT ·p1063_VPXORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50035,9 +50079,9 @@ TEXT ·p1062_VPXORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1063_VSHUFI32X4(in *byte, out *byte)
+// func p1064_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1063_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1064_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50086,9 +50130,9 @@ TEXT ·p1063_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 232(R15)
 	RET
 
-// func p1064_VSHUFI32X4(in *byte, out *byte)
+// func p1065_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1064_VSHUFI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1065_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50133,57 +50177,6 @@ TEXT ·p1064_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1065_VSHUFI32X4(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1065_VSHUFI32X4(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z3
-	VMOVDQU64 192(R14), Z9
-	VMOVDQU64 256(R14), Z14
-
-	// The probed instruction.
-	VSHUFI32X4 $0x00, Z3, Z9, Z14
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z3, 104(R15)
-	VMOVDQU64 Z9, 168(R15)
-	VMOVDQU64 Z14, 232(R15)
-	RET
-
 // func p1066_VSHUFI32X4(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1066_VSHUFI32X4(SB), NOSPLIT, $0-16
@@ -50210,7 +50203,7 @@ TEXT ·p1066_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VSHUFI32X4 $0x44, Z3, Z9, Z14
+	VSHUFI32X4 $0x00, Z3, Z9, Z14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -50261,7 +50254,7 @@ TEXT ·p1067_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VSHUFI32X4 $0x88, Z3, Z9, Z14
+	VSHUFI32X4 $0x44, Z3, Z9, Z14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -50312,7 +50305,7 @@ TEXT ·p1068_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VSHUFI32X4 $0xdd, Z3, Z9, Z14
+	VSHUFI32X4 $0x88, Z3, Z9, Z14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -50363,7 +50356,7 @@ TEXT ·p1069_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z14
 
 	// The probed instruction.
-	VSHUFI32X4 $0xee, Z3, Z9, Z14
+	VSHUFI32X4 $0xdd, Z3, Z9, Z14
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -50409,6 +50402,57 @@ TEXT ·p1070_VSHUFI32X4(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z3
+	VMOVDQU64 192(R14), Z9
+	VMOVDQU64 256(R14), Z14
+
+	// The probed instruction.
+	VSHUFI32X4 $0xee, Z3, Z9, Z14
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z3, 104(R15)
+	VMOVDQU64 Z9, 168(R15)
+	VMOVDQU64 Z14, 232(R15)
+	RET
+
+// func p1071_VSHUFI32X4(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1071_VSHUFI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z14
 
 	// The probed instruction.
@@ -50435,9 +50479,9 @@ TEXT ·p1070_VSHUFI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z14, 104(R15)
 	RET
 
-// func p1071_VZEROUPPER(in *byte, out *byte)
+// func p1072_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1071_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p1072_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50512,9 +50556,9 @@ TEXT ·p1071_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z15, 1064(R15)
 	RET
 
-// func p1072_VZEROUPPER(in *byte, out *byte)
+// func p1073_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX
-TEXT ·p1072_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p1073_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50589,9 +50633,9 @@ TEXT ·p1072_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU Y15, 584(R15)
 	RET
 
-// func p1073_VZEROUPPER(in *byte, out *byte)
+// func p1074_VZEROUPPER(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1073_VZEROUPPER(SB), NOSPLIT, $0-16
+TEXT ·p1074_VZEROUPPER(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50644,8 +50688,8 @@ TEXT ·p1073_VZEROUPPER(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 360(R15)
 	RET
 
-// func p1074_XORB(in *byte, out *byte)
-TEXT ·p1074_XORB(SB), NOSPLIT, $0-16
+// func p1075_XORB(in *byte, out *byte)
+TEXT ·p1075_XORB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -50667,50 +50711,6 @@ TEXT ·p1074_XORB(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	XORB 128(R14), SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1075_XORL(in *byte, out *byte)
-TEXT ·p1075_XORL(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	XORL $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50754,7 +50754,7 @@ TEXT ·p1076_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $-1, SI
+	XORL $-2147483648, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50798,7 +50798,7 @@ TEXT ·p1077_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x00, SI
+	XORL $-1, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50842,7 +50842,7 @@ TEXT ·p1078_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x01, SI
+	XORL $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50886,7 +50886,7 @@ TEXT ·p1079_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x02, SI
+	XORL $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50930,7 +50930,7 @@ TEXT ·p1080_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x04, SI
+	XORL $0x02, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -50974,7 +50974,7 @@ TEXT ·p1081_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x08, SI
+	XORL $0x04, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -51018,7 +51018,7 @@ TEXT ·p1082_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x10, SI
+	XORL $0x08, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -51062,7 +51062,7 @@ TEXT ·p1083_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x1b, SI
+	XORL $0x10, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -51106,7 +51106,7 @@ TEXT ·p1084_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x20, SI
+	XORL $0x1b, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -51150,7 +51150,7 @@ TEXT ·p1085_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x36, SI
+	XORL $0x20, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -51194,7 +51194,7 @@ TEXT ·p1086_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x40, SI
+	XORL $0x36, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -51238,7 +51238,7 @@ TEXT ·p1087_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x80, SI
+	XORL $0x40, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -51282,7 +51282,7 @@ TEXT ·p1088_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL $0x7fffffff, SI
+	XORL $0x80, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -51326,7 +51326,7 @@ TEXT ·p1089_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL 128(R14), SI
+	XORL $0x7fffffff, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -51370,7 +51370,7 @@ TEXT ·p1090_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL SI, DI
+	XORL 128(R14), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -51414,7 +51414,7 @@ TEXT ·p1091_XORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORL DI, DI
+	XORL SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -51436,8 +51436,8 @@ TEXT ·p1091_XORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1092_XORQ(in *byte, out *byte)
-TEXT ·p1092_XORQ(SB), NOSPLIT, $0-16
+// func p1092_XORL(in *byte, out *byte)
+TEXT ·p1092_XORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51458,7 +51458,7 @@ TEXT ·p1092_XORQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORQ 128(R14), SI
+	XORL DI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -51502,7 +51502,7 @@ TEXT ·p1093_XORQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	XORQ SI, DI
+	XORQ 128(R14), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -51546,6 +51546,50 @@ TEXT ·p1094_XORQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	XORQ SI, DI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1095_XORQ(in *byte, out *byte)
+TEXT ·p1095_XORQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	XORQ DI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -51568,8 +51612,8 @@ TEXT ·p1094_XORQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1095_XORW(in *byte, out *byte)
-TEXT ·p1095_XORW(SB), NOSPLIT, $0-16
+// func p1096_XORW(in *byte, out *byte)
+TEXT ·p1096_XORW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51612,9 +51656,9 @@ TEXT ·p1095_XORW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1096_VAESENC(in *byte, out *byte)
+// func p1097_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1096_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1097_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51663,9 +51707,9 @@ TEXT ·p1096_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1097_VAESENC(in *byte, out *byte)
+// func p1098_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1097_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1098_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51712,9 +51756,9 @@ TEXT ·p1097_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1098_VAESENC(in *byte, out *byte)
+// func p1099_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1098_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1099_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51763,9 +51807,9 @@ TEXT ·p1098_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1099_VAESENC(in *byte, out *byte)
+// func p1100_VAESENC(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p1099_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1100_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51814,9 +51858,9 @@ TEXT ·p1099_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1100_VAESENC(in *byte, out *byte)
+// func p1101_VAESENC(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1100_VAESENC(SB), NOSPLIT, $0-16
+TEXT ·p1101_VAESENC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51861,9 +51905,9 @@ TEXT ·p1100_VAESENC(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1101_VAESENCLAST(in *byte, out *byte)
+// func p1102_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1101_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1102_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51912,9 +51956,9 @@ TEXT ·p1101_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1102_VAESENCLAST(in *byte, out *byte)
+// func p1103_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1102_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1103_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -51961,9 +52005,9 @@ TEXT ·p1102_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1103_VAESENCLAST(in *byte, out *byte)
+// func p1104_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1103_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1104_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52012,9 +52056,9 @@ TEXT ·p1103_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1104_VAESENCLAST(in *byte, out *byte)
+// func p1105_VAESENCLAST(in *byte, out *byte)
 // Requires: AES, AVX, AVX512F
-TEXT ·p1104_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1105_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52063,9 +52107,9 @@ TEXT ·p1104_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1105_VAESENCLAST(in *byte, out *byte)
+// func p1106_VAESENCLAST(in *byte, out *byte)
 // Requires: AVX512F, VAES
-TEXT ·p1105_VAESENCLAST(SB), NOSPLIT, $0-16
+TEXT ·p1106_VAESENCLAST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52110,57 +52154,6 @@ TEXT ·p1105_VAESENCLAST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1106_VPCLMULQDQ(in *byte, out *byte)
-// Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1106_VPCLMULQDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPCLMULQDQ $0x00, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
 // func p1107_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
 TEXT ·p1107_VPCLMULQDQ(SB), NOSPLIT, $0-16
@@ -52187,7 +52180,7 @@ TEXT ·p1107_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPCLMULQDQ $0x01, Z25, Z18, Z31
+	VPCLMULQDQ $0x00, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -52238,7 +52231,7 @@ TEXT ·p1108_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPCLMULQDQ $0x10, Z25, Z18, Z31
+	VPCLMULQDQ $0x01, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -52289,7 +52282,7 @@ TEXT ·p1109_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPCLMULQDQ $0x11, Z25, Z18, Z31
+	VPCLMULQDQ $0x10, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -52337,6 +52330,57 @@ TEXT ·p1110_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z25
 	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPCLMULQDQ $0x11, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1111_VPCLMULQDQ(in *byte, out *byte)
+// Requires: AVX512F, VPCLMULQDQ
+TEXT ·p1111_VPCLMULQDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
 	VPCLMULQDQ $0x00, 256(R14), Z25, Z18
@@ -52363,9 +52407,9 @@ TEXT ·p1110_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1111_VPCLMULQDQ(in *byte, out *byte)
+// func p1112_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1111_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1112_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52414,9 +52458,9 @@ TEXT ·p1111_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1112_VPCLMULQDQ(in *byte, out *byte)
+// func p1113_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F, PCLMULQDQ
-TEXT ·p1112_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1113_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52465,9 +52509,9 @@ TEXT ·p1112_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1113_VPCLMULQDQ(in *byte, out *byte)
+// func p1114_VPCLMULQDQ(in *byte, out *byte)
 // Requires: AVX512F, VPCLMULQDQ
-TEXT ·p1113_VPCLMULQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1114_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52512,57 +52556,6 @@ TEXT ·p1113_VPCLMULQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1114_VPTERNLOGD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1114_VPTERNLOGD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPTERNLOGD $0x96, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
 // func p1115_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1115_VPTERNLOGD(SB), NOSPLIT, $0-16
@@ -52589,7 +52582,7 @@ TEXT ·p1115_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGD $0xe8, Z25, Z18, Z31
+	VPTERNLOGD $0x96, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -52640,7 +52633,7 @@ TEXT ·p1116_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGD $0xca, Z25, Z18, Z31
+	VPTERNLOGD $0xe8, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -52691,7 +52684,7 @@ TEXT ·p1117_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGD $0x00, Z25, Z18, Z31
+	VPTERNLOGD $0xca, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -52742,7 +52735,7 @@ TEXT ·p1118_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGD $0xff, Z25, Z18, Z31
+	VPTERNLOGD $0x00, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -52793,7 +52786,7 @@ TEXT ·p1119_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGD $0x10, Z25, Z18, Z31
+	VPTERNLOGD $0xff, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -52844,7 +52837,7 @@ TEXT ·p1120_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGD $0x6c, Z25, Z18, Z31
+	VPTERNLOGD $0x10, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -52895,7 +52888,7 @@ TEXT ·p1121_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGD $0x88, Z25, Z18, Z31
+	VPTERNLOGD $0x6c, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -52921,8 +52914,59 @@ TEXT ·p1121_VPTERNLOGD(SB), NOSPLIT, $0-16
 	RET
 
 // func p1122_VPTERNLOGD(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
+// Requires: AVX512F
 TEXT ·p1122_VPTERNLOGD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPTERNLOGD $0x88, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1123_VPTERNLOGD(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1123_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -52973,9 +53017,9 @@ TEXT ·p1122_VPTERNLOGD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1123_VPTERNLOGD_Z(in *byte, out *byte)
+// func p1124_VPTERNLOGD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1123_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1124_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53026,9 +53070,9 @@ TEXT ·p1123_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1124_VPTERNLOGD(in *byte, out *byte)
+// func p1125_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1124_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1125_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53075,9 +53119,9 @@ TEXT ·p1124_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1125_VPTERNLOGD_BCST(in *byte, out *byte)
+// func p1126_VPTERNLOGD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1125_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1126_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53124,9 +53168,9 @@ TEXT ·p1125_VPTERNLOGD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1126_VPTERNLOGD_BCST_Z(in *byte, out *byte)
+// func p1127_VPTERNLOGD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1126_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1127_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53175,9 +53219,9 @@ TEXT ·p1126_VPTERNLOGD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1127_VPTERNLOGD(in *byte, out *byte)
+// func p1128_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1127_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1128_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53226,9 +53270,9 @@ TEXT ·p1127_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1128_VPTERNLOGD(in *byte, out *byte)
+// func p1129_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1128_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1129_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53279,9 +53323,9 @@ TEXT ·p1128_VPTERNLOGD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1129_VPTERNLOGD(in *byte, out *byte)
+// func p1130_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1129_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1130_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53330,9 +53374,9 @@ TEXT ·p1129_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1130_VPTERNLOGD_Z(in *byte, out *byte)
+// func p1131_VPTERNLOGD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1130_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1131_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53383,9 +53427,9 @@ TEXT ·p1130_VPTERNLOGD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1131_VPTERNLOGD(in *byte, out *byte)
+// func p1132_VPTERNLOGD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1131_VPTERNLOGD(SB), NOSPLIT, $0-16
+TEXT ·p1132_VPTERNLOGD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53430,57 +53474,6 @@ TEXT ·p1131_VPTERNLOGD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1132_VPTERNLOGQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1132_VPTERNLOGQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPTERNLOGQ $0x96, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
 // func p1133_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1133_VPTERNLOGQ(SB), NOSPLIT, $0-16
@@ -53507,7 +53500,7 @@ TEXT ·p1133_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGQ $0xe8, Z25, Z18, Z31
+	VPTERNLOGQ $0x96, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -53558,7 +53551,7 @@ TEXT ·p1134_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGQ $0xca, Z25, Z18, Z31
+	VPTERNLOGQ $0xe8, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -53609,7 +53602,7 @@ TEXT ·p1135_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGQ $0x9a, Z25, Z18, Z31
+	VPTERNLOGQ $0xca, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -53660,7 +53653,7 @@ TEXT ·p1136_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGQ $0x50, Z25, Z18, Z31
+	VPTERNLOGQ $0x9a, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -53711,7 +53704,7 @@ TEXT ·p1137_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPTERNLOGQ $0xbc, Z25, Z18, Z31
+	VPTERNLOGQ $0x50, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -53737,8 +53730,59 @@ TEXT ·p1137_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p1138_VPTERNLOGQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
+// Requires: AVX512F
 TEXT ·p1138_VPTERNLOGQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPTERNLOGQ $0xbc, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1139_VPTERNLOGQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1139_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53789,9 +53833,9 @@ TEXT ·p1138_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1139_VPTERNLOGQ_Z(in *byte, out *byte)
+// func p1140_VPTERNLOGQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1139_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1140_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53842,9 +53886,9 @@ TEXT ·p1139_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1140_VPTERNLOGQ(in *byte, out *byte)
+// func p1141_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1140_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1141_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53891,9 +53935,9 @@ TEXT ·p1140_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1141_VPTERNLOGQ_BCST(in *byte, out *byte)
+// func p1142_VPTERNLOGQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1141_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1142_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53940,9 +53984,9 @@ TEXT ·p1141_VPTERNLOGQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1142_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
+// func p1143_VPTERNLOGQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1142_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1143_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -53991,9 +54035,9 @@ TEXT ·p1142_VPTERNLOGQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1143_VPTERNLOGQ(in *byte, out *byte)
+// func p1144_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1143_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1144_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54042,9 +54086,9 @@ TEXT ·p1143_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1144_VPTERNLOGQ(in *byte, out *byte)
+// func p1145_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1144_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1145_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54095,9 +54139,9 @@ TEXT ·p1144_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1145_VPTERNLOGQ(in *byte, out *byte)
+// func p1146_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1145_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1146_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54146,9 +54190,9 @@ TEXT ·p1145_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1146_VPTERNLOGQ_Z(in *byte, out *byte)
+// func p1147_VPTERNLOGQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1146_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1147_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54199,9 +54243,9 @@ TEXT ·p1146_VPTERNLOGQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1147_VPTERNLOGQ(in *byte, out *byte)
+// func p1148_VPTERNLOGQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1147_VPTERNLOGQ(SB), NOSPLIT, $0-16
+TEXT ·p1148_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54246,55 +54290,6 @@ TEXT ·p1147_VPTERNLOGQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1148_VPROLD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1148_VPROLD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPROLD $0x00, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
 // func p1149_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1149_VPROLD(SB), NOSPLIT, $0-16
@@ -54320,7 +54315,7 @@ TEXT ·p1149_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLD $0x01, Z25, Z18
+	VPROLD $0x00, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -54369,7 +54364,7 @@ TEXT ·p1150_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLD $0x07, Z25, Z18
+	VPROLD $0x01, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -54418,7 +54413,7 @@ TEXT ·p1151_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLD $0x08, Z25, Z18
+	VPROLD $0x07, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -54467,7 +54462,7 @@ TEXT ·p1152_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLD $0x10, Z25, Z18
+	VPROLD $0x08, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -54516,7 +54511,7 @@ TEXT ·p1153_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLD $0x1f, Z25, Z18
+	VPROLD $0x10, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -54565,7 +54560,7 @@ TEXT ·p1154_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLD $0x20, Z25, Z18
+	VPROLD $0x1f, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -54614,7 +54609,7 @@ TEXT ·p1155_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLD $0xff, Z25, Z18
+	VPROLD $0x20, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -54639,8 +54634,57 @@ TEXT ·p1155_VPROLD(SB), NOSPLIT, $0-16
 	RET
 
 // func p1156_VPROLD(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
+// Requires: AVX512F
 TEXT ·p1156_VPROLD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPROLD $0xff, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1157_VPROLD(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1157_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54689,9 +54733,9 @@ TEXT ·p1156_VPROLD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1157_VPROLD_Z(in *byte, out *byte)
+// func p1158_VPROLD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1157_VPROLD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1158_VPROLD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54740,9 +54784,9 @@ TEXT ·p1157_VPROLD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1158_VPROLD(in *byte, out *byte)
+// func p1159_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1158_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1159_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54787,9 +54831,9 @@ TEXT ·p1158_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1159_VPROLD_BCST(in *byte, out *byte)
+// func p1160_VPROLD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1159_VPROLD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1160_VPROLD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54834,9 +54878,9 @@ TEXT ·p1159_VPROLD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1160_VPROLD_BCST_Z(in *byte, out *byte)
+// func p1161_VPROLD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1160_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1161_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54883,9 +54927,9 @@ TEXT ·p1160_VPROLD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1161_VPROLD(in *byte, out *byte)
+// func p1162_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1161_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1162_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54932,9 +54976,9 @@ TEXT ·p1161_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1162_VPROLD(in *byte, out *byte)
+// func p1163_VPROLD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1162_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1163_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -54983,9 +55027,9 @@ TEXT ·p1162_VPROLD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1163_VPROLD(in *byte, out *byte)
+// func p1164_VPROLD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1163_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1164_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55032,9 +55076,9 @@ TEXT ·p1163_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1164_VPROLD_Z(in *byte, out *byte)
+// func p1165_VPROLD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1164_VPROLD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1165_VPROLD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55083,9 +55127,9 @@ TEXT ·p1164_VPROLD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1165_VPROLD(in *byte, out *byte)
+// func p1166_VPROLD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1165_VPROLD(SB), NOSPLIT, $0-16
+TEXT ·p1166_VPROLD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55130,55 +55174,6 @@ TEXT ·p1165_VPROLD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1166_VPROLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1166_VPROLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPROLQ $0x00, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
 // func p1167_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1167_VPROLQ(SB), NOSPLIT, $0-16
@@ -55204,7 +55199,7 @@ TEXT ·p1167_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLQ $0x01, Z25, Z18
+	VPROLQ $0x00, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -55253,7 +55248,7 @@ TEXT ·p1168_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLQ $0x0d, Z25, Z18
+	VPROLQ $0x01, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -55302,7 +55297,7 @@ TEXT ·p1169_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLQ $0x20, Z25, Z18
+	VPROLQ $0x0d, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -55351,7 +55346,7 @@ TEXT ·p1170_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLQ $0x3f, Z25, Z18
+	VPROLQ $0x20, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -55400,7 +55395,7 @@ TEXT ·p1171_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPROLQ $0x40, Z25, Z18
+	VPROLQ $0x3f, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -55425,8 +55420,57 @@ TEXT ·p1171_VPROLQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p1172_VPROLQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
+// Requires: AVX512F
 TEXT ·p1172_VPROLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPROLQ $0x40, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1173_VPROLQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1173_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55475,9 +55519,9 @@ TEXT ·p1172_VPROLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1173_VPROLQ_Z(in *byte, out *byte)
+// func p1174_VPROLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1173_VPROLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1174_VPROLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55526,9 +55570,9 @@ TEXT ·p1173_VPROLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1174_VPROLQ(in *byte, out *byte)
+// func p1175_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1174_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1175_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55573,9 +55617,9 @@ TEXT ·p1174_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1175_VPROLQ_BCST(in *byte, out *byte)
+// func p1176_VPROLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1175_VPROLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1176_VPROLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55620,9 +55664,9 @@ TEXT ·p1175_VPROLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1176_VPROLQ_BCST_Z(in *byte, out *byte)
+// func p1177_VPROLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1176_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1177_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55669,9 +55713,9 @@ TEXT ·p1176_VPROLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1177_VPROLQ(in *byte, out *byte)
+// func p1178_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1177_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1178_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55718,9 +55762,9 @@ TEXT ·p1177_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1178_VPROLQ(in *byte, out *byte)
+// func p1179_VPROLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1178_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1179_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55769,9 +55813,9 @@ TEXT ·p1178_VPROLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1179_VPROLQ(in *byte, out *byte)
+// func p1180_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1179_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1180_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55818,9 +55862,9 @@ TEXT ·p1179_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1180_VPROLQ_Z(in *byte, out *byte)
+// func p1181_VPROLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1180_VPROLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1181_VPROLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55869,9 +55913,9 @@ TEXT ·p1180_VPROLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1181_VPROLQ(in *byte, out *byte)
+// func p1182_VPROLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1181_VPROLQ(SB), NOSPLIT, $0-16
+TEXT ·p1182_VPROLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -55916,55 +55960,6 @@ TEXT ·p1181_VPROLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1182_VPRORD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1182_VPRORD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPRORD $0x00, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
 // func p1183_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1183_VPRORD(SB), NOSPLIT, $0-16
@@ -55990,7 +55985,7 @@ TEXT ·p1183_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORD $0x01, Z25, Z18
+	VPRORD $0x00, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -56039,7 +56034,7 @@ TEXT ·p1184_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORD $0x07, Z25, Z18
+	VPRORD $0x01, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -56088,7 +56083,7 @@ TEXT ·p1185_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORD $0x0c, Z25, Z18
+	VPRORD $0x07, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -56137,7 +56132,7 @@ TEXT ·p1186_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORD $0x10, Z25, Z18
+	VPRORD $0x0c, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -56186,7 +56181,7 @@ TEXT ·p1187_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORD $0x1f, Z25, Z18
+	VPRORD $0x10, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -56235,7 +56230,7 @@ TEXT ·p1188_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORD $0x21, Z25, Z18
+	VPRORD $0x1f, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -56260,8 +56255,57 @@ TEXT ·p1188_VPRORD(SB), NOSPLIT, $0-16
 	RET
 
 // func p1189_VPRORD(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
+// Requires: AVX512F
 TEXT ·p1189_VPRORD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPRORD $0x21, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1190_VPRORD(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1190_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56310,9 +56354,9 @@ TEXT ·p1189_VPRORD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1190_VPRORD_Z(in *byte, out *byte)
+// func p1191_VPRORD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1190_VPRORD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1191_VPRORD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56361,9 +56405,9 @@ TEXT ·p1190_VPRORD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1191_VPRORD(in *byte, out *byte)
+// func p1192_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1191_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1192_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56408,9 +56452,9 @@ TEXT ·p1191_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1192_VPRORD_BCST(in *byte, out *byte)
+// func p1193_VPRORD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1192_VPRORD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1193_VPRORD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56455,9 +56499,9 @@ TEXT ·p1192_VPRORD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1193_VPRORD_BCST_Z(in *byte, out *byte)
+// func p1194_VPRORD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1193_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1194_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56504,9 +56548,9 @@ TEXT ·p1193_VPRORD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1194_VPRORD(in *byte, out *byte)
+// func p1195_VPRORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1194_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1195_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56553,9 +56597,9 @@ TEXT ·p1194_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1195_VPRORD(in *byte, out *byte)
+// func p1196_VPRORD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1195_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1196_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56604,9 +56648,9 @@ TEXT ·p1195_VPRORD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1196_VPRORD(in *byte, out *byte)
+// func p1197_VPRORD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1196_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1197_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56653,9 +56697,9 @@ TEXT ·p1196_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1197_VPRORD_Z(in *byte, out *byte)
+// func p1198_VPRORD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1197_VPRORD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1198_VPRORD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56704,9 +56748,9 @@ TEXT ·p1197_VPRORD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1198_VPRORD(in *byte, out *byte)
+// func p1199_VPRORD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1198_VPRORD(SB), NOSPLIT, $0-16
+TEXT ·p1199_VPRORD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -56751,55 +56795,6 @@ TEXT ·p1198_VPRORD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1199_VPRORQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1199_VPRORQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPRORQ $0x00, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
 // func p1200_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1200_VPRORQ(SB), NOSPLIT, $0-16
@@ -56825,7 +56820,7 @@ TEXT ·p1200_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORQ $0x01, Z25, Z18
+	VPRORQ $0x00, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -56874,7 +56869,7 @@ TEXT ·p1201_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORQ $0x0e, Z25, Z18
+	VPRORQ $0x01, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -56923,7 +56918,7 @@ TEXT ·p1202_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORQ $0x20, Z25, Z18
+	VPRORQ $0x0e, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -56972,7 +56967,7 @@ TEXT ·p1203_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORQ $0x3f, Z25, Z18
+	VPRORQ $0x20, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -57021,7 +57016,7 @@ TEXT ·p1204_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPRORQ $0x41, Z25, Z18
+	VPRORQ $0x3f, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -57046,8 +57041,57 @@ TEXT ·p1204_VPRORQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p1205_VPRORQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
+// Requires: AVX512F
 TEXT ·p1205_VPRORQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPRORQ $0x41, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1206_VPRORQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1206_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57096,9 +57140,9 @@ TEXT ·p1205_VPRORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1206_VPRORQ_Z(in *byte, out *byte)
+// func p1207_VPRORQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1206_VPRORQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1207_VPRORQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57147,9 +57191,9 @@ TEXT ·p1206_VPRORQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1207_VPRORQ(in *byte, out *byte)
+// func p1208_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1207_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1208_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57194,9 +57238,9 @@ TEXT ·p1207_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1208_VPRORQ_BCST(in *byte, out *byte)
+// func p1209_VPRORQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1208_VPRORQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1209_VPRORQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57241,9 +57285,9 @@ TEXT ·p1208_VPRORQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1209_VPRORQ_BCST_Z(in *byte, out *byte)
+// func p1210_VPRORQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1209_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1210_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57290,9 +57334,9 @@ TEXT ·p1209_VPRORQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1210_VPRORQ(in *byte, out *byte)
+// func p1211_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1210_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1211_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57339,9 +57383,9 @@ TEXT ·p1210_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1211_VPRORQ(in *byte, out *byte)
+// func p1212_VPRORQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1211_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1212_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57390,9 +57434,9 @@ TEXT ·p1211_VPRORQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1212_VPRORQ(in *byte, out *byte)
+// func p1213_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1212_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1213_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57439,9 +57483,9 @@ TEXT ·p1212_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1213_VPRORQ_Z(in *byte, out *byte)
+// func p1214_VPRORQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1213_VPRORQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1214_VPRORQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57490,9 +57534,9 @@ TEXT ·p1213_VPRORQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1214_VPRORQ(in *byte, out *byte)
+// func p1215_VPRORQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1214_VPRORQ(SB), NOSPLIT, $0-16
+TEXT ·p1215_VPRORQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57537,9 +57581,9 @@ TEXT ·p1214_VPRORQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1215_VPSHUFB(in *byte, out *byte)
+// func p1216_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1215_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1216_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57588,9 +57632,9 @@ TEXT ·p1215_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1216_VPSHUFB(in *byte, out *byte)
+// func p1217_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1216_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1217_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57641,9 +57685,9 @@ TEXT ·p1216_VPSHUFB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1217_VPSHUFB_Z(in *byte, out *byte)
+// func p1218_VPSHUFB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1217_VPSHUFB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1218_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57694,9 +57738,9 @@ TEXT ·p1217_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1218_VPSHUFB(in *byte, out *byte)
+// func p1219_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1218_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1219_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57743,9 +57787,9 @@ TEXT ·p1218_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1219_VPSHUFB(in *byte, out *byte)
+// func p1220_VPSHUFB(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1219_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1220_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57794,9 +57838,9 @@ TEXT ·p1219_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1220_VPSHUFB(in *byte, out *byte)
+// func p1221_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1220_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1221_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57847,9 +57891,9 @@ TEXT ·p1220_VPSHUFB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1221_VPSHUFB(in *byte, out *byte)
+// func p1222_VPSHUFB(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1221_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1222_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57898,9 +57942,9 @@ TEXT ·p1221_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1222_VPSHUFB_Z(in *byte, out *byte)
+// func p1223_VPSHUFB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1222_VPSHUFB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1223_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57951,9 +57995,9 @@ TEXT ·p1222_VPSHUFB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1223_VPSHUFB(in *byte, out *byte)
+// func p1224_VPSHUFB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1223_VPSHUFB(SB), NOSPLIT, $0-16
+TEXT ·p1224_VPSHUFB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -57998,55 +58042,6 @@ TEXT ·p1223_VPSHUFB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1224_VPSHUFD(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1224_VPSHUFD(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPSHUFD $0x1b, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
 // func p1225_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1225_VPSHUFD(SB), NOSPLIT, $0-16
@@ -58072,7 +58067,7 @@ TEXT ·p1225_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSHUFD $0x4e, Z25, Z18
+	VPSHUFD $0x1b, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -58121,7 +58116,7 @@ TEXT ·p1226_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSHUFD $0xb1, Z25, Z18
+	VPSHUFD $0x4e, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -58170,7 +58165,7 @@ TEXT ·p1227_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSHUFD $0x39, Z25, Z18
+	VPSHUFD $0xb1, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -58219,7 +58214,7 @@ TEXT ·p1228_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSHUFD $0x79, Z25, Z18
+	VPSHUFD $0x39, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -58268,7 +58263,7 @@ TEXT ·p1229_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSHUFD $0x8e, Z25, Z18
+	VPSHUFD $0x79, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -58293,8 +58288,57 @@ TEXT ·p1229_VPSHUFD(SB), NOSPLIT, $0-16
 	RET
 
 // func p1230_VPSHUFD(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
+// Requires: AVX512F
 TEXT ·p1230_VPSHUFD(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSHUFD $0x8e, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1231_VPSHUFD(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1231_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58343,9 +58387,9 @@ TEXT ·p1230_VPSHUFD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1231_VPSHUFD_Z(in *byte, out *byte)
+// func p1232_VPSHUFD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1231_VPSHUFD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1232_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58394,9 +58438,9 @@ TEXT ·p1231_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1232_VPSHUFD(in *byte, out *byte)
+// func p1233_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1232_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1233_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58441,9 +58485,9 @@ TEXT ·p1232_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1233_VPSHUFD_BCST(in *byte, out *byte)
+// func p1234_VPSHUFD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1233_VPSHUFD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1234_VPSHUFD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58488,9 +58532,9 @@ TEXT ·p1233_VPSHUFD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1234_VPSHUFD_BCST_Z(in *byte, out *byte)
+// func p1235_VPSHUFD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1234_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1235_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58537,9 +58581,9 @@ TEXT ·p1234_VPSHUFD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1235_VPSHUFD(in *byte, out *byte)
+// func p1236_VPSHUFD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1235_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1236_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58586,9 +58630,9 @@ TEXT ·p1235_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1236_VPSHUFD(in *byte, out *byte)
+// func p1237_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1236_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1237_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58637,9 +58681,9 @@ TEXT ·p1236_VPSHUFD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1237_VPSHUFD(in *byte, out *byte)
+// func p1238_VPSHUFD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1237_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1238_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58686,9 +58730,9 @@ TEXT ·p1237_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1238_VPSHUFD_Z(in *byte, out *byte)
+// func p1239_VPSHUFD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1238_VPSHUFD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1239_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58737,9 +58781,9 @@ TEXT ·p1238_VPSHUFD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1239_VPSHUFD(in *byte, out *byte)
+// func p1240_VPSHUFD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1239_VPSHUFD(SB), NOSPLIT, $0-16
+TEXT ·p1240_VPSHUFD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58784,9 +58828,9 @@ TEXT ·p1239_VPSHUFD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1240_VPADDD(in *byte, out *byte)
+// func p1241_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1240_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1241_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58835,9 +58879,9 @@ TEXT ·p1240_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1241_VPADDD(in *byte, out *byte)
+// func p1242_VPADDD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1241_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1242_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58888,9 +58932,9 @@ TEXT ·p1241_VPADDD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1242_VPADDD_Z(in *byte, out *byte)
+// func p1243_VPADDD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1242_VPADDD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1243_VPADDD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58941,9 +58985,9 @@ TEXT ·p1242_VPADDD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1243_VPADDD(in *byte, out *byte)
+// func p1244_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1243_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1244_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -58990,9 +59034,9 @@ TEXT ·p1243_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1244_VPADDD_BCST(in *byte, out *byte)
+// func p1245_VPADDD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1244_VPADDD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1245_VPADDD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59039,9 +59083,9 @@ TEXT ·p1244_VPADDD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1245_VPADDD_BCST_Z(in *byte, out *byte)
+// func p1246_VPADDD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1245_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1246_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59090,9 +59134,9 @@ TEXT ·p1245_VPADDD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1246_VPADDD(in *byte, out *byte)
+// func p1247_VPADDD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1246_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1247_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59141,9 +59185,9 @@ TEXT ·p1246_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1247_VPADDD(in *byte, out *byte)
+// func p1248_VPADDD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1247_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1248_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59194,9 +59238,9 @@ TEXT ·p1247_VPADDD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1248_VPADDD(in *byte, out *byte)
+// func p1249_VPADDD(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1248_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1249_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59245,9 +59289,9 @@ TEXT ·p1248_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1249_VPADDD_Z(in *byte, out *byte)
+// func p1250_VPADDD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1249_VPADDD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1250_VPADDD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59298,9 +59342,9 @@ TEXT ·p1249_VPADDD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1250_VPADDD(in *byte, out *byte)
+// func p1251_VPADDD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1250_VPADDD(SB), NOSPLIT, $0-16
+TEXT ·p1251_VPADDD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59345,9 +59389,9 @@ TEXT ·p1250_VPADDD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1251_VPADDQ(in *byte, out *byte)
+// func p1252_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1251_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1252_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59396,9 +59440,9 @@ TEXT ·p1251_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1252_VPADDQ(in *byte, out *byte)
+// func p1253_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1252_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1253_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59449,9 +59493,9 @@ TEXT ·p1252_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1253_VPADDQ_Z(in *byte, out *byte)
+// func p1254_VPADDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1253_VPADDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1254_VPADDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59502,9 +59546,9 @@ TEXT ·p1253_VPADDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1254_VPADDQ(in *byte, out *byte)
+// func p1255_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1254_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1255_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59551,9 +59595,9 @@ TEXT ·p1254_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1255_VPADDQ_BCST(in *byte, out *byte)
+// func p1256_VPADDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1255_VPADDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1256_VPADDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59600,9 +59644,9 @@ TEXT ·p1255_VPADDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1256_VPADDQ_BCST_Z(in *byte, out *byte)
+// func p1257_VPADDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1256_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1257_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59651,9 +59695,9 @@ TEXT ·p1256_VPADDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1257_VPADDQ(in *byte, out *byte)
+// func p1258_VPADDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1257_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1258_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59702,9 +59746,9 @@ TEXT ·p1257_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1258_VPADDQ(in *byte, out *byte)
+// func p1259_VPADDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1258_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1259_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59755,9 +59799,9 @@ TEXT ·p1258_VPADDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1259_VPADDQ(in *byte, out *byte)
+// func p1260_VPADDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1259_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1260_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59806,9 +59850,9 @@ TEXT ·p1259_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1260_VPADDQ_Z(in *byte, out *byte)
+// func p1261_VPADDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1260_VPADDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1261_VPADDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59859,9 +59903,9 @@ TEXT ·p1260_VPADDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1261_VPADDQ(in *byte, out *byte)
+// func p1262_VPADDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1261_VPADDQ(SB), NOSPLIT, $0-16
+TEXT ·p1262_VPADDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59906,9 +59950,9 @@ TEXT ·p1261_VPADDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1262_VPSUBQ(in *byte, out *byte)
+// func p1263_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1262_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1263_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -59957,9 +60001,9 @@ TEXT ·p1262_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1263_VPSUBQ(in *byte, out *byte)
+// func p1264_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1263_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1264_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60010,9 +60054,9 @@ TEXT ·p1263_VPSUBQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1264_VPSUBQ_Z(in *byte, out *byte)
+// func p1265_VPSUBQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1264_VPSUBQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1265_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60063,9 +60107,9 @@ TEXT ·p1264_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1265_VPSUBQ(in *byte, out *byte)
+// func p1266_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1265_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1266_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60112,9 +60156,9 @@ TEXT ·p1265_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1266_VPSUBQ_BCST(in *byte, out *byte)
+// func p1267_VPSUBQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1266_VPSUBQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1267_VPSUBQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60161,9 +60205,9 @@ TEXT ·p1266_VPSUBQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1267_VPSUBQ_BCST_Z(in *byte, out *byte)
+// func p1268_VPSUBQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1267_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1268_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60212,9 +60256,9 @@ TEXT ·p1267_VPSUBQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1268_VPSUBQ(in *byte, out *byte)
+// func p1269_VPSUBQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1268_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1269_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60263,9 +60307,9 @@ TEXT ·p1268_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1269_VPSUBQ(in *byte, out *byte)
+// func p1270_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1269_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1270_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60316,9 +60360,9 @@ TEXT ·p1269_VPSUBQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1270_VPSUBQ(in *byte, out *byte)
+// func p1271_VPSUBQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1270_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1271_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60367,9 +60411,9 @@ TEXT ·p1270_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1271_VPSUBQ_Z(in *byte, out *byte)
+// func p1272_VPSUBQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1271_VPSUBQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1272_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60420,9 +60464,9 @@ TEXT ·p1271_VPSUBQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1272_VPSUBQ(in *byte, out *byte)
+// func p1273_VPSUBQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1272_VPSUBQ(SB), NOSPLIT, $0-16
+TEXT ·p1273_VPSUBQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60467,9 +60511,9 @@ TEXT ·p1272_VPSUBQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1273_VPMULUDQ(in *byte, out *byte)
+// func p1274_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1273_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1274_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60518,9 +60562,9 @@ TEXT ·p1273_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1274_VPMULUDQ(in *byte, out *byte)
+// func p1275_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1274_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1275_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60571,9 +60615,9 @@ TEXT ·p1274_VPMULUDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1275_VPMULUDQ_Z(in *byte, out *byte)
+// func p1276_VPMULUDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1275_VPMULUDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1276_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60624,9 +60668,9 @@ TEXT ·p1275_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1276_VPMULUDQ(in *byte, out *byte)
+// func p1277_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1276_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1277_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60673,9 +60717,9 @@ TEXT ·p1276_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1277_VPMULUDQ_BCST(in *byte, out *byte)
+// func p1278_VPMULUDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1277_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1278_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60722,9 +60766,9 @@ TEXT ·p1277_VPMULUDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1278_VPMULUDQ_BCST_Z(in *byte, out *byte)
+// func p1279_VPMULUDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1278_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1279_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60773,9 +60817,9 @@ TEXT ·p1278_VPMULUDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1279_VPMULUDQ(in *byte, out *byte)
+// func p1280_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1279_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1280_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60824,9 +60868,9 @@ TEXT ·p1279_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1280_VPMULUDQ(in *byte, out *byte)
+// func p1281_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1280_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1281_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60877,9 +60921,9 @@ TEXT ·p1280_VPMULUDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1281_VPMULUDQ(in *byte, out *byte)
+// func p1282_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1281_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1282_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60928,9 +60972,9 @@ TEXT ·p1281_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1282_VPMULUDQ_Z(in *byte, out *byte)
+// func p1283_VPMULUDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1282_VPMULUDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1283_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -60981,9 +61025,9 @@ TEXT ·p1282_VPMULUDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1283_VPMULUDQ(in *byte, out *byte)
+// func p1284_VPMULUDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1283_VPMULUDQ(SB), NOSPLIT, $0-16
+TEXT ·p1284_VPMULUDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61028,9 +61072,9 @@ TEXT ·p1283_VPMULUDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1284_VPMADD52LUQ(in *byte, out *byte)
+// func p1285_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1284_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1285_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61079,9 +61123,9 @@ TEXT ·p1284_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1285_VPMADD52LUQ(in *byte, out *byte)
+// func p1286_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1285_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1286_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61132,9 +61176,9 @@ TEXT ·p1285_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1286_VPMADD52LUQ_Z(in *byte, out *byte)
+// func p1287_VPMADD52LUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1286_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1287_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61185,9 +61229,9 @@ TEXT ·p1286_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1287_VPMADD52LUQ(in *byte, out *byte)
+// func p1288_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1287_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1288_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61234,9 +61278,9 @@ TEXT ·p1287_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1288_VPMADD52LUQ_BCST(in *byte, out *byte)
+// func p1289_VPMADD52LUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1288_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1289_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61283,9 +61327,9 @@ TEXT ·p1288_VPMADD52LUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1289_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
+// func p1290_VPMADD52LUQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1289_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1290_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61334,9 +61378,9 @@ TEXT ·p1289_VPMADD52LUQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1290_VPMADD52LUQ(in *byte, out *byte)
+// func p1291_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1290_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1291_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61385,9 +61429,9 @@ TEXT ·p1290_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1291_VPMADD52LUQ(in *byte, out *byte)
+// func p1292_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1291_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1292_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61438,9 +61482,9 @@ TEXT ·p1291_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1292_VPMADD52LUQ(in *byte, out *byte)
+// func p1293_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1292_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1293_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61489,9 +61533,9 @@ TEXT ·p1292_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1293_VPMADD52LUQ_Z(in *byte, out *byte)
+// func p1294_VPMADD52LUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1293_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1294_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61542,9 +61586,9 @@ TEXT ·p1293_VPMADD52LUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1294_VPMADD52LUQ(in *byte, out *byte)
+// func p1295_VPMADD52LUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1294_VPMADD52LUQ(SB), NOSPLIT, $0-16
+TEXT ·p1295_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61589,9 +61633,9 @@ TEXT ·p1294_VPMADD52LUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1295_VPMADD52HUQ(in *byte, out *byte)
+// func p1296_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1295_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1296_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61640,9 +61684,9 @@ TEXT ·p1295_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1296_VPMADD52HUQ(in *byte, out *byte)
+// func p1297_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1296_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1297_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61693,9 +61737,9 @@ TEXT ·p1296_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1297_VPMADD52HUQ_Z(in *byte, out *byte)
+// func p1298_VPMADD52HUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1297_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1298_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61746,9 +61790,9 @@ TEXT ·p1297_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1298_VPMADD52HUQ(in *byte, out *byte)
+// func p1299_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1298_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1299_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61795,9 +61839,9 @@ TEXT ·p1298_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1299_VPMADD52HUQ_BCST(in *byte, out *byte)
+// func p1300_VPMADD52HUQ_BCST(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1299_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1300_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61844,9 +61888,9 @@ TEXT ·p1299_VPMADD52HUQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1300_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
+// func p1301_VPMADD52HUQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA
-TEXT ·p1300_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1301_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61895,9 +61939,9 @@ TEXT ·p1300_VPMADD52HUQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1301_VPMADD52HUQ(in *byte, out *byte)
+// func p1302_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1301_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1302_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61946,9 +61990,9 @@ TEXT ·p1301_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1302_VPMADD52HUQ(in *byte, out *byte)
+// func p1303_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1302_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1303_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -61999,9 +62043,9 @@ TEXT ·p1302_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1303_VPMADD52HUQ(in *byte, out *byte)
+// func p1304_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1303_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1304_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62050,9 +62094,9 @@ TEXT ·p1303_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1304_VPMADD52HUQ_Z(in *byte, out *byte)
+// func p1305_VPMADD52HUQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512IFMA, AVX512VL
-TEXT ·p1304_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1305_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62103,9 +62147,9 @@ TEXT ·p1304_VPMADD52HUQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1305_VPMADD52HUQ(in *byte, out *byte)
+// func p1306_VPMADD52HUQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512IFMA
-TEXT ·p1305_VPMADD52HUQ(SB), NOSPLIT, $0-16
+TEXT ·p1306_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62150,55 +62194,6 @@ TEXT ·p1305_VPMADD52HUQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1306_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1306_VPSRLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPSRLQ $0x00, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
 // func p1307_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1307_VPSRLQ(SB), NOSPLIT, $0-16
@@ -62224,7 +62219,7 @@ TEXT ·p1307_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLQ $0x01, Z25, Z18
+	VPSRLQ $0x00, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -62273,7 +62268,7 @@ TEXT ·p1308_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLQ $0x1f, Z25, Z18
+	VPSRLQ $0x01, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -62322,7 +62317,7 @@ TEXT ·p1309_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLQ $0x20, Z25, Z18
+	VPSRLQ $0x1f, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -62371,7 +62366,7 @@ TEXT ·p1310_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLQ $0x34, Z25, Z18
+	VPSRLQ $0x20, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -62420,7 +62415,7 @@ TEXT ·p1311_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLQ $0x3f, Z25, Z18
+	VPSRLQ $0x34, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -62469,7 +62464,7 @@ TEXT ·p1312_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLQ $0x40, Z25, Z18
+	VPSRLQ $0x3f, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -62518,7 +62513,7 @@ TEXT ·p1313_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLQ $0xc8, Z25, Z18
+	VPSRLQ $0x40, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -62543,8 +62538,57 @@ TEXT ·p1313_VPSRLQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p1314_VPSRLQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
+// Requires: AVX512F
 TEXT ·p1314_VPSRLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSRLQ $0xc8, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1315_VPSRLQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1315_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62593,9 +62637,9 @@ TEXT ·p1314_VPSRLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1315_VPSRLQ_Z(in *byte, out *byte)
+// func p1316_VPSRLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1315_VPSRLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1316_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62644,9 +62688,9 @@ TEXT ·p1315_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1316_VPSRLQ(in *byte, out *byte)
+// func p1317_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1316_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1317_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62691,9 +62735,9 @@ TEXT ·p1316_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1317_VPSRLQ_BCST(in *byte, out *byte)
+// func p1318_VPSRLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1317_VPSRLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1318_VPSRLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62738,9 +62782,9 @@ TEXT ·p1317_VPSRLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1318_VPSRLQ_BCST_Z(in *byte, out *byte)
+// func p1319_VPSRLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1318_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1319_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62787,9 +62831,9 @@ TEXT ·p1318_VPSRLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1319_VPSRLQ(in *byte, out *byte)
+// func p1320_VPSRLQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1319_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1320_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62836,9 +62880,9 @@ TEXT ·p1319_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1320_VPSRLQ(in *byte, out *byte)
+// func p1321_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1320_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1321_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62887,9 +62931,9 @@ TEXT ·p1320_VPSRLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1321_VPSRLQ(in *byte, out *byte)
+// func p1322_VPSRLQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1321_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1322_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62936,9 +62980,9 @@ TEXT ·p1321_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1322_VPSRLQ_Z(in *byte, out *byte)
+// func p1323_VPSRLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1322_VPSRLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1323_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -62987,9 +63031,9 @@ TEXT ·p1322_VPSRLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1323_VPSRLQ(in *byte, out *byte)
+// func p1324_VPSRLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1323_VPSRLQ(SB), NOSPLIT, $0-16
+TEXT ·p1324_VPSRLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63034,55 +63078,6 @@ TEXT ·p1323_VPSRLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1324_VPSLLQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1324_VPSLLQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPSLLQ $0x00, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
 // func p1325_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1325_VPSLLQ(SB), NOSPLIT, $0-16
@@ -63108,7 +63103,7 @@ TEXT ·p1325_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLQ $0x01, Z25, Z18
+	VPSLLQ $0x00, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -63157,7 +63152,7 @@ TEXT ·p1326_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLQ $0x0c, Z25, Z18
+	VPSLLQ $0x01, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -63206,7 +63201,7 @@ TEXT ·p1327_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLQ $0x20, Z25, Z18
+	VPSLLQ $0x0c, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -63255,7 +63250,7 @@ TEXT ·p1328_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLQ $0x3f, Z25, Z18
+	VPSLLQ $0x20, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -63304,7 +63299,7 @@ TEXT ·p1329_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLQ $0x40, Z25, Z18
+	VPSLLQ $0x3f, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -63329,8 +63324,57 @@ TEXT ·p1329_VPSLLQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p1330_VPSLLQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
+// Requires: AVX512F
 TEXT ·p1330_VPSLLQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSLLQ $0x40, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1331_VPSLLQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1331_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63379,9 +63423,9 @@ TEXT ·p1330_VPSLLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1331_VPSLLQ_Z(in *byte, out *byte)
+// func p1332_VPSLLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1331_VPSLLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1332_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63430,9 +63474,9 @@ TEXT ·p1331_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1332_VPSLLQ(in *byte, out *byte)
+// func p1333_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1332_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1333_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63477,9 +63521,9 @@ TEXT ·p1332_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1333_VPSLLQ_BCST(in *byte, out *byte)
+// func p1334_VPSLLQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1333_VPSLLQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1334_VPSLLQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63524,9 +63568,9 @@ TEXT ·p1333_VPSLLQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1334_VPSLLQ_BCST_Z(in *byte, out *byte)
+// func p1335_VPSLLQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1334_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1335_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63573,9 +63617,9 @@ TEXT ·p1334_VPSLLQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1335_VPSLLQ(in *byte, out *byte)
+// func p1336_VPSLLQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1335_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1336_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63622,9 +63666,9 @@ TEXT ·p1335_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1336_VPSLLQ(in *byte, out *byte)
+// func p1337_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1336_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1337_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63673,9 +63717,9 @@ TEXT ·p1336_VPSLLQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1337_VPSLLQ(in *byte, out *byte)
+// func p1338_VPSLLQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1337_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1338_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63722,9 +63766,9 @@ TEXT ·p1337_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1338_VPSLLQ_Z(in *byte, out *byte)
+// func p1339_VPSLLQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1338_VPSLLQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1339_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63773,9 +63817,9 @@ TEXT ·p1338_VPSLLQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1339_VPSLLQ(in *byte, out *byte)
+// func p1340_VPSLLQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1339_VPSLLQ(SB), NOSPLIT, $0-16
+TEXT ·p1340_VPSLLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -63820,55 +63864,6 @@ TEXT ·p1339_VPSLLQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1340_VPSRAQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1340_VPSRAQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPSRAQ $0x00, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
 // func p1341_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1341_VPSRAQ(SB), NOSPLIT, $0-16
@@ -63894,7 +63889,7 @@ TEXT ·p1341_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRAQ $0x01, Z25, Z18
+	VPSRAQ $0x00, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -63943,7 +63938,7 @@ TEXT ·p1342_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRAQ $0x20, Z25, Z18
+	VPSRAQ $0x01, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -63992,7 +63987,7 @@ TEXT ·p1343_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRAQ $0x3f, Z25, Z18
+	VPSRAQ $0x20, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -64041,7 +64036,7 @@ TEXT ·p1344_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRAQ $0x40, Z25, Z18
+	VPSRAQ $0x3f, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -64090,7 +64085,7 @@ TEXT ·p1345_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRAQ $0xff, Z25, Z18
+	VPSRAQ $0x40, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -64115,8 +64110,57 @@ TEXT ·p1345_VPSRAQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p1346_VPSRAQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
+// Requires: AVX512F
 TEXT ·p1346_VPSRAQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSRAQ $0xff, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1347_VPSRAQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1347_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64165,9 +64209,9 @@ TEXT ·p1346_VPSRAQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1347_VPSRAQ_Z(in *byte, out *byte)
+// func p1348_VPSRAQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1347_VPSRAQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1348_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64216,9 +64260,9 @@ TEXT ·p1347_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1348_VPSRAQ(in *byte, out *byte)
+// func p1349_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1348_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1349_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64263,9 +64307,9 @@ TEXT ·p1348_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1349_VPSRAQ_BCST(in *byte, out *byte)
+// func p1350_VPSRAQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1349_VPSRAQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1350_VPSRAQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64310,9 +64354,9 @@ TEXT ·p1349_VPSRAQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1350_VPSRAQ_BCST_Z(in *byte, out *byte)
+// func p1351_VPSRAQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1350_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1351_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64359,9 +64403,9 @@ TEXT ·p1350_VPSRAQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1351_VPSRAQ(in *byte, out *byte)
+// func p1352_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1351_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1352_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64408,9 +64452,9 @@ TEXT ·p1351_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1352_VPSRAQ(in *byte, out *byte)
+// func p1353_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1352_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1353_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64459,9 +64503,9 @@ TEXT ·p1352_VPSRAQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1353_VPSRAQ(in *byte, out *byte)
+// func p1354_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1353_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1354_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64508,9 +64552,9 @@ TEXT ·p1353_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1354_VPSRAQ_Z(in *byte, out *byte)
+// func p1355_VPSRAQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1354_VPSRAQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1355_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64559,9 +64603,9 @@ TEXT ·p1354_VPSRAQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1355_VPSRAQ(in *byte, out *byte)
+// func p1356_VPSRAQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1355_VPSRAQ(SB), NOSPLIT, $0-16
+TEXT ·p1356_VPSRAQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64606,9 +64650,9 @@ TEXT ·p1355_VPSRAQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1356_VPSRLVQ(in *byte, out *byte)
+// func p1357_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1356_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1357_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64657,9 +64701,9 @@ TEXT ·p1356_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1357_VPSRLVQ(in *byte, out *byte)
+// func p1358_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1357_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1358_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64710,9 +64754,9 @@ TEXT ·p1357_VPSRLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1358_VPSRLVQ_Z(in *byte, out *byte)
+// func p1359_VPSRLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1358_VPSRLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1359_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64763,9 +64807,9 @@ TEXT ·p1358_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1359_VPSRLVQ(in *byte, out *byte)
+// func p1360_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1359_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1360_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64812,9 +64856,9 @@ TEXT ·p1359_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1360_VPSRLVQ_BCST(in *byte, out *byte)
+// func p1361_VPSRLVQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1360_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1361_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64861,9 +64905,9 @@ TEXT ·p1360_VPSRLVQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1361_VPSRLVQ_BCST_Z(in *byte, out *byte)
+// func p1362_VPSRLVQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1361_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1362_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64912,9 +64956,9 @@ TEXT ·p1361_VPSRLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1362_VPSRLVQ(in *byte, out *byte)
+// func p1363_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1362_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1363_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -64963,9 +65007,9 @@ TEXT ·p1362_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1363_VPSRLVQ(in *byte, out *byte)
+// func p1364_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1363_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1364_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65016,9 +65060,9 @@ TEXT ·p1363_VPSRLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1364_VPSRLVQ(in *byte, out *byte)
+// func p1365_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1364_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1365_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65067,9 +65111,9 @@ TEXT ·p1364_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1365_VPSRLVQ_Z(in *byte, out *byte)
+// func p1366_VPSRLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1365_VPSRLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1366_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65120,9 +65164,9 @@ TEXT ·p1365_VPSRLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1366_VPSRLVQ(in *byte, out *byte)
+// func p1367_VPSRLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1366_VPSRLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1367_VPSRLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65167,9 +65211,9 @@ TEXT ·p1366_VPSRLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1367_VPSLLVQ(in *byte, out *byte)
+// func p1368_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1367_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1368_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65218,9 +65262,9 @@ TEXT ·p1367_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1368_VPSLLVQ(in *byte, out *byte)
+// func p1369_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1368_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1369_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65271,9 +65315,9 @@ TEXT ·p1368_VPSLLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1369_VPSLLVQ_Z(in *byte, out *byte)
+// func p1370_VPSLLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1369_VPSLLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1370_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65324,9 +65368,9 @@ TEXT ·p1369_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1370_VPSLLVQ(in *byte, out *byte)
+// func p1371_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1370_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1371_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65373,9 +65417,9 @@ TEXT ·p1370_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1371_VPSLLVQ_BCST(in *byte, out *byte)
+// func p1372_VPSLLVQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1371_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1372_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65422,9 +65466,9 @@ TEXT ·p1371_VPSLLVQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1372_VPSLLVQ_BCST_Z(in *byte, out *byte)
+// func p1373_VPSLLVQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1372_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1373_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65473,9 +65517,9 @@ TEXT ·p1372_VPSLLVQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1373_VPSLLVQ(in *byte, out *byte)
+// func p1374_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1373_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1374_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65524,9 +65568,9 @@ TEXT ·p1373_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1374_VPSLLVQ(in *byte, out *byte)
+// func p1375_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1374_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1375_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65577,9 +65621,9 @@ TEXT ·p1374_VPSLLVQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1375_VPSLLVQ(in *byte, out *byte)
+// func p1376_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1375_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1376_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65628,9 +65672,9 @@ TEXT ·p1375_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1376_VPSLLVQ_Z(in *byte, out *byte)
+// func p1377_VPSLLVQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1376_VPSLLVQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1377_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65681,9 +65725,9 @@ TEXT ·p1376_VPSLLVQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1377_VPSLLVQ(in *byte, out *byte)
+// func p1378_VPSLLVQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1377_VPSLLVQ(SB), NOSPLIT, $0-16
+TEXT ·p1378_VPSLLVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -65728,55 +65772,6 @@ TEXT ·p1377_VPSLLVQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1378_VPSRLDQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1378_VPSRLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPSRLDQ $0x00, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
 // func p1379_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
 TEXT ·p1379_VPSRLDQ(SB), NOSPLIT, $0-16
@@ -65802,7 +65797,7 @@ TEXT ·p1379_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLDQ $0x01, Z25, Z18
+	VPSRLDQ $0x00, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -65851,7 +65846,7 @@ TEXT ·p1380_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLDQ $0x04, Z25, Z18
+	VPSRLDQ $0x01, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -65900,7 +65895,7 @@ TEXT ·p1381_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLDQ $0x08, Z25, Z18
+	VPSRLDQ $0x04, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -65949,7 +65944,7 @@ TEXT ·p1382_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLDQ $0x0f, Z25, Z18
+	VPSRLDQ $0x08, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -65998,7 +65993,7 @@ TEXT ·p1383_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLDQ $0x10, Z25, Z18
+	VPSRLDQ $0x0f, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66047,7 +66042,7 @@ TEXT ·p1384_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSRLDQ $0xff, Z25, Z18
+	VPSRLDQ $0x10, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66093,6 +66088,55 @@ TEXT ·p1385_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSRLDQ $0xff, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1386_VPSRLDQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1386_VPSRLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
 
 	// The probed instruction.
 	VPSRLDQ $0x00, 192(R14), Z25
@@ -66118,9 +66162,9 @@ TEXT ·p1385_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1386_VPSRLDQ(in *byte, out *byte)
+// func p1387_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1386_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1387_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66167,9 +66211,9 @@ TEXT ·p1386_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1387_VPSRLDQ(in *byte, out *byte)
+// func p1388_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1387_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1388_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66216,9 +66260,9 @@ TEXT ·p1387_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1388_VPSRLDQ(in *byte, out *byte)
+// func p1389_VPSRLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1388_VPSRLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1389_VPSRLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66263,55 +66307,6 @@ TEXT ·p1388_VPSRLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1389_VPSLLDQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1389_VPSLLDQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPSLLDQ $0x00, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
 // func p1390_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
 TEXT ·p1390_VPSLLDQ(SB), NOSPLIT, $0-16
@@ -66337,7 +66332,7 @@ TEXT ·p1390_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLDQ $0x01, Z25, Z18
+	VPSLLDQ $0x00, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66386,7 +66381,7 @@ TEXT ·p1391_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLDQ $0x04, Z25, Z18
+	VPSLLDQ $0x01, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66435,7 +66430,7 @@ TEXT ·p1392_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLDQ $0x08, Z25, Z18
+	VPSLLDQ $0x04, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66484,7 +66479,7 @@ TEXT ·p1393_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLDQ $0x0f, Z25, Z18
+	VPSLLDQ $0x08, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66533,7 +66528,7 @@ TEXT ·p1394_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLDQ $0x10, Z25, Z18
+	VPSLLDQ $0x0f, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66582,7 +66577,7 @@ TEXT ·p1395_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPSLLDQ $0xff, Z25, Z18
+	VPSLLDQ $0x10, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66628,6 +66623,55 @@ TEXT ·p1396_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPSLLDQ $0xff, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1397_VPSLLDQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1397_VPSLLDQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
 
 	// The probed instruction.
 	VPSLLDQ $0x00, 192(R14), Z25
@@ -66653,9 +66697,9 @@ TEXT ·p1396_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1397_VPSLLDQ(in *byte, out *byte)
+// func p1398_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1397_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1398_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66702,9 +66746,9 @@ TEXT ·p1397_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1398_VPSLLDQ(in *byte, out *byte)
+// func p1399_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1398_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1399_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66751,9 +66795,9 @@ TEXT ·p1398_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1399_VPSLLDQ(in *byte, out *byte)
+// func p1400_VPSLLDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1399_VPSLLDQ(SB), NOSPLIT, $0-16
+TEXT ·p1400_VPSLLDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -66798,57 +66842,6 @@ TEXT ·p1399_VPSLLDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1400_VPALIGNR(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1400_VPALIGNR(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VPALIGNR $0x00, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
 // func p1401_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
 TEXT ·p1401_VPALIGNR(SB), NOSPLIT, $0-16
@@ -66875,7 +66868,7 @@ TEXT ·p1401_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPALIGNR $0x01, Z25, Z18, Z31
+	VPALIGNR $0x00, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66926,7 +66919,7 @@ TEXT ·p1402_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPALIGNR $0x08, Z25, Z18, Z31
+	VPALIGNR $0x01, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -66977,7 +66970,7 @@ TEXT ·p1403_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPALIGNR $0x0f, Z25, Z18, Z31
+	VPALIGNR $0x08, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -67028,7 +67021,7 @@ TEXT ·p1404_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPALIGNR $0x10, Z25, Z18, Z31
+	VPALIGNR $0x0f, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -67079,7 +67072,7 @@ TEXT ·p1405_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPALIGNR $0x11, Z25, Z18, Z31
+	VPALIGNR $0x10, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -67130,7 +67123,7 @@ TEXT ·p1406_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPALIGNR $0x1f, Z25, Z18, Z31
+	VPALIGNR $0x11, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -67181,7 +67174,7 @@ TEXT ·p1407_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VPALIGNR $0x20, Z25, Z18, Z31
+	VPALIGNR $0x1f, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -67209,6 +67202,57 @@ TEXT ·p1407_VPALIGNR(SB), NOSPLIT, $0-16
 // func p1408_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
 TEXT ·p1408_VPALIGNR(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VPALIGNR $0x20, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1409_VPALIGNR(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1409_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67259,9 +67303,9 @@ TEXT ·p1408_VPALIGNR(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1409_VPALIGNR_Z(in *byte, out *byte)
+// func p1410_VPALIGNR_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1409_VPALIGNR_Z(SB), NOSPLIT, $0-16
+TEXT ·p1410_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67312,9 +67356,9 @@ TEXT ·p1409_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1410_VPALIGNR(in *byte, out *byte)
+// func p1411_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1410_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1411_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67361,9 +67405,9 @@ TEXT ·p1410_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1411_VPALIGNR(in *byte, out *byte)
+// func p1412_VPALIGNR(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1411_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1412_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67412,9 +67456,9 @@ TEXT ·p1411_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1412_VPALIGNR(in *byte, out *byte)
+// func p1413_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1412_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1413_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67465,9 +67509,9 @@ TEXT ·p1412_VPALIGNR(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1413_VPALIGNR(in *byte, out *byte)
+// func p1414_VPALIGNR(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1413_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1414_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67516,9 +67560,9 @@ TEXT ·p1413_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1414_VPALIGNR_Z(in *byte, out *byte)
+// func p1415_VPALIGNR_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1414_VPALIGNR_Z(SB), NOSPLIT, $0-16
+TEXT ·p1415_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67569,9 +67613,9 @@ TEXT ·p1414_VPALIGNR_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1415_VPALIGNR(in *byte, out *byte)
+// func p1416_VPALIGNR(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1415_VPALIGNR(SB), NOSPLIT, $0-16
+TEXT ·p1416_VPALIGNR(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67616,9 +67660,9 @@ TEXT ·p1415_VPALIGNR(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1416_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1417_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1416_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1417_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67667,9 +67711,9 @@ TEXT ·p1416_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1417_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1418_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1417_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1418_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67720,9 +67764,9 @@ TEXT ·p1417_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1418_VPUNPCKLQDQ_Z(in *byte, out *byte)
+// func p1419_VPUNPCKLQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1418_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1419_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67773,9 +67817,9 @@ TEXT ·p1418_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1419_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1420_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1419_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1420_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67822,9 +67866,9 @@ TEXT ·p1419_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1420_VPUNPCKLQDQ_BCST(in *byte, out *byte)
+// func p1421_VPUNPCKLQDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1420_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1421_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67871,9 +67915,9 @@ TEXT ·p1420_VPUNPCKLQDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1421_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
+// func p1422_VPUNPCKLQDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1421_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1422_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67922,9 +67966,9 @@ TEXT ·p1421_VPUNPCKLQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1422_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1423_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1422_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1423_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -67973,9 +68017,9 @@ TEXT ·p1422_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1423_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1424_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1423_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1424_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68026,9 +68070,9 @@ TEXT ·p1423_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1424_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1425_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1424_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1425_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68077,9 +68121,9 @@ TEXT ·p1424_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1425_VPUNPCKLQDQ_Z(in *byte, out *byte)
+// func p1426_VPUNPCKLQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1425_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1426_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68130,9 +68174,9 @@ TEXT ·p1425_VPUNPCKLQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1426_VPUNPCKLQDQ(in *byte, out *byte)
+// func p1427_VPUNPCKLQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1426_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1427_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68177,9 +68221,9 @@ TEXT ·p1426_VPUNPCKLQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1427_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1428_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1427_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1428_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68228,9 +68272,9 @@ TEXT ·p1427_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1428_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1429_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1428_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1429_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68281,9 +68325,9 @@ TEXT ·p1428_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1429_VPUNPCKHQDQ_Z(in *byte, out *byte)
+// func p1430_VPUNPCKHQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1429_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1430_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68334,9 +68378,9 @@ TEXT ·p1429_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1430_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1431_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1430_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1431_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68383,9 +68427,9 @@ TEXT ·p1430_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1431_VPUNPCKHQDQ_BCST(in *byte, out *byte)
+// func p1432_VPUNPCKHQDQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1431_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1432_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68432,9 +68476,9 @@ TEXT ·p1431_VPUNPCKHQDQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1432_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
+// func p1433_VPUNPCKHQDQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1432_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1433_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68483,9 +68527,9 @@ TEXT ·p1432_VPUNPCKHQDQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1433_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1434_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1433_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1434_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68534,9 +68578,9 @@ TEXT ·p1433_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1434_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1435_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1434_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1435_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68587,9 +68631,9 @@ TEXT ·p1434_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1435_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1436_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX, AVX512F
-TEXT ·p1435_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1436_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68638,9 +68682,9 @@ TEXT ·p1435_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1436_VPUNPCKHQDQ_Z(in *byte, out *byte)
+// func p1437_VPUNPCKHQDQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1436_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1437_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68691,9 +68735,9 @@ TEXT ·p1436_VPUNPCKHQDQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1437_VPUNPCKHQDQ(in *byte, out *byte)
+// func p1438_VPUNPCKHQDQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1437_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
+TEXT ·p1438_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -68738,57 +68782,6 @@ TEXT ·p1437_VPUNPCKHQDQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1438_VSHUFI64X2(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1438_VSHUFI64X2(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VSHUFI64X2 $0x00, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
 // func p1439_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1439_VSHUFI64X2(SB), NOSPLIT, $0-16
@@ -68815,7 +68808,7 @@ TEXT ·p1439_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VSHUFI64X2 $0x4e, Z25, Z18, Z31
+	VSHUFI64X2 $0x00, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -68866,7 +68859,7 @@ TEXT ·p1440_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VSHUFI64X2 $0xe4, Z25, Z18, Z31
+	VSHUFI64X2 $0x4e, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -68917,7 +68910,7 @@ TEXT ·p1441_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VSHUFI64X2 $0x1b, Z25, Z18, Z31
+	VSHUFI64X2 $0xe4, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -68968,7 +68961,7 @@ TEXT ·p1442_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VSHUFI64X2 $0x99, Z25, Z18, Z31
+	VSHUFI64X2 $0x1b, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -69019,7 +69012,7 @@ TEXT ·p1443_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VSHUFI64X2 $0xb0, Z25, Z18, Z31
+	VSHUFI64X2 $0x99, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -69045,8 +69038,59 @@ TEXT ·p1443_VSHUFI64X2(SB), NOSPLIT, $0-16
 	RET
 
 // func p1444_VSHUFI64X2(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
+// Requires: AVX512F
 TEXT ·p1444_VSHUFI64X2(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VSHUFI64X2 $0xb0, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1445_VSHUFI64X2(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1445_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69097,9 +69141,9 @@ TEXT ·p1444_VSHUFI64X2(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1445_VSHUFI64X2_Z(in *byte, out *byte)
+// func p1446_VSHUFI64X2_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1445_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
+TEXT ·p1446_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69150,9 +69194,9 @@ TEXT ·p1445_VSHUFI64X2_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1446_VSHUFI64X2(in *byte, out *byte)
+// func p1447_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1446_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1447_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69199,9 +69243,9 @@ TEXT ·p1446_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1447_VSHUFI64X2_BCST(in *byte, out *byte)
+// func p1448_VSHUFI64X2_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1447_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1448_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69248,9 +69292,9 @@ TEXT ·p1447_VSHUFI64X2_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1448_VSHUFI64X2_BCST_Z(in *byte, out *byte)
+// func p1449_VSHUFI64X2_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1448_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1449_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69299,9 +69343,9 @@ TEXT ·p1448_VSHUFI64X2_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1449_VSHUFI64X2(in *byte, out *byte)
+// func p1450_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1449_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1450_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69350,9 +69394,9 @@ TEXT ·p1449_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1450_VSHUFI64X2(in *byte, out *byte)
+// func p1451_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1450_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1451_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69403,9 +69447,9 @@ TEXT ·p1450_VSHUFI64X2(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1451_VSHUFI64X2(in *byte, out *byte)
+// func p1452_VSHUFI64X2(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1451_VSHUFI64X2(SB), NOSPLIT, $0-16
+TEXT ·p1452_VSHUFI64X2(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69450,55 +69494,6 @@ TEXT ·p1451_VSHUFI64X2(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1452_VPERMQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1452_VPERMQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VPERMQ $0x4e, Z25, Z18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
 // func p1453_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1453_VPERMQ(SB), NOSPLIT, $0-16
@@ -69524,7 +69519,7 @@ TEXT ·p1453_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPERMQ $0x1b, Z25, Z18
+	VPERMQ $0x4e, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -69573,7 +69568,7 @@ TEXT ·p1454_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPERMQ $0xd8, Z25, Z18
+	VPERMQ $0x1b, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -69622,7 +69617,7 @@ TEXT ·p1455_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VPERMQ $0x93, Z25, Z18
+	VPERMQ $0xd8, Z25, Z18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -69647,8 +69642,57 @@ TEXT ·p1455_VPERMQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p1456_VPERMQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
+// Requires: AVX512F
 TEXT ·p1456_VPERMQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VPERMQ $0x93, Z25, Z18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1457_VPERMQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1457_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69697,9 +69741,9 @@ TEXT ·p1456_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1457_VPERMQ_Z(in *byte, out *byte)
+// func p1458_VPERMQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1457_VPERMQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1458_VPERMQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69748,9 +69792,9 @@ TEXT ·p1457_VPERMQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1458_VPERMQ(in *byte, out *byte)
+// func p1459_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1458_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1459_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69795,9 +69839,9 @@ TEXT ·p1458_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1459_VPERMQ_BCST(in *byte, out *byte)
+// func p1460_VPERMQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1459_VPERMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1460_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69842,9 +69886,9 @@ TEXT ·p1459_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1460_VPERMQ_BCST_Z(in *byte, out *byte)
+// func p1461_VPERMQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1460_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1461_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69891,9 +69935,9 @@ TEXT ·p1460_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1461_VPERMQ(in *byte, out *byte)
+// func p1462_VPERMQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1461_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1462_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69940,9 +69984,9 @@ TEXT ·p1461_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1462_VPERMQ(in *byte, out *byte)
+// func p1463_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1462_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1463_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -69991,9 +70035,9 @@ TEXT ·p1462_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1463_VPERMQ(in *byte, out *byte)
+// func p1464_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1463_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1464_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70038,9 +70082,9 @@ TEXT ·p1463_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1464_VPERMQ(in *byte, out *byte)
+// func p1465_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1464_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1465_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70089,9 +70133,9 @@ TEXT ·p1464_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1465_VPERMQ(in *byte, out *byte)
+// func p1466_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1465_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1466_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70142,9 +70186,9 @@ TEXT ·p1465_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1466_VPERMQ_Z(in *byte, out *byte)
+// func p1467_VPERMQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1466_VPERMQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1467_VPERMQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70195,9 +70239,9 @@ TEXT ·p1466_VPERMQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1467_VPERMQ(in *byte, out *byte)
+// func p1468_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1467_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1468_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70244,9 +70288,9 @@ TEXT ·p1467_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1468_VPERMQ_BCST(in *byte, out *byte)
+// func p1469_VPERMQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1468_VPERMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1469_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70293,9 +70337,9 @@ TEXT ·p1468_VPERMQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1469_VPERMQ_BCST_Z(in *byte, out *byte)
+// func p1470_VPERMQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1469_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1470_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70344,9 +70388,9 @@ TEXT ·p1469_VPERMQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1470_VPERMQ(in *byte, out *byte)
+// func p1471_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1470_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1471_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70395,9 +70439,9 @@ TEXT ·p1470_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1471_VPERMQ(in *byte, out *byte)
+// func p1472_VPERMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1471_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1472_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70448,9 +70492,9 @@ TEXT ·p1471_VPERMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1472_VPERMQ(in *byte, out *byte)
+// func p1473_VPERMQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1472_VPERMQ(SB), NOSPLIT, $0-16
+TEXT ·p1473_VPERMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70495,9 +70539,9 @@ TEXT ·p1472_VPERMQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1473_VPERMD(in *byte, out *byte)
+// func p1474_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1473_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1474_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70546,9 +70590,9 @@ TEXT ·p1473_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1474_VPERMD(in *byte, out *byte)
+// func p1475_VPERMD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1474_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1475_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70599,9 +70643,9 @@ TEXT ·p1474_VPERMD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1475_VPERMD_Z(in *byte, out *byte)
+// func p1476_VPERMD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1475_VPERMD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1476_VPERMD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70652,9 +70696,9 @@ TEXT ·p1475_VPERMD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1476_VPERMD(in *byte, out *byte)
+// func p1477_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1476_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1477_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70701,9 +70745,9 @@ TEXT ·p1476_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1477_VPERMD_BCST(in *byte, out *byte)
+// func p1478_VPERMD_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1477_VPERMD_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1478_VPERMD_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70750,9 +70794,9 @@ TEXT ·p1477_VPERMD_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1478_VPERMD_BCST_Z(in *byte, out *byte)
+// func p1479_VPERMD_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1478_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1479_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70801,9 +70845,9 @@ TEXT ·p1478_VPERMD_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1479_VPERMD(in *byte, out *byte)
+// func p1480_VPERMD(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1479_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1480_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70852,9 +70896,9 @@ TEXT ·p1479_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1480_VPERMD(in *byte, out *byte)
+// func p1481_VPERMD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1480_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1481_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70905,9 +70949,9 @@ TEXT ·p1480_VPERMD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1481_VPERMD(in *byte, out *byte)
+// func p1482_VPERMD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1481_VPERMD(SB), NOSPLIT, $0-16
+TEXT ·p1482_VPERMD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -70952,9 +70996,9 @@ TEXT ·p1481_VPERMD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1482_VPERMI2Q(in *byte, out *byte)
+// func p1483_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1482_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1483_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71003,9 +71047,9 @@ TEXT ·p1482_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1483_VPERMI2Q(in *byte, out *byte)
+// func p1484_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1483_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1484_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71056,9 +71100,9 @@ TEXT ·p1483_VPERMI2Q(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1484_VPERMI2Q_Z(in *byte, out *byte)
+// func p1485_VPERMI2Q_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1484_VPERMI2Q_Z(SB), NOSPLIT, $0-16
+TEXT ·p1485_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71109,9 +71153,9 @@ TEXT ·p1484_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1485_VPERMI2Q(in *byte, out *byte)
+// func p1486_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1485_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1486_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71158,9 +71202,9 @@ TEXT ·p1485_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1486_VPERMI2Q_BCST(in *byte, out *byte)
+// func p1487_VPERMI2Q_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1486_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1487_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71207,9 +71251,9 @@ TEXT ·p1486_VPERMI2Q_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1487_VPERMI2Q_BCST_Z(in *byte, out *byte)
+// func p1488_VPERMI2Q_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1487_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1488_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71258,9 +71302,9 @@ TEXT ·p1487_VPERMI2Q_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1488_VPERMI2Q(in *byte, out *byte)
+// func p1489_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1488_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1489_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71309,9 +71353,9 @@ TEXT ·p1488_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1489_VPERMI2Q(in *byte, out *byte)
+// func p1490_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1489_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1490_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71362,9 +71406,9 @@ TEXT ·p1489_VPERMI2Q(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1490_VPERMI2Q(in *byte, out *byte)
+// func p1491_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1490_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1491_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71413,9 +71457,9 @@ TEXT ·p1490_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1491_VPERMI2Q_Z(in *byte, out *byte)
+// func p1492_VPERMI2Q_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1491_VPERMI2Q_Z(SB), NOSPLIT, $0-16
+TEXT ·p1492_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71466,9 +71510,9 @@ TEXT ·p1491_VPERMI2Q_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1492_VPERMI2Q(in *byte, out *byte)
+// func p1493_VPERMI2Q(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1492_VPERMI2Q(SB), NOSPLIT, $0-16
+TEXT ·p1493_VPERMI2Q(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71513,9 +71557,9 @@ TEXT ·p1492_VPERMI2Q(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1493_VPERMB(in *byte, out *byte)
+// func p1494_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1493_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1494_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71564,9 +71608,9 @@ TEXT ·p1493_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1494_VPERMB(in *byte, out *byte)
+// func p1495_VPERMB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI
-TEXT ·p1494_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1495_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71617,9 +71661,9 @@ TEXT ·p1494_VPERMB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1495_VPERMB_Z(in *byte, out *byte)
+// func p1496_VPERMB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI
-TEXT ·p1495_VPERMB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1496_VPERMB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71670,9 +71714,9 @@ TEXT ·p1495_VPERMB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1496_VPERMB(in *byte, out *byte)
+// func p1497_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1496_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1497_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71719,9 +71763,9 @@ TEXT ·p1496_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1497_VPERMB(in *byte, out *byte)
+// func p1498_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1497_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1498_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71770,9 +71814,9 @@ TEXT ·p1497_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1498_VPERMB(in *byte, out *byte)
+// func p1499_VPERMB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1498_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1499_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71823,9 +71867,9 @@ TEXT ·p1498_VPERMB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1499_VPERMB(in *byte, out *byte)
+// func p1500_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1499_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1500_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71874,9 +71918,9 @@ TEXT ·p1499_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1500_VPERMB_Z(in *byte, out *byte)
+// func p1501_VPERMB_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VBMI, AVX512VL
-TEXT ·p1500_VPERMB_Z(SB), NOSPLIT, $0-16
+TEXT ·p1501_VPERMB_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71927,9 +71971,9 @@ TEXT ·p1500_VPERMB_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1501_VPERMB(in *byte, out *byte)
+// func p1502_VPERMB(in *byte, out *byte)
 // Requires: AVX512F, AVX512VBMI
-TEXT ·p1501_VPERMB(SB), NOSPLIT, $0-16
+TEXT ·p1502_VPERMB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -71974,57 +72018,6 @@ TEXT ·p1501_VPERMB(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1502_VALIGNQ(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1502_VALIGNQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	VMOVDQU64 256(R14), Z31
-
-	// The probed instruction.
-	VALIGNQ $0x00, Z25, Z18, Z31
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	VMOVDQU64 Z31, 232(R15)
-	RET
-
 // func p1503_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1503_VALIGNQ(SB), NOSPLIT, $0-16
@@ -72051,7 +72044,7 @@ TEXT ·p1503_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VALIGNQ $0x01, Z25, Z18, Z31
+	VALIGNQ $0x00, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -72102,7 +72095,7 @@ TEXT ·p1504_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VALIGNQ $0x03, Z25, Z18, Z31
+	VALIGNQ $0x01, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -72153,7 +72146,7 @@ TEXT ·p1505_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VALIGNQ $0x07, Z25, Z18, Z31
+	VALIGNQ $0x03, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -72204,7 +72197,7 @@ TEXT ·p1506_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 256(R14), Z31
 
 	// The probed instruction.
-	VALIGNQ $0x09, Z25, Z18, Z31
+	VALIGNQ $0x07, Z25, Z18, Z31
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -72230,8 +72223,59 @@ TEXT ·p1506_VALIGNQ(SB), NOSPLIT, $0-16
 	RET
 
 // func p1507_VALIGNQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
+// Requires: AVX512F
 TEXT ·p1507_VALIGNQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	VMOVDQU64 256(R14), Z31
+
+	// The probed instruction.
+	VALIGNQ $0x09, Z25, Z18, Z31
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	VMOVDQU64 Z31, 232(R15)
+	RET
+
+// func p1508_VALIGNQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1508_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72282,9 +72326,9 @@ TEXT ·p1507_VALIGNQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1508_VALIGNQ_Z(in *byte, out *byte)
+// func p1509_VALIGNQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1508_VALIGNQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1509_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72335,9 +72379,9 @@ TEXT ·p1508_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1509_VALIGNQ(in *byte, out *byte)
+// func p1510_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1509_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1510_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72384,9 +72428,9 @@ TEXT ·p1509_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1510_VALIGNQ_BCST(in *byte, out *byte)
+// func p1511_VALIGNQ_BCST(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1510_VALIGNQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1511_VALIGNQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72433,9 +72477,9 @@ TEXT ·p1510_VALIGNQ_BCST(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1511_VALIGNQ_BCST_Z(in *byte, out *byte)
+// func p1512_VALIGNQ_BCST_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1511_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
+TEXT ·p1512_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72484,9 +72528,9 @@ TEXT ·p1511_VALIGNQ_BCST_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1512_VALIGNQ(in *byte, out *byte)
+// func p1513_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1512_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1513_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72535,9 +72579,9 @@ TEXT ·p1512_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1513_VALIGNQ(in *byte, out *byte)
+// func p1514_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1513_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1514_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72588,9 +72632,9 @@ TEXT ·p1513_VALIGNQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1514_VALIGNQ(in *byte, out *byte)
+// func p1515_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1514_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1515_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72639,9 +72683,9 @@ TEXT ·p1514_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1515_VALIGNQ_Z(in *byte, out *byte)
+// func p1516_VALIGNQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1515_VALIGNQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1516_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72692,9 +72736,9 @@ TEXT ·p1515_VALIGNQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1516_VALIGNQ(in *byte, out *byte)
+// func p1517_VALIGNQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1516_VALIGNQ(SB), NOSPLIT, $0-16
+TEXT ·p1517_VALIGNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72739,9 +72783,9 @@ TEXT ·p1516_VALIGNQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1517_VPBLENDMQ(in *byte, out *byte)
+// func p1518_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1517_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1518_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72792,9 +72836,9 @@ TEXT ·p1517_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1518_VPBLENDMQ(in *byte, out *byte)
+// func p1519_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1518_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1519_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72843,9 +72887,9 @@ TEXT ·p1518_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1519_VPBLENDMQ_BCST(in *byte, out *byte)
+// func p1520_VPBLENDMQ_BCST(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1519_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1520_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72894,9 +72938,9 @@ TEXT ·p1519_VPBLENDMQ_BCST(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1520_VPBLENDMQ(in *byte, out *byte)
+// func p1521_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1520_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1521_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -72947,9 +72991,9 @@ TEXT ·p1520_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1521_VPBLENDMQ(in *byte, out *byte)
+// func p1522_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1521_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1522_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73000,9 +73044,9 @@ TEXT ·p1521_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1522_VPBLENDMQ(in *byte, out *byte)
+// func p1523_VPBLENDMQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1522_VPBLENDMQ(SB), NOSPLIT, $0-16
+TEXT ·p1523_VPBLENDMQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73049,9 +73093,9 @@ TEXT ·p1522_VPBLENDMQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1523_VBROADCASTI32X4(in *byte, out *byte)
+// func p1524_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1523_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1524_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73096,9 +73140,9 @@ TEXT ·p1523_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1524_VBROADCASTI32X4(in *byte, out *byte)
+// func p1525_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1524_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1525_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73145,9 +73189,9 @@ TEXT ·p1524_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1525_VBROADCASTI32X4_Z(in *byte, out *byte)
+// func p1526_VBROADCASTI32X4_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1525_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
+TEXT ·p1526_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73194,9 +73238,9 @@ TEXT ·p1525_VBROADCASTI32X4_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1526_VBROADCASTI32X4(in *byte, out *byte)
+// func p1527_VBROADCASTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1526_VBROADCASTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1527_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73241,9 +73285,9 @@ TEXT ·p1526_VBROADCASTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1527_VPBROADCASTQ(in *byte, out *byte)
+// func p1528_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1527_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1528_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73290,9 +73334,9 @@ TEXT ·p1527_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1528_VPBROADCASTQ(in *byte, out *byte)
+// func p1529_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1528_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1529_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73337,9 +73381,9 @@ TEXT ·p1528_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1529_VPBROADCASTQ(in *byte, out *byte)
+// func p1530_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1529_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1530_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73384,9 +73428,9 @@ TEXT ·p1529_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1530_VPBROADCASTQ(in *byte, out *byte)
+// func p1531_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1530_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1531_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73435,9 +73479,9 @@ TEXT ·p1530_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1531_VPBROADCASTQ_Z(in *byte, out *byte)
+// func p1532_VPBROADCASTQ_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1531_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
+TEXT ·p1532_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73484,9 +73528,9 @@ TEXT ·p1531_VPBROADCASTQ_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1532_VPBROADCASTQ(in *byte, out *byte)
+// func p1533_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1532_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1533_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73531,9 +73575,9 @@ TEXT ·p1532_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1533_VPBROADCASTQ(in *byte, out *byte)
+// func p1534_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1533_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1534_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73580,9 +73624,9 @@ TEXT ·p1533_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1534_VPBROADCASTQ(in *byte, out *byte)
+// func p1535_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX2, AVX512F
-TEXT ·p1534_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1535_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73627,9 +73671,9 @@ TEXT ·p1534_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1535_VPBROADCASTD(in *byte, out *byte)
+// func p1536_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1535_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1536_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73676,9 +73720,9 @@ TEXT ·p1535_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1536_VPBROADCASTD(in *byte, out *byte)
+// func p1537_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1536_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1537_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73723,9 +73767,9 @@ TEXT ·p1536_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1537_VPBROADCASTD(in *byte, out *byte)
+// func p1538_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1537_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1538_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73770,9 +73814,9 @@ TEXT ·p1537_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1538_VPBROADCASTD(in *byte, out *byte)
+// func p1539_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1538_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1539_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73821,9 +73865,9 @@ TEXT ·p1538_VPBROADCASTD(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1539_VPBROADCASTD_Z(in *byte, out *byte)
+// func p1540_VPBROADCASTD_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1539_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
+TEXT ·p1540_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73870,9 +73914,9 @@ TEXT ·p1539_VPBROADCASTD_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1540_VPBROADCASTD(in *byte, out *byte)
+// func p1541_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1540_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1541_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73917,9 +73961,9 @@ TEXT ·p1540_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1541_VPBROADCASTD(in *byte, out *byte)
+// func p1542_VPBROADCASTD(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1541_VPBROADCASTD(SB), NOSPLIT, $0-16
+TEXT ·p1542_VPBROADCASTD(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -73964,9 +74008,9 @@ TEXT ·p1541_VPBROADCASTD(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1542_VINSERTI64X4(in *byte, out *byte)
+// func p1543_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1542_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1543_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74015,9 +74059,9 @@ TEXT ·p1542_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1543_VINSERTI64X4(in *byte, out *byte)
+// func p1544_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1543_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1544_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74064,9 +74108,9 @@ TEXT ·p1543_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1544_VINSERTI64X4(in *byte, out *byte)
+// func p1545_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1544_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1545_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74117,9 +74161,9 @@ TEXT ·p1544_VINSERTI64X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 296(R15)
 	RET
 
-// func p1545_VEXTRACTI32X4(in *byte, out *byte)
+// func p1546_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1545_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1546_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74166,9 +74210,9 @@ TEXT ·p1545_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1546_VEXTRACTI32X4(in *byte, out *byte)
+// func p1547_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1546_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1547_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74213,9 +74257,9 @@ TEXT ·p1546_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1547_VEXTRACTI32X4(in *byte, out *byte)
+// func p1548_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1547_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1548_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74264,9 +74308,9 @@ TEXT ·p1547_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1548_VEXTRACTI32X4_Z(in *byte, out *byte)
+// func p1549_VEXTRACTI32X4_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1548_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
+TEXT ·p1549_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74315,9 +74359,9 @@ TEXT ·p1548_VEXTRACTI32X4_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1549_VEXTRACTI32X4(in *byte, out *byte)
+// func p1550_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1549_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1550_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74364,9 +74408,9 @@ TEXT ·p1549_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1550_VEXTRACTI32X4(in *byte, out *byte)
+// func p1551_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1550_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+TEXT ·p1551_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74413,9 +74457,9 @@ TEXT ·p1550_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1551_VMOVDQU8(in *byte, out *byte)
+// func p1552_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1551_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1552_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74462,9 +74506,9 @@ TEXT ·p1551_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1552_VMOVDQU8_Z(in *byte, out *byte)
+// func p1553_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1552_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1553_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74511,9 +74555,9 @@ TEXT ·p1552_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1553_VMOVDQU8(in *byte, out *byte)
+// func p1554_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1553_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1554_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74560,9 +74604,9 @@ TEXT ·p1553_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1554_VMOVDQU8(in *byte, out *byte)
+// func p1555_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1554_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1555_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74611,9 +74655,9 @@ TEXT ·p1554_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1555_VMOVDQU8_Z(in *byte, out *byte)
+// func p1556_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1555_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1556_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74662,9 +74706,9 @@ TEXT ·p1555_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1556_VMOVDQU8(in *byte, out *byte)
+// func p1557_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1556_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1557_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74711,9 +74755,9 @@ TEXT ·p1556_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1557_VMOVDQU8(in *byte, out *byte)
+// func p1558_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1557_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1558_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74760,9 +74804,9 @@ TEXT ·p1557_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1558_VMOVDQU8(in *byte, out *byte)
+// func p1559_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1558_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1559_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74807,9 +74851,9 @@ TEXT ·p1558_VMOVDQU8(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1559_VMOVDQU8(in *byte, out *byte)
+// func p1560_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1559_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1560_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74854,9 +74898,9 @@ TEXT ·p1559_VMOVDQU8(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1560_VMOVDQU64(in *byte, out *byte)
+// func p1561_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1560_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1561_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74903,9 +74947,9 @@ TEXT ·p1560_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1561_VMOVDQU64_Z(in *byte, out *byte)
+// func p1562_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1561_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1562_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -74952,9 +74996,9 @@ TEXT ·p1561_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1562_VMOVDQU64(in *byte, out *byte)
+// func p1563_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1562_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1563_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75001,9 +75045,9 @@ TEXT ·p1562_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1563_VMOVDQU64(in *byte, out *byte)
+// func p1564_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1563_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1564_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75052,9 +75096,9 @@ TEXT ·p1563_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1564_VMOVDQU64_Z(in *byte, out *byte)
+// func p1565_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1564_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1565_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75103,9 +75147,9 @@ TEXT ·p1564_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1565_VMOVDQU64(in *byte, out *byte)
+// func p1566_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1565_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1566_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75150,9 +75194,9 @@ TEXT ·p1565_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1566_VMOVDQU64(in *byte, out *byte)
+// func p1567_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1566_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1567_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75197,9 +75241,9 @@ TEXT ·p1566_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z25, 104(R15)
 	RET
 
-// func p1567_VMOVDQU64(in *byte, out *byte)
+// func p1568_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1567_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1568_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75246,9 +75290,9 @@ TEXT ·p1567_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1568_VMOVDQU64(in *byte, out *byte)
+// func p1569_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1568_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1569_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75295,9 +75339,9 @@ TEXT ·p1568_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1569_VMOVDQU64(in *byte, out *byte)
+// func p1570_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F, AVX512VL
-TEXT ·p1569_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1570_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75344,9 +75388,9 @@ TEXT ·p1569_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 168(R15)
 	RET
 
-// func p1570_VPCMPEQB(in *byte, out *byte)
+// func p1571_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1570_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1571_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75395,9 +75439,9 @@ TEXT ·p1570_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1571_VPCMPEQB(in *byte, out *byte)
+// func p1572_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1571_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1572_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75448,9 +75492,9 @@ TEXT ·p1571_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1572_VPCMPEQB(in *byte, out *byte)
+// func p1573_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1572_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1573_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75497,9 +75541,9 @@ TEXT ·p1572_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1573_VPCMPEQB(in *byte, out *byte)
+// func p1574_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1573_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1574_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75548,9 +75592,9 @@ TEXT ·p1573_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1574_VPCMPEQB(in *byte, out *byte)
+// func p1575_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1574_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1575_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75599,9 +75643,9 @@ TEXT ·p1574_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1575_KMOVQ(in *byte, out *byte)
+// func p1576_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1575_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1576_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75646,9 +75690,9 @@ TEXT ·p1575_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1576_KMOVQ(in *byte, out *byte)
+// func p1577_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1576_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1577_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75695,9 +75739,9 @@ TEXT ·p1576_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 112(R15)
 	RET
 
-// func p1577_KMOVQ(in *byte, out *byte)
+// func p1578_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1577_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1578_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75742,9 +75786,9 @@ TEXT ·p1577_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1578_KMOVQ(in *byte, out *byte)
+// func p1579_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1578_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1579_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75789,9 +75833,9 @@ TEXT ·p1578_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K3, 104(R15)
 	RET
 
-// func p1579_KORTESTQ(in *byte, out *byte)
+// func p1580_KORTESTQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1579_KORTESTQ(SB), NOSPLIT, $0-16
+TEXT ·p1580_KORTESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75838,9 +75882,9 @@ TEXT ·p1579_KORTESTQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 112(R15)
 	RET
 
-// func p1580_BZHIQ(in *byte, out *byte)
+// func p1581_BZHIQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1580_BZHIQ(SB), NOSPLIT, $0-16
+TEXT ·p1581_BZHIQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75862,51 +75906,6 @@ TEXT ·p1580_BZHIQ(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	BZHIQ SI, 128(R14), DI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1581_SHLXQ(in *byte, out *byte)
-// Requires: BMI2
-TEXT ·p1581_SHLXQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SHLXQ SI, DI, BX
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -75951,7 +75950,7 @@ TEXT ·p1582_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLXQ SI, 128(R14), DI
+	SHLXQ SI, DI, BX
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -75973,9 +75972,9 @@ TEXT ·p1582_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1583_SHRXQ(in *byte, out *byte)
+// func p1583_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1583_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1583_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -75996,7 +75995,7 @@ TEXT ·p1583_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRXQ SI, DI, BX
+	SHLXQ SI, 128(R14), DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -76041,7 +76040,7 @@ TEXT ·p1584_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRXQ SI, 128(R14), DI
+	SHRXQ SI, DI, BX
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -76063,9 +76062,9 @@ TEXT ·p1584_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1585_ANDNQ(in *byte, out *byte)
-// Requires: BMI
-TEXT ·p1585_ANDNQ(SB), NOSPLIT, $0-16
+// func p1585_SHRXQ(in *byte, out *byte)
+// Requires: BMI2
+TEXT ·p1585_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76086,7 +76085,7 @@ TEXT ·p1585_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ANDNQ SI, DI, BX
+	SHRXQ SI, 128(R14), DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -76131,6 +76130,51 @@ TEXT ·p1586_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	ANDNQ SI, DI, BX
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1587_ANDNQ(in *byte, out *byte)
+// Requires: BMI
+TEXT ·p1587_ANDNQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	ANDNQ 128(R14), SI, DI
 
 	// Every flag, register and mask the probe loaded.
@@ -76153,8 +76197,8 @@ TEXT ·p1586_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1587_ROLL(in *byte, out *byte)
-TEXT ·p1587_ROLL(SB), NOSPLIT, $0-16
+// func p1588_ROLL(in *byte, out *byte)
+TEXT ·p1588_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76197,8 +76241,8 @@ TEXT ·p1587_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1588_RORL(in *byte, out *byte)
-TEXT ·p1588_RORL(SB), NOSPLIT, $0-16
+// func p1589_RORL(in *byte, out *byte)
+TEXT ·p1589_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76241,9 +76285,9 @@ TEXT ·p1588_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1589_VINSERTI64X4(in *byte, out *byte)
+// func p1590_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1589_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1590_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76292,9 +76336,9 @@ TEXT ·p1589_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 232(R15)
 	RET
 
-// func p1590_VINSERTI64X4(in *byte, out *byte)
+// func p1591_VINSERTI64X4(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1590_VINSERTI64X4(SB), NOSPLIT, $0-16
+TEXT ·p1591_VINSERTI64X4(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76339,55 +76383,6 @@ TEXT ·p1590_VINSERTI64X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z31, 104(R15)
 	RET
 
-// func p1591_VEXTRACTI32X4(in *byte, out *byte)
-// Requires: AVX512F
-TEXT ·p1591_VEXTRACTI32X4(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-
-	// The probed instruction.
-	VEXTRACTI32X4 $0x00, Z25, X18
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	RET
-
 // func p1592_VEXTRACTI32X4(in *byte, out *byte)
 // Requires: AVX512F
 TEXT ·p1592_VEXTRACTI32X4(SB), NOSPLIT, $0-16
@@ -76413,7 +76408,7 @@ TEXT ·p1592_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VEXTRACTI32X4 $0x02, Z25, X18
+	VEXTRACTI32X4 $0x00, Z25, X18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -76462,7 +76457,7 @@ TEXT ·p1593_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 192(R14), Z18
 
 	// The probed instruction.
-	VEXTRACTI32X4 $0x03, Z25, X18
+	VEXTRACTI32X4 $0x02, Z25, X18
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -76507,6 +76502,55 @@ TEXT ·p1594_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	MOVQ      104(R14), R11
 	MOVQ      112(R14), R12
 	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+
+	// The probed instruction.
+	VEXTRACTI32X4 $0x03, Z25, X18
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	RET
+
+// func p1595_VEXTRACTI32X4(in *byte, out *byte)
+// Requires: AVX512F
+TEXT ·p1595_VEXTRACTI32X4(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
 	VMOVDQU64 128(R14), Z18
 
 	// The probed instruction.
@@ -76533,9 +76577,9 @@ TEXT ·p1594_VEXTRACTI32X4(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1595_VPBROADCASTQ(in *byte, out *byte)
+// func p1596_VPBROADCASTQ(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1595_VPBROADCASTQ(SB), NOSPLIT, $0-16
+TEXT ·p1596_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76580,9 +76624,9 @@ TEXT ·p1595_VPBROADCASTQ(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1596_VMOVDQU64(in *byte, out *byte)
+// func p1597_VMOVDQU64(in *byte, out *byte)
 // Requires: AVX512F
-TEXT ·p1596_VMOVDQU64(SB), NOSPLIT, $0-16
+TEXT ·p1597_VMOVDQU64(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76627,9 +76671,9 @@ TEXT ·p1596_VMOVDQU64(SB), NOSPLIT, $0-16
 	VMOVDQU64 Z18, 104(R15)
 	RET
 
-// func p1597_VPCMPEQB(in *byte, out *byte)
+// func p1598_VPCMPEQB(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1597_VPCMPEQB(SB), NOSPLIT, $0-16
+TEXT ·p1598_VPCMPEQB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76676,9 +76720,9 @@ TEXT ·p1597_VPCMPEQB(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1598_KORTESTQ(in *byte, out *byte)
+// func p1599_KORTESTQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1598_KORTESTQ(SB), NOSPLIT, $0-16
+TEXT ·p1599_KORTESTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76723,9 +76767,9 @@ TEXT ·p1598_KORTESTQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 104(R15)
 	RET
 
-// func p1599_KMOVQ(in *byte, out *byte)
+// func p1600_KMOVQ(in *byte, out *byte)
 // Requires: AVX512BW
-TEXT ·p1599_KMOVQ(SB), NOSPLIT, $0-16
+TEXT ·p1600_KMOVQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -76770,57 +76814,6 @@ TEXT ·p1599_KMOVQ(SB), NOSPLIT, $0-16
 	KMOVQ K5, 104(R15)
 	RET
 
-// func p1600_VPCMPUQ(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1600_VPCMPUQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	VMOVDQU64 192(R14), Z18
-	KMOVQ     256(R14), K3
-
-	// The probed instruction.
-	VPCMPUQ $0x00, Z25, Z18, K3
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	VMOVDQU64 Z18, 168(R15)
-	KMOVQ     K3, 232(R15)
-	RET
-
 // func p1601_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
 TEXT ·p1601_VPCMPUQ(SB), NOSPLIT, $0-16
@@ -76847,7 +76840,7 @@ TEXT ·p1601_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     256(R14), K3
 
 	// The probed instruction.
-	VPCMPUQ $0x01, Z25, Z18, K3
+	VPCMPUQ $0x00, Z25, Z18, K3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -76898,7 +76891,7 @@ TEXT ·p1602_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     256(R14), K3
 
 	// The probed instruction.
-	VPCMPUQ $0x02, Z25, Z18, K3
+	VPCMPUQ $0x01, Z25, Z18, K3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -76949,7 +76942,7 @@ TEXT ·p1603_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     256(R14), K3
 
 	// The probed instruction.
-	VPCMPUQ $0x03, Z25, Z18, K3
+	VPCMPUQ $0x02, Z25, Z18, K3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -77000,7 +76993,7 @@ TEXT ·p1604_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     256(R14), K3
 
 	// The probed instruction.
-	VPCMPUQ $0x04, Z25, Z18, K3
+	VPCMPUQ $0x03, Z25, Z18, K3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -77051,7 +77044,7 @@ TEXT ·p1605_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     256(R14), K3
 
 	// The probed instruction.
-	VPCMPUQ $0x05, Z25, Z18, K3
+	VPCMPUQ $0x04, Z25, Z18, K3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -77102,7 +77095,7 @@ TEXT ·p1606_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     256(R14), K3
 
 	// The probed instruction.
-	VPCMPUQ $0x06, Z25, Z18, K3
+	VPCMPUQ $0x05, Z25, Z18, K3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -77153,7 +77146,7 @@ TEXT ·p1607_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     256(R14), K3
 
 	// The probed instruction.
-	VPCMPUQ $0x07, Z25, Z18, K3
+	VPCMPUQ $0x06, Z25, Z18, K3
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -77181,6 +77174,57 @@ TEXT ·p1607_VPCMPUQ(SB), NOSPLIT, $0-16
 // func p1608_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
 TEXT ·p1608_VPCMPUQ(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	VMOVDQU64 192(R14), Z18
+	KMOVQ     256(R14), K3
+
+	// The probed instruction.
+	VPCMPUQ $0x07, Z25, Z18, K3
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	VMOVDQU64 Z18, 168(R15)
+	KMOVQ     K3, 232(R15)
+	RET
+
+// func p1609_VPCMPUQ(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1609_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77231,9 +77275,9 @@ TEXT ·p1608_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1609_VPCMPUQ(in *byte, out *byte)
+// func p1610_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1609_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1610_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77280,9 +77324,9 @@ TEXT ·p1609_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1610_VPCMPUQ_BCST(in *byte, out *byte)
+// func p1611_VPCMPUQ_BCST(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1610_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
+TEXT ·p1611_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77329,9 +77373,9 @@ TEXT ·p1610_VPCMPUQ_BCST(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1611_VPCMPUQ(in *byte, out *byte)
+// func p1612_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1611_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1612_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77380,9 +77424,9 @@ TEXT ·p1611_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 232(R15)
 	RET
 
-// func p1612_VPCMPUQ(in *byte, out *byte)
+// func p1613_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1612_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1613_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77433,9 +77477,9 @@ TEXT ·p1612_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K5, 240(R15)
 	RET
 
-// func p1613_VPCMPUQ(in *byte, out *byte)
+// func p1614_VPCMPUQ(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1613_VPCMPUQ(SB), NOSPLIT, $0-16
+TEXT ·p1614_VPCMPUQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77482,9 +77526,9 @@ TEXT ·p1613_VPCMPUQ(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1614_SHLXQ(in *byte, out *byte)
+// func p1615_SHLXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1614_SHLXQ(SB), NOSPLIT, $0-16
+TEXT ·p1615_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77527,9 +77571,9 @@ TEXT ·p1614_SHLXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1615_SHRXQ(in *byte, out *byte)
+// func p1616_SHRXQ(in *byte, out *byte)
 // Requires: BMI2
-TEXT ·p1615_SHRXQ(SB), NOSPLIT, $0-16
+TEXT ·p1616_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77572,9 +77616,9 @@ TEXT ·p1615_SHRXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1616_ANDNQ(in *byte, out *byte)
+// func p1617_ANDNQ(in *byte, out *byte)
 // Requires: BMI
-TEXT ·p1616_ANDNQ(SB), NOSPLIT, $0-16
+TEXT ·p1617_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77617,8 +77661,8 @@ TEXT ·p1616_ANDNQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1617_ROLL(in *byte, out *byte)
-TEXT ·p1617_ROLL(SB), NOSPLIT, $0-16
+// func p1618_ROLL(in *byte, out *byte)
+TEXT ·p1618_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77661,8 +77705,8 @@ TEXT ·p1617_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1618_RORL(in *byte, out *byte)
-TEXT ·p1618_RORL(SB), NOSPLIT, $0-16
+// func p1619_RORL(in *byte, out *byte)
+TEXT ·p1619_RORL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -77684,51 +77728,6 @@ TEXT ·p1618_RORL(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	RORL CL, CX
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1619_RORXQ(in *byte, out *byte)
-// Requires: BMI2
-TEXT ·p1619_RORXQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	RORXQ $0x00, SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77773,7 +77772,7 @@ TEXT ·p1620_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORXQ $0x01, SI, DI
+	RORXQ $0x00, SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77818,7 +77817,7 @@ TEXT ·p1621_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORXQ $0x0d, SI, DI
+	RORXQ $0x01, SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77863,7 +77862,7 @@ TEXT ·p1622_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORXQ $0x20, SI, DI
+	RORXQ $0x0d, SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77908,7 +77907,7 @@ TEXT ·p1623_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORXQ $0x3f, SI, DI
+	RORXQ $0x20, SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77953,7 +77952,7 @@ TEXT ·p1624_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORXQ $0x40, SI, DI
+	RORXQ $0x3f, SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -77998,7 +77997,7 @@ TEXT ·p1625_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORXQ $0x11, 128(R14), SI
+	RORXQ $0x40, SI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -78043,7 +78042,7 @@ TEXT ·p1626_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORXQ $0x07, DI, DI
+	RORXQ $0x11, 128(R14), SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -78065,8 +78064,9 @@ TEXT ·p1626_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1627_ROLL(in *byte, out *byte)
-TEXT ·p1627_ROLL(SB), NOSPLIT, $0-16
+// func p1627_RORXQ(in *byte, out *byte)
+// Requires: BMI2
+TEXT ·p1627_RORXQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78087,7 +78087,7 @@ TEXT ·p1627_ROLL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ROLL $0x00, SI
+	RORXQ $0x07, DI, DI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -78131,7 +78131,7 @@ TEXT ·p1628_ROLL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ROLL $0x01, SI
+	ROLL $0x00, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -78175,7 +78175,7 @@ TEXT ·p1629_ROLL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ROLL $0x07, SI
+	ROLL $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -78219,7 +78219,7 @@ TEXT ·p1630_ROLL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ROLL $0x10, SI
+	ROLL $0x07, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -78263,7 +78263,7 @@ TEXT ·p1631_ROLL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ROLL $0x1f, SI
+	ROLL $0x10, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -78307,7 +78307,7 @@ TEXT ·p1632_ROLL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	ROLL $0x20, SI
+	ROLL $0x1f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -78329,8 +78329,8 @@ TEXT ·p1632_ROLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1633_RORL(in *byte, out *byte)
-TEXT ·p1633_RORL(SB), NOSPLIT, $0-16
+// func p1633_ROLL(in *byte, out *byte)
+TEXT ·p1633_ROLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78351,7 +78351,7 @@ TEXT ·p1633_RORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	RORL $0x07, SI
+	ROLL $0x20, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -78395,6 +78395,50 @@ TEXT ·p1634_RORL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	RORL $0x07, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1635_RORL(in *byte, out *byte)
+TEXT ·p1635_RORL(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	RORL $0x21, SI
 
 	// Every flag, register and mask the probe loaded.
@@ -78417,8 +78461,8 @@ TEXT ·p1634_RORL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1635_SETCC(in *byte, out *byte)
-TEXT ·p1635_SETCC(SB), NOSPLIT, $0-16
+// func p1636_SETCC(in *byte, out *byte)
+TEXT ·p1636_SETCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78461,8 +78505,8 @@ TEXT ·p1635_SETCC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1636_JCC(in *byte, out *byte)
-TEXT ·p1636_JCC(SB), NOSPLIT, $0-16
+// func p1637_JCC(in *byte, out *byte)
+TEXT ·p1637_JCC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78511,8 +78555,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1637_SETCS(in *byte, out *byte)
-TEXT ·p1637_SETCS(SB), NOSPLIT, $0-16
+// func p1638_SETCS(in *byte, out *byte)
+TEXT ·p1638_SETCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78555,9 +78599,9 @@ TEXT ·p1637_SETCS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1638_CMOVQCS(in *byte, out *byte)
+// func p1639_CMOVQCS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1638_CMOVQCS(SB), NOSPLIT, $0-16
+TEXT ·p1639_CMOVQCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78600,8 +78644,8 @@ TEXT ·p1638_CMOVQCS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1639_JCS(in *byte, out *byte)
-TEXT ·p1639_JCS(SB), NOSPLIT, $0-16
+// func p1640_JCS(in *byte, out *byte)
+TEXT ·p1640_JCS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78650,8 +78694,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1640_JEQ(in *byte, out *byte)
-TEXT ·p1640_JEQ(SB), NOSPLIT, $0-16
+// func p1641_JEQ(in *byte, out *byte)
+TEXT ·p1641_JEQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78700,8 +78744,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1641_SETNE(in *byte, out *byte)
-TEXT ·p1641_SETNE(SB), NOSPLIT, $0-16
+// func p1642_SETNE(in *byte, out *byte)
+TEXT ·p1642_SETNE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78744,8 +78788,8 @@ TEXT ·p1641_SETNE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1642_SETHI(in *byte, out *byte)
-TEXT ·p1642_SETHI(SB), NOSPLIT, $0-16
+// func p1643_SETHI(in *byte, out *byte)
+TEXT ·p1643_SETHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78788,8 +78832,8 @@ TEXT ·p1642_SETHI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1643_JHI(in *byte, out *byte)
-TEXT ·p1643_JHI(SB), NOSPLIT, $0-16
+// func p1644_JHI(in *byte, out *byte)
+TEXT ·p1644_JHI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78838,8 +78882,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1644_SETLS(in *byte, out *byte)
-TEXT ·p1644_SETLS(SB), NOSPLIT, $0-16
+// func p1645_SETLS(in *byte, out *byte)
+TEXT ·p1645_SETLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78882,9 +78926,9 @@ TEXT ·p1644_SETLS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1645_CMOVQLS(in *byte, out *byte)
+// func p1646_CMOVQLS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1645_CMOVQLS(SB), NOSPLIT, $0-16
+TEXT ·p1646_CMOVQLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78927,8 +78971,8 @@ TEXT ·p1645_CMOVQLS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1646_JLS(in *byte, out *byte)
-TEXT ·p1646_JLS(SB), NOSPLIT, $0-16
+// func p1647_JLS(in *byte, out *byte)
+TEXT ·p1647_JLS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -78977,8 +79021,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1647_SETLT(in *byte, out *byte)
-TEXT ·p1647_SETLT(SB), NOSPLIT, $0-16
+// func p1648_SETLT(in *byte, out *byte)
+TEXT ·p1648_SETLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79021,8 +79065,8 @@ TEXT ·p1647_SETLT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1648_JLT(in *byte, out *byte)
-TEXT ·p1648_JLT(SB), NOSPLIT, $0-16
+// func p1649_JLT(in *byte, out *byte)
+TEXT ·p1649_JLT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79071,8 +79115,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1649_SETGE(in *byte, out *byte)
-TEXT ·p1649_SETGE(SB), NOSPLIT, $0-16
+// func p1650_SETGE(in *byte, out *byte)
+TEXT ·p1650_SETGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79115,9 +79159,9 @@ TEXT ·p1649_SETGE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1650_CMOVQGE(in *byte, out *byte)
+// func p1651_CMOVQGE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1650_CMOVQGE(SB), NOSPLIT, $0-16
+TEXT ·p1651_CMOVQGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79160,8 +79204,8 @@ TEXT ·p1650_CMOVQGE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1651_JGE(in *byte, out *byte)
-TEXT ·p1651_JGE(SB), NOSPLIT, $0-16
+// func p1652_JGE(in *byte, out *byte)
+TEXT ·p1652_JGE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79210,8 +79254,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1652_SETGT(in *byte, out *byte)
-TEXT ·p1652_SETGT(SB), NOSPLIT, $0-16
+// func p1653_SETGT(in *byte, out *byte)
+TEXT ·p1653_SETGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79254,9 +79298,9 @@ TEXT ·p1652_SETGT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1653_CMOVQGT(in *byte, out *byte)
+// func p1654_CMOVQGT(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1653_CMOVQGT(SB), NOSPLIT, $0-16
+TEXT ·p1654_CMOVQGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79299,8 +79343,8 @@ TEXT ·p1653_CMOVQGT(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1654_JGT(in *byte, out *byte)
-TEXT ·p1654_JGT(SB), NOSPLIT, $0-16
+// func p1655_JGT(in *byte, out *byte)
+TEXT ·p1655_JGT(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79349,8 +79393,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1655_SETLE(in *byte, out *byte)
-TEXT ·p1655_SETLE(SB), NOSPLIT, $0-16
+// func p1656_SETLE(in *byte, out *byte)
+TEXT ·p1656_SETLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79393,9 +79437,9 @@ TEXT ·p1655_SETLE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1656_CMOVQLE(in *byte, out *byte)
+// func p1657_CMOVQLE(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1656_CMOVQLE(SB), NOSPLIT, $0-16
+TEXT ·p1657_CMOVQLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79438,8 +79482,8 @@ TEXT ·p1656_CMOVQLE(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1657_JLE(in *byte, out *byte)
-TEXT ·p1657_JLE(SB), NOSPLIT, $0-16
+// func p1658_JLE(in *byte, out *byte)
+TEXT ·p1658_JLE(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79488,8 +79532,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1658_SETMI(in *byte, out *byte)
-TEXT ·p1658_SETMI(SB), NOSPLIT, $0-16
+// func p1659_SETMI(in *byte, out *byte)
+TEXT ·p1659_SETMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79532,9 +79576,9 @@ TEXT ·p1658_SETMI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1659_CMOVQMI(in *byte, out *byte)
+// func p1660_CMOVQMI(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1659_CMOVQMI(SB), NOSPLIT, $0-16
+TEXT ·p1660_CMOVQMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79577,8 +79621,8 @@ TEXT ·p1659_CMOVQMI(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1660_JMI(in *byte, out *byte)
-TEXT ·p1660_JMI(SB), NOSPLIT, $0-16
+// func p1661_JMI(in *byte, out *byte)
+TEXT ·p1661_JMI(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79627,8 +79671,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1661_SETPL(in *byte, out *byte)
-TEXT ·p1661_SETPL(SB), NOSPLIT, $0-16
+// func p1662_SETPL(in *byte, out *byte)
+TEXT ·p1662_SETPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79671,9 +79715,9 @@ TEXT ·p1661_SETPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1662_CMOVQPL(in *byte, out *byte)
+// func p1663_CMOVQPL(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1662_CMOVQPL(SB), NOSPLIT, $0-16
+TEXT ·p1663_CMOVQPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79716,8 +79760,8 @@ TEXT ·p1662_CMOVQPL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1663_JPL(in *byte, out *byte)
-TEXT ·p1663_JPL(SB), NOSPLIT, $0-16
+// func p1664_JPL(in *byte, out *byte)
+TEXT ·p1664_JPL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79766,8 +79810,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1664_SETOS(in *byte, out *byte)
-TEXT ·p1664_SETOS(SB), NOSPLIT, $0-16
+// func p1665_SETOS(in *byte, out *byte)
+TEXT ·p1665_SETOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79810,9 +79854,9 @@ TEXT ·p1664_SETOS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1665_CMOVQOS(in *byte, out *byte)
+// func p1666_CMOVQOS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1665_CMOVQOS(SB), NOSPLIT, $0-16
+TEXT ·p1666_CMOVQOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79855,8 +79899,8 @@ TEXT ·p1665_CMOVQOS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1666_JOS(in *byte, out *byte)
-TEXT ·p1666_JOS(SB), NOSPLIT, $0-16
+// func p1667_JOS(in *byte, out *byte)
+TEXT ·p1667_JOS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79905,8 +79949,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1667_SETOC(in *byte, out *byte)
-TEXT ·p1667_SETOC(SB), NOSPLIT, $0-16
+// func p1668_SETOC(in *byte, out *byte)
+TEXT ·p1668_SETOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79949,9 +79993,9 @@ TEXT ·p1667_SETOC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1668_CMOVQOC(in *byte, out *byte)
+// func p1669_CMOVQOC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1668_CMOVQOC(SB), NOSPLIT, $0-16
+TEXT ·p1669_CMOVQOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -79994,8 +80038,8 @@ TEXT ·p1668_CMOVQOC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1669_JOC(in *byte, out *byte)
-TEXT ·p1669_JOC(SB), NOSPLIT, $0-16
+// func p1670_JOC(in *byte, out *byte)
+TEXT ·p1670_JOC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80044,8 +80088,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1670_SETPS(in *byte, out *byte)
-TEXT ·p1670_SETPS(SB), NOSPLIT, $0-16
+// func p1671_SETPS(in *byte, out *byte)
+TEXT ·p1671_SETPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80088,9 +80132,9 @@ TEXT ·p1670_SETPS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1671_CMOVQPS(in *byte, out *byte)
+// func p1672_CMOVQPS(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1671_CMOVQPS(SB), NOSPLIT, $0-16
+TEXT ·p1672_CMOVQPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80133,8 +80177,8 @@ TEXT ·p1671_CMOVQPS(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1672_JPS(in *byte, out *byte)
-TEXT ·p1672_JPS(SB), NOSPLIT, $0-16
+// func p1673_JPS(in *byte, out *byte)
+TEXT ·p1673_JPS(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80183,8 +80227,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1673_SETPC(in *byte, out *byte)
-TEXT ·p1673_SETPC(SB), NOSPLIT, $0-16
+// func p1674_SETPC(in *byte, out *byte)
+TEXT ·p1674_SETPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80227,9 +80271,9 @@ TEXT ·p1673_SETPC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1674_CMOVQPC(in *byte, out *byte)
+// func p1675_CMOVQPC(in *byte, out *byte)
 // Requires: CMOV
-TEXT ·p1674_CMOVQPC(SB), NOSPLIT, $0-16
+TEXT ·p1675_CMOVQPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80272,8 +80316,8 @@ TEXT ·p1674_CMOVQPC(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1675_JPC(in *byte, out *byte)
-TEXT ·p1675_JPC(SB), NOSPLIT, $0-16
+// func p1676_JPC(in *byte, out *byte)
+TEXT ·p1676_JPC(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80322,8 +80366,8 @@ done:
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1676_SHLQ(in *byte, out *byte)
-TEXT ·p1676_SHLQ(SB), NOSPLIT, $0-16
+// func p1677_SHLQ(in *byte, out *byte)
+TEXT ·p1677_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80366,8 +80410,8 @@ TEXT ·p1676_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1677_SHRQ(in *byte, out *byte)
-TEXT ·p1677_SHRQ(SB), NOSPLIT, $0-16
+// func p1678_SHRQ(in *byte, out *byte)
+TEXT ·p1678_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80410,8 +80454,8 @@ TEXT ·p1677_SHRQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1678_SARQ(in *byte, out *byte)
-TEXT ·p1678_SARQ(SB), NOSPLIT, $0-16
+// func p1679_SARQ(in *byte, out *byte)
+TEXT ·p1679_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80454,8 +80498,8 @@ TEXT ·p1678_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1679_SHLL(in *byte, out *byte)
-TEXT ·p1679_SHLL(SB), NOSPLIT, $0-16
+// func p1680_SHLL(in *byte, out *byte)
+TEXT ·p1680_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80498,8 +80542,8 @@ TEXT ·p1679_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1680_SARL(in *byte, out *byte)
-TEXT ·p1680_SARL(SB), NOSPLIT, $0-16
+// func p1681_SARL(in *byte, out *byte)
+TEXT ·p1681_SARL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80542,8 +80586,8 @@ TEXT ·p1680_SARL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1681_SHRW(in *byte, out *byte)
-TEXT ·p1681_SHRW(SB), NOSPLIT, $0-16
+// func p1682_SHRW(in *byte, out *byte)
+TEXT ·p1682_SHRW(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80586,8 +80630,8 @@ TEXT ·p1681_SHRW(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1682_SHLB(in *byte, out *byte)
-TEXT ·p1682_SHLB(SB), NOSPLIT, $0-16
+// func p1683_SHLB(in *byte, out *byte)
+TEXT ·p1683_SHLB(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80630,8 +80674,8 @@ TEXT ·p1682_SHLB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1683_MULQ(in *byte, out *byte)
-TEXT ·p1683_MULQ(SB), NOSPLIT, $0-16
+// func p1684_MULQ(in *byte, out *byte)
+TEXT ·p1684_MULQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80674,8 +80718,8 @@ TEXT ·p1683_MULQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1684_NEGQ(in *byte, out *byte)
-TEXT ·p1684_NEGQ(SB), NOSPLIT, $0-16
+// func p1685_NEGQ(in *byte, out *byte)
+TEXT ·p1685_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80718,8 +80762,8 @@ TEXT ·p1684_NEGQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1685_NOTQ(in *byte, out *byte)
-TEXT ·p1685_NOTQ(SB), NOSPLIT, $0-16
+// func p1686_NOTQ(in *byte, out *byte)
+TEXT ·p1686_NOTQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80762,8 +80806,8 @@ TEXT ·p1685_NOTQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1686_DECL(in *byte, out *byte)
-TEXT ·p1686_DECL(SB), NOSPLIT, $0-16
+// func p1687_DECL(in *byte, out *byte)
+TEXT ·p1687_DECL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80806,8 +80850,8 @@ TEXT ·p1686_DECL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1687_ADCL(in *byte, out *byte)
-TEXT ·p1687_ADCL(SB), NOSPLIT, $0-16
+// func p1688_ADCL(in *byte, out *byte)
+TEXT ·p1688_ADCL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80850,8 +80894,8 @@ TEXT ·p1687_ADCL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1688_SBBL(in *byte, out *byte)
-TEXT ·p1688_SBBL(SB), NOSPLIT, $0-16
+// func p1689_SBBL(in *byte, out *byte)
+TEXT ·p1689_SBBL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80894,8 +80938,8 @@ TEXT ·p1688_SBBL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1689_MOVBLZX(in *byte, out *byte)
-TEXT ·p1689_MOVBLZX(SB), NOSPLIT, $0-16
+// func p1690_MOVBLZX(in *byte, out *byte)
+TEXT ·p1690_MOVBLZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80938,8 +80982,8 @@ TEXT ·p1689_MOVBLZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1690_MOVWLZX(in *byte, out *byte)
-TEXT ·p1690_MOVWLZX(SB), NOSPLIT, $0-16
+// func p1691_MOVWLZX(in *byte, out *byte)
+TEXT ·p1691_MOVWLZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -80982,8 +81026,8 @@ TEXT ·p1690_MOVWLZX(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1691_MOVLQZX(in *byte, out *byte)
-TEXT ·p1691_MOVLQZX(SB), NOSPLIT, $0-16
+// func p1692_MOVLQZX(in *byte, out *byte)
+TEXT ·p1692_MOVLQZX(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81005,50 +81049,6 @@ TEXT ·p1691_MOVLQZX(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	MOVLQZX 128(R14), SI
-
-	// Every flag, register and mask the probe loaded.
-	SETCS (R15)
-	SETPS 1(R15)
-	SETEQ 2(R15)
-	SETMI 3(R15)
-	SETOS 4(R15)
-	MOVQ  AX, 8(R15)
-	MOVQ  BX, 16(R15)
-	MOVQ  CX, 24(R15)
-	MOVQ  DX, 32(R15)
-	MOVQ  SI, 40(R15)
-	MOVQ  DI, 48(R15)
-	MOVQ  R8, 56(R15)
-	MOVQ  R9, 64(R15)
-	MOVQ  R10, 72(R15)
-	MOVQ  R11, 80(R15)
-	MOVQ  R12, 88(R15)
-	MOVQ  R13, 96(R15)
-	RET
-
-// func p1692_SARQ(in *byte, out *byte)
-TEXT ·p1692_SARQ(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ (R14), AX
-	ADDQ 8(R14), AX
-	MOVQ 32(R14), AX
-	MOVQ 40(R14), BX
-	MOVQ 48(R14), CX
-	MOVQ 56(R14), DX
-	MOVQ 64(R14), SI
-	MOVQ 72(R14), DI
-	MOVQ 80(R14), R8
-	MOVQ 88(R14), R9
-	MOVQ 96(R14), R10
-	MOVQ 104(R14), R11
-	MOVQ 112(R14), R12
-	MOVQ 120(R14), R13
-
-	// The probed instruction.
-	SARQ $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -81092,7 +81092,7 @@ TEXT ·p1693_SARQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SARQ $0x07, SI
+	SARQ $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -81136,7 +81136,7 @@ TEXT ·p1694_SARQ(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SARQ $0x3f, SI
+	SARQ $0x07, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -81158,8 +81158,8 @@ TEXT ·p1694_SARQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1695_SHLL(in *byte, out *byte)
-TEXT ·p1695_SHLL(SB), NOSPLIT, $0-16
+// func p1695_SARQ(in *byte, out *byte)
+TEXT ·p1695_SARQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81180,7 +81180,7 @@ TEXT ·p1695_SHLL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLL $0x01, SI
+	SARQ $0x3f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -81224,7 +81224,7 @@ TEXT ·p1696_SHLL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLL $0x05, SI
+	SHLL $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -81268,7 +81268,7 @@ TEXT ·p1697_SHLL(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHLL $0x1f, SI
+	SHLL $0x05, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -81290,8 +81290,8 @@ TEXT ·p1697_SHLL(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1698_SHRB(in *byte, out *byte)
-TEXT ·p1698_SHRB(SB), NOSPLIT, $0-16
+// func p1698_SHLL(in *byte, out *byte)
+TEXT ·p1698_SHLL(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81312,7 +81312,7 @@ TEXT ·p1698_SHRB(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRB $0x01, SI
+	SHLL $0x1f, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -81356,7 +81356,7 @@ TEXT ·p1699_SHRB(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRB $0x03, SI
+	SHRB $0x01, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -81400,7 +81400,7 @@ TEXT ·p1700_SHRB(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
-	SHRB $0x07, SI
+	SHRB $0x03, SI
 
 	// Every flag, register and mask the probe loaded.
 	SETCS (R15)
@@ -81444,6 +81444,50 @@ TEXT ·p1701_SHRB(SB), NOSPLIT, $0-16
 	MOVQ 120(R14), R13
 
 	// The probed instruction.
+	SHRB $0x07, SI
+
+	// Every flag, register and mask the probe loaded.
+	SETCS (R15)
+	SETPS 1(R15)
+	SETEQ 2(R15)
+	SETMI 3(R15)
+	SETOS 4(R15)
+	MOVQ  AX, 8(R15)
+	MOVQ  BX, 16(R15)
+	MOVQ  CX, 24(R15)
+	MOVQ  DX, 32(R15)
+	MOVQ  SI, 40(R15)
+	MOVQ  DI, 48(R15)
+	MOVQ  R8, 56(R15)
+	MOVQ  R9, 64(R15)
+	MOVQ  R10, 72(R15)
+	MOVQ  R11, 80(R15)
+	MOVQ  R12, 88(R15)
+	MOVQ  R13, 96(R15)
+	RET
+
+// func p1702_SHRB(in *byte, out *byte)
+TEXT ·p1702_SHRB(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ (R14), AX
+	ADDQ 8(R14), AX
+	MOVQ 32(R14), AX
+	MOVQ 40(R14), BX
+	MOVQ 48(R14), CX
+	MOVQ 56(R14), DX
+	MOVQ 64(R14), SI
+	MOVQ 72(R14), DI
+	MOVQ 80(R14), R8
+	MOVQ 88(R14), R9
+	MOVQ 96(R14), R10
+	MOVQ 104(R14), R11
+	MOVQ 112(R14), R12
+	MOVQ 120(R14), R13
+
+	// The probed instruction.
 	SHRB $0x09, SI
 
 	// Every flag, register and mask the probe loaded.
@@ -81466,8 +81510,8 @@ TEXT ·p1701_SHRB(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1702_SHLQ(in *byte, out *byte)
-TEXT ·p1702_SHLQ(SB), NOSPLIT, $0-16
+// func p1703_SHLQ(in *byte, out *byte)
+TEXT ·p1703_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81510,9 +81554,9 @@ TEXT ·p1702_SHLQ(SB), NOSPLIT, $0-16
 	MOVQ  R13, 96(R15)
 	RET
 
-// func p1703_VMOVDQU8(in *byte, out *byte)
+// func p1704_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1703_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1704_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81559,9 +81603,9 @@ TEXT ·p1703_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1704_VMOVDQU8_Z(in *byte, out *byte)
+// func p1705_VMOVDQU8_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1704_VMOVDQU8_Z(SB), NOSPLIT, $0-16
+TEXT ·p1705_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81608,9 +81652,9 @@ TEXT ·p1704_VMOVDQU8_Z(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1705_VMOVDQU8(in *byte, out *byte)
+// func p1706_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F
-TEXT ·p1705_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1706_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81657,9 +81701,9 @@ TEXT ·p1705_VMOVDQU8(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1706_VMOVDQU8(in *byte, out *byte)
+// func p1707_VMOVDQU8(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1706_VMOVDQU8(SB), NOSPLIT, $0-16
+TEXT ·p1707_VMOVDQU8(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
@@ -81683,55 +81727,6 @@ TEXT ·p1706_VMOVDQU8(SB), NOSPLIT, $0-16
 
 	// The probed instruction.
 	VMOVDQU8 Y25, K3, 176(R15)
-
-	// Every flag, register and mask the probe loaded.
-	SETCS     (R15)
-	SETPS     1(R15)
-	SETEQ     2(R15)
-	SETMI     3(R15)
-	SETOS     4(R15)
-	MOVQ      AX, 8(R15)
-	MOVQ      BX, 16(R15)
-	MOVQ      CX, 24(R15)
-	MOVQ      DX, 32(R15)
-	MOVQ      SI, 40(R15)
-	MOVQ      DI, 48(R15)
-	MOVQ      R8, 56(R15)
-	MOVQ      R9, 64(R15)
-	MOVQ      R10, 72(R15)
-	MOVQ      R11, 80(R15)
-	MOVQ      R12, 88(R15)
-	MOVQ      R13, 96(R15)
-	VMOVDQU64 Z25, 104(R15)
-	KMOVQ     K3, 168(R15)
-	RET
-
-// func p1707_VMOVDQU64(in *byte, out *byte)
-// Requires: AVX512BW, AVX512F
-TEXT ·p1707_VMOVDQU64(SB), NOSPLIT, $0-16
-	MOVQ in+0(FP), R14
-	MOVQ out+8(FP), R15
-
-	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
-	MOVQ      (R14), AX
-	ADDQ      8(R14), AX
-	MOVQ      32(R14), AX
-	MOVQ      40(R14), BX
-	MOVQ      48(R14), CX
-	MOVQ      56(R14), DX
-	MOVQ      64(R14), SI
-	MOVQ      72(R14), DI
-	MOVQ      80(R14), R8
-	MOVQ      88(R14), R9
-	MOVQ      96(R14), R10
-	MOVQ      104(R14), R11
-	MOVQ      112(R14), R12
-	MOVQ      120(R14), R13
-	VMOVDQU64 128(R14), Z25
-	KMOVQ     192(R14), K3
-
-	// The probed instruction.
-	VMOVDQU64 200(R14), K3, Z25
 
 	// Every flag, register and mask the probe loaded.
 	SETCS     (R15)
@@ -81780,6 +81775,55 @@ TEXT ·p1708_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     192(R14), K3
 
 	// The probed instruction.
+	VMOVDQU64 200(R14), K3, Z25
+
+	// Every flag, register and mask the probe loaded.
+	SETCS     (R15)
+	SETPS     1(R15)
+	SETEQ     2(R15)
+	SETMI     3(R15)
+	SETOS     4(R15)
+	MOVQ      AX, 8(R15)
+	MOVQ      BX, 16(R15)
+	MOVQ      CX, 24(R15)
+	MOVQ      DX, 32(R15)
+	MOVQ      SI, 40(R15)
+	MOVQ      DI, 48(R15)
+	MOVQ      R8, 56(R15)
+	MOVQ      R9, 64(R15)
+	MOVQ      R10, 72(R15)
+	MOVQ      R11, 80(R15)
+	MOVQ      R12, 88(R15)
+	MOVQ      R13, 96(R15)
+	VMOVDQU64 Z25, 104(R15)
+	KMOVQ     K3, 168(R15)
+	RET
+
+// func p1709_VMOVDQU64(in *byte, out *byte)
+// Requires: AVX512BW, AVX512F
+TEXT ·p1709_VMOVDQU64(SB), NOSPLIT, $0-16
+	MOVQ in+0(FP), R14
+	MOVQ out+8(FP), R15
+
+	// Flags: CF, PF, ZF, SF and OF from flagA + flagB.
+	MOVQ      (R14), AX
+	ADDQ      8(R14), AX
+	MOVQ      32(R14), AX
+	MOVQ      40(R14), BX
+	MOVQ      48(R14), CX
+	MOVQ      56(R14), DX
+	MOVQ      64(R14), SI
+	MOVQ      72(R14), DI
+	MOVQ      80(R14), R8
+	MOVQ      88(R14), R9
+	MOVQ      96(R14), R10
+	MOVQ      104(R14), R11
+	MOVQ      112(R14), R12
+	MOVQ      120(R14), R13
+	VMOVDQU64 128(R14), Z25
+	KMOVQ     192(R14), K3
+
+	// The probed instruction.
 	VMOVDQU64 Z25, K3, 176(R15)
 
 	// Every flag, register and mask the probe loaded.
@@ -81804,9 +81848,9 @@ TEXT ·p1708_VMOVDQU64(SB), NOSPLIT, $0-16
 	KMOVQ     K3, 168(R15)
 	RET
 
-// func p1709_VMOVDQU64_Z(in *byte, out *byte)
+// func p1710_VMOVDQU64_Z(in *byte, out *byte)
 // Requires: AVX512BW, AVX512F, AVX512VL
-TEXT ·p1709_VMOVDQU64_Z(SB), NOSPLIT, $0-16
+TEXT ·p1710_VMOVDQU64_Z(SB), NOSPLIT, $0-16
 	MOVQ in+0(FP), R14
 	MOVQ out+8(FP), R15
 
